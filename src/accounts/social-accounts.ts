@@ -1,0 +1,139 @@
+// Connected social accounts: listing with the filters of DESIGN §7, and storing (tokens encrypted).
+import type { Queryable } from '../db/pool.ts';
+import { validationError } from '../errors.ts';
+import { decodeId, encodeId } from '../ids.ts';
+import { isNetworkId, type NetworkId } from '../networks/types.ts';
+import type { SecretBox } from '../security/crypto.ts';
+
+export interface SocialAccountJson {
+  id: string;
+  nickname: string;
+  network: string;
+  username: string;
+  tenantId: string | null;
+  accountType: string;
+  /** 1 or 0, as the spec's `account.token_expired` flow describes it. */
+  isActive: 0 | 1;
+  profile_picture_url: string | null;
+  network_unique_id: string;
+  sandbox: boolean;
+  createdAt: string;
+}
+
+export interface AccountFilters {
+  id?: string;
+  tenantId?: string;
+  network?: string;
+  networkUniqueId?: string;
+  username?: string;
+  limit?: number;
+  offset?: number;
+}
+
+interface AccountRow {
+  id: number;
+  nickname: string;
+  network: string;
+  username: string;
+  tenant_id: string | null;
+  account_type: string;
+  is_active: boolean;
+  profile_picture_url: string | null;
+  network_unique_id: string;
+  sandbox: boolean;
+  created_at: Date;
+}
+
+export async function listSocialAccounts(db: Queryable, orgId: number, filters: AccountFilters) {
+  const limit = filters.limit ?? 50;
+  const offset = filters.offset ?? 0;
+  const params: unknown[] = [orgId];
+  const clauses = ['org_id = $1'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (filters.id !== undefined) {
+    const id = decodeId(filters.id);
+    if (id === undefined) throw validationError([{ field: 'id', message: 'must be an account id from GET /v1/social-accounts' }]);
+    clauses.push(`id = ${param(id)}`);
+  }
+  if (filters.network !== undefined) {
+    if (!isNetworkId(filters.network)) throw validationError([{ field: 'network', message: 'must be a network identifier such as "x" or "bluesky"' }]);
+    clauses.push(`network = ${param(filters.network)}`);
+  }
+  if (filters.tenantId !== undefined) clauses.push(`tenant_id = ${param(filters.tenantId)}`);
+  if (filters.networkUniqueId !== undefined) clauses.push(`network_unique_id = ${param(filters.networkUniqueId)}`);
+  if (filters.username !== undefined) clauses.push(`username ILIKE ${param(`%${escapeLike(filters.username)}%`)}`);
+  const where = clauses.join(' AND ');
+  const [page, total] = await Promise.all([
+    db.query<AccountRow>(`SELECT * FROM social_accounts WHERE ${where} ORDER BY id LIMIT ${limit} OFFSET ${offset}`, params),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM social_accounts WHERE ${where}`, params),
+  ]);
+  return { data: page.rows.map(toAccountJson), count: total.rows[0]!.n, limit, offset };
+}
+
+function toAccountJson(row: AccountRow): SocialAccountJson {
+  return {
+    id: encodeId(row.id),
+    nickname: row.nickname,
+    network: row.network,
+    username: row.username,
+    tenantId: row.tenant_id,
+    accountType: row.account_type,
+    isActive: row.is_active ? 1 : 0,
+    profile_picture_url: row.profile_picture_url,
+    network_unique_id: row.network_unique_id,
+    sandbox: row.sandbox,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface NewSocialAccount {
+  orgId: number;
+  network: NetworkId;
+  username: string;
+  networkUniqueId: string;
+  nickname?: string;
+  tenantId?: string | null;
+  accountType?: string;
+  profilePictureUrl?: string | null;
+  sandbox?: boolean;
+  accessToken?: string;
+  refreshToken?: string;
+  tokenExpiresAt?: Date | null;
+}
+
+/**
+ * Stores an account, or updates it in place when the same network account is connected again.
+ * Tokens are encrypted with the row id as associated data, so the row is written first.
+ */
+export async function upsertSocialAccount(db: Queryable, box: SecretBox, account: NewSocialAccount): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO social_accounts (org_id, network, username, nickname, tenant_id, network_unique_id, account_type,
+                                  profile_picture_url, sandbox, token_expires_at, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true)
+     ON CONFLICT (org_id, network, network_unique_id) DO UPDATE SET
+       username = EXCLUDED.username, nickname = EXCLUDED.nickname, tenant_id = EXCLUDED.tenant_id,
+       account_type = EXCLUDED.account_type, profile_picture_url = EXCLUDED.profile_picture_url,
+       token_expires_at = EXCLUDED.token_expires_at, is_active = true
+     RETURNING id`,
+    [account.orgId, account.network, account.username, account.nickname ?? account.username, account.tenantId ?? null,
+      account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.sandbox ?? false,
+      account.tokenExpiresAt ?? null],
+  );
+  const id = rows[0]!.id;
+  if (account.accessToken !== undefined || account.refreshToken !== undefined) {
+    await db.query(
+      `UPDATE social_accounts SET access_token_enc = coalesce($2, access_token_enc), refresh_token_enc = coalesce($3, refresh_token_enc) WHERE id = $1`,
+      [id, seal(box, account.accessToken, id, 'access'), seal(box, account.refreshToken, id, 'refresh')],
+    );
+  }
+  return id;
+}
+
+/** Associated data binds a token to its row and its role. An empty token never replaces a stored one. */
+function seal(box: SecretBox, token: string | undefined, id: number, role: string): Buffer | null {
+  return token ? box.encrypt(token, `social_accounts:${id}:${role}`) : null;
+}

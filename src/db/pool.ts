@@ -1,0 +1,46 @@
+// The one PostgreSQL pool and the transaction helper every domain uses.
+import pg from 'pg';
+
+export type Db = pg.Pool;
+export type Tx = pg.PoolClient;
+/** Anything that can run a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+// bigint and timestamptz come back as strings/Dates by default; ids are bigints that fit in JS numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function createPool(connectionString: string, max = 20): Db {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection (e.g. PostgreSQL restart) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs `work` in one transaction; rolls back on any error and rethrows it. */
+export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs `work` inside a savepoint of `tx`: a failure rolls back only what `work` did. */
+export async function trySavepoint<T>(tx: Tx, name: string, work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    const value = await work();
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+    return { ok: true, value };
+  } catch (error) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,56 @@
+// The Fastify application: everything HTTP, wired once. Domain logic lives outside http/.
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { installAuth } from './auth.ts';
+import type { AppContext } from './context.ts';
+import { installErrorHandling } from './errors.ts';
+import { installMetrics } from './metrics.ts';
+import { healthRoutes } from './routes/health.ts';
+import { postsRoutes } from './routes/posts.ts';
+import { socialAccountsRoutes } from './routes/social-accounts.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimit,
+    // A caller's request id is kept (so logs can be correlated across services); otherwise a new one.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  installMetrics(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Crier API', version: '1.0.0', description: 'Publish and schedule posts on twelve social networks through one API.' },
+      servers: [{ url: ctx.config.publicBaseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  healthRoutes(app, ctx);
+
+  await app.register(async (v1) => {
+    await v1.register(cors, { origin: true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'], exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] });
+    installAuth(v1, ctx.db, ctx.config.billingUrl);
+    postsRoutes(v1, ctx);
+    socialAccountsRoutes(v1, ctx);
+  });
+  return app;
+}

@@ -1,0 +1,10 @@
+// What route handlers need, passed explicitly rather than through globals.
+import type { Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import type { Boss } from '../queue/boss.ts';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  boss: Boss;
+}

@@ -1,0 +1,69 @@
+// /v1/posts: create, list, read.
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { RequestError } from '../../errors.ts';
+import { createPost } from '../../posts/create.ts';
+import { listPosts } from '../../posts/list.ts';
+import { getPost } from '../../posts/read.ts';
+import {
+  CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PostDetailSchema,
+  type ListPostsQuery,
+} from '../../posts/schema.ts';
+import type { AppContext } from '../context.ts';
+import { parseIdempotencyKey, runIdempotent } from '../idempotency.ts';
+
+const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
+
+export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post('/v1/posts', {
+    schema: {
+      summary: 'Create a post',
+      description: 'Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`.',
+      tags: ['posts'],
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
+      body: CreatePostBodySchema,
+      response: { 200: CreatePostResponseSchema, 202: CreatePostResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+    },
+    // The body is validated by posts/validate.ts: unknown keys must become warnings, not errors,
+    // and cross-field rules need the resolved accounts. The schema above documents it.
+    validatorCompiler: () => (data: unknown) => ({ value: data }),
+    handler: async (request, reply) => {
+      const key = parseIdempotencyKey(request.headers['idempotency-key']);
+      const { orgId } = request.owner;
+      const result = await runIdempotent(ctx.db, { orgId, endpoint: 'POST /v1/posts', key, body: request.body }, async (tx) => {
+        const created = await createPost(tx, ctx.boss, orgId, request.body);
+        return { status: created.status, body: created.body, headers: {} };
+      });
+      if (result.replayed) reply.header('idempotency-replayed', 'true');
+      return reply.code(result.status as 200).headers(result.headers).send(result.body as never);
+    },
+  });
+
+  app.get<{ Querystring: ListPostsQuery }>('/v1/posts', {
+    schema: {
+      summary: 'List posts',
+      description: 'Filters combine with AND; newest first. `data` repeats `posts`.',
+      tags: ['posts'],
+      querystring: ListPostsQuerySchema,
+      response: { 200: ListPostsResponseSchema, 400: ErrorSchema },
+    },
+    handler: async (request) => {
+      const page = await listPosts(ctx.db, request.owner.orgId, request.query);
+      return { success: true, posts: page.posts, data: page.posts, pagination: page.pagination };
+    },
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/posts/:id', {
+    schema: {
+      summary: 'Get a post with the publishing state of each account',
+      tags: ['posts'],
+      params: Type.Object({ id: Type.String() }),
+      response: { 200: Type.Object({ success: Type.Boolean(), post: PostDetailSchema }), 404: ErrorSchema },
+    },
+    handler: async (request) => {
+      const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
+      if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
+      return { success: true, post };
+    },
+  });
+}

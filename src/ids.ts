@@ -1,0 +1,22 @@
+// Public ids: the API shows posts, accounts, containers and orgs as short opaque strings, while the
+// database keeps bigints. Sqids makes the mapping reversible without a lookup table.
+import Sqids from 'sqids';
+
+const sqids = new Sqids({
+  alphabet: 'k3G7QAe51FCsPW92uEOyq4Bg6Sp8YzVTmnU0liwDdHXLajZrfxNcohRJIMbtKv',
+  minLength: 8,
+});
+
+export function encodeId(id: number): string {
+  return sqids.encode([id]);
+}
+
+/** The number behind an encoded id, or undefined when `value` is not exactly an id we issued. */
+export function decodeId(value: string): number | undefined {
+  if (value.length < 8 || value.length > 20 || !/^[A-Za-z0-9]+$/.test(value)) return undefined;
+  const numbers = sqids.decode(value);
+  if (numbers.length !== 1) return undefined;
+  const [id] = numbers as [number];
+  // Sqids decodes some strings it never produced; only the canonical encoding counts.
+  return Number.isSafeInteger(id) && id > 0 && sqids.encode([id]) === value ? id : undefined;
+}

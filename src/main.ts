@@ -1,0 +1,151 @@
+// The `crier` command line: start | api | worker | migrate | org | key | doctor.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { locateDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool, type Db } from './db/pool.ts';
+import { decodeId, encodeId } from './ids.ts';
+import { createLogger } from './log.ts';
+import { createApiKey, createOrg, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './orgs/orgs.ts';
+import { startCrier, type Roles } from './runtime.ts';
+import { runDoctor } from './doctor.ts';
+
+const USAGE = `Usage: crier <command>
+
+  start                 API, worker and maintenance in one process (the default)
+  api                   only the HTTP API (run several behind a load balancer)
+  worker                only the background worker
+  migrate               apply database migrations and exit
+  org create <name> [--status active]
+  org subscription <org> <status>     status: ${SUBSCRIPTION_STATUSES.join(', ')}
+  key create --org <org> --name <name> [--quota <n>]   prints the key once
+  key revoke <key-id|key>
+  doctor                check configuration, database, clock and public URL
+
+<org> is the numeric id or the orgId shown by the API. Configuration comes from environment
+variables (PORT, HOST, DATABASE_URL, CRIER_DATA_DIR, PUBLIC_BASE_URL, LOG_LEVEL, ...): see README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case undefined:
+    case 'start':
+      return serve(config, { api: true, worker: true });
+    case 'api':
+      return serve(config, { api: true, worker: false });
+    case 'worker':
+      return serve(config, { api: false, worker: true });
+    case 'migrate':
+      return withDb(config, async () => 0);
+    case 'org':
+      return withDb(config, (db) => orgCommand(db, rest));
+    case 'key':
+      return withDb(config, (db) => keyCommand(db, rest));
+    case 'doctor':
+      return runDoctor(config);
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return 0;
+    default:
+      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function serve(config: Config, roles: Roles): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const running = await startCrier(config, logger, roles);
+  logger.info({ url: running.url, roles }, 'crier started');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  logger.info('stopping');
+  await running.close();
+  return 0;
+}
+
+/** Opens the database (migrated) for a one-shot command, and closes it after. */
+async function withDb(config: Config, work: (db: Db) => Promise<number>): Promise<number> {
+  const database = await locateDatabase(config);
+  const db = createPool(database.url, 2);
+  try {
+    const applied = await migrate(db, database.url);
+    if (applied.length) console.error(`applied migrations: ${applied.join(', ')}`);
+    return await work(db);
+  } finally {
+    await db.end();
+    await database.stop();
+  }
+}
+
+async function orgCommand(db: Db, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { status: { type: 'string' } } });
+  const [sub, ...params] = positionals;
+  if (sub === 'create' && params[0]) {
+    const status = parseStatus(values.status ?? 'active');
+    const org = await createOrg(db, params[0], status);
+    console.log(`org created: id ${org.orgId} (orgId ${encodeId(org.orgId)}), subscription ${status}`);
+    console.log(`admin API key (shown once): ${org.apiKey}`);
+    return 0;
+  }
+  if (sub === 'subscription' && params[0] && params[1]) {
+    const orgId = parseOrg(params[0]);
+    const ok = await setSubscriptionStatus(db, orgId, parseStatus(params[1]));
+    console.log(ok ? `org ${orgId}: subscription ${params[1]}` : `no organization ${params[0]}`);
+    return ok ? 0 : 1;
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+async function keyCommand(db: Db, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, name: { type: 'string' }, quota: { type: 'string' } },
+  });
+  const [sub, param] = positionals;
+  if (sub === 'create' && values.org && values.name) {
+    const quota = values.quota === undefined ? undefined : Number(values.quota);
+    if (quota !== undefined && (!Number.isInteger(quota) || quota < 1)) throw new UsageError('--quota must be a positive integer');
+    const key = await createApiKey(db, parseOrg(values.org), values.name, quota);
+    console.log(`key ${key.id} "${values.name}" created. API key (shown once): ${key.key}`);
+    return 0;
+  }
+  if (sub === 'revoke' && param) {
+    const ok = await revokeApiKey(db, param);
+    console.log(ok ? 'key revoked' : 'no active key matches');
+    return ok ? 0 : 1;
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+class UsageError extends Error {}
+
+function parseOrg(value: string): number {
+  const id = /^\d+$/.test(value) ? Number(value) : decodeId(value);
+  if (!id) throw new UsageError(`"${value}" is not an organization id`);
+  return id;
+}
+
+function parseStatus(value: string): SubscriptionStatus {
+  if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(value)) {
+    throw new UsageError(`status must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
+  }
+  return value as SubscriptionStatus;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
+    else console.error(error);
+    process.exit(1);
+  },
+);

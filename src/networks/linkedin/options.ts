@@ -1,0 +1,41 @@
+// LinkedIn block. Mentions are written into the commentary by finding their text, so a name that is not in
+// the text would publish a broken mention; the spec has it rejected here instead.
+import { Type, type Static } from 'typebox';
+import { ContentOverride, issue, rootText } from '../rules.ts';
+import { HttpUrl } from '../../validation/schema.ts';
+import type { NetworkOptions } from '../types.ts';
+
+const schema = Type.Object({
+  content: ContentOverride(),
+  article: Type.Optional(Type.Object({
+    source: HttpUrl(),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 400 })),
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    thumbnailUrl: Type.Optional(HttpUrl()),
+  })),
+  mentions: Type.Optional(Type.Array(Type.Object({
+    urn: Type.String({
+      pattern: '^urn:li:(organization|person):[^\\s]+$',
+      description: 'a LinkedIn URN such as "urn:li:person:abc123" or "urn:li:organization:123"',
+    }),
+    text: Type.String({ minLength: 1 }),
+  }))),
+  caption: Type.Optional(Type.String({ minLength: 1, maxLength: 400 })),
+});
+
+export type LinkedinBlock = Static<typeof schema>;
+
+export const options: NetworkOptions = {
+  network: 'linkedin',
+  schema,
+  check(raw, ctx) {
+    const block = (raw ?? {}) as LinkedinBlock;
+    // Mentions resolve against what LinkedIn publishes: linkedin.content when set, else the root text.
+    const text = rootText('linkedin', ctx);
+    const where = block.content !== undefined ? 'linkedin.content' : 'the first container\'s content';
+    return (block.mentions ?? []).flatMap((mention, i) => text.includes(mention.text) ? [] : [issue(
+      `linkedin.mentions[${i}].text`,
+      `"${mention.text}" does not appear in ${where}; it must appear there verbatim (case-sensitive) to become the mention`,
+    )]);
+  },
+};

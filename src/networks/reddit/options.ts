@@ -1,0 +1,46 @@
+// Reddit block. Crier publishes only text and link posts to Reddit (media posts need Reddit's undocumented
+// upload flow), and every submission needs a subreddit and a title, so both are enforced when targeted.
+import { Type, type Static } from 'typebox';
+import { ContentOverride, issue } from '../rules.ts';
+import { HttpUrl } from '../../validation/schema.ts';
+import type { FieldIssue, NetworkOptions } from '../types.ts';
+
+const schema = Type.Object({
+  content: ContentOverride(),
+  subreddit: Type.Optional(Type.String({
+    minLength: 1,
+    pattern: '^[^/\\s]*$',
+    description: 'a subreddit name without the r/ prefix, such as "typescript" (or "u_<username>" for your profile)',
+  })),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  url: Type.Optional(HttpUrl()),
+  flairId: Type.Optional(Type.String()),
+  flairText: Type.Optional(Type.String({ maxLength: 64 })),
+  nsfw: Type.Optional(Type.Boolean()),
+  spoiler: Type.Optional(Type.Boolean()),
+  sendReplies: Type.Optional(Type.Boolean()),
+});
+
+export type RedditBlock = Static<typeof schema>;
+
+export const options: NetworkOptions = {
+  network: 'reddit',
+  schema,
+  check(raw, ctx) {
+    const block = (raw ?? {}) as RedditBlock;
+    const issues: FieldIssue[] = [];
+    if (block.subreddit === undefined) {
+      issues.push(issue('reddit.subreddit', 'is required when a Reddit account is targeted; name the subreddit without r/ (or u_<username>)'));
+    }
+    if (block.title === undefined) {
+      issues.push(issue('reddit.title', 'is required when a Reddit account is targeted; give the post title (1-300 characters)'));
+    }
+    ctx.containers.forEach((container, i) => {
+      if (container.media.length > 0) {
+        issues.push(issue(`containers[${i}].media`, 'Reddit accepts only text and link posts, so no container may carry media '
+          + 'when a Reddit account is targeted; remove the media or post to Reddit in a separate request'));
+      }
+    });
+    return issues;
+  },
+};

@@ -1,0 +1,61 @@
+// GET /v1/posts: filters combined with AND, newest first, with the total across pages.
+import type { Queryable } from '../db/pool.ts';
+import { validationError } from '../errors.ts';
+import { decodeId } from '../ids.ts';
+import { POST_ROW_SQL } from './read.ts';
+import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
+import type { ListPostsQuery } from './schema.ts';
+
+export interface PostPage {
+  posts: PostJson[];
+  pagination: { total: number; count: number; limit: number; offset: number };
+}
+
+export async function listPosts(db: Queryable, orgId: number, query: ListPostsQuery): Promise<PostPage> {
+  const limit = query.limit ?? 50;
+  const offset = query.offset ?? 0;
+  const { where, params } = buildFilter(orgId, query);
+  const [page, count] = await Promise.all([
+    db.query<PostRow>(
+      `SELECT ${POST_ROW_SQL} FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`, params),
+  ]);
+  const posts = page.rows.map((row) => toPostJson(row));
+  return { posts, pagination: { total: count.rows[0]!.total, count: posts.length, limit, offset } };
+}
+
+function buildFilter(orgId: number, query: ListPostsQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [orgId];
+  const clauses = ['p.org_id = $1'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+
+  const tenantId = query.tenant_id ?? query.tenantId;
+  const accountId = query.social_account_id === undefined ? undefined : parseAccountId(query.social_account_id);
+  // With both filters, one and the same account must carry the tenant and be the given account.
+  const targetConditions: string[] = [];
+  if (tenantId !== undefined) targetConditions.push(`a.tenant_id = ${param(tenantId)}`);
+  if (accountId !== undefined) targetConditions.push(`t.account_id = ${param(accountId)}`);
+  if (targetConditions.length) {
+    clauses.push(
+      `EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id
+                WHERE t.post_id = p.id AND ${targetConditions.join(' AND ')})`,
+    );
+  }
+  if (query.created_after) clauses.push(`p.created_at > ${param(query.created_after)}`);
+  if (query.created_before) clauses.push(`p.created_at < ${param(query.created_before)}`);
+  if (query.scheduled_after) clauses.push(`p.scheduled_at > ${param(query.scheduled_after)}`);
+  if (query.scheduled_before) clauses.push(`p.scheduled_at < ${param(query.scheduled_before)}`);
+  return { where: clauses.join(' AND '), params };
+}
+
+/** The spec accepts the encoded id or the raw number. */
+function parseAccountId(value: string): number {
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  const id = decodeId(value);
+  if (id === undefined) {
+    throw validationError([{ field: 'social_account_id', message: 'must be an account id from GET /v1/social-accounts or its numeric form' }]);
+  }
+  return id;
+}

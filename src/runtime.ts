@@ -1,0 +1,93 @@
+// Starting Crier: database, migrations, first-start bootstrap, then the roles this process runs.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { locateDatabase, type DatabaseLocation } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool, type Db } from './db/pool.ts';
+import { buildApp } from './http/app.ts';
+import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { bootstrapDefaultOrg } from './orgs/orgs.ts';
+import { createBoss, type Boss } from './queue/boss.ts';
+import { loadSecretKey } from './security/crypto.ts';
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+export interface Running {
+  url: string | undefined;
+  db: Db;
+  boss: Boss;
+  app: FastifyInstance | undefined;
+  close(): Promise<void>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 15 * 60 * 1000;
+
+export async function startCrier(config: Config, logger: Logger, roles: Roles): Promise<Running> {
+  const database = await locateDatabase(config, (line) => logger.debug({ component: 'embedded-postgres' }, line));
+  const db = createPool(database.url, config.databasePoolSize);
+  const applied = await migrate(db, database.url);
+  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+  await loadSecretKey(config.secretKey, config.dataDir);
+  const firstOrg = await bootstrapDefaultOrg(db);
+
+  const boss = createBoss(database.url, { supervise: roles.worker, schedule: roles.worker, migrate: false });
+  await boss.start();
+
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  if (roles.api) {
+    app = await buildApp({ config, db, boss }, logger);
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    url = typeof address === 'object' && address ? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${address.port}` : undefined;
+  }
+  const timers: NodeJS.Timeout[] = [];
+  if (roles.worker) timers.push(startMaintenance(db, logger));
+
+  if (firstOrg) announceFirstStart(firstOrg.apiKey, url ?? config.publicBaseUrl, database);
+  return {
+    url,
+    db,
+    boss,
+    app,
+    close: async () => {
+      for (const timer of timers) clearInterval(timer);
+      await app?.close();
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await db.end();
+      await database.stop();
+    },
+  };
+}
+
+function startMaintenance(db: Db, logger: Logger): NodeJS.Timeout {
+  const run = () =>
+    purgeExpiredIdempotencyKeys(db)
+      .then((removed) => removed && logger.info({ removed }, 'expired idempotency keys removed'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'maintenance failed'));
+  void run();
+  return setInterval(run, MAINTENANCE_INTERVAL_MS).unref();
+}
+
+/** Printed once, on the first start of an empty database: the only time the admin key is shown. */
+function announceFirstStart(apiKey: string, baseUrl: string, database: DatabaseLocation): void {
+  process.stdout.write(
+    [
+      '',
+      'Crier is ready. This is the first start, so a default organization was created.',
+      '',
+      `  Admin API key (shown once, store it now): ${apiKey}`,
+      '',
+      `  API:   ${baseUrl}/v1`,
+      `  Docs:  ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)`,
+      `  Database: ${database.embedded ? 'embedded PostgreSQL under the data directory' : 'DATABASE_URL'}`,
+      '',
+      `  Try it: curl -H "Authorization: Bearer ${apiKey}" ${baseUrl}/v1/social-accounts`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

@@ -1,0 +1,65 @@
+// Secrets at rest (OAuth tokens, client secrets, webhook secrets): AES-256-GCM with a random nonce,
+// the owning row's id as associated data (a ciphertext moved to another row fails to decrypt) and
+// the key id stored in front, so keys can be rotated.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const VERSION = 1;
+
+export interface SecretBox {
+  /** Identifies the key (first 4 bytes of its SHA-256); stored with each ciphertext. */
+  keyId: Buffer;
+  encrypt(plaintext: string, associatedData: string): Buffer;
+  decrypt(ciphertext: Buffer, associatedData: string): string;
+}
+
+export function createSecretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error('the secret key must be 32 bytes');
+  const keyId = createHash('sha256').update(key).digest().subarray(0, 4);
+  return {
+    keyId,
+    encrypt(plaintext, associatedData) {
+      const nonce = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, nonce);
+      cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return Buffer.concat([Buffer.from([VERSION]), keyId, nonce, cipher.getAuthTag(), body]);
+    },
+    decrypt(ciphertext, associatedData) {
+      if (ciphertext[0] !== VERSION) throw new Error('unknown ciphertext version');
+      if (!ciphertext.subarray(1, 5).equals(keyId)) throw new Error('ciphertext was encrypted under another key');
+      const nonce = ciphertext.subarray(5, 17);
+      const tag = ciphertext.subarray(17, 33);
+      const decipher = createDecipheriv('aes-256-gcm', key, nonce);
+      decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ciphertext.subarray(33)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/** Parses CRIER_SECRET_KEY (64 hex chars or base64 of 32 bytes). */
+export function parseSecretKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('CRIER_SECRET_KEY must be 32 bytes: 64 hex characters or base64');
+  return key;
+}
+
+/** The configured key, or the one generated into `<dataDir>/secret-key` (mode 0600) on first start. */
+export async function loadSecretKey(configured: string | undefined, dataDir: string): Promise<Buffer> {
+  if (configured) return parseSecretKey(configured);
+  const file = path.join(dataDir, 'secret-key');
+  try {
+    return parseSecretKey((await readFile(file, 'utf8')).trim());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  await writeFile(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error; // another process won the race: use its key
+  });
+  await chmod(file, 0o600);
+  return parseSecretKey((await readFile(file, 'utf8')).trim());
+}

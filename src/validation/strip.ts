@@ -1,0 +1,40 @@
+// Drops keys a schema does not declare, and says which: the spec wants unknown keys ignored,
+// removed before storing and listed in `warnings`, never rejected.
+import type { TSchema } from 'typebox';
+import { fieldPath } from './ajv.ts';
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+};
+
+/** Returns a copy of `value` without undeclared keys, and the dotted paths of what was dropped. */
+export function stripUnknownKeys(schema: TSchema, value: unknown, prefix = ''): { value: unknown; dropped: string[] } {
+  const dropped: string[] = [];
+  const cleaned = strip(schema as JsonSchema, value, prefix, dropped);
+  return { value: cleaned, dropped };
+}
+
+function strip(schema: JsonSchema, value: unknown, path: string, dropped: string[]): unknown {
+  if (Array.isArray(value) && schema.items) {
+    return value.map((item, index) => strip(schema.items!, item, `${path}[${index}]`, dropped));
+  }
+  if (!isPlainObject(value) || !schema.properties) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childSchema = schema.properties[key];
+    const childPath = fieldPath(path, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (!childSchema) {
+      dropped.push(childPath);
+      continue;
+    }
+    out[key] = strip(childSchema, child, childPath, dropped);
+  }
+  return out;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,99 @@
+// Runs every platform-block contract case through a pure copy of the create pipeline (strip unknown
+// keys, schema-validate each block present, then each targeted network's request-time rules), so the
+// table and the twelve options files are checked against each other without a server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockCases, type BlockCase } from '../posts/platform-blocks.cases.ts';
+import { networkOptions } from '../../src/networks/options-registry.ts';
+import { mediaKind } from '../../src/networks/media-kind.ts';
+import { threadsLength } from '../../src/networks/threads/options.ts';
+import { NETWORKS, type ContainerInput, type CreateContext, type FieldIssue, type MediaInput, type NetworkId } from '../../src/networks/types.ts';
+import { validateSchema } from '../../src/validation/ajv.ts';
+import { stripUnknownKeys } from '../../src/validation/strip.ts';
+
+type RawContainer = { content?: string; media?: MediaInput[] };
+
+function containersOf(body: Record<string, unknown>): ContainerInput[] {
+  const raw = (body.containers as RawContainer[] | undefined) ?? [{ content: body.content as string }];
+  return raw.map((container) => ({ content: container.content ?? '', media: container.media ?? [] }));
+}
+
+function run(testCase: BlockCase): FieldIssue[] {
+  const blocks: CreateContext['blocks'] = {};
+  const issues: FieldIssue[] = [];
+  for (const network of NETWORKS) {
+    if (!(network in testCase.body)) continue;
+    const { schema } = networkOptions[network];
+    const { value } = stripUnknownKeys(schema, testCase.body[network], network);
+    issues.push(...validateSchema(schema, value, network));
+    blocks[network] = value as Record<string, unknown>;
+  }
+  // Request-time rules only see schema-valid blocks, as in the server.
+  if (issues.length > 0) return issues;
+  const ctx: CreateContext = { containers: containersOf(testCase.body), targetNetworks: new Set(testCase.networks), blocks };
+  return testCase.networks.flatMap((network) => networkOptions[network].check(blocks[network], ctx));
+}
+
+test('case table is well formed', () => {
+  const names = new Set<string>();
+  for (const c of blockCases) {
+    assert.ok(!names.has(c.name), `duplicate case name: ${c.name}`);
+    names.add(c.name);
+    assert.ok(c.networks.length > 0, `${c.name}: targets no network`);
+    assert.ok('content' in c.body || 'containers' in c.body, `${c.name}: body needs content or containers`);
+    for (const container of (c.body.containers as RawContainer[] | undefined) ?? []) {
+      for (const m of container.media ?? []) {
+        assert.match(m.url, /^https:\/\//, `${c.name}: media URLs must be https`);
+        assert.ok(m.url.endsWith(`/${m.filename}`), `${c.name}: media filename should match its URL`);
+      }
+    }
+    if (c.expect.status === 400) assert.ok(c.expect.fields.length > 0, `${c.name}: a 400 case must list fields`);
+  }
+  assert.ok(blockCases.length >= 120, `only ${blockCases.length} cases`);
+});
+
+for (const c of blockCases) {
+  test(c.name, () => {
+    const issues = run(c);
+    const fields = issues.map((i) => i.field);
+    if (c.expect.status === 200) {
+      assert.deepEqual(issues, [], 'expected no issues');
+    } else {
+      for (const field of c.expect.fields) {
+        assert.ok(fields.includes(field), `expected an issue on ${field}, got ${JSON.stringify(issues)}`);
+      }
+    }
+    for (const i of issues) assert.ok(i.message.length > 10, `issue on ${i.field} needs a real message`);
+  });
+}
+
+test('every network has options registered under its own id', () => {
+  for (const network of NETWORKS) assert.equal(networkOptions[network].network, network);
+});
+
+test('media kind comes from the filename extension, case-insensitively', () => {
+  const kinds: Record<string, string> = {
+    'a.jpg': 'image', 'a.JPEG': 'image', 'a.png': 'image', 'a.gif': 'image', 'a.webp': 'image', 'a.heic': 'image',
+    'v.mp4': 'video', 'v.MOV': 'video', 'v.m4v': 'video', 'v.webm': 'video',
+    'doc.pdf': 'other', 'noextension': 'other', 'archive.tar.gz': 'other', 'mp4': 'other',
+  };
+  for (const [filename, kind] of Object.entries(kinds)) assert.equal(mediaKind(filename), kind, filename);
+});
+
+test('threads counts graphemes, with emoji as their UTF-8 byte length', () => {
+  assert.equal(threadsLength('hello'), 5);
+  assert.equal(threadsLength('é'), 1);          // precomposed
+  assert.equal(threadsLength('e\u0301'), 1);    // combining accent: one grapheme
+  assert.equal(threadsLength('日本'), 2);
+  assert.equal(threadsLength('😀'), 4);
+  assert.equal(threadsLength('👍🏽'), 8);
+  assert.equal(threadsLength('👩‍👩‍👧'), 18);
+  assert.equal(threadsLength('🇫🇷'), 8);
+  assert.equal(threadsLength('❤️'), 6);
+});
+
+// A check must cope with "no block" for every network, since it runs whenever the network is targeted.
+test('every check accepts a missing block', () => {
+  const ctx: CreateContext = { containers: [{ content: 'Hi', media: [] }], targetNetworks: new Set<NetworkId>(NETWORKS), blocks: {} };
+  for (const network of NETWORKS) assert.doesNotThrow(() => networkOptions[network].check(undefined, ctx), network);
+});

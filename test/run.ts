@@ -1,0 +1,54 @@
+// `npm test`: gives the suite a real PostgreSQL — TEST_DATABASE_URL when set, else a throwaway
+// embedded one — migrates a template database once, then runs every test file with node:test.
+// Each test file clones the template into a database of its own (fast, and isolated).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { ensureDatabase } from '../src/db/database.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createPool } from '../src/db/pool.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const requested = process.argv.slice(2);
+
+async function testFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((file) => !file.includes(`${path.sep}peers${path.sep}`))
+    .sort();
+}
+
+let adminUrl = process.env.TEST_DATABASE_URL;
+let stopEmbedded: (() => Promise<void>) | undefined;
+let tempDir: string | undefined;
+if (!adminUrl) {
+  tempDir = await mkdtemp(path.join(os.tmpdir(), 'crier-test-'));
+  const server = await startEmbeddedPostgres(tempDir);
+  adminUrl = server.url;
+  stopEmbedded = server.stop;
+}
+const template = `crier_template_${process.pid}`;
+const templateUrl = await ensureDatabase(adminUrl, template);
+const pool = createPool(templateUrl, 2);
+await migrate(pool, templateUrl);
+await pool.end();
+
+const files = requested.length ? requested : await testFiles(path.join(root, 'test'));
+const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, CRIER_TEST_ADMIN_URL: adminUrl, CRIER_TEST_TEMPLATE: template },
+});
+const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)} WITH (FORCE)`).catch(() => {});
+await admin.end();
+await stopEmbedded?.();
+if (tempDir) await rm(tempDir, { recursive: true, force: true });
+process.exit(code);
