@@ -57,13 +57,14 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: Config, roles: Roles): Promise<number> {
   const logger = createLogger(config.logLevel);
+  // Listen for signals before starting, so a stop that arrives during start-up is not lost.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const running = await startCrier(config, logger, roles);
   logger.info({ url: running.url, roles }, 'crier started');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
   logger.info('stopping');
   await running.close();
   return 0;

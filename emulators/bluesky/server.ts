@@ -1,0 +1,154 @@
+// A local Bluesky PDS (XRPC) for tests and `crier start --sandbox`: app-password sessions, blob
+// upload, record writes validated against the lexicons, reads, with the reference PDS's error
+// bodies and RateLimit-* headers. The AppView (feeds, threads) is not part of it.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { createApp, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
+import { faultBody, internalError, invalidRequest, methodNotImplemented, payloadTooLarge, rateLimitExceeded } from './errors.ts';
+import { commit } from './repo.ts';
+import { readMethods } from './routes/read.ts';
+import { sessionMethods } from './routes/session.ts';
+import { writeMethods } from './routes/write.ts';
+import { PdsStore, type AddAccountInput, type StoredBlob, type StoredRecord } from './store.ts';
+import { TidGenerator } from './tid.ts';
+import { authenticate, isReply, type PdsWorld, type RateSpend, type XrpcCall, type XrpcMethod } from './xrpc.ts';
+
+export type { AddAccountInput, AppPassword, StoredRecord } from './store.ts';
+export type { FaultSpec } from '../shared/faults.ts';
+
+export interface BlueskyEmulatorOptions extends ListenOptions {
+  /** Handle suffixes describeServer advertises (default [".test"]). */
+  handleDomains?: string[];
+  /** Largest image blob a post may embed (default 1,000,000 bytes, the long-standing lexicon cap). */
+  imageMaxBytes?: number;
+  /** Largest body uploadBlob accepts (default 50 MB, bsky.social's setting). */
+  blobUploadLimit?: number;
+  /** bsky.social's login and write quotas (default on). */
+  rateLimits?: boolean;
+  /** Refuse facets whose byte range falls outside the text (default on; the PDS itself accepts them). */
+  strictFacets?: boolean;
+}
+
+export interface BlueskyEmulator {
+  url: string;
+  /** Move it forward to expire sessions or reset rate-limit windows. */
+  clock: Clock;
+  close(): Promise<void>;
+  addAccount(input: AddAccountInput): { did: string; handle: string };
+  /** Live records in creation order, optionally of one repo. */
+  records(did?: string): StoredRecord[];
+  blobs(did?: string): Array<Omit<StoredBlob, 'bytes'> & { did: string }>;
+  /** Makes an access token answer 400 ExpiredToken from now on. */
+  expireToken(accessJwt: string): void;
+  /** Revokes every refresh token of the account: the next refreshSession answers ExpiredToken. */
+  revokeSessions(did: string): void;
+  failNext(fault: FaultSpec): void;
+}
+
+export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): Promise<BlueskyEmulator> {
+  const clock = new Clock();
+  const blobLimit = opts.blobUploadLimit ?? 50 * 1024 * 1024;
+  const world: PdsWorld = {
+    store: new PdsStore(),
+    clock,
+    tids: new TidGenerator(),
+    secret: randomBytes(32),
+    serviceDid: 'did:web:localhost',
+    handleDomains: opts.handleDomains ?? ['.test'],
+    limits: { imageMaxBytes: opts.imageMaxBytes ?? 1_000_000, strictFacets: opts.strictFacets ?? true },
+    limiter: new WindowLimiter(),
+    rateLimits: opts.rateLimits ?? true,
+  };
+  const methods = new Map<string, XrpcMethod>();
+  for (const method of [...sessionMethods(world), ...writeMethods(world, blobLimit), ...readMethods(world)]) {
+    methods.set(method.nsid, method);
+  }
+  const faults = new FaultQueue();
+  const app = createApp(blobLimit + 1024 * 1024);
+
+  const dispatch = async (req: FastifyRequest): Promise<Reply> => {
+    const nsid = (req.params as { nsid: string }).nsid;
+    const fault = faults.take(req.method, req.url.split('?')[0]);
+    if (fault) return faultReply(fault, clock);
+    if (nsid === '_health') return { status: 200, body: { version: 'crier-emulator' } };
+    const method = methods.get(nsid);
+    if (!method) {
+      // Without an AppView configured, the PDS has nowhere to proxy app.bsky.* and chat.bsky.* calls.
+      return /^(app|chat)\.bsky\./.test(nsid) ? invalidRequest(`No service configured for ${nsid}`) : methodNotImplemented();
+    }
+    const expected = method.type === 'query' ? 'GET' : 'POST';
+    if (req.method !== expected) return invalidRequest(`Incorrect HTTP method (${req.method}) expected ${expected}`);
+    const call: XrpcCall = {
+      params: req.query as Record<string, string | undefined>,
+      body: req.body,
+      contentType: req.headers['content-type'] ?? '',
+      auth: null,
+    };
+    if (method.auth === 'none') return run(world, method.rateLimits?.(call) ?? [], () => method.handler(call));
+    const auth = authenticate(world, method.auth, req.headers.authorization);
+    if (isReply(auth)) return auth;
+    const authed = { ...call, auth };
+    return run(world, method.rateLimits?.(authed) ?? [], () => method.handler(authed));
+  };
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/xrpc/:nsid',
+    handler: async (req: FastifyRequest, reply: FastifyReply) => send(reply, await dispatch(req)),
+  });
+  app.setNotFoundHandler((_req, reply) => send(reply, { status: 404, body: { error: 'NotFound', message: 'Not Found' } }));
+  app.setErrorHandler((error: { statusCode?: number }, _req, reply) => send(reply, error.statusCode === 413 ? payloadTooLarge() : internalError()));
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    close: () => server.close(),
+    addAccount: (input) => {
+      const account = world.store.addAccount(input);
+      commit(world, account.did);
+      return { did: account.did, handle: account.handle };
+    },
+    records: (did) => structuredClone(world.store.records.filter((r) => did === undefined || r.did === did)),
+    blobs: (did) =>
+      [...world.store.blobs.entries()]
+        .filter(([owner]) => did === undefined || owner === did)
+        .flatMap(([owner, blobs]) => [...blobs.values()].map(({ cid, mimeType, size }) => ({ did: owner, cid, mimeType, size }))),
+    expireToken: (accessJwt) => world.store.expiredTokens.add(accessJwt),
+    revokeSessions: (did) => {
+      for (const [id, session] of world.store.refreshSessions) if (session.did === did) world.store.refreshSessions.delete(id);
+    },
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+/** Spends rate-limit points, then runs the handler; responses carry the tightest limit's headers. */
+async function run(world: PdsWorld, spends: RateSpend[], handler: () => Reply | Promise<Reply>): Promise<Reply> {
+  if (!world.rateLimits || spends.length === 0) return handler();
+  const results = spends.map((s) => world.limiter.consume(s.key, s.limit, s.windowMs, world.clock.now(), s.points));
+  const refused = results.find((r) => !r.ok);
+  const tightest = refused ?? results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  const headers = rateHeaders(tightest);
+  if (refused) return { ...rateLimitExceeded(), headers };
+  const out = await handler();
+  return { ...out, headers: { ...headers, ...out.headers } };
+}
+
+function rateHeaders(rate: LimitResult): Record<string, string> {
+  return {
+    'ratelimit-limit': String(rate.limit),
+    'ratelimit-remaining': String(rate.remaining),
+    'ratelimit-reset': String(rate.reset),
+    'ratelimit-policy': `${rate.limit};w=${rate.windowSecs}`,
+  };
+}
+
+function faultReply(fault: FaultSpec, clock: Clock): Reply {
+  const rate = fault.status === 429
+    ? rateHeaders({ ok: false, limit: 30, remaining: 0, reset: clock.nowSecs() + 300, windowSecs: 300 })
+    : {};
+  return { status: fault.status, body: fault.body ?? faultBody(fault.status), headers: { ...rate, ...fault.headers } };
+}

@@ -1,0 +1,80 @@
+// X's error bodies. Two families coexist on api.x.com: RFC 7807-style problems
+// ({title, detail, type, status}) and the invalid-request envelope whose `errors` items carry
+// `parameters` and `message`. Texts below are the ones X is observed to send.
+import type { Reply } from '../shared/http.ts';
+
+const PROBLEMS = 'https://api.x.com/2/problems';
+
+function problem(status: number, title: string, detail: string): Reply {
+  return { status, body: { title, detail, type: 'about:blank', status } };
+}
+
+export const unauthorized = (): Reply => problem(401, 'Unauthorized', 'Unauthorized');
+export const forbidden = (detail = 'Forbidden'): Reply => problem(403, 'Forbidden', detail);
+export const tooManyRequests = (): Reply => problem(429, 'Too Many Requests', 'Too Many Requests');
+export const serverError = (status: number): Reply => problem(status, STATUS_TITLES[status] ?? 'Error', STATUS_TITLES[status] ?? 'Error');
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export const duplicateContent = (): Reply => forbidden('You are not allowed to create a Tweet with duplicate content.');
+export const replyTargetGone = (): Reply =>
+  forbidden('You attempted to reply to a Tweet that is deleted or not visible to you.');
+
+export interface ParamError {
+  parameters?: Record<string, string[]>;
+  message: string;
+}
+
+/** 400 with X's invalid-request envelope. */
+export function invalidRequest(...errors: ParamError[]): Reply {
+  return {
+    status: 400,
+    body: {
+      errors: errors.map((e) => ({ parameters: e.parameters ?? {}, message: e.message })),
+      title: 'Invalid Request',
+      detail: 'One or more parameters to your request was invalid.',
+      type: `${PROBLEMS}/invalid-request`,
+    },
+  };
+}
+
+export const badQueryValue = (name: string, value: string): Reply =>
+  invalidRequest({ parameters: { [name]: [value] }, message: `The \`${name}\` query parameter value [${value}] is not valid` });
+
+export const emptyQueryValue = (name: string): Reply =>
+  invalidRequest({ parameters: { [name]: [''] }, message: `The \`${name}\` query parameter can not be empty` });
+
+/** A lookup miss: X answers 200 with only an `errors` item. */
+export function notFoundItem(resourceType: 'tweet' | 'user', id: string, parameter = 'id') {
+  return {
+    value: id,
+    detail: `Could not find ${resourceType} with ${parameter}: [${id}].`,
+    title: 'Not Found Error',
+    resource_type: resourceType,
+    parameter,
+    resource_id: id,
+    type: `${PROBLEMS}/resource-not-found`,
+  };
+}
+
+/** Unknown routes get the legacy v1.1-style body, as api.x.com still sends it. */
+export const pageNotFound = (): Reply => ({
+  status: 404,
+  body: { errors: [{ message: 'Sorry, that page does not exist', code: 34 }] },
+});
+
+export const oauthError = (error: string, description: string): Reply => ({
+  status: 400,
+  body: { error, error_description: description },
+});

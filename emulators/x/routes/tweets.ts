@@ -1,0 +1,186 @@
+// POST /2/tweets, DELETE /2/tweets/:id and GET /2/tweets/:id.
+import { randomBytes } from 'node:crypto';
+import { isPlainObject, jsonBody } from '../../shared/http.ts';
+import {
+  badQueryValue,
+  duplicateContent,
+  forbidden,
+  invalidRequest,
+  notFoundItem,
+  replyTargetGone,
+} from '../errors.ts';
+import { processingInfo, type XRoute, type XWorld } from '../route.ts';
+import { createPostSchema, validate } from '../schema.ts';
+import { isVideoLike, type XTweet, type XUser } from '../store.ts';
+import { MAX_WEIGHTED_LENGTH, weightedLength } from '../text.ts';
+
+const TOO_LONG =
+  'Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.';
+const PREMIUM_MAX_WEIGHTED_LENGTH = 25000;
+const ID = /^[0-9]{1,19}$/;
+
+export const TWEET_FIELDS = [
+  'article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id',
+  'created_at', 'display_text_range', 'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id',
+  'in_reply_to_user_id', 'lang', 'matched_media_notes', 'media_metadata', 'non_public_metrics',
+  'note_request_suggestions', 'note_tweet', 'organic_metrics', 'paid_partnership', 'possibly_sensitive',
+  'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source',
+  'suggested_source_links', 'suggested_source_links_with_counts', 'text', 'withheld',
+];
+
+export function tweetRoutes(world: XWorld): XRoute[] {
+  const { store } = world;
+  return [
+    { method: 'POST', url: '/2/tweets', scope: 'tweet.write', handler: ({ user, body }) => createTweet(world, user, jsonBody(body)) },
+    {
+      method: 'DELETE',
+      url: '/2/tweets/:id',
+      scope: 'tweet.write',
+      handler: ({ user, params }) => {
+        if (!ID.test(params.id)) return badQueryValue('id', params.id);
+        const tweet = store.findTweet(params.id);
+        if (!tweet) return { status: 200, body: { data: { deleted: false } } };
+        if (tweet.authorId !== user.id) return forbidden('You are not allowed to delete this Tweet.');
+        tweet.deleted = true;
+        return { status: 200, body: { data: { deleted: true } } };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/2/tweets/:id',
+      scope: 'tweet.read',
+      handler: ({ params, query }) => {
+        if (!ID.test(params.id)) return badQueryValue('id', params.id);
+        const fields = parseFields(query['tweet.fields']);
+        if ('invalid' in fields) return fields.invalid;
+        const tweet = store.findTweet(params.id);
+        if (!tweet) return { status: 200, body: { errors: [notFoundItem('tweet', params.id)] } };
+        return { status: 200, body: { data: renderTweet(world, tweet, fields.names) } };
+      },
+    },
+  ];
+}
+
+function createTweet(world: XWorld, user: XUser, body: unknown) {
+  const { store, clock } = world;
+  if (!isPlainObject(body)) return invalidRequest({ message: 'Request body must be a JSON object.' });
+  const schemaErrors = validate(createPostSchema, body);
+  if (schemaErrors.length > 0) return invalidRequest(...schemaErrors);
+  if (body.edit_options !== undefined) {
+    return invalidRequest({ parameters: { edit_options: [] }, message: 'Editing posts is not emulated.' });
+  }
+  const text = (body.text as string | undefined) ?? '';
+  const mediaIds = ((body.media as { media_ids?: string[] } | undefined)?.media_ids) ?? [];
+  if (text.trim() === '' && mediaIds.length === 0 && body.poll === undefined) {
+    return invalidRequest({ parameters: { text: [text] }, message: 'Post text is required unless media or a poll is attached.' });
+  }
+  const limit = user.premium ? PREMIUM_MAX_WEIGHTED_LENGTH : MAX_WEIGHTED_LENGTH;
+  if (weightedLength(text) > limit) return invalidRequest({ parameters: { text: [text] }, message: TOO_LONG });
+
+  const replyTo = (body.reply as { in_reply_to_tweet_id?: string } | undefined)?.in_reply_to_tweet_id;
+  const parent = replyTo === undefined ? undefined : store.findTweet(replyTo);
+  if (replyTo !== undefined && !parent) return replyTargetGone();
+
+  const mediaProblem = checkMedia(world, user, mediaIds);
+  if (mediaProblem) return mediaProblem;
+
+  const since = clock.now() - world.duplicateWindowMs;
+  const duplicate = text !== '' && store.tweets.some(
+    (t) => !t.deleted && t.authorId === user.id && t.text === text && Date.parse(t.createdAt) >= since,
+  );
+  if (duplicate) return duplicateContent();
+
+  const id = store.nextId();
+  const tweet: XTweet = {
+    id,
+    text,
+    renderedText: renderText(text),
+    authorId: user.id,
+    authorUsername: user.username,
+    createdAt: clock.iso(),
+    conversationId: parent ? parent.conversationId : id,
+    inReplyToTweetId: parent?.id,
+    inReplyToUserId: parent?.authorId,
+    replySettings: body.reply_settings as string | undefined,
+    quoteTweetId: body.quote_tweet_id as string | undefined,
+    mediaIds,
+    deleted: false,
+    request: body,
+  };
+  store.tweets.push(tweet);
+  return { status: 201, body: { data: { id, text: tweet.renderedText, edit_history_tweet_ids: [id] } } };
+}
+
+/** Media must be the user's own (or shared with them), finalized, processed and unexpired. */
+function checkMedia(world: XWorld, user: XUser, ids: string[]) {
+  const media = ids.map((id) => world.store.media.get(id));
+  const invalid = ids.filter((_id, i) => {
+    const m = media[i];
+    if (!m || !m.finalized || world.store.mediaExpiresInSecs(m) === 0) return true;
+    if (m.ownerId !== user.id && !m.additionalOwners.includes(user.id)) return true;
+    const info = processingInfo(world, m);
+    return info !== undefined && info.state !== 'succeeded';
+  });
+  if (invalid.length > 0) {
+    return invalidRequest({ parameters: { 'media.media_ids': invalid }, message: 'Your media IDs are invalid.' });
+  }
+  // Up to 4 photos, or exactly one GIF or video.
+  if (ids.length > 1 && media.some((m) => m && isVideoLike(m.category))) {
+    return invalidRequest({
+      parameters: { 'media.media_ids': ids },
+      message: 'The Tweet exceeds the number of allowed attachment types.',
+    });
+  }
+  return undefined;
+}
+
+/** X returns text HTML-escaped, with every link rewritten to a t.co URL. */
+export function renderText(text: string): string {
+  const escaped = text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return escaped.replace(/\bhttps?:\/\/[^\s]+/giu, () => `https://t.co/${tcoId()}`);
+}
+
+const TCO_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+function tcoId(): string {
+  return [...randomBytes(10)].map((b) => TCO_ALPHABET[b % TCO_ALPHABET.length]).join('');
+}
+
+export function parseFields(raw: string | undefined): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
+  const names = new Set((raw ?? '').split(',').filter((n) => n !== ''));
+  const unknown = [...names].filter((n) => !TWEET_FIELDS.includes(n));
+  if (unknown.length > 0) {
+    return {
+      invalid: invalidRequest({
+        parameters: { 'tweet.fields': unknown },
+        message: `The \`tweet.fields\` query parameter value [${unknown[0]}] is not one of [${TWEET_FIELDS.join(',')}]`,
+      }),
+    };
+  }
+  return { names };
+}
+
+/** The v2 Tweet object: id, text and edit_history_tweet_ids by default, the rest on request. */
+export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: tweet.id, text: tweet.renderedText, edit_history_tweet_ids: [tweet.id] };
+  if (fields.has('author_id')) out.author_id = tweet.authorId;
+  if (fields.has('created_at')) out.created_at = tweet.createdAt;
+  if (fields.has('conversation_id')) out.conversation_id = tweet.conversationId;
+  if (fields.has('in_reply_to_user_id') && tweet.inReplyToUserId) out.in_reply_to_user_id = tweet.inReplyToUserId;
+  if (fields.has('reply_settings')) out.reply_settings = tweet.replySettings ?? 'everyone';
+  if (fields.has('referenced_tweets')) {
+    const refs = [
+      ...(tweet.inReplyToTweetId ? [{ type: 'replied_to', id: tweet.inReplyToTweetId }] : []),
+      ...(tweet.quoteTweetId ? [{ type: 'quoted', id: tweet.quoteTweetId }] : []),
+    ];
+    if (refs.length > 0) out.referenced_tweets = refs;
+  }
+  if (fields.has('attachments') && tweet.mediaIds.length > 0) {
+    out.attachments = { media_keys: tweet.mediaIds.map((id) => world.store.media.get(id)?.mediaKey ?? id) };
+  }
+  if (fields.has('public_metrics')) {
+    const replies = world.store.tweets.filter((t) => !t.deleted && t.inReplyToTweetId === tweet.id).length;
+    out.public_metrics = { retweet_count: 0, reply_count: replies, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 };
+  }
+  return out;
+}

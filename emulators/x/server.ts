@@ -1,0 +1,190 @@
+// A local X API v2 (api.x.com) for tests and `crier start --sandbox`: posts, v2 media upload,
+// user lookups, OAuth 2.0 refresh, with X's validation, error bodies and x-rate-limit-* headers.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { bearerToken, createApp, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
+import { forbidden, pageNotFound, serverError, tooManyRequests, unauthorized } from './errors.ts';
+import { processingInfo, type ProcessingSettings, type XPublicRoute, type XRoute, type XWorld } from './route.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { tweetRoutes } from './routes/tweets.ts';
+import { userRoutes } from './routes/users.ts';
+import { XStore, type AddUserInput, type ProcessingState, type XTweet, type XUser } from './store.ts';
+
+export type { AddUserInput, ProcessingState, XTweet, XUser } from './store.ts';
+export type { FaultSpec } from '../shared/faults.ts';
+
+/** Per-user requests per 15-minute window, from X's rate-limit documentation. */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<string, number>> = {
+  'POST /2/tweets': 100,
+  'DELETE /2/tweets/:id': 50,
+  'GET /2/tweets/:id': 900,
+  'GET /2/users/me': 75,
+  'GET /2/users/:id/tweets': 900,
+  'POST /2/media/upload': 500,
+  'POST /2/media/upload/initialize': 1875,
+  'POST /2/media/upload/:id/append': 1875,
+  'POST /2/media/upload/:id/finalize': 1875,
+  'GET /2/media/upload': 1000,
+  'POST /2/media/metadata': 500,
+};
+const WINDOW_MS = 15 * 60 * 1000;
+
+export interface XEmulatorOptions extends ListenOptions {
+  /** Overrides of DEFAULT_RATE_LIMITS, keyed like it. */
+  rateLimits?: Record<string, number>;
+  /** Video/GIF processing: pending for checkAfterSecs (1), done after durationMs (3000). */
+  videoProcessing?: Partial<ProcessingSettings>;
+  /** How long identical text from the same user is refused as a duplicate (default 24 h). */
+  duplicateWindowMs?: number;
+}
+
+export interface XMediaView {
+  id: string;
+  mediaKey: string;
+  ownerId: string;
+  category: string;
+  mediaType?: string;
+  size: number;
+  finalized: boolean;
+  state?: ProcessingState;
+  altText?: string;
+}
+
+export interface XEmulator {
+  url: string;
+  /** Move it forward to expire tokens, finish video processing or reset rate-limit windows. */
+  clock: Clock;
+  close(): Promise<void>;
+  /** Registers a user and an OAuth 2.0 user access token (plus an optional refresh token). */
+  addUser(input: AddUserInput): XUser;
+  /** Makes the token answer 401 from now on, as an expired or revoked one does. */
+  expireToken(token: string): void;
+  /** Every post created, in creation order (deleted ones flagged). */
+  tweets(): XTweet[];
+  media(): XMediaView[];
+  /** Answers the next matching request(s) with this status instead of handling them. */
+  failNext(fault: FaultSpec): void;
+  /** Pins a video's processing state, overriding the clock-driven progression. */
+  setMediaState(mediaId: string, state: ProcessingState): void;
+  /** The next video or GIF finalized ends in `failed`. */
+  failNextProcessing(): void;
+}
+
+export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmulator> {
+  const clock = new Clock();
+  const world: XWorld = {
+    store: new XStore(clock),
+    clock,
+    duplicateWindowMs: opts.duplicateWindowMs ?? 24 * 60 * 60 * 1000,
+    processing: { checkAfterSecs: 1, durationMs: 3000, manual: false, ...opts.videoProcessing },
+    failNextProcessing: false,
+  };
+  const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
+  const faults = new FaultQueue();
+  const limiter = new WindowLimiter();
+  // Chunks are ≤ 8 MB and one-shot uploads may carry a 15 MB GIF as base64.
+  const app = createApp(24 * 1024 * 1024);
+
+  const faultReply = (fault: FaultSpec, routeKey: string): Reply => {
+    const base = fault.status === 401 ? unauthorized() : fault.status === 429 ? tooManyRequests() : serverError(fault.status);
+    const rate = fault.status === 429
+      ? rateHeaders({ ok: false, limit: limits[routeKey] ?? 100, remaining: 0, reset: clock.nowSecs() + WINDOW_MS / 1000, windowSecs: 900 })
+      : {};
+    return { status: fault.status, body: fault.body ?? base.body, headers: { ...rate, ...fault.headers } };
+  };
+
+  const register = (route: XRoute) => {
+    const key = `${route.method} ${route.url}`;
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const fault = faults.take(req.method, req.url.split('?')[0]);
+        if (fault) return send(reply, faultReply(fault, key));
+        const auth = world.store.authenticate(bearerToken(req.headers.authorization));
+        if (!auth) return send(reply, unauthorized());
+        const rate = limiter.consume(`${auth.user.id} ${key}`, limits[key] ?? 100, WINDOW_MS, clock.now());
+        const headers = rateHeaders(rate);
+        if (!rate.ok) return send(reply, { ...tooManyRequests(), headers });
+        if (!auth.scopes.has(route.scope)) return send(reply, { ...forbidden('You are not permitted to perform this action.'), headers });
+        const out = await route.handler({
+          user: auth.user,
+          params: req.params as Record<string, string>,
+          query: firstValues(req.query),
+          body: req.body,
+          contentType: req.headers['content-type'] ?? '',
+        });
+        return send(reply, { ...out, headers: { ...headers, ...out.headers } });
+      },
+    });
+  };
+  const registerPublic = (route: XPublicRoute) => {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const fault = faults.take(req.method, req.url.split('?')[0]);
+        if (fault) return send(reply, faultReply(fault, route.url));
+        return send(reply, route.handler({ body: req.body, authorization: req.headers.authorization }));
+      },
+    });
+  };
+
+  for (const route of [...tweetRoutes(world), ...userRoutes(world), ...mediaRoutes(world)]) register(route);
+  for (const route of oauthRoutes(world)) registerPublic(route);
+  app.setNotFoundHandler((_req, reply) => send(reply, pageNotFound()));
+  app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
+    const status = error.statusCode === 413 ? 413 : 500;
+    return send(reply, serverError(status));
+  });
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    close: () => server.close(),
+    addUser: (input) => world.store.addUser(input),
+    expireToken: (token) => world.store.expireToken(token),
+    tweets: () => structuredClone(world.store.tweets),
+    media: () =>
+      [...world.store.media.values()].map((m) => ({
+        id: m.id,
+        mediaKey: m.mediaKey,
+        ownerId: m.ownerId,
+        category: m.category,
+        mediaType: m.mediaType,
+        size: m.size,
+        finalized: m.finalized,
+        state: processingInfo(world, m)?.state,
+        altText: m.altText,
+      })),
+    failNext: (fault) => faults.add(fault),
+    setMediaState: (mediaId, state) => {
+      const media = world.store.media.get(mediaId);
+      if (!media?.processing) throw new Error(`media ${mediaId} has no processing to set`);
+      media.processing.pinned = state;
+    },
+    failNextProcessing: () => {
+      world.failNextProcessing = true;
+    },
+  };
+}
+
+function rateHeaders(rate: LimitResult): Record<string, string> {
+  return {
+    'x-rate-limit-limit': String(rate.limit),
+    'x-rate-limit-remaining': String(rate.remaining),
+    'x-rate-limit-reset': String(rate.reset),
+  };
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}

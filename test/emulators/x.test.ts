@@ -1,0 +1,380 @@
+// The X API v2 emulator over real HTTP: status codes, bodies and headers as X sends them, and
+// what the inspection handle recorded.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startXEmulator, type XEmulator } from '../../emulators/index.ts';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000003080600000000000000', 'hex');
+const UNAUTHORIZED = { title: 'Unauthorized', detail: 'Unauthorized', type: 'about:blank', status: 401 };
+const INVALID = { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.x.com/2/problems/invalid-request' };
+
+let x: XEmulator;
+let tokenCount = 0;
+
+/** A fresh user with its own token, so tests don't share duplicate-text or rate-limit state. */
+function newUser(extra: { scopes?: string[]; premium?: boolean; refreshToken?: string; expiresInSecs?: number } = {}) {
+  tokenCount += 1;
+  const accessToken = `token-${tokenCount}`;
+  const user = x.addUser({ username: `user${tokenCount}`, accessToken, ...extra });
+  return { user, token: accessToken };
+}
+
+async function call(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  const init: RequestInit = { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } };
+  if (body instanceof FormData || typeof body === 'string') init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+  }
+  const res = await fetch(`${x.url}${path}`, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const tweet = (token: string, body: unknown) => call('POST', '/2/tweets', token, body);
+
+async function uploadImage(token: string, bytes = PNG) {
+  const form = new FormData();
+  form.append('media_category', 'tweet_image');
+  form.append('media', new Blob([new Uint8Array(bytes)]), 'a.png');
+  const res = await call('POST', '/2/media/upload', token, form);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data.id as string;
+}
+
+async function uploadVideo(token: string, bytes: Buffer) {
+  const init = await call('POST', '/2/media/upload/initialize', token, { media_type: 'video/mp4', total_bytes: bytes.length, media_category: 'tweet_video' });
+  assert.equal(init.status, 200);
+  const id = init.body.data.id as string;
+  for (const [index, chunk] of [bytes.subarray(0, 4), bytes.subarray(4)].entries()) {
+    const form = new FormData();
+    form.append('segment_index', String(index));
+    form.append('media', new Blob([new Uint8Array(chunk)]));
+    const appended = await call('POST', `/2/media/upload/${id}/append`, token, form);
+    assert.equal(appended.status, 200);
+  }
+  return { id, init: init.body, finalize: await call('POST', `/2/media/upload/${id}/finalize`, token) };
+}
+
+before(async () => {
+  x = await startXEmulator();
+});
+after(() => x.close());
+
+describe('authentication', () => {
+  it('answers 401 with X problem body without a token, for an unknown one, and after expiry', async () => {
+    const { token } = newUser();
+    assert.deepEqual(await call('GET', '/2/users/me', null).then((r) => [r.status, r.body]), [401, UNAUTHORIZED]);
+    assert.deepEqual((await call('GET', '/2/users/me', 'nope')).body, UNAUTHORIZED);
+    assert.equal((await call('GET', '/2/users/me', token)).status, 200);
+    x.expireToken(token);
+    assert.equal((await call('GET', '/2/users/me', token)).status, 401);
+  });
+
+  it('expires access tokens after two hours of emulator time', async () => {
+    const { token } = newUser();
+    x.clock.advance(2 * 60 * 60 * 1000 - 1000);
+    assert.equal((await call('GET', '/2/users/me', token)).status, 200);
+    x.clock.advance(2000);
+    assert.deepEqual((await call('GET', '/2/users/me', token)).body, UNAUTHORIZED);
+  });
+
+  it('refuses a token without the endpoint scope with 403', async () => {
+    const { token } = newUser({ scopes: ['tweet.read', 'users.read'] });
+    const res = await tweet(token, { text: 'hi' });
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { title: 'Forbidden', detail: 'You are not permitted to perform this action.', type: 'about:blank', status: 403 });
+  });
+
+  it('rotates refresh tokens on POST /2/oauth2/token and refuses the used one', async () => {
+    const { token } = newUser({ refreshToken: 'refresh-1' });
+    const form = (refresh: string) => new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: 'crier' }).toString();
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const first = await call('POST', '/2/oauth2/token', null, form('refresh-1'), headers);
+    assert.equal(first.status, 200);
+    assert.equal(first.body.token_type, 'bearer');
+    assert.equal(first.body.expires_in, 7200);
+    assert.notEqual(first.body.access_token, token);
+    assert.equal((await call('GET', '/2/users/me', first.body.access_token)).status, 200);
+    const reused = await call('POST', '/2/oauth2/token', null, form('refresh-1'), headers);
+    assert.deepEqual([reused.status, reused.body], [400, { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' }]);
+    assert.equal((await call('POST', '/2/oauth2/token', null, form(first.body.refresh_token), headers)).status, 200);
+  });
+});
+
+describe('POST /2/tweets', () => {
+  it('creates a post (201, data with edit history) and records it', async () => {
+    const { user, token } = newUser();
+    const res = await tweet(token, { text: 'Hello & welcome', reply_settings: 'following' });
+    assert.equal(res.status, 201);
+    assert.match(res.body.data.id, /^[0-9]{1,19}$/);
+    assert.deepEqual(res.body.data, { id: res.body.data.id, text: 'Hello &amp; welcome', edit_history_tweet_ids: [res.body.data.id] });
+    const recorded = x.tweets().find((t) => t.id === res.body.data.id);
+    assert.equal(recorded?.text, 'Hello & welcome');
+    assert.equal(recorded?.authorId, user.id);
+    assert.equal(recorded?.authorUsername, user.username);
+    assert.equal(recorded?.replySettings, 'following');
+    assert.deepEqual(recorded?.mediaIds, []);
+  });
+
+  it('sends x-rate-limit-* headers and refuses the request past the window limit with 429', async () => {
+    const limited = await startXEmulator({ rateLimits: { 'POST /2/tweets': 2 } });
+    try {
+      limited.addUser({ username: 'r', accessToken: 'r' });
+      const post = (text: string) =>
+        fetch(`${limited.url}/2/tweets`, { method: 'POST', headers: { authorization: 'Bearer r', 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+      const first = await post('one');
+      assert.equal(first.headers.get('x-rate-limit-limit'), '2');
+      assert.equal(first.headers.get('x-rate-limit-remaining'), '1');
+      const reset = Number(first.headers.get('x-rate-limit-reset'));
+      assert.ok(reset > Date.now() / 1000 + 800 && reset <= Date.now() / 1000 + 901);
+      assert.equal((await post('two')).status, 201);
+      const third = await post('three');
+      assert.equal(third.status, 429);
+      assert.equal(third.headers.get('x-rate-limit-remaining'), '0');
+      assert.deepEqual(await third.json(), { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+      limited.clock.advance(15 * 60 * 1000);
+      assert.equal((await post('three')).status, 201);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts 280 weighted characters: URLs 23, CJK and emoji 2', async () => {
+    const { token } = newUser();
+    const url = `https://example.com/${'p'.repeat(80)}`;
+    assert.equal((await tweet(token, { text: `${'a'.repeat(256)} ${url}` })).status, 201);
+    const tooLong = await tweet(token, { text: `${'b'.repeat(257)} ${url}` });
+    assert.equal(tooLong.status, 400);
+    assert.deepEqual(tooLong.body, {
+      ...INVALID,
+      errors: [{
+        parameters: { text: [`${'b'.repeat(257)} ${url}`] },
+        message: 'Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text.',
+      }],
+    });
+    assert.equal((await tweet(token, { text: '漢'.repeat(140) })).status, 201);
+    assert.equal((await tweet(token, { text: '字'.repeat(141) })).status, 400);
+    assert.equal((await tweet(token, { text: '😀'.repeat(140) })).status, 201);
+    assert.equal((await tweet(token, { text: 'é'.repeat(280) })).status, 201);
+    assert.equal((await tweet(newUser({ premium: true }).token, { text: 'c'.repeat(1000) })).status, 201);
+  });
+
+  it('refuses an exact duplicate of a recent post by the same user with 403', async () => {
+    const { token } = newUser();
+    assert.equal((await tweet(token, { text: 'same words' })).status, 201);
+    const dup = await tweet(token, { text: 'same words' });
+    assert.deepEqual([dup.status, dup.body], [403, {
+      title: 'Forbidden', detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', status: 403,
+    }]);
+    assert.equal((await tweet(newUser().token, { text: 'same words' })).status, 201);
+    const { token: longLived } = newUser({ expiresInSecs: 7 * 24 * 3600 });
+    assert.equal((await tweet(longLived, { text: 'again' })).status, 201);
+    x.clock.advance(23 * 60 * 60 * 1000);
+    assert.equal((await tweet(longLived, { text: 'again' })).status, 403);
+    x.clock.advance(2 * 60 * 60 * 1000);
+    assert.equal((await tweet(longLived, { text: 'again' })).status, 201);
+  });
+
+  it('threads replies and refuses a reply to a missing post with 403', async () => {
+    const { user, token } = newUser();
+    const root = (await tweet(token, { text: 'root' })).body.data.id;
+    const child = await tweet(token, { text: 'child', reply: { in_reply_to_tweet_id: root } });
+    assert.equal(child.status, 201);
+    assert.equal(x.tweets().find((t) => t.id === child.body.data.id)?.inReplyToTweetId, root);
+    const lookup = await call('GET', `/2/tweets/${child.body.data.id}?tweet.fields=conversation_id,in_reply_to_user_id,referenced_tweets,author_id`, token);
+    assert.equal(lookup.body.data.conversation_id, root);
+    assert.equal(lookup.body.data.in_reply_to_user_id, user.id);
+    assert.deepEqual(lookup.body.data.referenced_tweets, [{ type: 'replied_to', id: root }]);
+    const orphan = await tweet(token, { text: 'orphan', reply: { in_reply_to_tweet_id: '123' } });
+    assert.deepEqual([orphan.status, orphan.body], [403, {
+      title: 'Forbidden', detail: 'You attempted to reply to a Tweet that is deleted or not visible to you.', type: 'about:blank', status: 403,
+    }]);
+  });
+
+  it('validates the body against the CreatePostsRequest schema with X wording', async () => {
+    const { token } = newUser();
+    const res = await tweet(token, { text: 'x', media: { media_ids: ['1', '2', '3', '4', '5'] }, extra: true, reply_settings: 'everyone' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.errors.map((e: { message: string }) => e.message), [
+      '$.media.media_ids: there must be a maximum of 4 items in the array',
+      '$.extra: is not defined in the schema and the schema does not allow additional properties',
+      '$.reply_settings: does not have a value in the enumeration [following, mentionedUsers, subscribers, verified]',
+    ]);
+    const badId = await tweet(token, { text: 'x', reply: { in_reply_to_tweet_id: 'abc' } });
+    assert.equal(badId.body.errors[0].message, '$.reply.in_reply_to_tweet_id: does not match the regex pattern ^[0-9]{1,19}$');
+    assert.equal((await tweet(token, { text: 5 })).body.errors[0].message, '$.text: integer found, string expected');
+    assert.deepEqual((await call('POST', '/2/tweets', token, 'not json', { 'content-type': 'application/json' })).body.errors, [
+      { parameters: {}, message: 'Request body must be a JSON object.' },
+    ]);
+  });
+});
+
+describe('media', () => {
+  it('uploads an image in one request and attaches up to four to a post', async () => {
+    const { token } = newUser();
+    const ids = [await uploadImage(token), await uploadImage(token), await uploadImage(token), await uploadImage(token)];
+    const media = x.media().find((m) => m.id === ids[0]);
+    assert.equal(media?.category, 'tweet_image');
+    assert.equal(media?.size, PNG.length);
+    const res = await tweet(token, { text: 'four', media: { media_ids: ids } });
+    assert.equal(res.status, 201);
+    assert.deepEqual(x.tweets().find((t) => t.id === res.body.data.id)?.mediaIds, ids);
+    const lookup = await call('GET', `/2/tweets/${res.body.data.id}?tweet.fields=attachments`, token);
+    assert.deepEqual(lookup.body.data.attachments.media_keys, ids.map((id) => `3_${id}`));
+  });
+
+  it('reports image dimensions and refuses unknown or foreign media ids', async () => {
+    const { token } = newUser();
+    const form = new FormData();
+    form.append('media_category', 'tweet_image');
+    form.append('media', new Blob([new Uint8Array(PNG)]));
+    const res = await call('POST', '/2/media/upload', token, form);
+    assert.deepEqual(res.body.data.image, { image_type: 'image/png', w: 2, h: 3 });
+    assert.equal(res.body.data.media_key, `3_${res.body.data.id}`);
+    assert.equal(res.body.data.expires_after_secs, 86400);
+    const foreign = await tweet(newUser().token, { text: 'stolen', media: { media_ids: [res.body.data.id, '999'] } });
+    assert.deepEqual([foreign.status, foreign.body], [400, {
+      ...INVALID,
+      errors: [{ parameters: { 'media.media_ids': [res.body.data.id, '999'] }, message: 'Your media IDs are invalid.' }],
+    }]);
+  });
+
+  it('refuses the retired command=INIT form of POST /2/media/upload', async () => {
+    const { token } = newUser();
+    const form = new FormData();
+    form.append('command', 'INIT');
+    form.append('media_type', 'video/mp4');
+    form.append('total_bytes', '10');
+    const res = await call('POST', '/2/media/upload', token, form);
+    assert.equal(res.status, 400);
+    assert.ok(res.body.errors.some((e: { message: string }) => e.message === '$.command: is not defined in the schema and the schema does not allow additional properties'));
+    assert.ok(res.body.errors.some((e: { message: string }) => e.message === '$.media: is missing but it is required'));
+  });
+
+  it('runs a chunked video through pending → in_progress → succeeded before it can be posted', async () => {
+    const { token } = newUser();
+    const video = Buffer.from('0000001866747970mp42-rest-of-the-video');
+    const { id, init, finalize } = await uploadVideo(token, video);
+    assert.deepEqual(Object.keys(init.data).sort(), ['expires_after_secs', 'id', 'media_key']);
+    assert.equal(init.data.media_key, `7_${id}`);
+    assert.equal(finalize.status, 200);
+    assert.deepEqual(finalize.body.data.processing_info, { state: 'pending', check_after_secs: 1 });
+    assert.equal(finalize.body.data.size, video.length);
+    const status = () => call('GET', `/2/media/upload?command=STATUS&media_id=${id}`, token).then((r) => r.body.data.processing_info);
+
+    const early = await tweet(token, { text: 'too early', media: { media_ids: [id] } });
+    assert.equal(early.body.errors[0].message, 'Your media IDs are invalid.');
+    x.clock.advance(1500);
+    assert.equal((await status()).state, 'in_progress');
+    assert.ok((await status()).progress_percent > 0);
+    x.clock.advance(2000);
+    assert.deepEqual(await status(), { state: 'succeeded', progress_percent: 100 });
+    assert.equal((await call('GET', `/2/media/upload?media_id=${id}`, token)).body.data.processing_info.state, 'succeeded');
+    assert.equal((await tweet(token, { text: 'video', media: { media_ids: [id] } })).status, 201);
+    assert.equal(x.media().find((m) => m.id === id)?.state, 'succeeded');
+  });
+
+  it('lets tests fail processing or pin a state, and allows one video only', async () => {
+    const { token } = newUser();
+    x.failNextProcessing();
+    const failed = await uploadVideo(token, Buffer.from('0000001866747970failing'));
+    x.clock.advance(10_000);
+    const info = (await call('GET', `/2/media/upload?command=STATUS&media_id=${failed.id}`, token)).body.data.processing_info;
+    assert.deepEqual(info, { state: 'failed', progress_percent: 100 });
+
+    const pinned = await uploadVideo(token, Buffer.from('0000001866747970pinned'));
+    x.setMediaState(pinned.id, 'in_progress');
+    x.clock.advance(10_000);
+    assert.equal(x.media().find((m) => m.id === pinned.id)?.state, 'in_progress');
+    x.setMediaState(pinned.id, 'succeeded');
+    const image = await uploadImage(token);
+    const mixed = await tweet(token, { text: 'mixed', media: { media_ids: [pinned.id, image] } });
+    assert.equal(mixed.status, 400);
+    assert.equal(mixed.body.errors[0].message, 'The Tweet exceeds the number of allowed attachment types.');
+  });
+
+  it('refuses a finalize whose segments do not add up to total_bytes', async () => {
+    const { token } = newUser();
+    const init = await call('POST', '/2/media/upload/initialize', token, { media_type: 'video/mp4', total_bytes: 100, media_category: 'tweet_video' });
+    const id = init.body.data.id;
+    const appended = await call('POST', `/2/media/upload/${id}/append`, token, { media: Buffer.from('short').toString('base64'), segment_index: 0 });
+    assert.equal(appended.status, 200);
+    assert.ok(Number.isInteger(appended.body.data.expires_at));
+    const res = await call('POST', `/2/media/upload/${id}/finalize`, token);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.errors[0].message, 'Segments do not add up to provided total file size.');
+  });
+
+  it('stores alt text from POST /2/media/metadata', async () => {
+    const { token } = newUser();
+    const id = await uploadImage(token);
+    const res = await call('POST', '/2/media/metadata', token, { id, metadata: { alt_text: { text: 'A red square' } } });
+    assert.deepEqual([res.status, res.body], [200, { data: { id, associated_metadata: { alt_text: { text: 'A red square' } } } }]);
+    assert.equal(x.media().find((m) => m.id === id)?.altText, 'A red square');
+  });
+});
+
+describe('reads', () => {
+  it('answers GET /2/users/me and lists a user timeline newest first with pagination', async () => {
+    const { user, token } = newUser();
+    assert.deepEqual((await call('GET', '/2/users/me', token)).body, { data: { id: user.id, name: user.username, username: user.username } });
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await tweet(token, { text: `post ${i}` })).body.data.id);
+    const page1 = await call('GET', `/2/users/${user.id}/tweets?max_results=5`, token);
+    assert.deepEqual(page1.body.data.map((t: { id: string }) => t.id), ids.slice(2).reverse());
+    assert.equal(page1.body.meta.result_count, 5);
+    assert.equal(page1.body.meta.newest_id, ids[6]);
+    const page2 = await call('GET', `/2/users/${user.id}/tweets?max_results=5&pagination_token=${page1.body.meta.next_token}`, token);
+    assert.deepEqual(page2.body.data.map((t: { id: string }) => t.id), [ids[1], ids[0]]);
+    assert.equal(page2.body.meta.next_token, undefined);
+    const bad = await call('GET', `/2/users/${user.id}/tweets?max_results=200`, token);
+    assert.equal(bad.body.errors[0].message, 'The `max_results` query parameter value [200] is not between 5 and 100');
+    assert.deepEqual((await call('GET', `/2/users/${newUser().user.id}/tweets`, token)).body, { meta: { result_count: 0 } });
+  });
+
+  it('answers a missing post with 200 and a resource-not-found error, also after DELETE', async () => {
+    const { token } = newUser();
+    const id = (await tweet(token, { text: 'short-lived' })).body.data.id;
+    assert.deepEqual((await call('DELETE', `/2/tweets/${id}`, token)).body, { data: { deleted: true } });
+    assert.equal(x.tweets().find((t) => t.id === id)?.deleted, true);
+    const res = await call('GET', `/2/tweets/${id}`, token);
+    assert.deepEqual([res.status, res.body], [200, {
+      errors: [{
+        value: id, detail: `Could not find tweet with id: [${id}].`, title: 'Not Found Error', resource_type: 'tweet',
+        parameter: 'id', resource_id: id, type: 'https://api.x.com/2/problems/resource-not-found',
+      }],
+    }]);
+  });
+
+  it('answers unknown routes like api.x.com', async () => {
+    const res = await call('GET', '/2/unknown', newUser().token);
+    assert.deepEqual([res.status, res.body], [404, { errors: [{ message: 'Sorry, that page does not exist', code: 34 }] }]);
+  });
+});
+
+describe('fault injection', () => {
+  it('answers the next matching requests with the injected 429, 503 or 401', async () => {
+    const { token } = newUser();
+    x.failNext({ status: 429, path: '/2/tweets' });
+    const limited = await tweet(token, { text: 'first try' });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('x-rate-limit-remaining'), '0');
+    assert.ok(Number(limited.headers.get('x-rate-limit-reset')) > Date.now() / 1000);
+    assert.deepEqual(limited.body, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+    assert.equal((await tweet(token, { text: 'first try' })).status, 201);
+
+    x.failNext({ status: 503, times: 2, method: 'POST' });
+    assert.equal((await tweet(token, { text: 'a' })).status, 503);
+    const second = await tweet(token, { text: 'b' });
+    assert.deepEqual([second.status, second.body], [503, { title: 'Service Unavailable', detail: 'Service Unavailable', type: 'about:blank', status: 503 }]);
+    assert.equal((await tweet(token, { text: 'c' })).status, 201);
+
+    x.failNext({ status: 401, path: /^\/2\/users/ });
+    assert.deepEqual((await call('GET', '/2/users/me', token)).body, UNAUTHORIZED);
+    x.failNext({ status: 429, headers: { 'x-rate-limit-reset': '12345' }, body: { errors: [{ code: 88, message: 'Rate limit exceeded' }] } });
+    const custom = await call('GET', '/2/users/me', token);
+    assert.equal(custom.headers.get('x-rate-limit-reset'), '12345');
+    assert.deepEqual(custom.body, { errors: [{ code: 88, message: 'Rate limit exceeded' }] });
+  });
+});

@@ -1,0 +1,97 @@
+// Authentication (401) and the subscription gate (402) on every /v1 endpoint.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SUBSCRIPTION_STATUSES, revokeApiKey, setSubscriptionStatus } from '../../src/orgs/orgs.ts';
+import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+
+let server: TestServer;
+let org: TestOrg;
+let postId: string;
+
+const ENDPOINTS: [string, () => string, unknown?][] = [
+  ['GET', () => '/v1/posts'],
+  ['POST', () => '/v1/posts', { accounts: ['auth_x'], content: 'hi' }],
+  ['GET', () => `/v1/posts/${postId}`],
+  ['GET', () => '/v1/social-accounts'],
+];
+
+before(async () => {
+  server = await startTestServer();
+  org = await server.createOrg();
+  await server.addAccount(org, 'x', 'auth_x');
+  postId = (await server.request('POST', '/v1/posts', { key: org.key, body: { accounts: ['auth_x'], content: 'hi' } })).body.post.id;
+});
+after(() => server.close());
+
+describe('401', () => {
+  for (const [method, path, body] of ENDPOINTS) {
+    test(`${method} ${path.name || 'endpoint'} without a key, with a wrong key, with a malformed header`, async () => {
+      const cases: Record<string, string>[] = [{}, { authorization: 'Bearer crier_wrong' }, { authorization: org.key }, { authorization: 'Basic abc' }];
+      for (const headers of cases) {
+        const res = await server.request(method, path(), { headers, body });
+        assert.equal(res.status, 401, JSON.stringify(headers));
+        assert.deepEqual(Object.keys(res.body).sort(), ['error', 'success']);
+        assert.equal(res.body.success, false);
+        assert.match(res.body.error, /(invalid|missing) API key/i);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+      }
+    });
+  }
+
+  test('a revoked key is refused; the others of the org keep working', async () => {
+    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const extra = await createApiKey(server.db, org.orgId, 'ci');
+    assert.equal((await server.request('GET', '/v1/posts', { key: extra.key })).status, 200);
+    assert.equal(await revokeApiKey(server.db, String(extra.id)), true);
+    assert.equal((await server.request('GET', '/v1/posts', { key: extra.key })).status, 401);
+    assert.equal((await server.request('GET', '/v1/posts', { key: org.key })).status, 200);
+  });
+
+  test('the Bearer scheme is case-insensitive', async () => {
+    const res = await server.request('GET', '/v1/posts', { headers: { authorization: `bearer ${org.key}` } });
+    assert.equal(res.status, 200);
+  });
+});
+
+describe('402 subscription gate', () => {
+  for (const status of SUBSCRIPTION_STATUSES.filter((s) => s !== 'active')) {
+    test(`"${status}" closes every endpoint; "active" reopens them`, async () => {
+      await setSubscriptionStatus(server.db, org.orgId, status);
+      try {
+        for (const [method, path, body] of ENDPOINTS) {
+          const res = await server.request(method, path(), { key: org.key, body });
+          assert.equal(res.status, 402, `${method} ${path()}`);
+          assert.equal(res.body.success, false);
+          assert.equal(res.body.code, 'subscription_inactive');
+          assert.equal(typeof res.body.error, 'string');
+          assert.match(res.body.billingUrl, /^https?:\/\//);
+        }
+      } finally {
+        await setSubscriptionStatus(server.db, org.orgId, 'active');
+      }
+      for (const [method, path, body] of ENDPOINTS) {
+        const res = await server.request(method, path(), { key: org.key, body });
+        assert.ok(res.status < 300, `${method} ${path()} after reactivation: ${res.status}`);
+      }
+    });
+  }
+
+  test("the org's own billing URL is used when set", async () => {
+    await server.db.query("UPDATE orgs SET billing_url = 'https://billing.example.com/acme', subscription_status = 'past_due' WHERE id = $1", [org.orgId]);
+    try {
+      const res = await server.request('GET', '/v1/posts', { key: org.key });
+      assert.equal(res.body.billingUrl, 'https://billing.example.com/acme');
+    } finally {
+      await setSubscriptionStatus(server.db, org.orgId, 'active');
+    }
+  });
+
+  test('a 402 stores nothing', async () => {
+    await setSubscriptionStatus(server.db, org.orgId, 'canceled');
+    const before = await server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId]);
+    await server.request('POST', '/v1/posts', { key: org.key, body: { accounts: ['auth_x'], content: 'blocked' } });
+    const afterCount = await server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId]);
+    await setSubscriptionStatus(server.db, org.orgId, 'active');
+    assert.equal(afterCount.rows[0].n, before.rows[0].n);
+  });
+});
