@@ -1,0 +1,105 @@
+// Child processes under test (the Crier API, the bare Fastify server): started as separate processes
+// so that their memory can be read from /proc and is not mixed with autocannon's own.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Child {
+  pid: number;
+  /** Sends SIGTERM, waits for the exit, and SIGKILLs a process that does not leave in time. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `node <script> ...args` and forwards its output to our stderr with a prefix, so that warnings
+ * from the server show up without mixing into the JSON lines on stdout.
+ */
+export function spawnNode(label: string, script: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Child {
+  const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line.trim()) process.stderr.write(`[${label}] ${line}\n`);
+    });
+  }
+  if (child.pid === undefined) throw new Error(`could not start ${label}`);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { pid: child.pid, stop: () => stopChild(child, exited) };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 2xx; fails after `timeoutMs` (e.g. the server crashed on start). */
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms (last: ${last})`);
+}
+
+/** Peak resident set size (VmHWM) of a process, in MB. */
+export async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+/**
+ * Resets the peak RSS of `pid` to its current RSS (writing 5 to clear_refs, Linux >= 4.0), so that
+ * the VmHWM read after a scenario is that scenario's peak rather than the peak since start.
+ * Returns false where this is not allowed; VmHWM is then cumulative.
+ */
+export async function resetPeakRss(pid: number): Promise<boolean> {
+  try {
+    await writeFile(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in seconds. */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may itself contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ: 100 on every mainstream Linux architecture (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * Share of all CPUs (0..1) in use over `ms`, from /proc/stat. Taken before the bench starts: load
+ * from anything else on the machine lowers every figure, and the ceilings and figures are measured
+ * minutes apart, so the ratios between them only hold on an otherwise idle machine.
+ */
+export async function machineBusyShare(ms = 1000): Promise<number> {
+  const sample = async () => {
+    const cpu = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+    const idle = cpu[3]! + (cpu[4] ?? 0); // idle + iowait
+    return { idle, total: cpu.reduce((a, b) => a + b, 0) };
+  };
+  const before = await sample();
+  await sleep(ms);
+  const after = await sample();
+  const total = after.total - before.total;
+  return total > 0 ? 1 - (after.idle - before.idle) / total : 0;
+}
