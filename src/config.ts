@@ -18,6 +18,23 @@ export interface Config {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   databasePoolSize: number;
+  /** Where each network's API is; tests and the sandbox point these at the emulators. */
+  networks: { xApiUrl: string; blueskyService: string };
+  publishing: {
+    /** Jobs one worker process runs at once. */
+    concurrency: number;
+    /** Attempts per destination before a retryable error becomes a failure. */
+    maxAttempts: number;
+    retryBaseMs: number;
+    /** A worker that stops sending heartbeats (killed) loses its job to another after this. */
+    heartbeatSeconds: number;
+    /** How often a worker looks for jobs whose worker died. */
+    superviseIntervalSeconds: number;
+  };
+  /** The SSRF guard lets loopback through: tests only (CRIER_ALLOW_LOOPBACK_FETCH=true). */
+  allowLoopbackFetch: boolean;
+  /** Extra CA certificate (PEM file) trusted for guarded fetches, e.g. a test server's. */
+  extraCaFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -42,10 +59,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isHttpUrl(billingUrl)) problems.push('CRIER_BILLING_URL must be an http(s) URL');
   const bodyLimit = integer(env, 'CRIER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576, problems);
   const databasePoolSize = integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500, problems);
+  const networks = {
+    xApiUrl: url(env, 'CRIER_X_API_URL', 'https://api.x.com', problems),
+    blueskyService: url(env, 'CRIER_BLUESKY_SERVICE', 'https://bsky.social', problems),
+  };
+  const publishing = {
+    concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 8, 1, 256, problems),
+    maxAttempts: integer(env, 'CRIER_PUBLISH_MAX_ATTEMPTS', 5, 1, 50, problems),
+    retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
+    heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 10, 3600, problems),
+    superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),
+  };
+  const allowLoopbackFetch = env.CRIER_ALLOW_LOOPBACK_FETCH === 'true';
+  const extraCaFile = env.CRIER_EXTRA_CA_FILE?.trim() || undefined;
   if (problems.length) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return { port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize };
+  return {
+    port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
+    networks, publishing, allowLoopbackFetch, extraCaFile,
+  };
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
@@ -56,6 +89,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
     return fallback;
   }
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string, problems: string[]): string {
+  const value = (env[name]?.trim() || fallback).replace(/\/+$/, '');
+  if (!isHttpUrl(value)) problems.push(`${name} must be an http(s) URL, got "${value}"`);
   return value;
 }
 

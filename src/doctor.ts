@@ -2,7 +2,9 @@
 import pg from 'pg';
 import type { Config } from './config.ts';
 import { locateDatabase } from './db/database.ts';
-import { loadSecretKey } from './security/crypto.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseSecretKey } from './security/crypto.ts';
 
 interface Check {
   name: string;
@@ -14,8 +16,15 @@ export async function runDoctor(config: Config): Promise<number> {
   const checks: Check[] = [];
   checks.push({ name: 'config', ok: true, detail: `port ${config.port}, data dir ${config.dataDir}` });
   checks.push(await check('secret key', async () => {
-    await loadSecretKey(config.secretKey, config.dataDir);
-    return config.secretKey ? 'from CRIER_SECRET_KEY' : `from ${config.dataDir}/secret-key`;
+    if (config.secretKey) {
+      parseSecretKey(config.secretKey);
+      return 'from CRIER_SECRET_KEY';
+    }
+    // The doctor only looks: it never creates the key (the first start does).
+    const file = path.join(config.dataDir, 'secret-key');
+    if (!existsSync(file)) return `none yet: the first start generates ${file}`;
+    parseSecretKey(readFileSync(file, 'utf8').trim());
+    return `from ${file}`;
   }));
   let dbTime: number | undefined;
   checks.push(await check('database', async () => {

@@ -9,7 +9,8 @@ import { buildApp } from './http/app.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { bootstrapDefaultOrg } from './orgs/orgs.ts';
 import { createBoss, type Boss } from './queue/boss.ts';
-import { loadSecretKey } from './security/crypto.ts';
+import { createSecretBox, loadSecretKey } from './security/crypto.ts';
+import { startPublishingWorker } from './publishing/worker.ts';
 
 export interface Roles {
   api: boolean;
@@ -31,16 +32,22 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   const db = createPool(database.url, config.databasePoolSize);
   const applied = await migrate(db, database.url);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  await loadSecretKey(config.secretKey, config.dataDir);
+  const box = createSecretBox(await loadSecretKey(config.secretKey, config.dataDir));
   const firstOrg = await bootstrapDefaultOrg(db);
 
-  const boss = createBoss(database.url, { supervise: roles.worker, schedule: roles.worker, migrate: false });
+  const boss = createBoss(database.url, {
+    supervise: roles.worker,
+    schedule: roles.worker,
+    migrate: false,
+    superviseIntervalSeconds: config.publishing.superviseIntervalSeconds,
+  });
   await boss.start();
+  const worker = roles.worker ? await startPublishingWorker(config, { db, boss, box, logger }) : undefined;
 
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   if (roles.api) {
-    app = await buildApp({ config, db, boss }, logger);
+    app = await buildApp({ config, db, boss, box }, logger);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     url = typeof address === 'object' && address ? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${address.port}` : undefined;
@@ -60,6 +67,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     close: async () => {
       for (const timer of timers) clearInterval(timer);
       await app?.close();
+      await worker?.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await db.end();
       await database.stop();

@@ -4,6 +4,8 @@ import { validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
 import { isNetworkId, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
+import { saveAccountSecrets, type AccountSecrets } from './secrets.ts';
+import { loginWithAppPassword } from '../networks/bluesky/connect.ts';
 
 export interface SocialAccountJson {
   id: string;
@@ -90,7 +92,7 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export interface NewSocialAccount {
+export interface NewSocialAccount extends AccountSecrets {
   orgId: number;
   network: NetworkId;
   username: string;
@@ -99,41 +101,55 @@ export interface NewSocialAccount {
   tenantId?: string | null;
   accountType?: string;
   profilePictureUrl?: string | null;
+  serviceUrl?: string | null;
   sandbox?: boolean;
-  accessToken?: string;
-  refreshToken?: string;
-  tokenExpiresAt?: Date | null;
 }
 
 /**
- * Stores an account, or updates it in place when the same network account is connected again.
- * Tokens are encrypted with the row id as associated data, so the row is written first.
+ * Stores an account, or updates it in place (same id, active again) when the same network account is
+ * connected again. Secrets are sealed with the row id, so the row is written first.
  */
 export async function upsertSocialAccount(db: Queryable, box: SecretBox, account: NewSocialAccount): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO social_accounts (org_id, network, username, nickname, tenant_id, network_unique_id, account_type,
-                                  profile_picture_url, sandbox, token_expires_at, is_active)
+                                  profile_picture_url, service_url, sandbox, is_active)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true)
      ON CONFLICT (org_id, network, network_unique_id) DO UPDATE SET
        username = EXCLUDED.username, nickname = EXCLUDED.nickname, tenant_id = EXCLUDED.tenant_id,
        account_type = EXCLUDED.account_type, profile_picture_url = EXCLUDED.profile_picture_url,
-       token_expires_at = EXCLUDED.token_expires_at, is_active = true
+       service_url = EXCLUDED.service_url, is_active = true
      RETURNING id`,
     [account.orgId, account.network, account.username, account.nickname ?? account.username, account.tenantId ?? null,
-      account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.sandbox ?? false,
-      account.tokenExpiresAt ?? null],
+      account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.serviceUrl ?? null,
+      account.sandbox ?? false],
   );
   const id = rows[0]!.id;
-  if (account.accessToken !== undefined || account.refreshToken !== undefined) {
-    await db.query(
-      `UPDATE social_accounts SET access_token_enc = coalesce($2, access_token_enc), refresh_token_enc = coalesce($3, refresh_token_enc) WHERE id = $1`,
-      [id, seal(box, account.accessToken, id, 'access'), seal(box, account.refreshToken, id, 'refresh')],
-    );
-  }
+  await saveAccountSecrets(db, box, id, account);
   return id;
 }
 
-/** Associated data binds a token to its row and its role. An empty token never replaces a stored one. */
-function seal(box: SecretBox, token: string | undefined, id: number, role: string): Buffer | null {
-  return token ? box.encrypt(token, `social_accounts:${id}:${role}`) : null;
+export async function getSocialAccount(db: Queryable, orgId: number, id: number): Promise<SocialAccountJson | undefined> {
+  const { rows } = await db.query<AccountRow>('SELECT * FROM social_accounts WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return rows[0] && toAccountJson(rows[0]);
+}
+
+/** POST /v1/social-accounts/bluesky: log in with the app password, then store the account. */
+export async function connectBlueskyAccount(
+  db: Queryable,
+  box: SecretBox,
+  service: string,
+  input: { orgId: number; handle: string; appPassword: string; tenantId?: string },
+): Promise<number> {
+  const identity = await loginWithAppPassword(service, input.handle.replace(/^@/, ''), input.appPassword);
+  return upsertSocialAccount(db, box, {
+    orgId: input.orgId,
+    network: 'bluesky',
+    username: identity.handle,
+    networkUniqueId: identity.did,
+    tenantId: input.tenantId ?? null,
+    serviceUrl: identity.serviceUrl,
+    credential: input.appPassword,
+    accessToken: identity.accessJwt,
+    refreshToken: identity.refreshJwt,
+  });
 }

@@ -51,3 +51,60 @@ export interface NetworkOptions {
   /** Request-time rules. `block` is undefined when the request has no block for this network. */
   check(block: Record<string, unknown> | undefined, ctx: CreateContext): FieldIssue[];
 }
+
+/** A connected account as an adapter sees it: decrypted credentials, never logged. */
+export interface AccountCredentials {
+  id: number;
+  orgId: number;
+  network: NetworkId;
+  username: string;
+  networkUniqueId: string;
+  serviceUrl: string | null;
+  accessToken: string | null;
+  refreshToken: string | null;
+  /** A long-lived credential used instead of OAuth (bluesky app password). */
+  credential: string | null;
+}
+
+/** What a published container is known by on its network. */
+export interface PartRef {
+  platformId: string;
+  url: string;
+  /** What later containers need to reply to this one (bluesky: uri and cid). */
+  ref?: Record<string, unknown>;
+}
+
+/** Fetches a user-supplied media URL through the SSRF guard. */
+export type MediaFetcher = (url: string) => Promise<{ bytes: Buffer; contentType: string }>;
+
+export interface PublishInput {
+  account: AccountCredentials;
+  containers: ContainerInput[];
+  /** The request's platform block for this network, if any. */
+  block: Record<string, unknown> | undefined;
+  fetchMedia: MediaFetcher;
+  /** New tokens after a refresh; stored encrypted before the next call needs them. */
+  saveTokens(tokens: { accessToken?: string; refreshToken?: string; expiresAt?: Date | null }): Promise<void>;
+}
+
+/**
+ * One publish of one target, prepared: credentials checked, text and media validated (a problem
+ * throws PublishError before anything is written to the network).
+ */
+export interface PreparedPublish {
+  /** Chosen before the call and stored, so a crash between call and record can be reconciled. */
+  reserve(position: number): Record<string, unknown>;
+  /** Publishes container `position`; `root` is the first container's ref for replies. */
+  publishPart(position: number, reservation: Record<string, unknown>, root: PartRef | undefined): Promise<PartRef>;
+  /**
+   * After a crash: is container `position` (reserved with `reservation`) on the network? Returns its
+   * ref, 'absent' when the network can say for sure it is not, or throws PublishError('unknown').
+   */
+  reconcile(position: number, reservation: Record<string, unknown>, root: PartRef | undefined): Promise<PartRef | 'absent'>;
+}
+
+/** A network's publishing side. The engine only ever talks to this. */
+export interface NetworkAdapter {
+  network: NetworkId;
+  prepare(input: PublishInput): Promise<PreparedPublish>;
+}

@@ -14,10 +14,11 @@ export interface PublishJob {
 export const QUEUES: Queue[] = [
   {
     name: PUBLISH_QUEUE,
-    // A crashed worker's job comes back after this; the attempt rows make the retry safe.
-    expireInSeconds: 300,
-    retryLimit: 5,
-    retryDelay: 5,
+    // pg-boss retries only what the engine did not handle (a crash, a lost database): soon, and the
+    // attempt fence makes it safe. Network errors are retried by the engine with its own backoff.
+    expireInSeconds: 900,
+    retryLimit: 10,
+    retryDelay: 2,
     retryBackoff: true,
   },
 ];

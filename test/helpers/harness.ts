@@ -12,7 +12,7 @@ import { encodeId } from '../../src/ids.ts';
 import type { NetworkId } from '../../src/networks/types.ts';
 import { createOrg, type SubscriptionStatus } from '../../src/orgs/orgs.ts';
 import { createBoss, type Boss } from '../../src/queue/boss.ts';
-import { createSecretBox } from '../../src/security/crypto.ts';
+import { createSecretBox, type SecretBox } from '../../src/security/crypto.ts';
 
 export interface TestOrg {
   orgId: number;
@@ -34,6 +34,7 @@ export interface ApiResponse<T = any> {
 
 export interface TestServer {
   url: string;
+  box: SecretBox;
   db: Db;
   databaseUrl: string;
   boss: Boss;
@@ -61,7 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const db = createPool(databaseUrl, 10);
   const boss = createBoss(databaseUrl, { supervise: false, schedule: false, migrate: false });
   await boss.start();
-  const app = await buildApp({ config, db, boss }, createLogger('silent'));
+  const app = await buildApp({ config, db, boss, box }, createLogger('silent'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
@@ -69,6 +70,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
   return {
     url,
+    box,
     db,
     databaseUrl,
     boss,

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../errors.ts';
 import { createPost } from '../../posts/create.ts';
 import { listPosts } from '../../posts/list.ts';
+import { deletePost, reschedulePost } from '../../posts/manage.ts';
 import { getPost } from '../../posts/read.ts';
+import { withTransaction } from '../../db/pool.ts';
 import {
   CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PostDetailSchema,
   type ListPostsQuery,
@@ -64,6 +66,42 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
       if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
       return { success: true, post };
+    },
+  });
+
+  app.patch<{ Params: { id: string } }>('/v1/posts/:id', {
+    schema: {
+      summary: 'Reschedule a post (or turn it into a draft)',
+      description: 'Body: `scheduledAt` (same 30-day window as create) and/or `isDraft`. Re-queues every destination. A post already published on any account answers 409: create a new single-destination post for the accounts that failed.',
+      tags: ['posts'],
+      params: Type.Object({ id: Type.String() }),
+      body: Type.Object({ scheduledAt: Type.Optional(Type.String({ format: 'date-time' })), isDraft: Type.Optional(Type.Boolean()) }),
+      response: { 200: Type.Object({ success: Type.Boolean(), warnings: Type.Optional(Type.Array(Type.String())), post: PostDetailSchema }), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
+    },
+    validatorCompiler: () => (data: unknown) => ({ value: data }),
+    handler: async (request, reply) => {
+      const { orgId } = request.owner;
+      const result = await withTransaction(ctx.db, (tx) => reschedulePost(tx, ctx.boss, orgId, request.params.id, request.body));
+      const post = await getPost(ctx.db, orgId, request.params.id);
+      return reply.code(result.status as 200).send({ success: true, ...(result.warnings.length ? { warnings: result.warnings } : {}), post: post! });
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/posts/:id', {
+    schema: {
+      summary: 'Cancel a post, or delete the record of a finished one',
+      description: 'A post that has not started publishing is cancelled. A finished post loses only its record in Crier; what was published stays on the networks. `outcome` says which happened.',
+      tags: ['posts'],
+      params: Type.Object({ id: Type.String() }),
+      response: {
+        200: Type.Object({ success: Type.Boolean(), outcome: Type.String({ enum: ['cancelled', 'record_deleted'] }), message: Type.String() }),
+        404: ErrorSchema,
+        409: ErrorSchema,
+      },
+    },
+    handler: async (request) => {
+      const result = await withTransaction(ctx.db, (tx) => deletePost(tx, request.owner.orgId, request.params.id));
+      return { success: true, ...result };
     },
   });
 }

@@ -1,0 +1,124 @@
+// A small typed client for the X API v2 calls Crier makes. Errors come back classified as
+// PublishError, with the network's own reason first in the message.
+import { PublishError } from '../../publishing/errors.ts';
+
+export interface XTweet {
+  id: string;
+  text: string;
+  in_reply_to_tweet_id?: string;
+  referenced_tweets?: { type: string; id: string }[];
+}
+
+export class XClient {
+  readonly baseUrl: string;
+  readonly #token: string;
+
+  constructor(baseUrl: string, accessToken: string) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.#token = accessToken;
+  }
+
+  async createTweet(body: { text: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string } }): Promise<{ id: string; text: string }> {
+    const res = await this.request('POST', '/2/tweets', body);
+    return (res as { data: { id: string; text: string } }).data;
+  }
+
+  /** The user's most recent posts (replies included), newest first. */
+  async recentTweets(userId: string): Promise<XTweet[]> {
+    const res = await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?max_results=50&tweet.fields=referenced_tweets`);
+    return ((res as { data?: XTweet[] }).data ?? []);
+  }
+
+  async uploadImage(bytes: Buffer, mediaType: string): Promise<string> {
+    const form = new FormData();
+    form.set('media_category', 'tweet_image');
+    form.set('media', new Blob([new Uint8Array(bytes)], { type: mediaType }));
+    const res = await this.request('POST', '/2/media/upload', form);
+    return (res as { data: { id: string } }).data.id;
+  }
+
+  /** Chunked upload (initialize, append, finalize), then waits until processing succeeded. */
+  async uploadVideo(bytes: Buffer, mediaType: string, sleep = defaultSleep): Promise<string> {
+    const init = await this.request('POST', '/2/media/upload/initialize', { media_type: mediaType, media_category: 'tweet_video', total_bytes: bytes.length });
+    const id = (init as { data: { id: string } }).data.id;
+    const chunk = 4 * 1024 * 1024;
+    for (let offset = 0, index = 0; offset < bytes.length; offset += chunk, index++) {
+      const form = new FormData();
+      form.set('segment_index', String(index));
+      form.set('media', new Blob([new Uint8Array(bytes.subarray(offset, offset + chunk))], { type: 'application/octet-stream' }));
+      await this.request('POST', `/2/media/upload/${id}/append`, form);
+    }
+    let info = ((await this.request('POST', `/2/media/upload/${id}/finalize`)) as { data: { processing_info?: ProcessingInfo } }).data.processing_info;
+    for (let polls = 0; info && info.state !== 'succeeded'; polls++) {
+      if (info.state === 'failed' || polls > 120) {
+        throw new PublishError('permanent', `x: video processing failed${info.error?.message ? `: ${info.error.message}` : ''}`);
+      }
+      await sleep((info.check_after_secs ?? 1) * 1000);
+      info = ((await this.request('GET', `/2/media/upload?command=STATUS&media_id=${id}`)) as { data: { processing_info?: ProcessingInfo } }).data.processing_info;
+    }
+    return id;
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<unknown> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, { method, headers, body: payload, signal: AbortSignal.timeout(60_000) });
+    } catch (error) {
+      throw new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`);
+    }
+    const text = await res.text();
+    const json = text ? safeJson(text) : undefined;
+    if (res.ok) return json;
+    throw classify(res, json);
+  }
+}
+
+interface ProcessingInfo {
+  state: 'pending' | 'in_progress' | 'succeeded' | 'failed';
+  check_after_secs?: number;
+  error?: { message?: string };
+}
+
+const defaultSleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** X's error bodies: `{title, detail, status}` (problem) or `{errors: [{message}]}`. */
+function reasonOf(status: number, body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as { detail?: string; title?: string; errors?: { message?: string; detail?: string }[] };
+    const first = b.errors?.[0];
+    const reason = b.detail ?? first?.message ?? first?.detail ?? b.title;
+    if (reason) return reason;
+  }
+  return `HTTP ${status}`;
+}
+
+export function isDuplicateContent(error: unknown): boolean {
+  return error instanceof PublishError && /duplicate content/i.test(error.message);
+}
+
+function classify(res: Response, body: unknown): PublishError {
+  const reason = reasonOf(res.status, body);
+  if (res.status === 401) return new PublishError('auth', `x: the access token was refused (${reason}); reconnect the account`);
+  if (res.status === 429) {
+    const reset = Number(res.headers.get('x-rate-limit-reset'));
+    const waitMs = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
+    return new PublishError('retryable', `x: rate limited (${reason})`, waitMs);
+  }
+  if (res.status >= 500) return new PublishError('retryable', `x: server error ${res.status} (${reason})`);
+  return new PublishError('permanent', `x: ${reason}`);
+}

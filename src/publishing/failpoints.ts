@@ -1,0 +1,9 @@
+// Crash points for the crash tests: CRIER_FAILPOINT=<name> makes the process SIGKILL itself when it
+// reaches that point, exactly as a power cut would. Unset in production: a no-op.
+export type Failpoint = 'after-claim' | 'after-attempt' | 'after-network';
+
+const armed = process.env.CRIER_FAILPOINT;
+
+export function failpoint(name: Failpoint): void {
+  if (armed === name) process.kill(process.pid, 'SIGKILL');
+}

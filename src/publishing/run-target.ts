@@ -1,0 +1,122 @@
+// One publishing job: claim the target, publish its containers in order (root first, the others as
+// replies to the root), and record the outcome. Every step is written down before the next one, so
+// a crash anywhere is resumed by the next attempt without posting anything twice.
+import type { Logger } from 'pino';
+import type { Db, Tx } from '../db/pool.ts';
+import type { MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
+import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
+import type { SecretBox } from '../security/crypto.ts';
+import { claimTarget, isCurrentAttempt, type Claim } from './claim.ts';
+import { PublishError } from './errors.ts';
+import { failpoint } from './failpoints.ts';
+import { finishAttempt, type Outcome } from './finish.ts';
+import { confirmPart, loadParts, reservePart, type StoredPart } from './parts.ts';
+import { saveAccountSecrets } from '../accounts/secrets.ts';
+
+export interface EngineDeps {
+  db: Db;
+  boss: Boss;
+  box: SecretBox;
+  adapters: Partial<Record<NetworkId, NetworkAdapter>>;
+  fetchMedia: MediaFetcher;
+  logger: Logger;
+  /** Attempts per target before a retryable error becomes a failure. */
+  maxAttempts: number;
+  /** First retry delay; doubles each attempt (a network's Retry-After wins when longer). */
+  retryBaseMs: number;
+}
+
+class Superseded extends Error {}
+
+export async function runPublishJob(deps: EngineDeps, job: PublishJob, jobId: string): Promise<void> {
+  failpoint('after-claim');
+  const claim = await claimTarget(deps.db, deps.box, job, jobId);
+  if (!claim) return; // cancelled, rescheduled or already done: a stale job is a no-op
+  failpoint('after-attempt');
+  let outcome: Outcome;
+  try {
+    outcome = await publish(deps, claim);
+  } catch (error) {
+    if (error instanceof Superseded) return;
+    if (!(error instanceof PublishError)) throw error; // a bug or the database: pg-boss retries the job
+    outcome = toOutcome(deps, claim, error);
+  }
+  const recorded = await finishAttempt(deps.db, claim, outcome, (tx, delayMs) => requeue(deps.boss, tx, claim, delayMs));
+  deps.logger.info({ targetId: claim.targetId, postId: claim.postId, network: claim.account.network, outcome: outcome.status, recorded }, 'publish attempt finished');
+}
+
+async function publish(deps: EngineDeps, claim: Claim): Promise<Outcome> {
+  const adapter = deps.adapters[claim.account.network];
+  if (!adapter) throw new PublishError('permanent', `${claim.account.network}: publishing to this network is not available yet in this Crier version`);
+  if (!claim.accountActive) {
+    throw new PublishError('permanent', `${claim.account.network}: the account @${claim.account.username} is disconnected (its token expired or was revoked); reconnect it and create a new post`);
+  }
+  const prepared = await adapter.prepare({
+    account: claim.account,
+    containers: claim.containers,
+    block: claim.block,
+    fetchMedia: deps.fetchMedia,
+    saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, claim.account.id, tokens),
+  });
+  const parts = await loadParts(deps.db, claim.targetId);
+  let root: PartRef | undefined;
+  for (let position = 0; position < claim.containers.length; position++) {
+    const ref = await publishContainer(deps, claim, prepared, parts.get(position), position, root);
+    if (position === 0) root = ref;
+  }
+  return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url };
+}
+
+async function publishContainer(
+  deps: EngineDeps,
+  claim: Claim,
+  prepared: PreparedPublish,
+  stored: StoredPart | undefined,
+  position: number,
+  root: PartRef | undefined,
+): Promise<PartRef> {
+  if (stored?.status === 'published' && stored.ref) return stored.ref;
+  let reservation: Record<string, unknown>;
+  if (stored?.status === 'reserved') {
+    // An earlier attempt got as far as the call: ask the network before doing anything.
+    const found = await prepared.reconcile(position, stored.reservation, root);
+    if (found !== 'absent') {
+      await confirmPart(deps.db, claim.orgId, claim.targetId, position, found);
+      return found;
+    }
+    reservation = stored.reservation;
+  } else {
+    reservation = prepared.reserve(position);
+    await reservePart(deps.db, claim.orgId, claim.targetId, position, reservation);
+  }
+  if (!(await isCurrentAttempt(deps.db, claim.targetId, claim.attemptId))) throw new Superseded();
+  const ref = await prepared.publishPart(position, reservation, root);
+  failpoint('after-network');
+  await confirmPart(deps.db, claim.orgId, claim.targetId, position, ref);
+  return ref;
+}
+
+function toOutcome(deps: EngineDeps, claim: Claim, error: PublishError): Outcome {
+  switch (error.kind) {
+    case 'permanent':
+      return { status: 'failed', error: error.message };
+    case 'unknown':
+      return { status: 'unknown', error: error.message };
+    case 'auth':
+      return { status: 'failed', error: error.message, deactivateAccount: true };
+    case 'retryable': {
+      if (claim.attemptCount >= deps.maxAttempts) {
+        return { status: 'failed', error: `${error.message} (gave up after ${claim.attemptCount} attempts)` };
+      }
+      const backoff = deps.retryBaseMs * 2 ** (claim.attemptCount - 1);
+      return { status: 'retry', error: error.message, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
+    }
+  }
+}
+
+/** The retry is a new job of the same generation, queued in the transaction that recorded the failure. */
+async function requeue(boss: Boss, tx: Tx, claim: Claim, delayMs: number): Promise<void> {
+  const data: PublishJob = { targetId: claim.targetId, postId: claim.postId, generation: claim.generation };
+  await enqueueInTransaction(boss, tx, PUBLISH_QUEUE, [{ data, startAfter: new Date(Date.now() + delayMs) }]);
+}
