@@ -9,6 +9,7 @@ import { buildApp } from './http/app.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { bootstrapDefaultOrg } from './orgs/orgs.ts';
 import { createBoss, type Boss } from './queue/boss.ts';
+import { PUBLISH_QUEUE } from './queue/queues.ts';
 import { createSecretBox, loadSecretKey } from './security/crypto.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
 
@@ -40,8 +41,12 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     schedule: roles.worker,
     migrate: false,
     superviseIntervalSeconds: config.publishing.superviseIntervalSeconds,
+    // Heartbeat and expiry sweeps run at the monitor interval, not the supervise one.
+    monitorIntervalSeconds: config.publishing.superviseIntervalSeconds,
   });
   await boss.start();
+  // Jobs copy the queue's heartbeat when inserted, so every process applies the configured one.
+  await boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: config.publishing.heartbeatSeconds });
   const worker = roles.worker ? await startPublishingWorker(config, { db, boss, box, logger }) : undefined;
 
   let app: FastifyInstance | undefined;

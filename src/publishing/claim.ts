@@ -25,7 +25,7 @@ export interface Claim {
 
 const TERMINAL = ['published', 'failed', 'unknown', 'cancelled'];
 
-export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId: string): Promise<Claim | undefined> {
+export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId: string, leaseSeconds: number): Promise<Claim | 'busy' | undefined> {
   const claimed = await withTransaction(db, async (tx) => {
     const post = await tx.query<{ generation: number; cancelled_at: Date | null; is_draft: boolean; org_id: number; network_options: Record<string, Record<string, unknown>> | null }>(
       'SELECT generation, cancelled_at, is_draft, org_id, network_options FROM posts WHERE id = $1 FOR UPDATE',
@@ -40,6 +40,13 @@ export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId
     const t = target.rows[0];
     if (!t || TERMINAL.includes(t.status)) return undefined;
     if (t.current_attempt_id !== null) {
+      // Another attempt is on it. Alive (its lease renewed lately): leave it alone and come back
+      // later. Dead (a crash): fence it off and take over.
+      const live = await tx.query(
+        "SELECT 1 FROM attempts WHERE id = $1 AND finished_at IS NULL AND alive_at > now() - make_interval(secs => $2)",
+        [t.current_attempt_id, leaseSeconds],
+      );
+      if (live.rowCount) return 'busy' as const;
       await tx.query("UPDATE attempts SET finished_at = now(), outcome = 'superseded' WHERE id = $1 AND finished_at IS NULL", [t.current_attempt_id]);
     }
     const attempt = await tx.query<{ id: number }>('INSERT INTO attempts (org_id, target_id, job_id) VALUES ($1, $2, $3) RETURNING id', [p.org_id, job.targetId, jobId]);
@@ -50,7 +57,7 @@ export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId
     );
     return { attemptId, orgId: p.org_id, accountId: t.account_id, attemptCount: t.attempt_count + 1, interrupted: t.current_attempt_id !== null, options: p.network_options };
   });
-  if (!claimed) return undefined;
+  if (!claimed || claimed === 'busy') return claimed;
   const account = await loadAccount(db, box, claimed.accountId);
   return {
     attemptId: claimed.attemptId,
@@ -107,4 +114,13 @@ async function loadContainers(db: Queryable, postId: number): Promise<ContainerI
     content: r.content,
     media: r.media.map((m) => (m.altText === null ? { url: m.url, filename: m.filename } : { url: m.url, filename: m.filename, altText: m.altText })),
   }));
+}
+
+/** Renews the attempt's lease every `seconds / 3` until stopped. */
+export function keepAttemptAlive(db: Queryable, attemptId: number, seconds: number): () => void {
+  const timer = setInterval(() => {
+    db.query('UPDATE attempts SET alive_at = now() WHERE id = $1 AND finished_at IS NULL', [attemptId]).catch(() => {});
+  }, (seconds * 1000) / 3);
+  timer.unref();
+  return () => clearInterval(timer);
 }

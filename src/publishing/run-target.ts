@@ -7,7 +7,7 @@ import type { MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish 
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { claimTarget, isCurrentAttempt, type Claim } from './claim.ts';
+import { claimTarget, isCurrentAttempt, keepAttemptAlive, type Claim } from './claim.ts';
 import { PublishError } from './errors.ts';
 import { failpoint } from './failpoints.ts';
 import { finishAttempt, type Outcome } from './finish.ts';
@@ -25,15 +25,23 @@ export interface EngineDeps {
   maxAttempts: number;
   /** First retry delay; doubles each attempt (a network's Retry-After wins when longer). */
   retryBaseMs: number;
+  /** An attempt whose lease was not renewed for this long is dead and may be taken over. */
+  leaseSeconds: number;
 }
 
 class Superseded extends Error {}
 
 export async function runPublishJob(deps: EngineDeps, job: PublishJob, jobId: string): Promise<void> {
   failpoint('after-claim');
-  const claim = await claimTarget(deps.db, deps.box, job, jobId);
+  const claim = await claimTarget(deps.db, deps.box, job, jobId, deps.leaseSeconds);
   if (!claim) return; // cancelled, rescheduled or already done: a stale job is a no-op
+  if (claim === 'busy') {
+    // A live attempt holds the target (a duplicate job): look again once its lease could have lapsed.
+    await enqueueInTransaction(deps.boss, deps.db, PUBLISH_QUEUE, [{ data: job, startAfter: new Date(Date.now() + deps.leaseSeconds * 1000) }]);
+    return;
+  }
   failpoint('after-attempt');
+  const stopLease = keepAttemptAlive(deps.db, claim.attemptId, deps.leaseSeconds);
   let outcome: Outcome;
   try {
     outcome = await publish(deps, claim);
@@ -41,6 +49,8 @@ export async function runPublishJob(deps: EngineDeps, job: PublishJob, jobId: st
     if (error instanceof Superseded) return;
     if (!(error instanceof PublishError)) throw error; // a bug or the database: pg-boss retries the job
     outcome = toOutcome(deps, claim, error);
+  } finally {
+    stopLease();
   }
   const recorded = await finishAttempt(deps.db, claim, outcome, (tx, delayMs) => requeue(deps.boss, tx, claim, delayMs));
   deps.logger.info({ targetId: claim.targetId, postId: claim.postId, network: claim.account.network, outcome: outcome.status, recorded }, 'publish attempt finished');

@@ -36,8 +36,9 @@ export async function startPublishingWorker(
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,
     retryBaseMs: config.publishing.retryBaseMs,
+    // The same span after which pg-boss gives a silent worker's job to another.
+    leaseSeconds: config.publishing.heartbeatSeconds,
   };
-  await deps.boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: config.publishing.heartbeatSeconds });
   const workerId = await deps.boss.work<PublishJob>(
     PUBLISH_QUEUE,
     { batchSize: 1, localConcurrency: config.publishing.concurrency, pollingIntervalSeconds: 0.5 },

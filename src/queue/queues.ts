@@ -20,5 +20,8 @@ export const QUEUES: Queue[] = [
     retryLimit: 10,
     retryDelay: 2,
     retryBackoff: true,
+    // A job takes its queue's heartbeat when inserted: a worker that dies (kill -9) stops beating and
+    // its job is retried after this, instead of after expireInSeconds. Configurable at start.
+    heartbeatSeconds: 30,
   },
 ];

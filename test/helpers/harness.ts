@@ -46,7 +46,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const box = createSecretBox(randomBytes(32));
+/** The secret key of every test server of this process; child processes get it as CRIER_SECRET_KEY. */
+export const TEST_SECRET_KEY_HEX = randomBytes(32).toString('hex');
+const box = createSecretBox(Buffer.from(TEST_SECRET_KEY_HEX, 'hex'));
 
 /** A fresh database cloned from the migrated template (see test/run.ts). */
 export async function createTestDatabase(): Promise<string> {

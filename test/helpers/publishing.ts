@@ -9,7 +9,8 @@ import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { startPublishingWorker, type PublishingWorker } from '../../src/publishing/worker.ts';
 import { createBoss, type Boss } from '../../src/queue/boss.ts';
-import { startTestServer, type TestAccount, type TestOrg, type TestServer } from './harness.ts';
+import { PUBLISH_QUEUE } from '../../src/queue/queues.ts';
+import { startTestServer, TEST_SECRET_KEY_HEX, type TestAccount, type TestOrg, type TestServer } from './harness.ts';
 import { startHttpsServer, type TestHttpsServer } from './https-server.ts';
 
 export interface PublishingStack {
@@ -52,6 +53,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     ...extraEnv,
   };
   const server = await startTestServer(env);
+  await server.boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: server.config.publishing.heartbeatSeconds });
   const workers: { stop(): Promise<void> }[] = [];
   let counter = 0;
 
@@ -60,9 +62,9 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     x,
     bsky,
     media,
-    env: { ...env, DATABASE_URL: server.databaseUrl },
+    env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
     async startWorker() {
-      const boss = createBoss(server.databaseUrl, { supervise: true, schedule: false, migrate: false, superviseIntervalSeconds: 1 });
+      const boss = createBoss(server.databaseUrl, { supervise: true, schedule: false, migrate: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1 });
       await boss.start();
       const worker = await startPublishingWorker(server.config, { db: server.db, boss, box: server.box, logger: createLogger('silent') });
       const handle = { boss, worker, stop: async () => { await worker.stop(); await boss.stop({ graceful: false }); } };

@@ -18,6 +18,7 @@ CREATE TABLE attempts (
   target_id   bigint NOT NULL REFERENCES targets(id) ON DELETE CASCADE,
   job_id      text,
   started_at  timestamptz NOT NULL DEFAULT now(),
+  alive_at    timestamptz NOT NULL DEFAULT now(),  -- renewed while the attempt runs: a lease
   finished_at timestamptz,
   outcome     text CHECK (outcome IN ('published', 'failed', 'retry', 'unknown', 'superseded', 'skipped')),
   error       text
