@@ -5,6 +5,9 @@ import Sqids from 'sqids';
 const sqids = new Sqids({
   alphabet: 'k3G7QAe51FCsPW92uEOyq4Bg6Sp8YzVTmnU0liwDdHXLajZrfxNcohRJIMbtKv',
   minLength: 8,
+  // Sqids' default blocklist (ids that would spell words) costs ~15 µs per id, a third of the API's
+  // CPU on a list page. Ids are opaque and never shown to end users, so it is not worth it.
+  blocklist: new Set(),
 });
 
 export function encodeId(id: number): string {

@@ -7,12 +7,14 @@ import { createPool, type Db } from './db/pool.ts';
 import { decodeId, encodeId } from './ids.ts';
 import { createLogger } from './log.ts';
 import { createApiKey, createOrg, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './orgs/orgs.ts';
-import { startCrier, type Roles } from './runtime.ts';
+import { startCrier, type Roles, type Running } from './runtime.ts';
+import { connectSandboxAccounts, startSandbox, type SandboxAccount } from './sandbox.ts';
 import { runDoctor } from './doctor.ts';
 
 const USAGE = `Usage: crier <command>
 
-  start                 API, worker and maintenance in one process (the default)
+  start [--sandbox]     API, worker and maintenance in one process (the default);
+                        --sandbox also runs the X and Bluesky emulators with sandbox accounts
   api                   only the HTTP API (run several behind a load balancer)
   worker                only the background worker
   migrate               apply database migrations and exit
@@ -27,6 +29,7 @@ variables (PORT, HOST, DATABASE_URL, CRIER_DATA_DIR, PUBLIC_BASE_URL, LOG_LEVEL,
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if ((command === undefined || command === 'start') && rest.includes('--sandbox')) return serveSandbox();
   const config = loadConfig();
   switch (command) {
     case undefined:
@@ -55,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(config: Config, roles: Roles): Promise<number> {
+async function serve(config: Config, roles: Roles, afterStart?: (running: Running) => Promise<void>): Promise<number> {
   const logger = createLogger(config.logLevel);
   // Listen for signals before starting, so a stop that arrives during start-up is not lost.
   const stopRequested = new Promise<void>((resolve) => {
@@ -64,10 +67,45 @@ async function serve(config: Config, roles: Roles): Promise<number> {
   });
   const running = await startCrier(config, logger, roles);
   logger.info({ url: running.url, roles }, 'crier started');
+  await afterStart?.(running);
   await stopRequested;
   logger.info('stopping');
   await running.close();
   return 0;
+}
+
+/** `crier start --sandbox`: the emulators run in this process and sandbox accounts are connected. */
+async function serveSandbox(): Promise<number> {
+  const sandbox = await startSandbox();
+  const config = loadConfig({ ...process.env, ...sandbox.env });
+  try {
+    return await serve(config, { api: true, worker: true }, async (running) => {
+      const org = await running.db.query<{ id: number }>('SELECT id FROM orgs ORDER BY id LIMIT 1');
+      const orgId = org.rows[0]!.id;
+      const accounts = await connectSandboxAccounts(running.db, running.box, sandbox, orgId);
+      // The admin key is printed only on the very first start; a sandbox run always gets a key to use.
+      const key = running.firstStartKey ?? (await createApiKey(running.db, orgId, `sandbox ${new Date().toISOString()}`)).key;
+      printSandboxGuide(running.url!, key, accounts);
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function printSandboxGuide(url: string, key: string, accounts: SandboxAccount[]): void {
+  const lines = [
+    '',
+    'Sandbox: the X and Bluesky emulators run inside this process; nothing leaves this machine.',
+    ...accounts.map((a) => `  ${a.network.padEnd(8)} @${a.username.padEnd(14)} account id ${a.id}`),
+    '',
+    `  API key for this sandbox run: ${key}`,
+    '',
+    '  Publish a thread to both:',
+    `  curl -s ${url}/v1/posts -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+    `    -d '{"accounts":["${accounts.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 /** Opens the database (migrated) for a one-shot command, and closes it after. */

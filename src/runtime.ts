@@ -10,7 +10,7 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { bootstrapDefaultOrg } from './orgs/orgs.ts';
 import { createBoss, type Boss } from './queue/boss.ts';
 import { PUBLISH_QUEUE } from './queue/queues.ts';
-import { createSecretBox, loadSecretKey } from './security/crypto.ts';
+import { createSecretBox, loadSecretKey, type SecretBox } from './security/crypto.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
 
 export interface Roles {
@@ -22,6 +22,9 @@ export interface Running {
   url: string | undefined;
   db: Db;
   boss: Boss;
+  box: SecretBox;
+  /** The admin key created on the first start of an empty database (printed once). */
+  firstStartKey: string | undefined;
   app: FastifyInstance | undefined;
   close(): Promise<void>;
 }
@@ -68,6 +71,8 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     url,
     db,
     boss,
+    box,
+    firstStartKey: firstOrg?.apiKey,
     app,
     close: async () => {
       for (const timer of timers) clearInterval(timer);

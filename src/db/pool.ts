@@ -44,3 +44,13 @@ export async function trySavepoint<T>(tx: Tx, name: string, work: () => Promise<
     return { ok: false, error };
   }
 }
+
+/**
+ * A named (prepared) statement for a hot query: PostgreSQL plans it once per connection instead of on
+ * every call. The name is derived from the text, so callers cannot give two texts one name.
+ */
+export function prepared(text: string): { name: string; text: string } {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return { name: `crier_${hash.toString(36)}_${text.length}`, text };
+}

@@ -1,6 +1,6 @@
 // Rules 1-3 of POST /v1/posts: which connected accounts a request's `accounts` entries name.
 import { decodeId } from '../ids.ts';
-import type { Queryable } from '../db/pool.ts';
+import { prepared, type Queryable } from '../db/pool.ts';
 import type { NetworkId } from '../networks/types.ts';
 
 export interface ResolvedAccount {
@@ -16,12 +16,12 @@ export interface ResolvedAccount {
  */
 export async function resolveAccounts(db: Queryable, orgId: number, entries: string[]): Promise<ResolvedAccount[]> {
   const ids = entries.map(decodeId).filter((id): id is number => id !== undefined);
-  const { rows } = await db.query<ResolvedAccount>(
-    `SELECT id, network, username, nickname FROM social_accounts
+  const { rows } = await db.query<ResolvedAccount>({
+    ...prepared(`SELECT id, network, username, nickname FROM social_accounts
       WHERE org_id = $1 AND (id = ANY($2::bigint[]) OR username = ANY($3::text[]))
-      ORDER BY id`,
-    [orgId, ids, entries],
-  );
+      ORDER BY id`),
+    values: [orgId, ids, entries],
+  });
   const seen = new Set<number>();
   const ordered: ResolvedAccount[] = [];
   for (const entry of entries) {

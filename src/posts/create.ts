@@ -1,7 +1,7 @@
 // POST /v1/posts in one transaction: validate, resolve accounts, insert the post with its containers,
 // media and targets, and queue one publishing job per target. If queueing fails the post is still
 // committed, unqueued (`scheduled: false`), and the caller answers 202.
-import { trySavepoint, type Tx } from '../db/pool.ts';
+import { prepared, trySavepoint, type Tx } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import type { FieldIssue, NetworkId } from '../networks/types.ts';
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
@@ -78,8 +78,8 @@ async function insertPost(tx: Tx, orgId: number, request: CreateRequest, account
     c.media.map((m, position) => ({ container: containerPosition, position, url: m.url, filename: m.filename, alt: m.altText ?? null })),
   );
   const networkOptions = Object.keys(request.blocks).length ? JSON.stringify(request.blocks) : null;
-  const { rows } = await tx.query<{ id: number; created_at: Date; containers: StoredPost['containers']; target_ids: number[] }>(
-    `WITH p AS (
+  const { rows } = await tx.query<{ id: number; created_at: Date; containers: StoredPost['containers']; target_ids: number[] }>({
+    ...prepared(`WITH p AS (
        INSERT INTO posts (org_id, is_draft, scheduled_at, network_options, process_media, queued)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at
      ), c AS (
@@ -103,9 +103,9 @@ async function insertPost(tx: Tx, orgId: number, request: CreateRequest, account
            'media', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'url', m.url, 'filename', m.filename, 'altText', m.alt_text) ORDER BY m.position), '[]')
                        FROM m WHERE m.container_id = c.id)) ORDER BY c.position) FROM c) AS containers,
        (SELECT array_agg(t.id ORDER BY t.id) FROM t) AS target_ids
-     FROM p`,
-    [orgId, request.isDraft, request.scheduledAt, networkOptions, request.processMedia, queued, JSON.stringify(containers), JSON.stringify(media), accounts.map((a) => a.id)],
-  );
+     FROM p`),
+    values: [orgId, request.isDraft, request.scheduledAt, networkOptions, request.processMedia, queued, JSON.stringify(containers), JSON.stringify(media), accounts.map((a) => a.id)],
+  });
   const row = rows[0]!;
   return { postId: row.id, createdAt: row.created_at, targetIds: row.target_ids.map(Number), containers: row.containers };
 }

@@ -1,5 +1,5 @@
 // GET /v1/posts: filters combined with AND, newest first, with the total across pages.
-import type { Queryable } from '../db/pool.ts';
+import { prepared, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { decodeId } from '../ids.ts';
 import { POST_ROW_SQL } from './read.ts';
@@ -15,15 +15,16 @@ export async function listPosts(db: Queryable, orgId: number, query: ListPostsQu
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
   const { where, params } = buildFilter(orgId, query);
-  const [page, count] = await Promise.all([
-    db.query<PostRow>(
-      `SELECT ${POST_ROW_SQL} FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`, params),
-  ]);
+  const page = await db.query<PostRow>({
+    ...prepared(`SELECT ${POST_ROW_SQL} FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`),
+    values: params,
+  });
   const posts = page.rows.map((row) => toPostJson(row));
-  return { posts, pagination: { total: count.rows[0]!.total, count: posts.length, limit, offset } };
+  // A partial page ends the result, so it tells the total without counting (counting is the costly part).
+  const total = posts.length > 0 && posts.length < limit
+    ? offset + posts.length
+    : (await db.query<{ total: number }>({ ...prepared(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`), values: params })).rows[0]!.total;
+  return { posts, pagination: { total, count: posts.length, limit, offset } };
 }
 
 function buildFilter(orgId: number, query: ListPostsQuery): { where: string; params: unknown[] } {

@@ -1,5 +1,5 @@
 // Reading posts back: one query builds each post with its accounts, containers and media.
-import type { Queryable } from '../db/pool.ts';
+import { prepared, type Queryable } from '../db/pool.ts';
 import { decodeId } from '../ids.ts';
 import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
 
@@ -21,6 +21,6 @@ export const POST_ROW_SQL = `
 export async function getPost(db: Queryable, orgId: number, encodedId: string): Promise<PostJson | undefined> {
   const id = decodeId(encodedId);
   if (id === undefined) return undefined;
-  const { rows } = await db.query<PostRow>(`SELECT ${POST_ROW_SQL} FROM posts p WHERE p.id = $1 AND p.org_id = $2`, [id, orgId]);
+  const { rows } = await db.query<PostRow>({ ...prepared(`SELECT ${POST_ROW_SQL} FROM posts p WHERE p.id = $1 AND p.org_id = $2`), values: [id, orgId] });
   return rows[0] && toPostJson(rows[0], true);
 }
