@@ -1,5 +1,6 @@
 // The `crier` command line: start | api | worker | migrate | org | key | doctor.
-import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs, parseEnv } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { locateDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
@@ -27,7 +28,16 @@ const USAGE = `Usage: crier <command>
 <org> is the numeric id or the orgId shown by the API. Configuration comes from environment
 variables (PORT, HOST, DATABASE_URL, CRIER_DATA_DIR, PUBLIC_BASE_URL, LOG_LEVEL, ...): see README.`;
 
+/** An optional `.env` in the working directory; variables already set in the environment win. */
+function loadDotEnv(): void {
+  if (!existsSync('.env')) return;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync('.env', 'utf8')))) {
+    if (process.env[name] === undefined) process.env[name] = value;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  loadDotEnv();
   const [command, ...rest] = argv;
   if ((command === undefined || command === 'start') && rest.includes('--sandbox')) return serveSandbox();
   const config = loadConfig();
