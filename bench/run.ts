@@ -10,18 +10,14 @@
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way the bench works in a fresh database of its own and
 // drops it at the end.
+import { openBenchDatabase } from './database.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { ensureDatabase } from '../src/db/database.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createPool } from '../src/db/pool.ts';
+import { freePort } from '../src/db/embedded.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify, measureRawInserts } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
@@ -125,45 +121,10 @@ async function main(): Promise<void> {
   log(`${profile.name} run: ${CONNECTIONS} connections, ${profile.durationSec} s per figure after a ${profile.warmupSec} s warm-up, pool ${POOL_SIZE}`);
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was already in use before the bench started; figures will be low and noisy`);
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'crier-bench-'));
-  cleanups.push({ label: 'remove temp dir', run: () => rm(tempDir, { recursive: true, force: true }) });
-
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    log('starting a throwaway embedded PostgreSQL');
-    // The temp dir itself, as test/run.ts does: started as root, PostgreSQL runs as `postgres`, which
-    // must be able to enter every parent of its data dir, and mkdtemp makes directories 0700.
-    const server = await startEmbeddedPostgres(tempDir);
-    cleanups.push({ label: 'stop embedded PostgreSQL', run: () => server.stop() });
-    adminUrl = server.url;
-  }
-
-  // A database of our own. The name carries our pid; one left by a killed run with the same pid
-  // would hold stale rows, so it goes first.
-  const dbName = `crier_bench_${process.pid}`;
-  const dropDatabase = async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
-  };
-  await dropDatabase();
-  const databaseUrl = await ensureDatabase(adminUrl, dbName);
-  cleanups.push({ label: `drop database ${dbName}`, run: dropDatabase });
-
-  const db = createPool(databaseUrl, 4);
-  cleanups.push({ label: 'close setup pool', run: () => db.end() });
-  await migrate(db, databaseUrl);
+  const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench', cleanups, log);
   // The API decrypts account tokens with CRIER_SECRET_KEY: seal them under the same key.
   const secretKey = randomBytes(32);
   const fixture = await createFixture(db, createSecretBox(secretKey));
-  const settings = await db.query<{ name: string; setting: string }>(
-    "SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_connections') ORDER BY name",
-  );
-  log(`PostgreSQL ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(' ')}; ${os.cpus().length} CPUs (shared by load generator, API and PostgreSQL)`);
 
   const auth = { authorization: `Bearer ${fixture.apiKey}` };
   const createBody = JSON.stringify({ accounts: [fixture.x.id, fixture.bluesky.id], content: 'bench' });
@@ -196,6 +157,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // This bench measures the API's own path; the limiter's cost is measured by bench/rate-limit.ts.
+    CRIER_RATE_LIMIT_ENABLED: 'false',
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     CRIER_SECRET_KEY: secretKey.toString('hex'),
     CRIER_DATA_DIR: path.join(tempDir, 'crier-data'), // nothing lands in the repo's ./data

@@ -35,6 +35,40 @@ export interface Config {
   allowLoopbackFetch: boolean;
   /** Extra CA certificate (PEM file) trusted for guarded fetches, e.g. a test server's. */
   extraCaFile: string | undefined;
+  webhooks: {
+    /** Webhook sends one worker process runs at once. */
+    concurrency: number;
+    /** Multiplies the attempt timeout and the retry delays (CRIER_WEBHOOK_TIME_SCALE): tests and benches only. */
+    timeScale: number;
+  };
+  /** Per-window request limits of API keys (http/rate-limit.ts); fixed-quota keys are counted regardless. */
+  rateLimit: {
+    enabled: boolean;
+    /** Bounds of the per-organization formula, in requests per window. */
+    floor: number;
+    ceiling: number;
+    windowSeconds: number;
+    /** Namespace of the counters in Redis, so several deployments (or test runs) can share one Redis. */
+    redisPrefix: string;
+  };
+  /** Redis for rate-limit counters shared by every API process; per-process memory when absent. */
+  redisUrl: string | undefined;
+  /** Stripe subscription webhooks (POST /billing/stripe/webhook); absent: the CLI sets subscription status. */
+  stripe: { secretKey: string; webhookSecret: string } | undefined;
+  /** Uploaded media and video renditions (src/media), stored under `<dataDir>/media`. */
+  media: {
+    /** Largest upload (PUT to the signed URL) accepted; larger answers 413. */
+    maxUploadBytes: number;
+    /** Lifetime of a signed upload URL, and of an upload that was never confirmed. */
+    uploadUrlTtlSeconds: number;
+    /** Confirmed media and renditions are deleted this many days after they were created. */
+    retentionDays: number;
+    /** ffmpeg / ffprobe binaries; undefined: the ones shipped by @ffmpeg-installer and @ffprobe-installer. */
+    ffmpegPath: string | undefined;
+    ffprobePath: string | undefined;
+    /** Re-encodes one worker process runs at once (each one keeps every core it is given busy). */
+    encodeConcurrency: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -72,13 +106,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const allowLoopbackFetch = env.CRIER_ALLOW_LOOPBACK_FETCH === 'true';
   const extraCaFile = env.CRIER_EXTRA_CA_FILE?.trim() || undefined;
+  const webhooks = webhookConfig(env, problems);
+  const rateLimit = {
+    enabled: boolean(env, 'CRIER_RATE_LIMIT_ENABLED', true, problems),
+    floor: integer(env, 'CRIER_RATE_LIMIT_FLOOR', 60, 1, 1_000_000_000, problems),
+    ceiling: integer(env, 'CRIER_RATE_LIMIT_CEILING', 1200, 1, 1_000_000_000, problems),
+    windowSeconds: integer(env, 'CRIER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems),
+    redisPrefix: env.CRIER_RATE_LIMIT_REDIS_PREFIX?.trim() || 'crier:rl',
+  };
+  if (rateLimit.ceiling < rateLimit.floor) {
+    problems.push(`CRIER_RATE_LIMIT_CEILING (${rateLimit.ceiling}) must be at least CRIER_RATE_LIMIT_FLOOR (${rateLimit.floor})`);
+  }
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const stripe = stripeConfig(env, problems);
+  const media = {
+    maxUploadBytes: integer(env, 'CRIER_MEDIA_MAX_UPLOAD_BYTES', 512 * 1_048_576, 1, 64 * 1024 ** 3, problems),
+    uploadUrlTtlSeconds: integer(env, 'CRIER_MEDIA_UPLOAD_TTL_SECONDS', 900, 1, 7 * 86_400, problems),
+    retentionDays: integer(env, 'CRIER_MEDIA_RETENTION_DAYS', 60, 1, 3650, problems),
+    ffmpegPath: env.CRIER_FFMPEG_PATH?.trim() || undefined,
+    ffprobePath: env.CRIER_FFPROBE_PATH?.trim() || undefined,
+    encodeConcurrency: integer(env, 'CRIER_MEDIA_ENCODE_CONCURRENCY', 2, 1, 64, problems),
+  };
   if (problems.length) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
-    networks, publishing, allowLoopbackFetch, extraCaFile,
+    networks, publishing, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
   };
+}
+
+/** The production schedule is the spec's (30 s timeout, retries 10 s to 5 min); a scale only shrinks it. */
+function webhookConfig(env: NodeJS.ProcessEnv, problems: string[]): Config['webhooks'] {
+  const raw = env.CRIER_WEBHOOK_TIME_SCALE?.trim();
+  const timeScale = raw ? Number(raw) : 1;
+  if (!(timeScale > 0 && timeScale <= 1)) problems.push(`CRIER_WEBHOOK_TIME_SCALE must be a number above 0 and at most 1, got "${raw}"`);
+  return {
+    concurrency: integer(env, 'CRIER_WEBHOOK_CONCURRENCY', 32, 1, 1024, problems),
+    timeScale: timeScale > 0 && timeScale <= 1 ? timeScale : 1,
+  };
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  problems.push(`${name} must be true or false, got "${env[name]}"`);
+  return fallback;
+}
+
+/** Both Stripe secrets or neither: a webhook that cannot be verified must not be half-enabled. */
+function stripeConfig(env: NodeJS.ProcessEnv, problems: string[]): Config['stripe'] {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (!secretKey && !webhookSecret) return undefined;
+  if (!secretKey || !webhookSecret) {
+    problems.push('set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to enable Stripe billing, or neither');
+    return undefined;
+  }
+  if (!/^(sk|rk)_/.test(secretKey)) problems.push('STRIPE_SECRET_KEY must be a Stripe secret key (sk_... or rk_...)');
+  if (!webhookSecret.startsWith('whsec_')) problems.push("STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_...)");
+  return { secretKey, webhookSecret };
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {

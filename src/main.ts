@@ -8,6 +8,8 @@ import { createPool, type Db } from './db/pool.ts';
 import { decodeId, encodeId } from './ids.ts';
 import { createLogger } from './log.ts';
 import { createApiKey, createOrg, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './orgs/orgs.ts';
+import { setApiKeyRateLimit } from './orgs/api-keys.ts';
+import { linkStripeCustomer } from './billing/stripe.ts';
 import { startCrier, type Roles, type Running } from './runtime.ts';
 import { connectSandboxAccounts, startSandbox, type SandboxAccount } from './sandbox.ts';
 import { runDoctor } from './doctor.ts';
@@ -23,6 +25,8 @@ const USAGE = `Usage: crier <command>
   org subscription <org> <status>     status: ${SUBSCRIPTION_STATUSES.join(', ')}
   key create --org <org> --name <name> [--quota <n>]   prints the key once
   key revoke <key-id|key>
+  key limit <key-id> <n|default>      a fixed rate limit for one key, or back to the org's
+  org stripe-customer <org> <cus_...|none>   link the org to its Stripe customer
   doctor                check configuration, database, clock and public URL
 
 <org> is the numeric id or the orgId shown by the API. Configuration comes from environment
@@ -142,6 +146,13 @@ async function orgCommand(db: Db, args: string[]): Promise<number> {
     console.log(`admin API key (shown once): ${org.apiKey}`);
     return 0;
   }
+  if (sub === 'stripe-customer' && params[0] && params[1]) {
+    const customer = params[1] === 'none' ? null : params[1];
+    if (customer && !/^cus_\w+$/.test(customer)) throw new UsageError('the Stripe customer id looks like cus_...');
+    const ok = await linkStripeCustomer(db, parseOrg(params[0]), customer);
+    console.log(ok ? `org ${params[0]}: Stripe customer ${customer ?? 'unlinked'}` : `no organization ${params[0]}`);
+    return ok ? 0 : 1;
+  }
   if (sub === 'subscription' && params[0] && params[1]) {
     const orgId = parseOrg(params[0]);
     const ok = await setSubscriptionStatus(db, orgId, parseStatus(params[1]));
@@ -169,6 +180,12 @@ async function keyCommand(db: Db, args: string[]): Promise<number> {
   if (sub === 'revoke' && param) {
     const ok = await revokeApiKey(db, param);
     console.log(ok ? 'key revoked' : 'no active key matches');
+    return ok ? 0 : 1;
+  }
+  const [, keyId, limit] = positionals;
+  if (sub === 'limit' && keyId && /^\d+$/.test(keyId) && limit && /^(\d+|default)$/.test(limit)) {
+    const ok = await setApiKeyRateLimit(db, Number(keyId), limit === 'default' ? null : Number(limit));
+    console.log(ok ? `key ${keyId}: ${limit === 'default' ? "the org's dynamic limit" : `${limit} requests per window`}` : `no key ${keyId}`);
     return ok ? 0 : 1;
   }
   console.error(USAGE);

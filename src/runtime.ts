@@ -12,6 +12,8 @@ import { createBoss, type Boss } from './queue/boss.ts';
 import { PUBLISH_QUEUE } from './queue/queues.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from './security/crypto.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
+import { startMediaMaintenance } from './media/maintenance.ts';
+import { startWebhookDeliverer } from './webhooks/deliverer.ts';
 
 export interface Roles {
   api: boolean;
@@ -30,6 +32,7 @@ export interface Running {
 }
 
 const MAINTENANCE_INTERVAL_MS = 15 * 60 * 1000;
+const QUEUE_STATS_SECONDS = 2;
 
 export async function startCrier(config: Config, logger: Logger, roles: Roles): Promise<Running> {
   const database = await locateDatabase(config, (line) => logger.debug({ component: 'embedded-postgres' }, line));
@@ -44,13 +47,16 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     schedule: roles.worker,
     migrate: false,
     superviseIntervalSeconds: config.publishing.superviseIntervalSeconds,
-    // Heartbeat and expiry sweeps run at the monitor interval, not the supervise one.
-    monitorIntervalSeconds: config.publishing.superviseIntervalSeconds,
+    // The monitor pass runs the heartbeat sweep and counts each queue's ready jobs; workers read that
+    // count (queue cache) to switch to continuous fetching when a backlog is due (burst, worker.ts).
+    monitorIntervalSeconds: QUEUE_STATS_SECONDS,
+    queueCacheIntervalSeconds: QUEUE_STATS_SECONDS,
   });
   await boss.start();
   // Jobs copy the queue's heartbeat when inserted, so every process applies the configured one.
   await boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: config.publishing.heartbeatSeconds });
   const worker = roles.worker ? await startPublishingWorker(config, { db, boss, box, logger }) : undefined;
+  const deliverer = roles.worker ? await startWebhookDeliverer(config, { db, box, logger }) : undefined;
 
   let app: FastifyInstance | undefined;
   let url: string | undefined;
@@ -62,6 +68,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   }
   const timers: NodeJS.Timeout[] = [];
   if (roles.worker) timers.push(startMaintenance(db, logger));
+  if (roles.worker) timers.push(startMediaMaintenance(config, db, logger));
 
   if (firstOrg) announceFirstStart(firstOrg.apiKey, url ?? config.publicBaseUrl, database);
   // One human line whatever LOG_LEVEL is: operators and scripts wait for it.
@@ -78,6 +85,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
       for (const timer of timers) clearInterval(timer);
       await app?.close();
       await worker?.stop();
+      await deliverer?.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await db.end();
       await database.stop();

@@ -63,12 +63,19 @@ const JOB_BATCH = 1_000;
  * the HTTP round trips. `when` is either one instant for every post, or a range of days ahead over
  * which scheduled times are spread at random. Contents are `<tag> <post id>`, unique per account as X
  * requires.
+ *
+ * `createdOverPastDays` moves the jobs' created_on back by a random span up to that many days, as for
+ * posts scheduled ahead over the past days. It matters to the queue: pg-boss fetches in created_on
+ * order (index job_i11: name, priority, created_on, start_after), so a fetch walks past every
+ * not-yet-due job created before the due ones. Left as inserted, each batch of JOB_BATCH jobs shares
+ * one created_on, and PostgreSQL 18's skip scan jumps over a whole batch at once: the fetch looks
+ * far cheaper than over a backlog that accumulated one post at a time.
  */
 export async function seedQueuedPosts(
   db: Db,
   boss: Boss,
   fixture: PublishFixture,
-  options: { count: number; tag: string; when: { at: Date } | { daysAhead: [number, number] } },
+  options: { count: number; tag: string; when: { at: Date } | { daysAhead: [number, number] }; createdOverPastDays?: number },
 ): Promise<SeededTargets> {
   const accountIds = fixture.accounts.map((a) => a.rawId);
   const at = 'at' in options.when ? options.when.at : null;
@@ -105,6 +112,13 @@ export async function seedQueuedPosts(
       targetIds.push(r.target_id);
       postIds.push(r.post_id);
     }
+  }
+  if (options.createdOverPastDays) {
+    await db.query(
+      `UPDATE pgboss.job SET created_on = created_on - random() * $3::float8 * interval '1 day'
+        WHERE name = $1 AND (data->>'postId')::bigint = ANY($2::bigint[])`,
+      [PUBLISH_QUEUE, postIds, options.createdOverPastDays],
+    );
   }
   return { targetIds, postIds };
 }

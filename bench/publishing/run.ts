@@ -17,20 +17,16 @@
 //
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way a fresh database of its own, dropped at the end.
+import { openBenchDatabase } from '../database.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { startXEmulator, type XEmulator, type XTweet } from '../../emulators/x/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { ensureDatabase } from '../../src/db/database.ts';
-import { freePort, startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { createPool, type Db } from '../../src/db/pool.ts';
+import { freePort } from '../../src/db/embedded.ts';
+import type { Db } from '../../src/db/pool.ts';
 import { decodeId } from '../../src/ids.ts';
 import { createBoss } from '../../src/queue/boss.ts';
 import { PUBLISH_QUEUE } from '../../src/queue/queues.ts';
@@ -39,7 +35,7 @@ import { machineBusyShare, spawnNode, waitForHttp } from '../proc.ts';
 import { percentile, round } from '../stats.ts';
 import { measureEmulatorCeiling } from './ceiling.ts';
 import { createXFixture, seedQueuedPosts, type PublishFixture } from './fixture.ts';
-import { startWorkers, type WorkerSet } from './workers.ts';
+import { startWorkers } from './workers.ts';
 
 const started = performance.now();
 const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false } } });
@@ -77,6 +73,8 @@ interface ThroughputFigure {
   p99_ms: number | null;
   peak_rss_mb: number[] | null;
   worker_cpu_pct: number[] | null;
+  /** PostgreSQL backends serving the workers, % of one core (null: PostgreSQL not on this machine). */
+  db_cpu_pct: number | null;
   /** CPU of this process (emulator, load generator, polling) over the figure, % of one core. */
   bench_cpu_pct: number;
   ceiling: string | null;
@@ -103,7 +101,11 @@ interface LatenessFigure {
   targets_per_s: number;
   peak_rss_mb: number[];
   worker_cpu_pct: number[];
+  db_cpu_pct: number | null;
   bench_cpu_pct: number;
+  /** While the workers wait for the due second, polling over the backlog with nothing due. */
+  idle_worker_cpu_pct: number[];
+  idle_db_cpu_pct: number | null;
 }
 
 const throughput: ThroughputFigure[] = [];
@@ -150,37 +152,7 @@ async function main(): Promise<void> {
     `${ACCOUNTS} X accounts; worker concurrency ${CONCURRENCY}`);
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was already in use before the bench started; figures will be low and noisy`);
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'crier-bench-publish-'));
-  cleanups.push({ label: 'remove temp dir', run: () => rm(tempDir, { recursive: true, force: true }) });
-
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    log('starting a throwaway embedded PostgreSQL');
-    const server = await startEmbeddedPostgres(tempDir);
-    cleanups.push({ label: 'stop embedded PostgreSQL', run: () => server.stop() });
-    adminUrl = server.url;
-  }
-  const dbName = `crier_bench_publish_${process.pid}`;
-  const dropDatabase = async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
-  };
-  await dropDatabase();
-  const databaseUrl = await ensureDatabase(adminUrl, dbName);
-  cleanups.push({ label: `drop database ${dbName}`, run: dropDatabase });
-
-  const db = createPool(databaseUrl, 4);
-  cleanups.push({ label: 'close setup pool', run: () => db.end() });
-  await migrate(db, databaseUrl);
-  const settings = await db.query<{ name: string; setting: string }>(
-    "SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_connections') ORDER BY name",
-  );
-  log(`PostgreSQL ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(' ')}; ${os.cpus().length} CPUs (shared by emulator, workers, API and PostgreSQL)`);
+  const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench_publish', cleanups, log);
 
   // The emulator's default limits (100 posts per user per 15 min) would throttle the bench. Its
   // duplicate check is off: Crier adopts a "duplicate content" refusal as its own earlier post, so
@@ -204,7 +176,10 @@ async function main(): Promise<void> {
   const workerEnv = { ...baseEnv, CRIER_X_API_URL: x.url, CRIER_PUBLISH_CONCURRENCY: String(CONCURRENCY) };
 
   const port = await freePort();
-  const api = spawnNode('api', path.join(repoRoot, 'bin', 'crier.js'), ['api'], { ...baseEnv, PORT: String(port), HOST: '127.0.0.1' }, repoRoot);
+  // Per-key request limits would turn the bench's creates into 429s: they are the API's business
+  // (bench/run.ts), not the publishing path's, so they are off here.
+  const apiEnv = { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', CRIER_RATE_LIMIT_ENABLED: 'false' };
+  const api = spawnNode('api', path.join(repoRoot, 'bin', 'crier.js'), ['api'], apiEnv, repoRoot);
   cleanups.push({ label: 'stop Crier API', run: () => api.stop() });
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${apiUrl}/healthz`);
@@ -236,6 +211,7 @@ async function main(): Promise<void> {
       p99_ms: round(c.p99_ms, 2),
       peak_rss_mb: null,
       worker_cpu_pct: null,
+      db_cpu_pct: null,
       bench_cpu_pct: round(cpuPct(cpu0, t0), 0),
       ceiling: null,
       ceiling_value: null,
@@ -297,6 +273,7 @@ async function throughputFigure(env: Env, workerCount: number, ceiling: Throughp
       p99_ms: round(percentile(attemptMs, 0.99), 2),
       peak_rss_mb: stats.peakRssMb.map((v) => round(v, 1)),
       worker_cpu_pct: stats.cpuPct.map((v) => round(v, 0)),
+      db_cpu_pct: stats.dbCpuPct === null ? null : round(stats.dbCpuPct, 0),
       bench_cpu_pct: round(benchCpu, 0),
       ceiling: ceiling.figure,
       ceiling_value: ceiling.targets_per_s,
@@ -453,11 +430,15 @@ async function latenessFigure(env: Env, workerCount: number): Promise<void> {
   await boss.start();
   try {
     const seedStart = performance.now();
-    const backlog = await seedQueuedPosts(env.db, boss, env.fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [1, 7] } });
+    // Created over the past week, one at a time as through the API, not in a few instants (see
+    // seedQueuedPosts: it changes what a fetch costs).
+    const backlog = await seedQueuedPosts(env.db, boss, env.fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [1, 7] }, createdOverPastDays: 7 });
     log(`${name}: seeded ${backlog.targetIds.length} pending posts 1-7 days ahead, with their jobs, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-    // After a bulk load the planner has no statistics yet; autovacuum would analyze within a minute
-    // or so on a live system. Do it now so plans are the steady-state ones.
-    await env.db.query('ANALYZE posts, containers, targets, pgboss.job');
+    // After a bulk load the planner has no statistics yet, and the created_on update left dead
+    // index entries; autovacuum would deal with both within a minute or so on a live system. Do it
+    // now so plans and scans are the steady-state ones.
+    await env.db.query('VACUUM ANALYZE pgboss.job');
+    await env.db.query('ANALYZE posts, containers, targets');
 
     const workers = await startWorkers({ count: workerCount, repoRoot, env: env.workerEnv, db: env.db, log });
     try {
@@ -473,7 +454,11 @@ async function latenessFigure(env: Env, workerCount: number): Promise<void> {
       log(`${name}: ${due.targetIds.length} posts due at ${scheduledAt.toISOString()} written in ${((performance.now() - dueStart) / 1000).toFixed(1)} s, ${(slackMs / 1000).toFixed(1)} s before they are due`);
       if (slackMs < 1000) problems.push(`${name}: writing the due posts ended ${(slackMs / 1000).toFixed(1)} s before their time; lateness figures are not meaningful (raise leadSec)`);
 
-      await sleep(Math.max(0, slackMs - 500));
+      // Until the due second the workers poll a queue with nothing due: what that costs.
+      await workers.mark();
+      await sleep(Math.max(0, scheduledAt.getTime() - Date.now() - 500));
+      const idle = await workers.sample();
+      log(`${name}: idle polling over the backlog: workers ${idle.cpuPct.map((v) => v.toFixed(0)).join(' + ')}% CPU, their PostgreSQL backends ${idle.dbCpuPct?.toFixed(0) ?? '?'}%`);
       await workers.mark();
       const cpu0 = process.cpuUsage();
       const t0perf = performance.now();
@@ -487,14 +472,14 @@ async function latenessFigure(env: Env, workerCount: number): Promise<void> {
         "SELECT count(*)::int AS n FROM targets WHERE post_id = ANY($1::bigint[]) AND status <> 'pending'",
         [backlog.postIds],
       );
-      if (rows[0]!.n) problems.push(`${name}: ${rows[0]!.n} backlog targets (due in 1-7 days) left pending`);
+      if (rows[0]!.n) problems.push(`${name}: ${rows[0]!.n} backlog targets (due in 1-7 days) are no longer pending`);
       const early = env.x.tweets().filter((t) => t.text.startsWith('backlog ')).length;
       if (early) problems.push(`${name}: ${early} backlog posts (due in 1-7 days) were published already`);
       if (tweets.length === 0) return;
 
       const late = Float64Array.from(tweets.map((t) => Date.parse(t.createdAt) - scheduledAt.getTime())).sort();
-      const early0 = late.filter((ms) => ms < 0).length;
-      if (early0) problems.push(`${name}: ${early0} posts were published before their scheduled time (earliest ${late[0]} ms)`);
+      const tooEarly = late.filter((ms) => ms < 0).length;
+      if (tooEarly) problems.push(`${name}: ${tooEarly} posts were published before their scheduled time (earliest ${late[0]} ms)`);
       const allSec = late[late.length - 1]! / 1000;
       const figure: LatenessFigure = {
         figure: name,
@@ -512,7 +497,10 @@ async function latenessFigure(env: Env, workerCount: number): Promise<void> {
         targets_per_s: round(tweets.length / allSec, 1),
         peak_rss_mb: stats.peakRssMb.map((v) => round(v, 1)),
         worker_cpu_pct: stats.cpuPct.map((v) => round(v, 0)),
+        db_cpu_pct: stats.dbCpuPct === null ? null : round(stats.dbCpuPct, 0),
         bench_cpu_pct: round(benchCpu, 0),
+        idle_worker_cpu_pct: idle.cpuPct.map((v) => round(v, 0)),
+        idle_db_cpu_pct: idle.dbCpuPct === null ? null : round(idle.dbCpuPct, 0),
       };
       lateness.push(figure);
       emit(figure);
@@ -532,28 +520,33 @@ function printTables(): void {
   if (throughput.length) {
     lines.push(
       '',
-      '| figure | targets | targets/s | elapsed s | p50 ms¹ | p99 ms¹ | worker peak RSS MB | worker CPU % | ceiling | % of ceiling |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+      '| figure | targets | targets/s | elapsed s | p50 ms¹ | p99 ms¹ | worker peak RSS MB | worker CPU % | DB CPU %² | ceiling | % of ceiling |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
     );
     for (const f of throughput) {
       const ceiling = f.ceiling ? `${f.ceiling} (${f.ceiling_value})` : '—';
       const pct = f.ratio === null ? '—' : `${(f.ratio * 100).toFixed(1)}%`;
-      lines.push(`| ${f.figure} | ${f.targets} | ${f.targets_per_s.toFixed(1)} | ${f.elapsed_s.toFixed(1)} | ${f.p50_ms?.toFixed(2) ?? '—'} | ${f.p99_ms?.toFixed(2) ?? '—'} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} | ${ceiling} | ${pct} |`);
+      lines.push(`| ${f.figure} | ${f.targets} | ${f.targets_per_s.toFixed(1)} | ${f.elapsed_s.toFixed(1)} | ${f.p50_ms?.toFixed(2) ?? '—'} | ${f.p99_ms?.toFixed(2) ?? '—'} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} | ${f.db_cpu_pct ?? '—'} | ${ceiling} | ${pct} |`);
     }
   }
   if (lateness.length) {
     lines.push(
       '',
-      '| figure | targets | backlog | workers | lateness p50 s | p99 s | max s | all published after s | targets/s | attempt p50 ms¹ | worker peak RSS MB | worker CPU % |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| figure | targets | backlog | workers | lateness p50 s | p99 s | max s | all published after s | targets/s | attempt p50 ms¹ | worker peak RSS MB | worker CPU % | DB CPU %² | idle: worker / DB CPU %³ |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const f of lateness) {
       const s = (ms: number) => (ms / 1000).toFixed(2);
-      lines.push(`| ${f.figure} | ${f.targets} | ${f.backlog} | ${f.workers} | ${s(f.p50_ms)} | ${s(f.p99_ms)} | ${s(f.max_ms)} | ${f.all_published_s.toFixed(2)} | ${f.targets_per_s.toFixed(1)} | ${f.attempt_p50_ms.toFixed(1)} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} |`);
+      lines.push(`| ${f.figure} | ${f.targets} | ${f.backlog} | ${f.workers} | ${s(f.p50_ms)} | ${s(f.p99_ms)} | ${s(f.max_ms)} | ${f.all_published_s.toFixed(2)} | ${f.targets_per_s.toFixed(1)} | ${f.attempt_p50_ms.toFixed(1)} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} | ${f.db_cpu_pct ?? '—'} | ${list(f.idle_worker_cpu_pct)} / ${f.idle_db_cpu_pct ?? '—'} |`);
     }
   }
   if (lines.length) {
-    lines.push('', '¹ ceilings: one POST /2/tweets; Crier: one publishing attempt, claim to recorded outcome (attempts table), network call included.');
+    lines.push(
+      '',
+      '¹ ceilings: one POST /2/tweets; Crier: one publishing attempt, claim to recorded outcome (attempts table), network call included.',
+      '² PostgreSQL backends serving the workers (matched by application_name), % of one core, over the figure.',
+      '³ the workers and their backends while waiting for the due second: polling over the backlog with nothing due.',
+    );
     process.stdout.write(lines.join('\n') + '\n');
   }
 }

@@ -9,9 +9,15 @@ import { installAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
 import { installMetrics } from './metrics.ts';
+import { installRateLimit } from './rate-limit.ts';
+import { apiKeysRoutes } from './routes/api-keys.ts';
+import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { webhooksRoutes } from './routes/webhooks.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,12 +51,20 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, ctx);
+  // Outside /v1, no API key: the upload PUT (signed URL) and public media files (unguessable token).
+  await publicMediaRoutes(app, ctx);
+  billingRoutes(app, ctx);
 
   await app.register(async (v1) => {
     await v1.register(cors, { origin: true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'], exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] });
     installAuth(v1, ctx.db, ctx.config.billingUrl);
+    await installRateLimit(v1, ctx);
+    apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);
+    webhooksRoutes(v1, ctx);
+    mediaRoutes(v1, ctx);
+    usageRoutes(v1, ctx);
   });
   return app;
 }

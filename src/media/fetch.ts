@@ -1,11 +1,18 @@
-// Downloading a post's media at publish time (spec: fetched when publishing, not when creating),
-// always through the SSRF guard, with the guard's size and time caps.
+// Downloading a post's media at publish time (spec: fetched when publishing, not when creating).
+// Anything from outside goes through the SSRF guard, with its size and time caps. Media that Crier
+// itself serves (uploaded and confirmed here, or a rendition) is read from storage instead: it is not
+// a user-supplied address, and on a local install its URL is http://localhost, which the guard
+// rightly refuses.
 import { PublishError } from '../publishing/errors.ts';
 import { SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher } from '../networks/types.ts';
+import { tokenOfPublicUrl, type MediaContext } from './context.ts';
+import { findServedFile } from './library.ts';
 
-export function createMediaFetcher(client: GuardedClient): MediaFetcher {
+export function createMediaFetcher(client: GuardedClient, own?: MediaContext): MediaFetcher {
   return async (url) => {
+    const token = own && tokenOfPublicUrl(own.publicBaseUrl, url);
+    if (own && token) return readOwnMedia(own, token, url);
     let res;
     try {
       res = await client.fetch(url);
@@ -21,4 +28,13 @@ export function createMediaFetcher(client: GuardedClient): MediaFetcher {
     if (!contentType) throw new PublishError('permanent', `media ${url} has no Content-Type header`);
     return { bytes: res.body, contentType };
   };
+}
+
+async function readOwnMedia(ctx: MediaContext, token: string, url: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const filename = decodeURIComponent(url.slice(url.lastIndexOf('/') + 1));
+  const file = await findServedFile(ctx, token, filename);
+  if (!file) throw new PublishError('permanent', `media ${url} is not (or no longer) available in this Crier's media library`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.storage.read(file.storageKey)) chunks.push(chunk as Buffer);
+  return { bytes: Buffer.concat(chunks), contentType: file.contentType };
 }

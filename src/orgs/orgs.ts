@@ -1,6 +1,9 @@
 // Organizations, their users and API keys.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { generateApiKey, hashApiKey } from '../security/api-keys.ts';
+import { insertApiKey } from './api-keys.ts';
+
+// API keys live in api-keys.ts; re-exported so existing imports keep working.
+export { createApiKey, findKeyOwner, insertApiKey, revokeApiKey, type KeyOwner } from './api-keys.ts';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -35,53 +38,7 @@ async function insertOrg(tx: Queryable, name: string, status: SubscriptionStatus
   return { orgId, userId, apiKey: key };
 }
 
-export async function insertApiKey(db: Queryable, orgId: number, userId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
-  const { key, prefix, hash } = generateApiKey();
-  const row = await db.query<{ id: number }>(
-    'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, fixed_quota) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-    [orgId, userId, name, prefix, hash, fixedQuota ?? null],
-  );
-  return { id: row.rows[0]!.id, key, prefix };
-}
-
-/** Creates a key for the org's first user (the CLI's `key create`). */
-export async function createApiKey(db: Db, orgId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
-  const user = await db.query<{ id: number }>('SELECT id FROM users WHERE org_id = $1 ORDER BY id LIMIT 1', [orgId]);
-  if (!user.rowCount) throw new Error(`organization ${orgId} does not exist`);
-  return insertApiKey(db, orgId, user.rows[0]!.id, name, fixedQuota);
-}
-
-/** Revokes a key given by its numeric id or by the key itself; returns whether one was revoked. */
-export async function revokeApiKey(db: Db, idOrKey: string): Promise<boolean> {
-  const byId = /^\d+$/.test(idOrKey);
-  const result = await db.query(
-    `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL AND ${byId ? 'id = $1' : 'key_hash = $1'}`,
-    [byId ? Number(idOrKey) : hashApiKey(idOrKey)],
-  );
-  return result.rowCount === 1;
-}
-
 export async function setSubscriptionStatus(db: Db, orgId: number, status: SubscriptionStatus): Promise<boolean> {
   const result = await db.query('UPDATE orgs SET subscription_status = $2 WHERE id = $1', [orgId, status]);
   return result.rowCount === 1;
-}
-
-export interface KeyOwner {
-  keyId: number;
-  orgId: number;
-  userId: number;
-  subscriptionStatus: SubscriptionStatus;
-  billingUrl: string | null;
-}
-
-/** Who a presented key belongs to, or undefined for an unknown or revoked key. */
-export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner | undefined> {
-  const result = await db.query<KeyOwner>(
-    `SELECT k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
-            o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl"
-       FROM api_keys k JOIN orgs o ON o.id = k.org_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hashApiKey(key)],
-  );
-  return result.rows[0];
 }

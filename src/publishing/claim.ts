@@ -21,14 +21,16 @@ export interface Claim {
   account: AccountCredentials;
   block: Record<string, unknown> | undefined;
   containers: ContainerInput[];
+  /** The post asked for processMedia: videos are fitted to the network before the adapter sees them. */
+  processMedia: boolean;
 }
 
 const TERMINAL = ['published', 'failed', 'unknown', 'cancelled'];
 
 export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId: string, leaseSeconds: number): Promise<Claim | 'busy' | undefined> {
   const claimed = await withTransaction(db, async (tx) => {
-    const post = await tx.query<{ generation: number; cancelled_at: Date | null; is_draft: boolean; org_id: number; network_options: Record<string, Record<string, unknown>> | null }>(
-      'SELECT generation, cancelled_at, is_draft, org_id, network_options FROM posts WHERE id = $1 FOR UPDATE',
+    const post = await tx.query<{ generation: number; cancelled_at: Date | null; is_draft: boolean; org_id: number; network_options: Record<string, Record<string, unknown>> | null; process_media: boolean }>(
+      'SELECT generation, cancelled_at, is_draft, org_id, network_options, process_media FROM posts WHERE id = $1 FOR UPDATE',
       [job.postId],
     );
     const p = post.rows[0];
@@ -55,10 +57,10 @@ export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId
       "UPDATE targets SET status = 'publishing', current_attempt_id = $2, attempt_count = attempt_count + 1 WHERE id = $1",
       [job.targetId, attemptId],
     );
-    return { attemptId, orgId: p.org_id, accountId: t.account_id, attemptCount: t.attempt_count + 1, interrupted: t.current_attempt_id !== null, options: p.network_options };
+    return { attemptId, orgId: p.org_id, accountId: t.account_id, attemptCount: t.attempt_count + 1, interrupted: t.current_attempt_id !== null, options: p.network_options, processMedia: p.process_media };
   });
   if (!claimed || claimed === 'busy') return claimed;
-  const account = await loadAccount(db, box, claimed.accountId);
+  const [account, containers] = await Promise.all([loadAccount(db, box, claimed.accountId), loadContainers(db, job.postId)]);
   return {
     attemptId: claimed.attemptId,
     targetId: job.targetId,
@@ -70,7 +72,8 @@ export async function claimTarget(db: Db, box: SecretBox, job: PublishJob, jobId
     accountActive: account.active,
     account: account.credentials,
     block: claimed.options?.[account.credentials.network],
-    containers: await loadContainers(db, job.postId),
+    processMedia: claimed.processMedia,
+    containers,
   };
 }
 

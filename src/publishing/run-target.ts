@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Db, Tx } from '../db/pool.ts';
 import type { MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import type { PrepareMedia } from '../media/renditions.ts';
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
@@ -20,6 +21,8 @@ export interface EngineDeps {
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
+  /** processMedia: swaps videos outside the network's profile for conforming renditions (media/renditions.ts). */
+  prepareMedia?: PrepareMedia;
   logger: Logger;
   /** Attempts per target before a retryable error becomes a failure. */
   maxAttempts: number;
@@ -62,14 +65,18 @@ async function publish(deps: EngineDeps, claim: Claim): Promise<Outcome> {
   if (!claim.accountActive) {
     throw new PublishError('permanent', `${claim.account.network}: the account @${claim.account.username} is disconnected (its token expired or was revoked); reconnect it and create a new post`);
   }
+  const containers = claim.processMedia && deps.prepareMedia
+    ? await deps.prepareMedia({ orgId: claim.orgId, network: claim.account.network, block: claim.block, containers: claim.containers })
+    : claim.containers;
   const prepared = await adapter.prepare({
     account: claim.account,
-    containers: claim.containers,
+    containers,
     block: claim.block,
     fetchMedia: deps.fetchMedia,
     saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, claim.account.id, tokens),
   });
-  const parts = await loadParts(deps.db, claim.targetId);
+  // Parts exist only if an earlier attempt ran (a crash or a retry); a first attempt skips the query.
+  const parts = claim.attemptCount > 1 || claim.interrupted ? await loadParts(deps.db, claim.targetId) : new Map();
   let root: PartRef | undefined;
   for (let position = 0; position < claim.containers.length; position++) {
     const ref = await publishContainer(deps, claim, prepared, parts.get(position), position, root);

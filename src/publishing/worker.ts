@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
+import { mediaContext } from '../media/context.ts';
 import { createMediaFetcher } from '../media/fetch.ts';
+import { createVideoProcessor } from '../media/renditions.ts';
 import { createAdapters } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { Boss } from '../queue/boss.ts';
@@ -27,12 +29,14 @@ export async function startPublishingWorker(
     maxBytes: 512 * 1024 * 1024,
     timeoutMs: 120_000,
   });
+  const fetchMedia = createMediaFetcher(guarded, mediaContext(config, deps.db, deps.box));
   const engine: EngineDeps = {
     db: deps.db,
     boss: deps.boss,
     box: deps.box,
     adapters: deps.adapters ?? createAdapters(config),
-    fetchMedia: createMediaFetcher(guarded),
+    fetchMedia,
+    prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,
     retryBaseMs: config.publishing.retryBaseMs,
@@ -41,7 +45,14 @@ export async function startPublishingWorker(
   };
   const workerId = await deps.boss.work<PublishJob>(
     PUBLISH_QUEUE,
-    { batchSize: 1, localConcurrency: config.publishing.concurrency, pollingIntervalSeconds: 0.5 },
+    {
+      batchSize: 1,
+      localConcurrency: config.publishing.concurrency,
+      pollingIntervalSeconds: 0.5,
+      // Without this each slot waits the polling interval after every job (2 jobs/s per slot); with a
+      // backlog of due jobs it fetches again at once until the queue is drained.
+      burstWhenReadyExceeds: 1,
+    },
     async ([job]) => {
       await runPublishJob(engine, job!.data, job!.id);
     },

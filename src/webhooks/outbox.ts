@@ -1,6 +1,10 @@
 // The event outbox: events are written in the same transaction as the change they describe, so an
-// event exists exactly when its change committed. Delivery to webhooks reads from here.
+// event exists exactly when its change committed. The same statement fans the event out: one
+// delivery per enabled webhook of the org subscribed to its type. So a committed event always has its
+// deliveries, with no dispatcher to crash between the two, and webhooks created later never receive
+// older events. The deliverer (deliverer.ts) is woken by a notification sent at commit.
 import type { Queryable } from '../db/pool.ts';
+import { MAX_ATTEMPTS } from './schedule.ts';
 
 export const EVENT_TYPES = [
   'post.published', 'post.error', 'account.token_expired', 'import.completed', 'import.failed',
@@ -8,7 +12,52 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** LISTEN/NOTIFY channel: "deliveries are due now". PostgreSQL sends it only if the transaction commits. */
+export const DELIVERY_CHANNEL = 'crier_webhook_deliveries';
+
+/**
+ * Writes an event and its deliveries; returns the event id. `data` is the spec's shape for `type`
+ * (see events.ts, EventDataMap).
+ */
 export async function emitEvent(db: Queryable, orgId: number, type: EventType, data: Record<string, unknown>): Promise<string> {
-  const { rows } = await db.query<{ id: string }>('INSERT INTO events (org_id, type, data) VALUES ($1, $2, $3) RETURNING id', [orgId, type, JSON.stringify(data)]);
+  const { rows } = await db.query<{ id: string }>(
+    `WITH event AS (
+       INSERT INTO events (org_id, type, data) VALUES ($1, $2, $3) RETURNING id, org_id, type
+     ), fanned AS (
+       INSERT INTO webhook_deliveries (org_id, webhook_id, event_id, max_attempts)
+       SELECT w.org_id, w.id, event.id, $4
+         FROM event JOIN webhooks w ON w.org_id = event.org_id AND w.enabled AND event.type = ANY (w.events)
+       RETURNING 1
+     ), woken AS (
+       SELECT pg_notify('${DELIVERY_CHANNEL}', '') FROM (SELECT 1 FROM fanned LIMIT 1) AS any_delivery
+     )
+     SELECT event.id, (SELECT count(*) FROM woken) AS woken FROM event`,
+    [orgId, type, JSON.stringify(data), MAX_ATTEMPTS],
+  );
   return rows[0]!.id;
+}
+
+/**
+ * The Test action: a `test` event delivered to one webhook only (whatever it subscribed to), with
+ * the normal retry schedule. Returns the event id.
+ */
+export async function emitTestEvent(db: Queryable, orgId: number, webhookId: number, message: string): Promise<string> {
+  const data = { message, endpointId: webhookId };
+  const { rows } = await db.query<{ id: string }>(
+    `WITH event AS (
+       INSERT INTO events (org_id, type, data) VALUES ($1, 'test', $2) RETURNING id
+     ), queued AS (
+       INSERT INTO webhook_deliveries (org_id, webhook_id, event_id, max_attempts)
+       SELECT $1, $3, event.id, $4 FROM event
+     )
+     SELECT event.id FROM event`,
+    [orgId, JSON.stringify(data), webhookId, MAX_ATTEMPTS],
+  );
+  await wakeDeliverers(db);
+  return rows[0]!.id;
+}
+
+/** Tells every deliverer to look for due deliveries now (at commit, when called in a transaction). */
+export async function wakeDeliverers(db: Queryable): Promise<void> {
+  await db.query(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
 }

@@ -49,6 +49,16 @@ test('org create, key create (with quota), key revoke, org subscription', async 
   assert.equal((await db.query('SELECT revoked_at IS NOT NULL AS r FROM api_keys WHERE id = $1', [keyId])).rows[0].r, true);
   assert.equal((await runCrier(['key', 'revoke', keyId], env())).code, 1, 'revoking twice says nothing matched');
 
+  const limited = await runCrier(['key', 'limit', keyId, '30'], env());
+  assert.equal(limited.code, 0, limited.stderr);
+  assert.equal((await db.query('SELECT rate_limit FROM api_keys WHERE id = $1', [keyId])).rows[0].rate_limit, 30);
+  assert.equal((await runCrier(['key', 'limit', keyId, 'default'], env())).code, 0);
+  assert.equal((await db.query('SELECT rate_limit FROM api_keys WHERE id = $1', [keyId])).rows[0].rate_limit, null);
+
+  const linked = await runCrier(['org', 'stripe-customer', orgId, 'cus_Test123'], env());
+  assert.equal(linked.code, 0, linked.stderr);
+  assert.equal((await db.query('SELECT stripe_customer_id FROM orgs WHERE id = $1', [orgId])).rows[0].stripe_customer_id, 'cus_Test123');
+
   const sub = await runCrier(['org', 'subscription', orgId, 'past_due'], env());
   assert.equal(sub.code, 0, sub.stderr);
   assert.equal((await db.query('SELECT subscription_status FROM orgs WHERE id = $1', [orgId])).rows[0].subscription_status, 'past_due');

@@ -64,7 +64,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     media,
     env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
     async startWorker() {
-      const boss = createBoss(server.databaseUrl, { supervise: true, schedule: false, migrate: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1 });
+      const boss = createBoss(server.databaseUrl, { supervise: true, schedule: false, migrate: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, queueCacheIntervalSeconds: 1 });
       await boss.start();
       const worker = await startPublishingWorker(server.config, { db: server.db, boss, box: server.box, logger: createLogger('silent') });
       const handle = { boss, worker, stop: async () => { await worker.stop(); await boss.stop({ graceful: false }); } };

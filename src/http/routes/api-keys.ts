@@ -1,0 +1,103 @@
+// /v1/api-keys: the organization's API keys. A key is shown once, when created; listings show its
+// prefix only.
+import { Type, type TSchema } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RequestError, validationError } from '../../errors.ts';
+import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';
+import type { AppContext } from '../context.ts';
+
+const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+
+const ApiKeySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'the first characters of the key, to recognise it' }),
+  userId: Type.String({ description: 'the user the key belongs to' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'updated at most once a minute' })),
+  revokedAt: Nullable(Type.String({ format: 'date-time' })),
+  fixedQuota: Nullable(Type.Integer({ description: 'requests this key may make in total; null: limited per window instead' })),
+  quotaUsed: Type.Integer(),
+  rateLimit: Nullable(Type.Integer({ description: "the operator's per-window limit for this key; null: the organization's computed limit" })),
+});
+
+const CreatedApiKeySchema = Type.Object({ ...ApiKeySchema.properties, key: Type.String({ description: 'the API key: shown this once, never again' }) });
+
+const CREATE_FIELDS = new Set(['name', 'fixedQuota']);
+
+interface CreateBody {
+  name: string;
+  fixedQuota?: number;
+}
+
+export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Querystring: { limit: number; offset: number } }>('/v1/api-keys', {
+    schema: {
+      summary: "List the organization's API keys",
+      description: 'Newest first, revoked keys included. The keys themselves are never shown again after creation.',
+      tags: ['api-keys'],
+      querystring: Type.Object({
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+        offset: Type.Integer({ minimum: 0, default: 0 }),
+      }),
+      response: {
+        200: Type.Object({ success: Type.Boolean(), data: Type.Array(ApiKeySchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+        400: ErrorSchema,
+      },
+    },
+    handler: async (request) => ({ success: true, ...(await listApiKeys(ctx.db, request.owner.orgId, request.query)) }),
+  });
+
+  app.post<{ Body: CreateBody }>('/v1/api-keys', {
+    schema: {
+      summary: 'Create an API key',
+      description: 'The key belongs to the user of the key that creates it. `key` in the response is the only time the key is shown: store it. With `fixedQuota` the key may make that many requests in total instead of being limited per window. Keys with a fixed quota cannot create or revoke keys.',
+      tags: ['api-keys'],
+      body: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'a name with at least one visible character' }),
+        fixedQuota: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 })),
+      }),
+      response: { 201: Type.Object({ success: Type.Boolean(), data: CreatedApiKeySchema }), 400: ErrorSchema, 403: ErrorSchema },
+    },
+    preValidation: async (request) => refuseUnknownFields(request.body),
+    handler: async (request, reply) => {
+      refuseQuotaKey(request, 'create');
+      const { orgId, userId } = request.owner;
+      const data = await issueApiKey(ctx.db, orgId, userId, { name: request.body.name.trim(), fixedQuota: request.body.fixedQuota });
+      return reply.status(201).send({ success: true, data });
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/api-keys/:id', {
+    schema: {
+      summary: 'Revoke an API key',
+      description: 'The key stops working at once, on every API process. Revoking a revoked key changes nothing.',
+      tags: ['api-keys'],
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) }),
+      response: { 200: Type.Object({ success: Type.Boolean(), data: ApiKeySchema }), 403: ErrorSchema, 404: ErrorSchema },
+    },
+    handler: async (request) => {
+      refuseQuotaKey(request, 'revoke');
+      const data = await revokeOrgApiKey(ctx.db, request.owner.orgId, request.params.id);
+      if (!data) throw new RequestError(404, 'API key not found', { code: 'not_found' });
+      return { success: true, data };
+    },
+  });
+}
+
+/**
+ * A fixed-quota key is handed out for limited use (a trial, a partner): if it could mint keys without
+ * a quota, or revoke the admin's, the quota would limit nothing.
+ */
+function refuseQuotaKey(request: FastifyRequest, action: string): void {
+  if (request.owner.fixedQuota === null) return;
+  throw new RequestError(403, `A key with a fixed quota cannot ${action} API keys; use a key without a quota`, { code: 'forbidden' });
+}
+
+/** A misspelt or unsupported field (say `fixedquota`, or `rateLimit`, which only an operator sets) would otherwise be dropped silently and the key created without it. */
+function refuseUnknownFields(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
+  const unknown = Object.keys(body).filter((field) => !CREATE_FIELDS.has(field));
+  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: 'is not a field of an API key; allowed: name, fixedQuota' })));
+}

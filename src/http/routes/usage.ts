@@ -1,0 +1,52 @@
+// /v1/usage: what the organization was billed for (processMedia renditions, in 10-second blocks).
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { usageReport, type UsageQuery } from '../../media/usage.ts';
+import type { AppContext } from '../context.ts';
+
+const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
+
+const UsageItemSchema = Type.Object({
+  id: Type.Integer(),
+  kind: Type.String({ enum: ['video_rendition'] }),
+  rendition_id: Type.Integer(),
+  profile: Type.String({ description: 'The network profile the rendition was made for, e.g. x@1' }),
+  source_url: Type.String(),
+  duration_seconds: Type.Number({ description: 'Output duration' }),
+  blocks: Type.Integer({ description: '10-second blocks billed, rounded up, at least 1' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export function usageRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Querystring: UsageQuery }>('/v1/usage', {
+    schema: {
+      summary: 'Billed usage',
+      description: 'Totals for the period [from, to) (all time when omitted) and the usage records in it, newest first. Each processMedia rendition is billed once, by output duration in 10-second blocks.',
+      tags: ['usage'],
+      querystring: Type.Object({
+        from: Type.Optional(Type.String({ format: 'date-time' })),
+        to: Type.Optional(Type.String({ format: 'date-time' })),
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+        offset: Type.Integer({ minimum: 0, default: 0 }),
+      }),
+      response: {
+        200: Type.Object({
+          success: Type.Boolean(),
+          data: Type.Object({
+            from: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            to: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            total_blocks: Type.Integer(),
+            total_renditions: Type.Integer(),
+            total_duration_seconds: Type.Number(),
+            items: Type.Array(UsageItemSchema),
+          }),
+          count: Type.Integer({ description: 'usage records in the period, across all pages' }),
+          limit: Type.Integer(),
+          offset: Type.Integer(),
+        }),
+        400: ErrorSchema,
+      },
+    },
+    handler: async (request) => ({ success: true, ...(await usageReport(ctx.db, request.owner.orgId, request.query)) }),
+  });
+}

@@ -1,0 +1,186 @@
+// API keys: issuing, listing, revoking, resolving a presented key to its owner, and the counters a
+// key carries (fixed quota, last use). The key itself is shown once; only its SHA-256 is stored.
+import type { Db, Queryable } from '../db/pool.ts';
+import { decodeId, encodeId } from '../ids.ts';
+import { generateApiKey, hashApiKey } from '../security/api-keys.ts';
+import type { SubscriptionStatus } from './orgs.ts';
+
+export async function insertApiKey(db: Queryable, orgId: number, userId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
+  const { key, prefix, hash } = generateApiKey();
+  const row = await db.query<{ id: number }>(
+    'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, fixed_quota) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+    [orgId, userId, name, prefix, hash, fixedQuota ?? null],
+  );
+  return { id: row.rows[0]!.id, key, prefix };
+}
+
+/** Creates a key for the org's first user (the CLI's `key create`). */
+export async function createApiKey(db: Db, orgId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
+  const user = await db.query<{ id: number }>('SELECT id FROM users WHERE org_id = $1 ORDER BY id LIMIT 1', [orgId]);
+  if (!user.rowCount) throw new Error(`organization ${orgId} does not exist`);
+  return insertApiKey(db, orgId, user.rows[0]!.id, name, fixedQuota);
+}
+
+/** Revokes a key given by its numeric id or by the key itself; returns whether one was revoked. */
+export async function revokeApiKey(db: Db, idOrKey: string): Promise<boolean> {
+  const byId = /^\d+$/.test(idOrKey);
+  const result = await db.query(
+    `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL AND ${byId ? 'id = $1' : 'key_hash = $1'}`,
+    [byId ? Number(idOrKey) : hashApiKey(idOrKey)],
+  );
+  return result.rowCount === 1;
+}
+
+/**
+ * An operator's per-window limit for one key (null: back to the organization's formula). Read on
+ * every request with the key, so it applies to the key's very next request.
+ */
+export async function setApiKeyRateLimit(db: Queryable, keyId: number, limit: number | null): Promise<boolean> {
+  const result = await db.query('UPDATE api_keys SET rate_limit = $2 WHERE id = $1', [keyId, limit]);
+  return result.rowCount === 1;
+}
+
+export interface KeyOwner {
+  keyId: number;
+  orgId: number;
+  userId: number;
+  subscriptionStatus: SubscriptionStatus;
+  billingUrl: string | null;
+  /** Not null: the key has a fixed request quota instead of a per-window limit. */
+  fixedQuota: number | null;
+  /** Not null: an operator's override of the organization's per-window limit. */
+  rateLimit: number | null;
+}
+
+/** Who a presented key belongs to, or undefined for an unknown or revoked key. */
+export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner | undefined> {
+  const result = await db.query<KeyOwner>(
+    `SELECT k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
+            o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
+            k.fixed_quota AS "fixedQuota", k.rate_limit AS "rateLimit"
+       FROM api_keys k JOIN orgs o ON o.id = k.org_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [hashApiKey(key)],
+  );
+  return result.rows[0];
+}
+
+// ---- counters ----------------------------------------------------------------------------------
+
+export interface QuotaUse {
+  quota: number;
+  used: number;
+}
+
+/**
+ * Counts one request against a fixed-quota key. The increment and the check are one statement, so
+ * concurrent requests (on any number of API processes) serialize on the row lock: exactly `quota`
+ * of them get a QuotaUse, never one more. Undefined: the quota is used up (nothing was counted).
+ */
+export async function consumeQuota(db: Queryable, keyId: number): Promise<QuotaUse | undefined> {
+  const result = await db.query<QuotaUse>(
+    `UPDATE api_keys SET quota_used = quota_used + 1, last_used_at = now()
+      WHERE id = $1 AND quota_used < fixed_quota
+      RETURNING fixed_quota AS quota, quota_used AS used`,
+    [keyId],
+  );
+  return result.rows[0];
+}
+
+/** Records that the key was used; callers throttle it (a write per request would be wasteful). */
+export async function touchApiKey(db: Queryable, keyId: number): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId]);
+}
+
+// ---- the /v1/api-keys resource -----------------------------------------------------------------
+
+/** A key as its organization may see it: never the key itself nor its hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  /** The first characters of the key, to recognise it. */
+  prefix: string;
+  /** The user the key belongs to. */
+  userId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  fixedQuota: number | null;
+  quotaUsed: number;
+  /** The operator's per-window limit for this key; null: the organization's computed limit. */
+  rateLimit: number | null;
+}
+
+interface ApiKeyRow {
+  id: number;
+  name: string;
+  prefix: string;
+  user_id: number;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  fixed_quota: number | null;
+  quota_used: number;
+  rate_limit: number | null;
+}
+
+const VIEW_COLUMNS = 'id, name, prefix, user_id, created_at, last_used_at, revoked_at, fixed_quota, quota_used, rate_limit';
+
+function toView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: encodeId(row.id),
+    name: row.name,
+    prefix: row.prefix,
+    userId: encodeId(row.user_id),
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    fixedQuota: row.fixed_quota,
+    quotaUsed: row.quota_used,
+    rateLimit: row.rate_limit,
+  };
+}
+
+export interface ApiKeyPage {
+  data: ApiKeyView[];
+  /** Keys of the organization, revoked ones included, across all pages. */
+  count: number;
+  limit: number;
+  offset: number;
+}
+
+/** The organization's keys, newest first, revoked ones included (they show when they stopped). */
+export async function listApiKeys(db: Queryable, orgId: number, page: { limit: number; offset: number }): Promise<ApiKeyPage> {
+  const [rows, total] = await Promise.all([
+    db.query<ApiKeyRow>(`SELECT ${VIEW_COLUMNS} FROM api_keys WHERE org_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset]),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1', [orgId]),
+  ]);
+  return { data: rows.rows.map(toView), count: total.rows[0]!.n, ...page };
+}
+
+/** Issues a key to `userId` of `orgId`; the returned `key` is the only time it is ever visible. */
+export async function issueApiKey(db: Queryable, orgId: number, userId: number, input: { name: string; fixedQuota?: number }): Promise<ApiKeyView & { key: string }> {
+  const { id, key } = await insertApiKey(db, orgId, userId, input.name, input.fixedQuota);
+  const row = await db.query<ApiKeyRow>(`SELECT ${VIEW_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+  return { ...toView(row.rows[0]!), key };
+}
+
+/**
+ * Revokes one of the organization's keys, given by its public id. Revoking twice keeps the first
+ * revocation time. Undefined: no such key in this organization (another org's key looks the same).
+ */
+export async function revokeOrgApiKey(db: Queryable, orgId: number, publicId: string): Promise<ApiKeyView | undefined> {
+  const id = parseKeyId(publicId);
+  if (id === undefined) return undefined;
+  const result = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND org_id = $2 RETURNING ${VIEW_COLUMNS}`,
+    [id, orgId],
+  );
+  return result.rows[0] && toView(result.rows[0]);
+}
+
+/** The encoded id the API shows, or the numeric id the CLI prints. */
+function parseKeyId(value: string): number | undefined {
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  return decodeId(value);
+}

@@ -1,0 +1,230 @@
+// The webhook deliverer of a worker process: claims due deliveries, sends them (several at once),
+// records each attempt and schedules the retry. Any number of deliverers may run on one database:
+// claims skip each other's rows. It sleeps until the next delivery is due, and wakes early when a
+// transaction that fanned an event out commits (LISTEN/NOTIFY) or when one of its sends finishes.
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db, Tx } from '../db/pool.ts';
+import type { SecretBox } from '../security/crypto.ts';
+import { createGuardedClient, type GuardedClient } from '../security/ssrf.ts';
+import { attempt } from './deliver.ts';
+import { claimDue, msUntilNextDue, recordResults, type ClaimedDelivery, type RecordedAttempt } from './deliveries.ts';
+import { DELIVERY_CHANNEL } from './outbox.ts';
+import { createSchedule, type Schedule } from './schedule.ts';
+
+export interface WebhookDeliverer {
+  /** Stops claiming, lets the attempts in flight finish (each is bounded by the attempt timeout). */
+  stop(): Promise<void>;
+}
+
+export interface DelivererDeps {
+  db: Db;
+  box: SecretBox;
+  logger: Logger;
+}
+
+/** Another process's new retries are noticed within this, even if its notification was missed. */
+const MAX_SLEEP_MS = 1000;
+/** Floor for due rows another deliverer holds: they are released within milliseconds. */
+const MIN_SLEEP_MS = 25;
+/** What a receiver may answer; the log keeps 1 KB of it. Larger answers fail the attempt (too_large). */
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Bounds one statement's size (each result carries up to 1 KB of response body). */
+const MAX_RESULTS_PER_WRITE = 500;
+
+export async function startWebhookDeliverer(config: Config, deps: DelivererDeps): Promise<WebhookDeliverer> {
+  const schedule = createSchedule(config.webhooks.timeScale);
+  const client = createGuardedClient({
+    allowLoopback: config.allowLoopbackFetch,
+    ca: config.extraCaFile ? readFileSync(config.extraCaFile) : undefined,
+    maxBytes: MAX_RESPONSE_BYTES,
+    timeoutMs: schedule.timeoutMs,
+    maxRedirects: 0, // a redirect is a failed attempt, and its target is never contacted
+  });
+  const loop = new DeliveryLoop({ ...deps, client, schedule, concurrency: config.webhooks.concurrency });
+  const done = loop.run().catch((error: unknown) => deps.logger.error({ err: error }, 'the webhook deliverer stopped on an error'));
+  return {
+    async stop() {
+      loop.stop();
+      await done;
+      await client.close();
+    },
+  };
+}
+
+interface LoopDeps extends DelivererDeps {
+  client: GuardedClient;
+  schedule: Schedule;
+  concurrency: number;
+}
+
+class DeliveryLoop {
+  private readonly deps: LoopDeps;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly alarm = new Alarm();
+  private readonly results: ResultWriter;
+  private listener: Tx | undefined;
+  private stopping = false;
+
+  constructor(deps: LoopDeps) {
+    this.deps = deps;
+    this.results = new ResultWriter(deps.db, deps.logger);
+  }
+
+  async run(): Promise<void> {
+    let backlog = false;
+    while (!this.stopping) {
+      await this.listen();
+      const free = this.deps.concurrency - this.inFlight.size;
+      // With a backlog, claim in batches rather than one row per finished send: a claim is a commit.
+      const enough = backlog ? Math.ceil(this.deps.concurrency / 4) : 1;
+      if (free < enough) {
+        await this.alarm.sleep(MAX_SLEEP_MS); // rung when a send finishes
+        continue;
+      }
+      const claimed = await this.claim(free);
+      for (const claim of claimed) this.track(this.deliver(claim));
+      backlog = claimed.length === free;
+      if (!backlog) await this.alarm.sleep(await this.untilNextDue());
+    }
+    await Promise.allSettled(this.inFlight);
+    this.unlisten();
+  }
+
+  stop(): void {
+    this.stopping = true;
+    this.alarm.ring();
+  }
+
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
+    try {
+      return await claimDue(this.deps.db, limit, this.deps.schedule.leaseMs);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'webhook deliveries could not be claimed; trying again');
+      return [];
+    }
+  }
+
+  private async deliver(claim: ClaimedDelivery): Promise<void> {
+    const result = await attempt(this.deps.client, this.deps.box, claim);
+    await this.results.record({ claim, result, retryDelayMs: this.deps.schedule.retryDelayMs(claim.attemptCount) });
+    this.deps.logger.debug({ deliveryId: claim.deliveryId, webhookId: claim.webhookId, attempt: claim.attemptCount, ok: result.ok, kind: result.errorKind }, 'webhook attempt');
+  }
+
+  private track(sending: Promise<void>): void {
+    this.inFlight.add(sending);
+    void sending.catch((error: unknown) => this.deps.logger.error({ err: error }, 'webhook send failed unexpectedly')).finally(() => {
+      this.inFlight.delete(sending);
+      this.alarm.ring(); // a free slot, and perhaps a retry due sooner than we planned to look
+    });
+  }
+
+  private async untilNextDue(): Promise<number> {
+    try {
+      const ms = await msUntilNextDue(this.deps.db);
+      return ms === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(MIN_SLEEP_MS, ms));
+    } catch {
+      return MAX_SLEEP_MS;
+    }
+  }
+
+  /** Keeps one connection listening; a lost one is replaced on the next turn, polling covers the gap. */
+  private async listen(): Promise<void> {
+    if (this.listener) return;
+    try {
+      const connection = await this.deps.db.connect();
+      connection.on('notification', () => this.alarm.ring());
+      connection.on('error', () => {
+        if (this.listener === connection) this.unlisten();
+      });
+      this.listener = connection;
+      await connection.query(`LISTEN ${DELIVERY_CHANNEL}`);
+    } catch (error) {
+      this.unlisten();
+      this.deps.logger.debug({ err: error }, 'webhook deliverer cannot listen for notifications; polling');
+    }
+  }
+
+  /** The connection is closed, not returned to the pool: it would stay subscribed to the channel. */
+  private unlisten(): void {
+    const connection = this.listener;
+    this.listener = undefined;
+    connection?.release(true);
+  }
+}
+
+/**
+ * Group commit for attempt results: one write at a time; results that finish while it is in flight go
+ * together in the next one. Idle, a result is written at once; busy, one commit covers many.
+ */
+class ResultWriter {
+  private readonly db: Db;
+  private readonly logger: Logger;
+  private queue: { item: RecordedAttempt; written: () => void }[] = [];
+  private writing = false;
+
+  constructor(db: Db, logger: Logger) {
+    this.db = db;
+    this.logger = logger;
+  }
+
+  record(item: RecordedAttempt): Promise<void> {
+    return new Promise((written) => {
+      this.queue.push({ item, written });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, MAX_RESULTS_PER_WRITE);
+      await this.write(batch.map((b) => b.item));
+      for (const b of batch) b.written();
+    }
+    this.writing = false;
+  }
+
+  private async write(items: RecordedAttempt[], tries = 3): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await recordResults(this.db, items);
+      } catch (error) {
+        if (attempt >= tries) {
+          // Left unrecorded, each delivery's lease lapses and it is sent again: a duplicate, never a loss.
+          this.logger.warn({ err: error, attempts: items.length }, 'webhook attempt results could not be recorded');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+}
+
+/** A sleep that can be cut short; a ring that arrives while awake is kept for the next sleep. */
+class Alarm {
+  private rung = false;
+  private wake: (() => void) | undefined;
+
+  ring(): void {
+    this.rung = true;
+    this.wake?.();
+  }
+
+  async sleep(ms: number): Promise<void> {
+    if (!this.rung) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        this.wake = done;
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      this.wake = undefined;
+    }
+    this.rung = false;
+  }
+}

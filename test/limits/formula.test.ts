@@ -1,0 +1,54 @@
+// The organization's per-window limit, and the configuration of limits.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { windowLimit } from '../../src/billing/limits.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+const DEFAULTS = { floor: 60, ceiling: 1200 };
+
+test('the documented examples: floor + 5 per account + 4 * sqrt(posts of the last 24 h)', () => {
+  assert.equal(windowLimit({ accounts: 0, posts24h: 0 }, DEFAULTS), 60);
+  assert.equal(windowLimit({ accounts: 10, posts24h: 100 }, DEFAULTS), 150);
+  assert.equal(windowLimit({ accounts: 100, posts24h: 2500 }, DEFAULTS), 760);
+  assert.equal(windowLimit({ accounts: 250, posts24h: 0 }, DEFAULTS), 1200);
+  assert.equal(windowLimit({ accounts: 0, posts24h: 10_000_000 }, DEFAULTS), 1200);
+});
+
+test('always within [floor, ceiling], and never lower for more accounts or more posts', () => {
+  const traffic = fc.record({ accounts: fc.nat(100_000), posts24h: fc.nat(10_000_000) });
+  const bounds = fc.tuple(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 0, max: 100_000 })).map(([floor, extra]) => ({ floor, ceiling: floor + extra }));
+  fc.assert(
+    fc.property(traffic, bounds, fc.nat(1000), fc.nat(100_000), (t, b, moreAccounts, morePosts) => {
+      const limit = windowLimit(t, b);
+      assert.ok(Number.isInteger(limit) && limit >= b.floor && limit <= b.ceiling);
+      assert.ok(windowLimit({ accounts: t.accounts + moreAccounts, posts24h: t.posts24h + morePosts }, b) >= limit);
+    }),
+  );
+});
+
+test('limits configuration: defaults, and clear messages for bad values', () => {
+  const config = loadConfig({});
+  assert.deepEqual(config.rateLimit, { enabled: true, floor: 60, ceiling: 1200, windowSeconds: 60, redisPrefix: 'crier:rl' });
+  assert.equal(config.redisUrl, undefined);
+  assert.equal(config.stripe, undefined);
+
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      return error.message;
+    }
+    assert.fail(`accepted ${JSON.stringify(env)}`);
+  };
+  assert.match(problems({ CRIER_RATE_LIMIT_FLOOR: '100', CRIER_RATE_LIMIT_CEILING: '50' }), /CRIER_RATE_LIMIT_CEILING \(50\) must be at least CRIER_RATE_LIMIT_FLOOR \(100\)/);
+  assert.match(problems({ CRIER_RATE_LIMIT_WINDOW_SECONDS: '0' }), /CRIER_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1/);
+  assert.match(problems({ CRIER_RATE_LIMIT_ENABLED: 'maybe' }), /CRIER_RATE_LIMIT_ENABLED must be true or false/);
+  assert.match(problems({ REDIS_URL: 'localhost:6379' }), /REDIS_URL must be a redis:\/\//);
+  assert.match(problems({ STRIPE_SECRET_KEY: 'sk_test_1' }), /set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
+  assert.match(problems({ STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }), /STRIPE_SECRET_KEY must be a Stripe secret key/);
+  assert.match(problems({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'secret' }), /STRIPE_WEBHOOK_SECRET must be/);
+  assert.equal(loadConfig({ CRIER_RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled, false);
+  assert.deepEqual(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe, { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' });
+});

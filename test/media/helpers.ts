@@ -1,0 +1,153 @@
+// Media tests run Crier behind a local TLS front, as production runs it behind a proxy: PUBLIC_BASE_URL
+// is https://127.0.0.1:<front>, so the media URLs Crier hands out are real HTTPS URLs that any client
+// (and a network fetching by URL) can fetch through the front. Videos come from ffmpeg's test sources.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { mediaTools } from '../../src/media/tools.ts';
+import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { selfSignedCertificate } from '../helpers/https-server.ts';
+import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
+
+export const tools = mediaTools();
+
+/** An HTTPS reverse proxy whose upstream is set once Crier listens (Crier needs the front's URL first). */
+export interface Front {
+  url: string;
+  ca: string;
+  setUpstream(url: string): void;
+  close(): Promise<void>;
+}
+
+export async function startFront(): Promise<Front> {
+  const { key, cert } = await selfSignedCertificate();
+  let upstream: URL | undefined;
+  const server: Server = createServer({ key, cert }, (req, res) => {
+    const forward = httpRequest({ host: upstream!.hostname, port: upstream!.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.on('close', () => {
+      if (!req.complete) forward.destroy(); // a client that hung up mid-body hangs up on Crier too
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    ca: cert,
+    setUpstream: (url) => void (upstream = new URL(url)),
+    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+  };
+}
+
+export interface MediaHarness {
+  server: TestServer;
+  front: Front;
+  dataDir: string;
+  /** fetch that trusts the front's certificate. */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  /** POST /v1/media/upload, PUT, confirm; returns the confirmed media. */
+  upload(org: TestOrg, filename: string, bytes: Buffer, contentType?: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+async function harnessFor(front: Front, dataDir: string, server: TestServer, closeServer: () => Promise<void>): Promise<MediaHarness> {
+  front.setUpstream(server.url);
+  const agent = new Agent({ connect: { ca: front.ca } });
+  const fetch = (url: string, init: RequestInit = {}) => undiciFetch(url, { ...init, dispatcher: agent });
+  return {
+    server,
+    front,
+    dataDir,
+    fetch,
+    async upload(org, filename, bytes, contentType) {
+      const started = await server.request('POST', '/v1/media/upload', { key: org.key, body: { filename, ...(contentType ? { content_type: contentType } : {}) } });
+      if (started.status !== 200) throw new Error(`upload start: ${started.status} ${JSON.stringify(started.body)}`);
+      const put = await fetch(started.body.data.upload_url, { method: 'PUT', body: bytes });
+      if (put.status !== 200) throw new Error(`PUT: ${put.status} ${await put.text()}`);
+      const confirmed = await server.request('POST', `/v1/media/${started.body.data.id}/confirm`, { key: org.key, body: { size: bytes.length } });
+      if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+      return confirmed.body.data;
+    },
+    async close() {
+      await closeServer();
+      await agent.close();
+      await front.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function mediaEnv(extra: Record<string, string>): Promise<{ front: Front; dataDir: string; env: Record<string, string> }> {
+  const front = await startFront();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-media-'));
+  return { front, dataDir, env: { PUBLIC_BASE_URL: front.url, CRIER_DATA_DIR: dataDir, ...extra } };
+}
+
+/** The API alone (no worker, no networks). */
+export async function startMediaServer(extra: Record<string, string> = {}): Promise<MediaHarness> {
+  const { front, dataDir, env } = await mediaEnv(extra);
+  const server = await startTestServer(env);
+  return harnessFor(front, dataDir, server, () => server.close());
+}
+
+/** API + worker + X and Bluesky emulators (test/helpers/publishing.ts), behind the front. */
+export async function startMediaPublishing(extra: Record<string, string> = {}): Promise<MediaHarness & { stack: PublishingStack }> {
+  const { front, dataDir, env } = await mediaEnv(extra);
+  const stack = await startPublishingStack(env);
+  return { ...(await harnessFor(front, dataDir, stack.server, () => stack.close())), stack };
+}
+
+export interface TestVideo {
+  seconds: number;
+  size: string;
+  rate: number;
+  /** ffmpeg video encoder and its pixel format; defaults: libx264 in yuv420p. */
+  codec?: string;
+  pixFmt?: string;
+  audio?: boolean;
+  /** Output container format (mp4, mov, webm...). */
+  format?: string;
+}
+
+/** A video from ffmpeg's test pattern (and a sine tone), encoded fast. */
+export async function makeVideo(spec: TestVideo): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-video-'));
+  const file = path.join(dir, `v.${spec.format ?? 'mp4'}`);
+  const codec = spec.codec ?? 'libx264';
+  const args = [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', `testsrc=duration=${spec.seconds}:size=${spec.size}:rate=${spec.rate}`,
+    ...(spec.audio === false ? [] : ['-f', 'lavfi', '-i', `sine=duration=${spec.seconds}:sample_rate=48000`]),
+    '-c:v', codec, ...(codec === 'libx264' ? ['-preset', 'ultrafast'] : []), '-pix_fmt', spec.pixFmt ?? 'yuv420p',
+    ...(spec.audio === false ? [] : ['-c:a', spec.format === 'webm' ? 'libvorbis' : 'aac']),
+    '-f', spec.format ?? 'mp4', file,
+  ];
+  try {
+    await promisify(execFile)(tools.ffmpeg, args);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A JPEG of ffmpeg's test pattern. */
+export async function makeJpeg(size = '320x240'): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-image-'));
+  const file = path.join(dir, 'i.jpg');
+  try {
+    await promisify(execFile)(tools.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}`, '-frames:v', '1', file]);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

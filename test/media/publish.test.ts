@@ -1,0 +1,105 @@
+// Upload through Crier, use the returned URL in a post, and check what the networks received: the
+// worker reads Crier's own media from storage (anyone else's URL goes through the SSRF guard) and
+// uploads the same bytes. A format a network does not take fails that destination, naming the format.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { cidForBlob } from '../../emulators/bluesky/cid.ts';
+import type { TestOrg } from '../helpers/harness.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from './helpers.ts';
+import type { PublishingStack } from '../helpers/publishing.ts';
+
+describe('publishing uploaded media', () => {
+  let h: MediaHarness & { stack: PublishingStack };
+  let org: TestOrg;
+
+  before(async () => {
+    h = await startMediaPublishing();
+    org = await h.server.createOrg();
+  });
+  after(() => h.close());
+
+  const publish = async (accounts: string[], media: { url: string; filename: string; altText?: string }[], extra: object = {}) => {
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts, containers: [{ content: 'with media', media }], ...extra } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    return h.stack.waitForPost(org, created.body.post.id);
+  };
+
+  it('a confirmed upload is published to Bluesky as a blob with the same bytes, and to X as media of the same size', async () => {
+    const jpeg = await makeJpeg();
+    const media = await h.upload(org, 'pattern.jpg', jpeg, 'image/jpeg');
+    const bsky = await h.stack.addBlueskyAccount(org);
+    const x = await h.stack.addXAccount(org);
+    const post = await publish([bsky.id, x.id], [{ url: media.url, filename: media.filename, altText: 'a test pattern' }]);
+    const [onBsky, onX] = post.socialAccounts;
+    assert.equal(onBsky.status, 'published', onBsky.error);
+    assert.equal(onX.status, 'published', onX.error);
+
+    const record = h.stack.bsky.records(bsky.did).find((r) => r.uri === onBsky.platformPostId)!;
+    const image = (record.value as any).embed.images[0];
+    assert.equal(image.alt, 'a test pattern');
+    assert.equal(image.image.ref.$link, cidForBlob(jpeg), 'the blob is the uploaded bytes');
+    assert.equal(image.image.mimeType, 'image/jpeg');
+
+    const tweet = h.stack.x.tweets().find((t) => t.id === onX.platformPostId)!;
+    const uploaded = h.stack.x.media().find((m) => m.id === tweet.mediaIds[0]);
+    assert.ok(uploaded, JSON.stringify(tweet));
+    assert.equal(uploaded.size, jpeg.length);
+    assert.equal(uploaded.category, 'tweet_image');
+  });
+
+  it('a format the network does not take fails that destination with an error naming the format', async () => {
+    const webm = await makeVideo({ seconds: 1, size: '160x120', rate: 10, codec: 'libvpx', format: 'webm', audio: false });
+    const media = await h.upload(org, 'clip.webm', webm);
+    assert.equal(media.content_type, 'video/webm');
+    const x = await h.stack.addXAccount(org);
+    const bsky = await h.stack.addBlueskyAccount(org);
+    const post = await publish([x.id, bsky.id], [{ url: media.url, filename: media.filename }]);
+    const [onX, onBsky] = post.socialAccounts;
+    assert.equal(onX.status, 'failed');
+    assert.match(onX.error, /^x: clip\.webm is video\/webm; X accepts .*MP4 or MOV video/);
+    assert.equal(onBsky.status, 'failed');
+    assert.match(onBsky.error, /^bluesky: clip\.webm is not an image/);
+  });
+});
+
+describe("Crier's own media is read from storage, not fetched over the network", () => {
+  let h: MediaHarness & { stack: PublishingStack };
+  let org: TestOrg;
+
+  // Loopback is NOT allowed here: PUBLIC_BASE_URL (https://127.0.0.1:<front>) is an address the guard
+  // refuses, as a LAN or localhost install's would be. Uploaded media must publish all the same.
+  before(async () => {
+    h = await startMediaPublishing({ CRIER_ALLOW_LOOPBACK_FETCH: 'false' });
+    org = await h.server.createOrg();
+  });
+  after(() => h.close());
+
+  it('an uploaded image publishes although its public address is loopback', async () => {
+    const jpeg = await makeJpeg();
+    const media = await h.upload(org, 'own.jpg', jpeg, 'image/jpeg');
+    assert.match(media.url, /^https:\/\/127\.0\.0\.1:\d+\/media\//);
+    const bsky = await h.stack.addBlueskyAccount(org);
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [bsky.id], containers: [{ content: 'own', media: [{ url: media.url, filename: media.filename }] }] } });
+    const post = await h.stack.waitForPost(org, created.body.post.id);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const record = h.stack.bsky.records(bsky.did).find((r) => r.uri === post.socialAccounts[0].platformPostId)!;
+    assert.equal((record.value as any).embed.images[0].image.ref.$link, cidForBlob(jpeg));
+  });
+
+  it('another loopback URL is still refused by the guard', async () => {
+    const bsky = await h.stack.addBlueskyAccount(org);
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [bsky.id], containers: [{ content: 'not ours', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] } });
+    const post = await h.stack.waitForPost(org, created.body.post.id);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /refused/);
+  });
+
+  it('a URL under /media/ with an unknown token fails the destination with a clear error', async () => {
+    const bsky = await h.stack.addBlueskyAccount(org);
+    const url = `${h.front.url}/media/${'A'.repeat(32)}/gone.jpg`;
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [bsky.id], containers: [{ content: 'gone', media: [{ url, filename: 'gone.jpg' }] }] } });
+    const post = await h.stack.waitForPost(org, created.body.post.id);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /not \(or no longer\) available/);
+  });
+});
