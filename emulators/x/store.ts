@@ -177,6 +177,6 @@ export class XStore {
   }
 
   mediaExpiresInSecs(media: XMedia): number {
-    return Math.max(0, Math.floor((media.createdAtMs + MEDIA_EXPIRY_SECS * 1000 - this.#clock.now()) / 1000));
+    return Math.max(0, Math.ceil((media.createdAtMs + MEDIA_EXPIRY_SECS * 1000 - this.#clock.now()) / 1000));
   }
 }

@@ -14,20 +14,38 @@ export interface PostPage {
 export async function listPosts(db: Queryable, orgId: number, query: ListPostsQuery): Promise<PostPage> {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { where, params } = buildFilter(orgId, query);
+  const { where, params, accountId } = buildFilter(orgId, query);
   const page = await db.query<PostRow>({
     ...prepared(`SELECT ${POST_ROW_SQL} FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`),
     values: params,
   });
   const posts = page.rows.map((row) => toPostJson(row));
   // A partial page ends the result, so it tells the total without counting (counting is the costly part).
-  const total = posts.length > 0 && posts.length < limit
-    ? offset + posts.length
-    : (await db.query<{ total: number }>({ ...prepared(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`), values: params })).rows[0]!.total;
+  const total = posts.length > 0 && posts.length < limit ? offset + posts.length : await countPosts(db, orgId, query, { where, params, accountId });
   return { posts, pagination: { total, count: posts.length, limit, offset } };
 }
 
-function buildFilter(orgId: number, query: ListPostsQuery): { where: string; params: unknown[] } {
+/**
+ * The exact total of the filter. Filtered by one account only, it is that account's number of targets
+ * (one per post), which the (account_id, post_id) index counts without touching posts.
+ */
+async function countPosts(db: Queryable, orgId: number, query: ListPostsQuery, filter: Filter): Promise<number> {
+  const { where, params, accountId } = filter;
+  const onlyAccount = accountId !== undefined && (query.tenant_id ?? query.tenantId) === undefined &&
+    !query.created_after && !query.created_before && !query.scheduled_after && !query.scheduled_before;
+  const sql = onlyAccount
+    ? { ...prepared('SELECT count(*)::int AS total FROM targets t WHERE t.org_id = $1 AND t.account_id = $2'), values: [orgId, accountId] }
+    : { ...prepared(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`), values: params };
+  return (await db.query<{ total: number }>(sql)).rows[0]!.total;
+}
+
+interface Filter {
+  where: string;
+  params: unknown[];
+  accountId: number | undefined;
+}
+
+function buildFilter(orgId: number, query: ListPostsQuery): Filter {
   const params: unknown[] = [orgId];
   const clauses = ['p.org_id = $1'];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -48,7 +66,7 @@ function buildFilter(orgId: number, query: ListPostsQuery): { where: string; par
   if (query.created_before) clauses.push(`p.created_at < ${param(query.created_before)}`);
   if (query.scheduled_after) clauses.push(`p.scheduled_at > ${param(query.scheduled_after)}`);
   if (query.scheduled_before) clauses.push(`p.scheduled_at < ${param(query.scheduled_before)}`);
-  return { where: clauses.join(' AND '), params };
+  return { where: clauses.join(' AND '), params, accountId };
 }
 
 /** The spec accepts the encoded id or the raw number. */

@@ -81,6 +81,10 @@ describe('GET /v1/posts', () => {
   test('social_account_id accepts the encoded id and the raw number', async () => {
     assert.deepEqual(idsOf(await list(`?social_account_id=${a1.id}`)), [ids.p3, ids.p1]);
     assert.deepEqual(idsOf(await list(`?social_account_id=${a1.rawId}`)), [ids.p3, ids.p1]);
+    // A full page makes Crier count: the total is that account's posts, not the page.
+    const firstOnly = await list(`?social_account_id=${a1.id}&limit=1`);
+    assert.deepEqual(firstOnly.body.pagination, { total: 2, count: 1, limit: 1, offset: 0 });
+    assert.deepEqual((await list(`?social_account_id=${a3.id}&tenant_id=t1&limit=1`)).body.pagination, { total: 2, count: 1, limit: 1, offset: 0 });
     const bad = await list('?social_account_id=not-an-id');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].field, 'social_account_id');
