@@ -19,7 +19,7 @@ export interface Config {
   bodyLimit: number;
   databasePoolSize: number;
   /** Where each network's API is; tests and the sandbox point these at the emulators. */
-  networks: { xApiUrl: string; blueskyService: string };
+  networks: { xApiUrl: string; blueskyService: string; /** X's OAuth 2.0 consent page (CRIER_X_AUTHORIZE_URL). */ xAuthorizeUrl: string };
   publishing: {
     /** Jobs one worker process runs at once. */
     concurrency: number;
@@ -96,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const networks = {
     xApiUrl: url(env, 'CRIER_X_API_URL', 'https://api.x.com', problems),
     blueskyService: url(env, 'CRIER_BLUESKY_SERVICE', 'https://bsky.social', problems),
+    xAuthorizeUrl: url(env, 'CRIER_X_AUTHORIZE_URL', 'https://x.com/i/oauth2/authorize', problems),
   };
   const publishing = {
     concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 8, 1, 256, problems),

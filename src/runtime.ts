@@ -13,6 +13,7 @@ import { PUBLISH_QUEUE } from './queue/queues.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from './security/crypto.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
+import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/deliverer.ts';
 
 export interface Roles {
@@ -69,6 +70,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   const timers: NodeJS.Timeout[] = [];
   if (roles.worker) timers.push(startMaintenance(db, logger));
   if (roles.worker) timers.push(startMediaMaintenance(config, db, logger));
+  if (roles.worker) timers.push(startTokenRefresh(config, db, box, logger));
 
   if (firstOrg) announceFirstStart(firstOrg.apiKey, url ?? config.publicBaseUrl, database);
   // One human line whatever LOG_LEVEL is: operators and scripts wait for it.

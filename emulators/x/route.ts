@@ -22,9 +22,28 @@ export interface XRoute {
 
 /** A token-less route (the OAuth endpoints), which authenticates the client itself. */
 export interface XPublicRoute {
-  method: 'POST';
+  method: 'GET' | 'POST';
   url: string;
-  handler(req: { body: unknown; authorization: string | undefined }): Reply;
+  handler(req: { body: unknown; authorization: string | undefined; query: Record<string, string | undefined> }): Reply;
+}
+
+/** A developer app registered with addApp(): what the authorize page and the code grant check. */
+export interface XApp {
+  clientId: string;
+  clientSecret: string;
+  /** Callback URLs; redirect_uri must be one of them exactly. */
+  callbackUrls: string[];
+}
+
+/** An authorization code handed out by the consent page: valid 30 s, once. */
+export interface XAuthCode {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  codeChallengeMethod: 'S256' | 'plain';
+  userId: string;
+  scopes: string[];
+  issuedAtMs: number;
 }
 
 export interface ProcessingSettings {
@@ -41,6 +60,10 @@ export interface XWorld {
   processing: ProcessingSettings;
   /** Set by failNextProcessing(): the next finalized video or GIF ends `failed`. */
   failNextProcessing: boolean;
+  apps: Map<string, XApp>;
+  codes: Map<string, XAuthCode>;
+  /** The user who consents on the authorize page (signIn()). */
+  signedInUserId: string | undefined;
 }
 
 export interface ProcessingInfo {

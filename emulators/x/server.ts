@@ -1,12 +1,12 @@
 // A local X API v2 (api.x.com) for tests and `crier start --sandbox`: posts, v2 media upload,
-// user lookups, OAuth 2.0 refresh, with X's validation, error bodies and x-rate-limit-* headers.
+// user lookups, OAuth 2.0 (authorize with auto-consent, code and refresh grants), with X's validation, error bodies and x-rate-limit-* headers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { bearerToken, createApp, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
 import { forbidden, pageNotFound, serverError, tooManyRequests, unauthorized } from './errors.ts';
-import { processingInfo, type ProcessingSettings, type XPublicRoute, type XRoute, type XWorld } from './route.ts';
+import { processingInfo, type ProcessingSettings, type XApp, type XPublicRoute, type XRoute, type XWorld } from './route.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { tweetRoutes } from './routes/tweets.ts';
@@ -15,6 +15,7 @@ import { XStore, type AddUserInput, type ProcessingState, type XTweet, type XUse
 
 export type { AddUserInput, ProcessingState, XTweet, XUser } from './store.ts';
 export type { FaultSpec } from '../shared/faults.ts';
+export type { XApp } from './route.ts';
 
 /** Per-user requests per 15-minute window, from X's rate-limit documentation. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<string, number>> = {
@@ -58,6 +59,10 @@ export interface XEmulator {
   /** Move it forward to expire tokens, finish video processing or reset rate-limit windows. */
   clock: Clock;
   close(): Promise<void>;
+  /** Registers a developer app (client id, secret, callback URLs) for the authorization-code flow. */
+  addApp(app: XApp): void;
+  /** The user who consents on GET /i/oauth2/authorize (it redirects at once: auto-consent). */
+  signIn(userId: string): void;
   /** Registers a user and an OAuth 2.0 user access token (plus an optional refresh token). */
   addUser(input: AddUserInput): XUser;
   /** Makes the token answer 401 from now on, as an expired or revoked one does. */
@@ -81,6 +86,9 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
     duplicateWindowMs: opts.duplicateWindowMs ?? 24 * 60 * 60 * 1000,
     processing: { checkAfterSecs: 1, durationMs: 3000, manual: false, ...opts.videoProcessing },
     failNextProcessing: false,
+    apps: new Map(),
+    codes: new Map(),
+    signedInUserId: undefined,
   };
   const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
   const faults = new FaultQueue();
@@ -128,7 +136,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const fault = faults.take(req.method, req.url.split('?')[0]);
         if (fault) return send(reply, faultReply(fault, route.url));
-        return send(reply, route.handler({ body: req.body, authorization: req.headers.authorization }));
+        return send(reply, route.handler({ body: req.body, authorization: req.headers.authorization, query: firstValues(req.query) }));
       },
     });
   };
@@ -146,6 +154,12 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
     url: server.url,
     clock,
     close: () => server.close(),
+    addApp: (app) => {
+      world.apps.set(app.clientId, structuredClone(app));
+    },
+    signIn: (userId) => {
+      world.signedInUserId = userId;
+    },
     addUser: (input) => world.store.addUser(input),
     expireToken: (token) => world.store.expireToken(token),
     tweets: () => structuredClone(world.store.tweets),

@@ -137,6 +137,16 @@ export class XStore {
     return user ? { user, scopes: found.scopes } : null;
   }
 
+  /** A new access token (and a refresh token when offline.access was granted), as the code grant issues them. */
+  issueTokenPair(userId: string, scopes: Set<string>): { accessToken: string; refreshToken: string | undefined } {
+    const accessToken = randomBytes(24).toString('base64url');
+    this.issueAccessToken(accessToken, userId, scopes, ACCESS_TOKEN_SECS);
+    if (!scopes.has('offline.access')) return { accessToken, refreshToken: undefined };
+    const refreshToken = randomBytes(24).toString('base64url');
+    this.#refreshTokens.set(refreshToken, { userId, scopes });
+    return { accessToken, refreshToken };
+  }
+
   /** Refresh tokens are single-use: each refresh returns a new pair and retires the old token. */
   rotateRefreshToken(refreshToken: string): { accessToken: string; refreshToken: string; scopes: Set<string> } | null {
     const found = this.#refreshTokens.get(refreshToken);

@@ -1,6 +1,6 @@
 // Connected social accounts: listing with the filters of DESIGN §7, and storing (tokens encrypted).
-import type { Queryable } from '../db/pool.ts';
-import { validationError } from '../errors.ts';
+import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
+import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
 import { isNetworkId, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
@@ -131,6 +131,28 @@ export async function upsertSocialAccount(db: Queryable, box: SecretBox, account
 export async function getSocialAccount(db: Queryable, orgId: number, id: number): Promise<SocialAccountJson | undefined> {
   const { rows } = await db.query<AccountRow>('SELECT * FROM social_accounts WHERE id = $1 AND org_id = $2', [id, orgId]);
   return rows[0] && toAccountJson(rows[0]);
+}
+
+/**
+ * DELETE /v1/social-accounts/:id. An account that posts were ever sent to is refused with 409: the
+ * targets reference it (ON DELETE CASCADE), so deleting it would erase those posts' history for this
+ * account. Such an account stays listed (inactive once its token is gone). Returns false when the org
+ * has no such account.
+ */
+export async function deleteSocialAccount(db: Db, orgId: number, id: number): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    // The row lock waits for a post being created with this account (its target insert holds a key
+    // share lock), so the count below sees that target and the cascade can never take it.
+    const { rows } = await tx.query<{ id: number }>('SELECT id FROM social_accounts WHERE id = $1 AND org_id = $2 FOR UPDATE', [id, orgId]);
+    if (!rows[0]) return false;
+    const used = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM targets WHERE account_id = $1', [id]);
+    const posts = used.rows[0]!.n;
+    if (posts > 0) {
+      throw new RequestError(409, `This account has ${posts} post destination(s) in its history; deleting it would erase them, so it is kept`, { code: 'account_has_posts' });
+    }
+    await tx.query('DELETE FROM social_accounts WHERE id = $1', [id]);
+    return true;
+  });
 }
 
 /** POST /v1/social-accounts/bluesky: log in with the app password, then store the account. */

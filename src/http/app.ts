@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
+import { oauthCallbackRoutes, socialNetworksRoutes } from './routes/social-networks.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhooksRoutes } from './routes/webhooks.ts';
 
@@ -54,6 +55,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   // Outside /v1, no API key: the upload PUT (signed URL) and public media files (unguessable token).
   await publicMediaRoutes(app, ctx);
   billingRoutes(app, ctx);
+  // Outside /v1, no API key: the network sends the user's browser back here; the single-use state authenticates it.
+  oauthCallbackRoutes(app, ctx);
 
   await app.register(async (v1) => {
     await v1.register(cors, { origin: true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'], exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] });
@@ -62,6 +65,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);
+    socialNetworksRoutes(v1, ctx);
     webhooksRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);

@@ -1,6 +1,6 @@
 // Recording how an attempt ended, and — when it was the post's last open target — emitting the
 // post's one event (post.published or post.error) in the same transaction.
-import { withTransaction, type Db, type Tx } from '../db/pool.ts';
+import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import type { Claim } from './claim.ts';
@@ -36,22 +36,25 @@ export async function finishAttempt(db: Db, claim: Claim, outcome: Outcome, requ
       return true;
     } else {
       await tx.query('UPDATE targets SET status = $2, error = $3, current_attempt_id = NULL WHERE id = $1', [claim.targetId, outcome.status, outcome.error]);
-      if (outcome.deactivateAccount) await deactivateAccount(tx, claim, outcome.error);
+      if (outcome.deactivateAccount) await markAccountDisconnected(tx, claim.orgId, claim.account, outcome.error);
     }
     await completePostIfDone(tx, claim.postId, claim.orgId);
     return true;
   });
 }
 
-/** The token no longer works: the account becomes inactive and, once, account.token_expired is emitted. */
-async function deactivateAccount(tx: Tx, claim: Claim, error: string): Promise<void> {
-  const { rowCount } = await tx.query('UPDATE social_accounts SET is_active = false WHERE id = $1 AND is_active', [claim.account.id]);
+/**
+ * The token no longer works: the account becomes inactive and, once, account.token_expired is emitted.
+ * Also used by the token refresher (accounts/token-refresh.ts) when a refresh token is refused.
+ */
+export async function markAccountDisconnected(tx: Queryable, orgId: number, account: { id: number; network: string; username: string }, error: string): Promise<void> {
+  const { rowCount } = await tx.query('UPDATE social_accounts SET is_active = false WHERE id = $1 AND is_active', [account.id]);
   if (rowCount) {
-    await emitEvent(tx, claim.orgId, 'account.token_expired', {
-      orgId: encodeId(claim.orgId),
-      accountId: claim.account.id,
-      network: claim.account.network,
-      username: claim.account.username,
+    await emitEvent(tx, orgId, 'account.token_expired', {
+      orgId: encodeId(orgId),
+      accountId: account.id,
+      network: account.network,
+      username: account.username,
       error,
     });
   }

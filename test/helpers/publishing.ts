@@ -44,6 +44,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
   await writeFile(caFile, media.ca);
   const env = {
     CRIER_X_API_URL: x.url,
+    CRIER_X_AUTHORIZE_URL: `${x.url}/i/oauth2/authorize`,
     CRIER_BLUESKY_SERVICE: bsky.url,
     CRIER_ALLOW_LOOPBACK_FETCH: 'true',
     CRIER_EXTRA_CA_FILE: caFile,

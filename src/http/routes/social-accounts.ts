@@ -1,7 +1,8 @@
 // /v1/social-accounts: the connected accounts of the org.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { connectBlueskyAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
+import { connectBlueskyAccount, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
+import { decodeId } from '../../ids.ts';
 import { RequestError } from '../../errors.ts';
 import type { AppContext } from '../context.ts';
 
@@ -18,6 +19,16 @@ const AccountSchema = Type.Object({
   sandbox: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
 });
+
+const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+
+/** Another org's id and a malformed one are as missing as an unknown one (DESIGN §8). */
+function accountId(raw: string): number {
+  const id = decodeId(raw);
+  if (id === undefined) throw new RequestError(404, 'Social account not found', { code: 'not_found' });
+  return id;
+}
 
 export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Querystring: AccountFilters }>('/v1/social-accounts', {
@@ -44,6 +55,31 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
       },
     },
     handler: async (request) => ({ success: true, ...(await listSocialAccounts(ctx.db, request.owner.orgId, request.query)) }),
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/social-accounts/:id', {
+    schema: { summary: 'Get a connected social account', tags: ['social-accounts'], params: IdParams, response: { 200: Type.Object({ success: Type.Boolean(), data: AccountSchema }), 404: ErrorSchema } },
+    handler: async (request) => {
+      const account = await getSocialAccount(ctx.db, request.owner.orgId, accountId(request.params.id));
+      if (!account) throw new RequestError(404, 'Social account not found', { code: 'not_found' });
+      return { success: true, data: account };
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/social-accounts/:id', {
+    schema: {
+      summary: 'Delete a social account',
+      description: 'Removes the account and its stored tokens. An account that posts were sent to is kept (409 `account_has_posts`), so those posts keep their per-account history.',
+      tags: ['social-accounts'],
+      params: IdParams,
+      response: { 200: Type.Object({ success: Type.Boolean() }), 404: ErrorSchema, 409: ErrorSchema },
+    },
+    handler: async (request) => {
+      if (!(await deleteSocialAccount(ctx.db, request.owner.orgId, accountId(request.params.id)))) {
+        throw new RequestError(404, 'Social account not found', { code: 'not_found' });
+      }
+      return { success: true };
+    },
   });
 
   app.post<{ Body: { handle: string; appPassword: string; tenantId?: string } }>('/v1/social-accounts/bluesky', {

@@ -1,0 +1,91 @@
+// Social networks: an org's own OAuth app per network ("bring your own keys"). The client secret is
+// sealed with the row id as associated data and never leaves this module except to call the network.
+import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
+import { validationError } from '../errors.ts';
+import { encodeId } from '../ids.ts';
+import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import type { SecretBox } from '../security/crypto.ts';
+
+export interface SocialNetworkJson {
+  id: string;
+  network: string;
+  client_key: string;
+  createdAt: string;
+}
+
+export interface SocialNetworkInput {
+  network?: unknown;
+  client_key?: unknown;
+  client_secret?: unknown;
+}
+
+interface NetworkRow {
+  id: number;
+  network: string;
+  client_key: string;
+  created_at: Date;
+}
+
+/** Bluesky connects with an app password: it has no OAuth app to register. */
+const NO_OAUTH_APP = new Set<string>(['bluesky']);
+
+const secretData = (id: number) => `social_networks:${id}:secret`;
+
+function toJson(row: NetworkRow): SocialNetworkJson {
+  return { id: encodeId(row.id), network: row.network, client_key: row.client_key, createdAt: row.created_at.toISOString() };
+}
+
+function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey: string; clientSecret: string } {
+  const issues: FieldIssue[] = [];
+  const { network, client_key: clientKey, client_secret: clientSecret } = input;
+  if (typeof network !== 'string' || !isNetworkId(network) || NO_OAUTH_APP.has(network)) {
+    issues.push({ field: 'network', message: 'must be a network that connects through OAuth, such as "x" or "linkedin" (bluesky uses app passwords)' });
+  }
+  if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
+  if (typeof clientSecret !== 'string' || !clientSecret.trim() || clientSecret.length > 1000) issues.push({ field: 'client_secret', message: "must be your app's client secret (1 to 1000 characters)" });
+  if (issues.length) throw validationError(issues);
+  return { network: network as NetworkId, clientKey: (clientKey as string).trim(), clientSecret: clientSecret as string };
+}
+
+/** Registers the org's app for a network; registering the same network again replaces its credentials (same id). */
+export async function saveSocialNetwork(db: Db, box: SecretBox, orgId: number, input: SocialNetworkInput): Promise<{ data: SocialNetworkJson; created: boolean }> {
+  const { network, clientKey, clientSecret } = checkInput(input);
+  return withTransaction(db, async (tx) => {
+    const { rows } = await tx.query<NetworkRow & { created: boolean }>(
+      `INSERT INTO social_networks (org_id, network, client_key) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id, network) DO UPDATE SET client_key = EXCLUDED.client_key
+       RETURNING id, network, client_key, created_at, (xmax = 0) AS created`,
+      [orgId, network, clientKey],
+    );
+    const row = rows[0]!;
+    await tx.query('UPDATE social_networks SET client_secret_enc = $2 WHERE id = $1', [row.id, box.encrypt(clientSecret, secretData(row.id))]);
+    return { data: toJson(row), created: row.created };
+  });
+}
+
+export async function listSocialNetworks(db: Queryable, orgId: number): Promise<SocialNetworkJson[]> {
+  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, created_at FROM social_networks WHERE org_id = $1 ORDER BY id', [orgId]);
+  return rows.map(toJson);
+}
+
+export async function getSocialNetwork(db: Queryable, orgId: number, id: number): Promise<SocialNetworkJson | undefined> {
+  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, created_at FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return rows[0] && toJson(rows[0]);
+}
+
+/** Accounts connected through the app stay; they can no longer refresh their tokens until an app is registered again. */
+export async function deleteSocialNetwork(db: Queryable, orgId: number, id: number): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** The org's app credentials for a network, secret opened; undefined when none is registered. */
+export async function appCredentials(db: Queryable, box: SecretBox, orgId: number, network: NetworkId): Promise<{ clientId: string; clientSecret: string } | undefined> {
+  const { rows } = await db.query<{ id: number; client_key: string; client_secret_enc: Buffer | null }>(
+    'SELECT id, client_key, client_secret_enc FROM social_networks WHERE org_id = $1 AND network = $2',
+    [orgId, network],
+  );
+  const row = rows[0];
+  if (!row?.client_secret_enc) return undefined;
+  return { clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)) };
+}

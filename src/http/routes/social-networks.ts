@@ -1,0 +1,105 @@
+// /v1/social-networks: the org's own OAuth apps (BYOK) and the auth URL that starts a connect; and
+// the public OAuth callback (outside /v1, no API key: the single-use state identifies the connect).
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { completeCallback, createAuthUrl, redirectTarget, type OAuthSettings } from '../../accounts/oauth-connect.ts';
+import { getSocialAccount } from '../../accounts/social-accounts.ts';
+import { deleteSocialNetwork, getSocialNetwork, listSocialNetworks, saveSocialNetwork, type SocialNetworkInput } from '../../accounts/social-networks.ts';
+import { RequestError } from '../../errors.ts';
+import { decodeId } from '../../ids.ts';
+import type { AppContext } from '../context.ts';
+
+const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+const NetworkSchema = Type.Object({
+  id: Type.String(),
+  network: Type.String(),
+  client_key: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+const One = Type.Object({ success: Type.Boolean(), data: NetworkSchema });
+
+function oauthSettings(ctx: AppContext): OAuthSettings {
+  return { publicBaseUrl: ctx.config.publicBaseUrl, xApiUrl: ctx.config.networks.xApiUrl, xAuthorizeUrl: ctx.config.networks.xAuthorizeUrl };
+}
+
+function networkId(raw: string): number {
+  const id = decodeId(raw);
+  if (id === undefined) throw new RequestError(404, 'Social network not found', { code: 'not_found' });
+  return id;
+}
+
+export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post<{ Body: SocialNetworkInput }>('/v1/social-networks', {
+    schema: {
+      summary: 'Register your OAuth app for a network',
+      description: 'Accounts of this network are then connected through your app. The client secret is stored encrypted and never returned. Registering the same network again replaces its credentials.',
+      tags: ['social-networks'],
+      // Checked in the domain, so every problem comes back in `details` with a message that says what to send.
+      body: Type.Object({ network: Type.Optional(Type.Unknown()), client_key: Type.Optional(Type.Unknown()), client_secret: Type.Optional(Type.Unknown()) }),
+      response: { 200: One, 201: One, 400: ErrorSchema },
+    },
+    handler: async (request, reply) => {
+      const { data, created } = await saveSocialNetwork(ctx.db, ctx.box, request.owner.orgId, request.body ?? {});
+      return reply.status(created ? 201 : 200).send({ success: true, data });
+    },
+  });
+
+  app.get('/v1/social-networks', {
+    schema: { summary: 'List your registered OAuth apps', tags: ['social-networks'], response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(NetworkSchema) }) } },
+    handler: async (request) => ({ success: true, data: await listSocialNetworks(ctx.db, request.owner.orgId) }),
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/social-networks/:id', {
+    schema: { summary: 'Get a registered OAuth app', tags: ['social-networks'], params: IdParams, response: { 200: One, 404: ErrorSchema } },
+    handler: async (request) => {
+      const data = await getSocialNetwork(ctx.db, request.owner.orgId, networkId(request.params.id));
+      if (!data) throw new RequestError(404, 'Social network not found', { code: 'not_found' });
+      return { success: true, data };
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/social-networks/:id', {
+    schema: {
+      summary: 'Remove a registered OAuth app',
+      description: 'Accounts connected through it stay, but their tokens can no longer be refreshed until an app is registered again.',
+      tags: ['social-networks'],
+      params: IdParams,
+      response: { 200: Type.Object({ success: Type.Boolean() }), 404: ErrorSchema },
+    },
+    handler: async (request) => {
+      if (!(await deleteSocialNetwork(ctx.db, request.owner.orgId, networkId(request.params.id)))) throw new RequestError(404, 'Social network not found', { code: 'not_found' });
+      return { success: true };
+    },
+  });
+
+  app.post<{ Params: { network: string }; Body: { redirect_uri?: string; tenant_id?: string } }>('/v1/social-networks/:network/auth-url', {
+    schema: {
+      summary: 'Start connecting an account: the network authorize URL',
+      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>` (or `?error=` when the user declined). The URL is valid 10 minutes, once. Only `x` for now.',
+      tags: ['social-networks'],
+      params: Type.Object({ network: Type.String({ maxLength: 32 }) }),
+      // No body schema: the body is optional (a route schema would require one); the domain checks the fields.
+      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ auth_url: Type.String() }) }), 400: ErrorSchema },
+    },
+    handler: async (request) => {
+      const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
+      const authUrl = await createAuthUrl(ctx.db, ctx.box, oauthSettings(ctx), request.owner.orgId, request.params.network, body);
+      return { success: true, data: { auth_url: authUrl } };
+    },
+  });
+}
+
+/** GET /oauth/callback/:network: where the network sends the user's browser back. */
+export function oauthCallbackRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { network: string }; Querystring: Record<string, string> }>('/oauth/callback/:network', {
+    schema: { summary: 'OAuth callback (called by the network, not by API clients)', tags: ['social-networks'], security: [], hide: true },
+    handler: async (request, reply) => {
+      const outcome = await completeCallback(ctx.db, ctx.box, oauthSettings(ctx), request.params.network, request.query ?? {});
+      const target = redirectTarget(outcome);
+      if (target) return reply.redirect(target, 302);
+      if (outcome.kind === 'denied') throw new RequestError(400, `The user did not authorize the app (${outcome.error})`, { code: 'access_denied' });
+      return { success: true, data: await getSocialAccount(ctx.db, outcome.orgId, outcome.accountId) };
+    },
+  });
+}
