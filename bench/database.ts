@@ -9,10 +9,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool, type Db } from '../src/db/pool.ts';
 
-export interface Cleanup {
-  label: string;
-  run: () => Promise<unknown>;
-}
+import type { Cleanup } from './cleanup.ts';
 
 export async function openBenchDatabase(name: string, cleanups: Cleanup[], log: (line: string) => void): Promise<{ db: Db; databaseUrl: string; tempDir: string }> {
   const tempDir = await mkdtemp(path.join(os.tmpdir(), `${name.replace(/_/g, '-')}-`));

@@ -10,6 +10,7 @@
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way the bench works in a fresh database of its own and
 // drops it at the end.
+import { createCleanups } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -95,27 +96,7 @@ async function checkResponses(name: string, m: Measurement, spec: LoadSpec): Pro
 
 // ---- resources, released in reverse order whatever happens ------------------------------------
 
-const cleanups: { label: string; run: () => Promise<unknown> }[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const { label, run } of cleanups.reverse()) {
-      try {
-        await run();
-      } catch (error) {
-        log(`cleanup "${label}" failed: ${(error as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-// Ctrl-C must not leave a PostgreSQL server, a database or a child process behind.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanUp().then(() => process.exit(130));
-  });
-}
+const { cleanups, cleanUp } = createCleanups(log);
 
 async function main(): Promise<void> {
   log(`${profile.name} run: ${CONNECTIONS} connections, ${profile.durationSec} s per figure after a ${profile.warmupSec} s warm-up, pool ${POOL_SIZE}`);

@@ -17,6 +17,7 @@
 //
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way a fresh database of its own, dropped at the end.
+import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -118,26 +119,7 @@ function emit(figure: ThroughputFigure | LatenessFigure): void {
 
 // ---- resources, released in reverse order whatever happens ------------------------------------
 
-const cleanups: { label: string; run: () => Promise<unknown> }[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const { label, run } of cleanups.reverse()) {
-      try {
-        await run();
-      } catch (error) {
-        log(`cleanup "${label}" failed: ${(error as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanUp().then(() => process.exit(130));
-  });
-}
+const { cleanups, cleanUp } = createCleanups(log);
 
 interface Env {
   db: Db;
