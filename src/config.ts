@@ -40,6 +40,8 @@ export interface Config {
     concurrency: number;
     /** Multiplies the attempt timeout and the retry delays (CRIER_WEBHOOK_TIME_SCALE): tests and benches only. */
     timeScale: number;
+    /** Events, and their deliveries and attempts, are kept this long once nothing is pending. */
+    retentionDays: number;
   };
   /** Per-window request limits of API keys (http/rate-limit.ts); fixed-quota keys are counted regardless. */
   rateLimit: {
@@ -146,6 +148,7 @@ function webhookConfig(env: NodeJS.ProcessEnv, problems: string[]): Config['webh
   return {
     concurrency: integer(env, 'CRIER_WEBHOOK_CONCURRENCY', 32, 1, 1024, problems),
     timeScale: timeScale > 0 && timeScale <= 1 ? timeScale : 1,
+    retentionDays: integer(env, 'CRIER_EVENT_RETENTION_DAYS', 30, 1, 3650, problems),
   };
 }
 

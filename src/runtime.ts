@@ -15,6 +15,7 @@ import { startPublishingWorker } from './publishing/worker.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/deliverer.ts';
+import { purgeExpiredEvents } from './webhooks/retention.ts';
 
 export interface Roles {
   api: boolean;
@@ -68,7 +69,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     url = typeof address === 'object' && address ? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${address.port}` : undefined;
   }
   const timers: NodeJS.Timeout[] = [];
-  if (roles.worker) timers.push(startMaintenance(db, logger));
+  if (roles.worker) timers.push(startMaintenance(db, config, logger));
   if (roles.worker) timers.push(startMediaMaintenance(config, db, logger));
   if (roles.worker) timers.push(startTokenRefresh(config, db, box, logger));
 
@@ -95,11 +96,16 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   };
 }
 
-function startMaintenance(db: Db, logger: Logger): NodeJS.Timeout {
-  const run = () =>
-    purgeExpiredIdempotencyKeys(db)
-      .then((removed) => removed && logger.info({ removed }, 'expired idempotency keys removed'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'maintenance failed'));
+function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeout {
+  const run = async () => {
+    try {
+      const keys = await purgeExpiredIdempotencyKeys(db);
+      const events = await purgeExpiredEvents(db, config.webhooks.retentionDays);
+      if (keys || events) logger.info({ idempotencyKeys: keys, events }, 'expired records removed');
+    } catch (error) {
+      logger.warn({ err: error }, 'maintenance failed');
+    }
+  };
   void run();
   return setInterval(run, MAINTENANCE_INTERVAL_MS).unref();
 }
