@@ -9,15 +9,7 @@ export function createCleanups(log: (line: string) => void): { cleanups: Cleanup
   const cleanups: Cleanup[] = [];
   let cleaning: Promise<void> | undefined;
   const cleanUp = (): Promise<void> => {
-    cleaning ??= (async () => {
-      for (const { label, run } of cleanups.reverse()) {
-        try {
-          await run();
-        } catch (error) {
-          log(`cleanup "${label}" failed: ${(error as Error).message}`);
-        }
-      }
-    })();
+    cleaning ??= runCleanups(cleanups, log);
     return cleaning;
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -27,4 +19,15 @@ export function createCleanups(log: (line: string) => void): { cleanups: Cleanup
     });
   }
   return { cleanups, cleanUp };
+}
+
+/** Runs `cleanups` last-in first-out; a failing one is logged and the others still run. */
+export async function runCleanups(cleanups: Cleanup[], log: (line: string) => void): Promise<void> {
+  for (const { label, run } of cleanups.reverse()) {
+    try {
+      await run();
+    } catch (error) {
+      log(`cleanup "${label}" failed: ${(error as Error).message}`);
+    }
+  }
 }

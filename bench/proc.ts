@@ -27,7 +27,8 @@ export function spawnNode(label: string, script: string, args: string[], env: No
   return { pid: child.pid, stop: () => stopChild(child, exited) };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+/** SIGTERM, then SIGKILL after 15 s; resolves once the child has exited. */
+export async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -9,16 +9,12 @@
 // PostgreSQL. Redis: BENCH_REDIS_URL, else TEST_REDIS_URL, else redis://127.0.0.1:6379; the Redis
 // figure is skipped (with a note) when none answers. Prints one JSON line per figure, then a table.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import pg from 'pg';
-import { ensureDatabase } from '../src/db/database.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createPool } from '../src/db/pool.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { runCleanups, type Cleanup } from './cleanup.ts';
+import { openBenchDatabase } from './database.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
@@ -71,27 +67,6 @@ function check(name: string, m: Measurement): void {
   const codes = Object.entries(m.statusCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
   log(`${name}: ${m.responses} responses (${codes}); server CPU ${m.serverCpuPct.toFixed(0)}% of one core`);
   if (m.non2xx || m.errors) problems.push(`${name}: ${m.non2xx} non-2xx responses, ${m.errors} connection errors (status codes ${codes})`);
-}
-
-/** A database of our own (and an embedded PostgreSQL when no BENCH_DATABASE_URL is given). */
-async function openDatabase(tempDir: string): Promise<string> {
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    log('starting a throwaway embedded PostgreSQL');
-    const server = await startEmbeddedPostgres(tempDir);
-    cleanups.push(() => server.stop());
-    adminUrl = server.url;
-  }
-  const dbName = `crier_bench_rl_${process.pid}`;
-  const drop = async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`).finally(() => admin.end());
-  };
-  await drop();
-  const url = await ensureDatabase(adminUrl, dbName);
-  cleanups.push(drop);
-  return url;
 }
 
 /** The first Redis URL that answers PING, or undefined. */
@@ -164,12 +139,9 @@ async function assertCountedInRedis(redisUrl: string, prefix: string): Promise<v
 async function main(): Promise<void> {
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was already in use; figures will be low and noisy`);
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'crier-bench-rl-'));
-  cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
-  const databaseUrl = await openDatabase(tempDir);
-  const db = createPool(databaseUrl, 2);
-  cleanups.push(() => db.end());
-  await migrate(db, databaseUrl);
+  const dbCleanups: Cleanup[] = [];
+  cleanups.push(() => runCleanups(dbCleanups, log));
+  const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench_rl', dbCleanups, log);
   const secretKey = randomBytes(32);
   const fixture = await createFixture(db, createSecretBox(secretKey));
   const auth = { authorization: `Bearer ${fixture.apiKey}` };

@@ -16,9 +16,9 @@
 // One JSON line per figure on stdout, then a Markdown table; progress on stderr. Exits 1 when an
 // event was lost, failed an attempt, or a post did not publish. Database: BENCH_DATABASE_URL (admin
 // URL allowed to CREATE DATABASE), else a throwaway embedded PostgreSQL.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -26,20 +26,19 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { startXEmulator, type XEmulator } from '../emulators/x/server.ts';
 import { loadConfig } from '../src/config.ts';
-import { ensureDatabase } from '../src/db/database.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createPool, withTransaction, type Db } from '../src/db/pool.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { withTransaction, type Db } from '../src/db/pool.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { emitEvent } from '../src/webhooks/outbox.ts';
 import { signatureHeaders } from '../src/webhooks/signing.ts';
 import { selfSignedCertificate } from '../test/helpers/https-server.ts';
 import { createXFixture, type PublishFixture } from './publishing/fixture.ts';
-import { cpuSeconds, machineBusyShare, waitForHttp } from './proc.ts';
+import { cpuSeconds, machineBusyShare, stopChild, waitForHttp } from './proc.ts';
+import { runCleanups, type Cleanup } from './cleanup.ts';
+import { openBenchDatabase } from './database.ts';
 import { percentile, round } from './stats.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -158,14 +157,6 @@ async function startCrier(role: 'api' | 'worker', env: NodeJS.ProcessEnv): Promi
   return { pid: child.pid!, stop: () => stopChild(child, exited) };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // ---- the ceiling: signed POSTs from a plain loop, in a process of its own ----------------------
 
 interface CeilingArgs {
@@ -226,20 +217,10 @@ interface Env {
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
-async function setUp(tempDir: string): Promise<Env> {
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  if (!adminUrl) {
-    log('starting a throwaway embedded PostgreSQL');
-    const server = await startEmbeddedPostgres(tempDir);
-    cleanups.push(() => server.stop());
-    adminUrl = server.url;
-  }
-  const dbName = `crier_bench_webhooks_${process.pid}`;
-  const databaseUrl = await ensureDatabase(adminUrl, dbName);
-  cleanups.push(() => dropDatabase(adminUrl, dbName));
-  const db = createPool(databaseUrl, 4);
-  cleanups.push(() => db.end());
-  await migrate(db, databaseUrl);
+async function setUp(): Promise<Env> {
+  const dbCleanups: Cleanup[] = [];
+  cleanups.push(() => runCleanups(dbCleanups, log));
+  const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench_webhooks', dbCleanups, log);
 
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
@@ -279,16 +260,6 @@ async function setUp(tempDir: string): Promise<Env> {
   const webhook = (await created.json()).data;
   if (created.status !== 201) throw new Error(`webhook not created: ${created.status} ${JSON.stringify(webhook)}`);
   return { db, x, fixture, receiver, apiUrl, caFile, secret: webhook.secret, webhookId: webhook.id, worker };
-}
-
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
 }
 
 // ---- figure 1: throughput ---------------------------------------------------------------------
@@ -437,10 +408,8 @@ async function main(): Promise<number> {
   log(`${profile.name} run: ${profile.events} events, ${profile.posts} posts; deliverer concurrency ${CONCURRENCY}; ${os.cpus().length} CPUs`);
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was busy before the bench started; figures will be low and noisy`);
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'crier-bench-webhooks-'));
-  cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
   try {
-    const env = await setUp(tempDir);
+    const env = await setUp();
     await throughputFigure(env);
     await latencyFigure(env);
   } finally {
