@@ -1,5 +1,6 @@
 // Environment -> typed configuration, validated once at start with messages that say what to fix.
 import path from 'node:path';
+import { NETWORKS, type NetworkId } from './networks/types.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -19,7 +20,14 @@ export interface Config {
   bodyLimit: number;
   databasePoolSize: number;
   /** Where each network's API is; tests and the sandbox point these at the emulators. */
-  networks: { xApiUrl: string; blueskyService: string; /** X's OAuth 2.0 consent page (CRIER_X_AUTHORIZE_URL). */ xAuthorizeUrl: string };
+  networks: {
+    xApiUrl: string;
+    blueskyService: string;
+    /** X's OAuth 2.0 consent page (CRIER_X_AUTHORIZE_URL). */
+    xAuthorizeUrl: string;
+    /** CRIER_<NETWORK>_BASE_URL: one origin that replaces every host of that network (its emulator). */
+    baseUrls: Partial<Record<NetworkId, string>>;
+  };
   publishing: {
     /** Jobs one worker process runs at once. */
     concurrency: number;
@@ -99,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     xApiUrl: url(env, 'CRIER_X_API_URL', 'https://api.x.com', problems),
     blueskyService: url(env, 'CRIER_BLUESKY_SERVICE', 'https://bsky.social', problems),
     xAuthorizeUrl: url(env, 'CRIER_X_AUTHORIZE_URL', 'https://x.com/i/oauth2/authorize', problems),
+    baseUrls: networkBaseUrls(env, problems),
   };
   const publishing = {
     concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 8, 1, 256, problems),
@@ -138,6 +147,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
     networks, publishing, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
   };
+}
+
+/** X and Bluesky have their own variables above; every other network can be pointed at one origin. */
+function networkBaseUrls(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<NetworkId, string>> {
+  const urls: Partial<Record<NetworkId, string>> = {};
+  for (const network of NETWORKS) {
+    if (network === 'x' || network === 'bluesky') continue;
+    const name = `CRIER_${network.toUpperCase()}_BASE_URL`;
+    if (env[name]?.trim()) urls[network] = url(env, name, '', problems);
+  }
+  return urls;
 }
 
 /** The production schedule is the spec's (30 s timeout, retries 10 s to 5 min); a scale only shrinks it. */

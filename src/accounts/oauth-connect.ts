@@ -1,28 +1,40 @@
-// Connecting an account through the network's OAuth (authorization code + PKCE): the authorize URL
-// with a single-use state stored server-side, then the callback that consumes the state, exchanges
-// the code with the org's own app and stores the account. Only X is wired so far.
+// Connecting accounts through a network's OAuth: the authorize URL with a single-use state stored
+// server-side (PKCE where the network uses it), then the callback that consumes the state,
+// exchanges the code with the org's own app and either stores the account or, when the login grants
+// several (pages, organizations, locations), opens a pending connection for the user to pick from.
+// Which network does what is behind NetworkOAuth (src/networks/<network>/oauth.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
+import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
-import { exchangeXCode, fetchXIdentity, xAuthorizeUrl, XOAuthError } from '../networks/x/oauth.ts';
 import type { SecretBox } from '../security/crypto.ts';
+import { createPendingConnection } from './pending-connections.ts';
 import { appCredentials } from './social-networks.ts';
 import { upsertSocialAccount } from './social-accounts.ts';
 
 const STATE_TTL_MINUTES = 10;
-const TENANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+export const TENANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export interface OAuthSettings {
   /** Crier's public base URL: the callback is `<publicBaseUrl>/oauth/callback/<network>`. */
   publicBaseUrl: string;
-  xApiUrl: string;
-  xAuthorizeUrl: string;
+  providers: Partial<Record<NetworkId, NetworkOAuth>>;
 }
 
 export const callbackUrl = (settings: OAuthSettings, network: NetworkId) => `${settings.publicBaseUrl}/oauth/callback/${network}`;
 const hashState = (state: string) => createHash('sha256').update(state).digest();
+const verifierData = (stateHash: Buffer) => `oauth_states:${stateHash.toString('hex')}:verifier`;
+
+function providerFor(settings: OAuthSettings, network: NetworkId): NetworkOAuth {
+  const provider = settings.providers[network];
+  if (provider) return provider;
+  if (network === 'bluesky') {
+    throw new RequestError(400, 'Bluesky accounts connect with an app password: POST /v1/social-accounts/bluesky {handle, appPassword}', { code: 'unsupported_network' });
+  }
+  throw new RequestError(400, `Connecting ${network} accounts through OAuth is not available in this Crier version`, { code: 'unsupported_network' });
+}
 
 /** POST /v1/social-networks/:network/auth-url */
 export async function createAuthUrl(
@@ -40,74 +52,99 @@ export async function createAuthUrl(
   if (input.tenant_id !== undefined && input.tenant_id !== null && (typeof input.tenant_id !== 'string' || !TENANT_ID.test(input.tenant_id))) {
     issues.push({ field: 'tenant_id', message: 'may only contain letters, digits, "_" and "-" (1 to 128 characters)' });
   }
-  if (!isNetworkId(network)) issues.push({ field: 'network', message: 'must be a network identifier such as "x"' });
+  if (!isNetworkId(network)) issues.push({ field: 'network', message: 'must be a network identifier such as "x" or "linkedin"' });
   if (issues.length) throw validationError(issues);
-  if (network !== 'x') throw new RequestError(400, `Connecting ${network} accounts through OAuth is not available yet in this Crier version`, { code: 'unsupported_network' });
-  const app = await appCredentials(db, box, orgId, network);
+  const provider = providerFor(settings, network as NetworkId);
+  const app = await appCredentials(db, box, orgId, provider.network);
   if (!app) {
     throw new RequestError(400, `Register your ${network} app first: POST /v1/social-networks {network: "${network}", client_key, client_secret}`, { code: 'app_not_registered' });
   }
   const state = randomBytes(32).toString('base64url');
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const stateHash = hashState(state);
+  const verifier = provider.pkce ? randomBytes(32).toString('base64url') : undefined;
   await db.query(
-    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier, redirect_uri, tenant_id, expires_at)
+    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(mins => $7))`,
-    [hashState(state), orgId, network, verifier, input.redirect_uri ?? null, input.tenant_id ?? null, STATE_TTL_MINUTES],
+    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, STATE_TTL_MINUTES],
   );
-  return xAuthorizeUrl(settings.xAuthorizeUrl, app, { redirectUri: callbackUrl(settings, network), state, codeChallenge: challenge });
+  const codeChallenge = verifier && createHash('sha256').update(verifier).digest('base64url');
+  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, codeChallenge });
 }
 
 export type CallbackOutcome =
   | { kind: 'connected'; accountId: number; orgId: number; redirectUri: string | null }
-  | { kind: 'denied'; error: string; redirectUri: string | null };
+  | { kind: 'pending'; session: string; expiresAt: Date; orgId: number; redirectUri: string | null }
+  | { kind: 'failed'; error: string; description: string; status: number; redirectUri: string | null };
+
+interface SavedState {
+  org_id: number;
+  network: NetworkId;
+  code_verifier_enc: Buffer | null;
+  redirect_uri: string | null;
+  tenant_id: string | null;
+  expired: boolean;
+}
 
 /** GET /oauth/callback/:network?code&state (or ?error&state when the user declined). */
 export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSettings, network: string, query: Record<string, unknown>): Promise<CallbackOutcome> {
   const state = typeof query.state === 'string' ? query.state : '';
   if (!state) throw new RequestError(400, 'The callback has no state: start again from the auth URL', { code: 'invalid_state' });
+  const stateHash = hashState(state);
   // Deleting is what makes a state single-use, even with two callbacks racing.
-  const { rows } = await db.query<{ org_id: number; network: string; code_verifier: string; redirect_uri: string | null; tenant_id: string | null; expired: boolean }>(
-    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier, redirect_uri, tenant_id, expires_at <= now() AS expired`,
-    [hashState(state)],
+  const { rows } = await db.query<SavedState>(
+    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, expires_at <= now() AS expired`,
+    [stateHash],
   );
   const saved = rows[0];
   if (!saved || saved.network !== network) throw new RequestError(400, 'Unknown or already used state: start again from a new auth URL', { code: 'invalid_state' });
   if (saved.expired) throw new RequestError(400, `The connect link expired (it is valid ${STATE_TTL_MINUTES} minutes): start again from a new auth URL`, { code: 'invalid_state' });
-  if (typeof query.error === 'string') return { kind: 'denied', error: query.error, redirectUri: saved.redirect_uri };
-  const code = typeof query.code === 'string' ? query.code : '';
-  if (!code) throw new RequestError(400, 'The callback has no code', { code: 'invalid_request' });
+  const failed = (error: string, description: string, status = 400): CallbackOutcome => ({ kind: 'failed', error, description, status, redirectUri: saved.redirect_uri });
+  if (typeof query.error === 'string') return failed(query.error, typeof query.error_description === 'string' ? query.error_description : 'The user did not authorize the app');
+  // Meta appends "#_" to its redirect; a browser drops the fragment, a copied URL may keep it.
+  const code = typeof query.code === 'string' ? query.code.replace(/#_$/, '') : '';
+  if (!code) return failed('invalid_request', 'The callback has no code');
 
-  const app = await appCredentials(db, box, saved.org_id, 'x');
-  if (!app) throw new RequestError(400, 'The x app of this organization was removed during the connect', { code: 'app_not_registered' });
+  const provider = providerFor(settings, saved.network);
+  const app = await appCredentials(db, box, saved.org_id, saved.network);
+  if (!app) return failed('app_not_registered', `The ${network} app of this organization was removed during the connect`);
+  const codeVerifier = saved.code_verifier_enc ? box.decrypt(saved.code_verifier_enc, verifierData(stateHash)) : undefined;
+  let login;
   try {
-    const tokens = await exchangeXCode(settings.xApiUrl, app, { code, redirectUri: callbackUrl(settings, 'x'), codeVerifier: saved.code_verifier });
-    const me = await fetchXIdentity(settings.xApiUrl, tokens.accessToken);
-    const accountId = await upsertSocialAccount(db, box, {
-      orgId: saved.org_id,
-      network: 'x',
-      username: me.username,
-      nickname: me.name,
-      networkUniqueId: me.id,
-      tenantId: saved.tenant_id,
-      profilePictureUrl: me.profileImageUrl,
-      accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken,
-      expiresAt: tokens.expiresAt,
-    });
-    return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };
+    login = await provider.connect(app, { code, redirectUri: callbackUrl(settings, saved.network), codeVerifier });
   } catch (error) {
-    if (!(error instanceof XOAuthError)) throw error;
-    throw new RequestError(error.kind === 'transient' ? 502 : 400, `Could not connect the account: ${error.message}`, { code: 'oauth_failed' });
+    if (!(error instanceof OAuthError)) throw error;
+    return failed('oauth_failed', `Could not connect the account: ${error.message}`, error.kind === 'transient' ? 502 : 400);
   }
+  if (!login.candidates.length) return failed('no_accounts', `The ${network} login granted no account Crier can publish to`);
+  if (login.choose) {
+    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, candidates: login.candidates });
+    return { kind: 'pending', ...pending, orgId: saved.org_id, redirectUri: saved.redirect_uri };
+  }
+  const [account] = login.candidates;
+  const accountId = await upsertSocialAccount(db, box, {
+    orgId: saved.org_id,
+    network: saved.network,
+    username: account!.username,
+    nickname: account!.name,
+    networkUniqueId: account!.id,
+    accountType: account!.type,
+    tenantId: saved.tenant_id,
+    profilePictureUrl: account!.profilePictureUrl,
+    ...account!.tokens,
+  });
+  return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };
 }
 
-/** Where the user's browser goes after the callback. */
+/** Where the user's browser goes after the callback, or null when the connect gave no redirect_uri. */
 export function redirectTarget(outcome: CallbackOutcome): string | null {
   if (!outcome.redirectUri) return null;
   const url = new URL(outcome.redirectUri);
   if (outcome.kind === 'connected') url.searchParams.set('account_id', encodeId(outcome.accountId));
-  else url.searchParams.set('error', outcome.error);
+  else if (outcome.kind === 'pending') url.searchParams.set('session', outcome.session);
+  else {
+    url.searchParams.set('error', outcome.error);
+    url.searchParams.set('error_description', outcome.description);
+  }
   return url.toString();
 }
 

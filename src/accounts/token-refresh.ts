@@ -1,34 +1,57 @@
-// Keeps OAuth access tokens fresh: every minute, accounts whose token expires within 10 minutes are
-// refreshed one at a time, each under its row lock (FOR UPDATE SKIP LOCKED), so two workers never
-// refresh the same account: X refresh tokens are single-use, a second refresh would fail. The lock
-// is held across the token call so the new refresh token is stored before anyone can read the old one.
+// Keeps OAuth access tokens fresh: every minute, accounts whose token expires within its network's
+// refresh window are refreshed one at a time, each under its row lock (FOR UPDATE SKIP LOCKED), so
+// two workers never refresh the same account: X, TikTok and Pinterest rotate refresh tokens, a
+// second refresh with the old one would fail. The lock is held across the token call so the new
+// refresh token is stored before anyone can read the old one. A token that cannot be refreshed
+// (a network or app without refresh) is marked inactive when it expires, with one
+// account.token_expired, so the app knows to reconnect it.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { withTransaction, type Db } from '../db/pool.ts';
-import { XOAuthError, refreshXToken } from '../networks/x/oauth.ts';
+import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
+import { createOAuthProviders } from '../networks/registry.ts';
+import type { NetworkId } from '../networks/types.ts';
 import { markAccountDisconnected } from '../publishing/finish.ts';
 import type { SecretBox } from '../security/crypto.ts';
+import { purgeExpiredPendingConnections } from './pending-connections.ts';
 import { openSecret, saveAccountSecrets } from './secrets.ts';
 import { appCredentials } from './social-networks.ts';
 
 const INTERVAL_MS = 60_000;
-const REFRESH_AHEAD = '10 minutes';
 const BATCH = 100;
 
 export type RefreshOutcome = 'refreshed' | 'skipped' | 'disconnected' | 'failed';
+type Providers = Partial<Record<NetworkId, NetworkOAuth>>;
 
-/** Refreshes every due X token; returns what happened per account id (tests and logs). */
-export async function refreshDueTokens(db: Db, box: SecretBox, config: Pick<Config, 'networks'>, logger?: Logger): Promise<Map<number, RefreshOutcome>> {
+/** Per network: how far ahead to refresh, whether it can, and whether it needs a stored refresh token. */
+function refreshPolicies(providers: Providers): string {
+  return JSON.stringify(Object.values(providers).map((p) => ({
+    network: p!.network,
+    ahead: p!.refresh ? p!.refreshAheadSecs : 0,
+    can_refresh: Boolean(p!.refresh),
+    uses_refresh_token: p!.refreshUses !== 'access_token',
+  })));
+}
+
+/** Due: refreshable within its window, or expired whatever it is (then it cannot be used any more). */
+const DUE = `a.is_active AND a.token_expires_at IS NOT NULL AND (
+    a.token_expires_at <= now()
+    OR (p.can_refresh AND (a.refresh_token_enc IS NOT NULL OR NOT p.uses_refresh_token)
+        AND a.token_expires_at < now() + make_interval(secs => p.ahead)))`;
+const POLICIES = `jsonb_to_recordset($1::jsonb) AS p(network text, ahead int, can_refresh boolean, uses_refresh_token boolean)`;
+
+/** Refreshes every due token; returns what happened per account id (tests and logs). */
+export async function refreshDueTokens(db: Db, box: SecretBox, config: Config, logger?: Logger, providers: Providers = createOAuthProviders(config)): Promise<Map<number, RefreshOutcome>> {
+  const policies = refreshPolicies(providers);
   const { rows } = await db.query<{ id: number }>(
-    `SELECT id FROM social_accounts
-      WHERE network = 'x' AND is_active AND refresh_token_enc IS NOT NULL AND token_expires_at < now() + $1::interval
-      ORDER BY token_expires_at LIMIT ${BATCH}`,
-    [REFRESH_AHEAD],
+    `SELECT a.id FROM social_accounts a JOIN ${POLICIES} ON p.network = a.network
+      WHERE ${DUE} ORDER BY a.token_expires_at LIMIT ${BATCH}`,
+    [policies],
   );
   const outcomes = new Map<number, RefreshOutcome>();
   for (const { id } of rows) {
     try {
-      outcomes.set(id, await refreshAccount(db, box, config.networks.xApiUrl, id, logger));
+      outcomes.set(id, await refreshAccount(db, box, providers, policies, id, logger));
     } catch (error) {
       outcomes.set(id, 'failed');
       logger?.warn({ err: error, accountId: id }, 'token refresh failed');
@@ -37,45 +60,66 @@ export async function refreshDueTokens(db: Db, box: SecretBox, config: Pick<Conf
   return outcomes;
 }
 
-async function refreshAccount(db: Db, box: SecretBox, apiUrl: string, accountId: number, logger?: Logger): Promise<RefreshOutcome> {
+interface LockedAccount {
+  id: number;
+  org_id: number;
+  network: NetworkId;
+  username: string;
+  access_token_enc: Buffer | null;
+  refresh_token_enc: Buffer | null;
+  expired: boolean;
+}
+
+async function refreshAccount(db: Db, box: SecretBox, providers: Providers, policies: string, accountId: number, logger?: Logger): Promise<RefreshOutcome> {
   return withTransaction(db, async (tx) => {
     // Re-checked under the lock: another worker may have refreshed it since the candidate query.
-    const { rows } = await tx.query<{ id: number; org_id: number; network: 'x'; username: string; refresh_token_enc: Buffer }>(
-      `SELECT id, org_id, network, username, refresh_token_enc FROM social_accounts
-        WHERE id = $1 AND is_active AND refresh_token_enc IS NOT NULL AND token_expires_at < now() + $2::interval
-        FOR UPDATE SKIP LOCKED`,
-      [accountId, REFRESH_AHEAD],
+    const { rows } = await tx.query<LockedAccount>(
+      `SELECT a.id, a.org_id, a.network, a.username, a.access_token_enc, a.refresh_token_enc, a.token_expires_at <= now() AS expired
+         FROM social_accounts a JOIN ${POLICIES} ON p.network = a.network
+        WHERE a.id = $2 AND ${DUE}
+        FOR UPDATE OF a SKIP LOCKED`,
+      [policies, accountId],
     );
     const account = rows[0];
     if (!account) return 'skipped';
-    const app = await appCredentials(tx, box, account.org_id, 'x');
+    const provider = providers[account.network]!;
+    const credential = provider.refreshUses === 'access_token'
+      ? openSecret(box, account.id, 'access', account.access_token_enc)
+      : openSecret(box, account.id, 'refresh', account.refresh_token_enc);
+    if (!provider.refresh || !credential) {
+      if (!account.expired) return 'skipped';
+      await markAccountDisconnected(tx, account.org_id, account, `the ${account.network} token expired and cannot be refreshed; reconnect the account`);
+      return 'disconnected';
+    }
+    const app = await appCredentials(tx, box, account.org_id, account.network);
     if (!app) {
-      logger?.warn({ accountId }, 'x token not refreshed: the organization has no x app registered (POST /v1/social-networks)');
+      logger?.warn({ accountId }, `${account.network} token not refreshed: the organization has no ${account.network} app registered (POST /v1/social-networks)`);
       return 'skipped';
     }
-    const refreshToken = openSecret(box, account.id, 'refresh', account.refresh_token_enc)!;
     try {
-      const tokens = await refreshXToken(apiUrl, app, refreshToken);
+      const tokens = await provider.refresh(app, credential);
       // An answer without a refresh token keeps the stored one (saveAccountSecrets never writes an empty one).
-      await saveAccountSecrets(tx, box, account.id, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt });
+      await saveAccountSecrets(tx, box, account.id, tokens);
       return 'refreshed';
     } catch (error) {
-      if (!(error instanceof XOAuthError) || error.kind !== 'revoked') throw error;
+      if (!(error instanceof OAuthError) || error.kind !== 'revoked') throw error;
       await markAccountDisconnected(tx, account.org_id, account, `${error.message}; reconnect the account`);
       return 'disconnected';
     }
   });
 }
 
-/** The maintenance timer of worker processes; also drops OAuth states past their expiry. */
+/** The maintenance timer of worker processes; also drops expired OAuth states and connect sessions. */
 export function startTokenRefresh(config: Config, db: Db, box: SecretBox, logger: Logger): NodeJS.Timeout {
+  const providers = createOAuthProviders(config);
   // A slow pass (one network call per due account) must not overlap the next one in this process.
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    refreshDueTokens(db, box, config, logger)
+    refreshDueTokens(db, box, config, logger, providers)
       .then(() => db.query('DELETE FROM oauth_states WHERE expires_at < now()'))
+      .then(() => purgeExpiredPendingConnections(db))
       .catch((error: unknown) => logger.warn({ err: error }, 'token refresh pass failed'))
       .finally(() => {
         running = false;

@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
+import { pendingConnectionsRoutes } from './routes/pending-connections.ts';
 import { oauthCallbackRoutes, socialNetworksRoutes } from './routes/social-networks.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhooksRoutes } from './routes/webhooks.ts';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);
+    pendingConnectionsRoutes(v1, ctx);
     socialNetworksRoutes(v1, ctx);
     webhooksRoutes(v1, ctx);
     mediaRoutes(v1, ctx);

@@ -1,4 +1,5 @@
-// Bearer API key authentication and the subscription gate, for every /v1 route.
+// Bearer API key authentication and the subscription gate, for every /v1 route (except those
+// whose config says `apiKey: false`).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
 import { findKeyOwner, type KeyOwner } from '../orgs/orgs.ts';
@@ -8,12 +9,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     owner: KeyOwner;
   }
+  interface FastifyContextConfig {
+    /** false: the route authenticates by another credential and skips the API key. */
+    apiKey?: boolean;
+  }
 }
 
 export function installAuth(app: FastifyInstance, db: Db, defaultBillingUrl: string): void {
   app.decorateRequest('owner', undefined as unknown as KeyOwner);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return; // CORS preflight carries no credentials
+    // Routes that carry their own credential (a pending connect's session token) say so in their config.
+    if (request.routeOptions.config?.apiKey === false) return;
     const key = bearerToken(request);
     const owner = key ? await findKeyOwner(db, key) : undefined;
     if (!owner) {

@@ -6,7 +6,7 @@ import { decodeId } from '../../ids.ts';
 import { RequestError } from '../../errors.ts';
 import type { AppContext } from '../context.ts';
 
-const AccountSchema = Type.Object({
+export const AccountSchema = Type.Object({
   id: Type.String(),
   nickname: Type.String(),
   network: Type.String(),

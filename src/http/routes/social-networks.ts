@@ -7,6 +7,7 @@ import { getSocialAccount } from '../../accounts/social-accounts.ts';
 import { deleteSocialNetwork, getSocialNetwork, listSocialNetworks, saveSocialNetwork, type SocialNetworkInput } from '../../accounts/social-networks.ts';
 import { RequestError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
+import { createOAuthProviders } from '../../networks/registry.ts';
 import type { AppContext } from '../context.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
@@ -19,8 +20,15 @@ const NetworkSchema = Type.Object({
 });
 const One = Type.Object({ success: Type.Boolean(), data: NetworkSchema });
 
+/** Built once per app: the providers only hold URLs. */
+const settingsCache = new WeakMap<AppContext, OAuthSettings>();
 function oauthSettings(ctx: AppContext): OAuthSettings {
-  return { publicBaseUrl: ctx.config.publicBaseUrl, xApiUrl: ctx.config.networks.xApiUrl, xAuthorizeUrl: ctx.config.networks.xAuthorizeUrl };
+  let settings = settingsCache.get(ctx);
+  if (!settings) {
+    settings = { publicBaseUrl: ctx.config.publicBaseUrl, providers: createOAuthProviders(ctx.config) };
+    settingsCache.set(ctx, settings);
+  }
+  return settings;
 }
 
 function networkId(raw: string): number {
@@ -76,7 +84,7 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.post<{ Params: { network: string }; Body: { redirect_uri?: string; tenant_id?: string } }>('/v1/social-networks/:network/auth-url', {
     schema: {
       summary: 'Start connecting an account: the network authorize URL',
-      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>` (or `?error=` when the user declined). The URL is valid 10 minutes, once. Only `x` for now.',
+      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>`; for facebook, instagram, linkedin and google_business, where one login grants several pages, organizations or locations, with `?session=<token>` instead (see GET /v1/social-accounts/pending/{token}); with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks).',
       tags: ['social-networks'],
       params: Type.Object({ network: Type.String({ maxLength: 32 }) }),
       // No body schema: the body is optional (a route schema would require one); the domain checks the fields.
@@ -98,7 +106,9 @@ export function oauthCallbackRoutes(app: FastifyInstance, ctx: AppContext): void
       const outcome = await completeCallback(ctx.db, ctx.box, oauthSettings(ctx), request.params.network, request.query ?? {});
       const target = redirectTarget(outcome);
       if (target) return reply.redirect(target, 302);
-      if (outcome.kind === 'denied') throw new RequestError(400, `The user did not authorize the app (${outcome.error})`, { code: 'access_denied' });
+      // No redirect_uri was given: the outcome is answered as JSON.
+      if (outcome.kind === 'failed') throw new RequestError(outcome.status, outcome.description, { code: outcome.error });
+      if (outcome.kind === 'pending') return { success: true, session: outcome.session, expiresAt: outcome.expiresAt.toISOString() };
       return { success: true, data: await getSocialAccount(ctx.db, outcome.orgId, outcome.accountId) };
     },
   });

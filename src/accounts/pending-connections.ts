@@ -1,0 +1,124 @@
+// A login that grants several accounts (facebook pages, instagram business accounts, linkedin
+// organizations and the member, google business locations) waits here for the user to pick. The
+// session token is the only credential of GET /v1/social-accounts/pending/:token and of finalize:
+// only its SHA-256 is stored, it expires, and finalize consumes it (a second use is a 404).
+import { createHash, randomBytes } from 'node:crypto';
+import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
+import { RequestError, validationError } from '../errors.ts';
+import type { ConnectCandidate } from '../networks/oauth.ts';
+import type { NetworkId } from '../networks/types.ts';
+import type { SecretBox } from '../security/crypto.ts';
+import { getSocialAccount, upsertSocialAccount, type SocialAccountJson } from './social-accounts.ts';
+
+export const PENDING_TTL_MINUTES = 15;
+const MAX_SELECTED = 100;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+export const candidatesData = (id: number) => `pending_connections:${id}:candidates`;
+
+interface StoredCandidate extends Omit<ConnectCandidate, 'tokens'> {
+  tokens: { accessToken: string; refreshToken?: string; expiresAt: string | null };
+}
+
+export interface PendingView {
+  network: NetworkId;
+  expiresAt: string;
+  availablePages: { id: string; type: string; name: string; username: string; profilePictureUrl: string | null }[];
+}
+
+export async function createPendingConnection(
+  db: Queryable,
+  box: SecretBox,
+  input: { orgId: number; network: NetworkId; tenantId: string | null; redirectUri: string | null; candidates: ConnectCandidate[] },
+): Promise<{ session: string; expiresAt: Date }> {
+  const session = randomBytes(32).toString('base64url');
+  const stored: StoredCandidate[] = input.candidates.map((c) => ({ ...c, tokens: { ...c.tokens, expiresAt: c.tokens.expiresAt?.toISOString() ?? null } }));
+  // The id is the ciphertext's associated data, so it is taken before the row is written.
+  const { rows: ids } = await db.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('pending_connections', 'id'))::bigint AS id`);
+  const id = Number(ids[0]!.id);
+  const { rows } = await db.query<{ expires_at: Date }>(
+    `INSERT INTO pending_connections (id, token_hash, org_id, network, tenant_id, redirect_uri, candidates_enc, expires_at)
+     OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8))
+     RETURNING expires_at`,
+    [id, hashToken(session), input.orgId, input.network, input.tenantId, input.redirectUri, box.encrypt(JSON.stringify(stored), candidatesData(id)), PENDING_TTL_MINUTES],
+  );
+  return { session, expiresAt: rows[0]!.expires_at };
+}
+
+interface PendingRow {
+  id: number;
+  org_id: number;
+  network: NetworkId;
+  tenant_id: string | null;
+  candidates_enc: Buffer;
+  expires_at: Date;
+  expired: boolean;
+}
+
+async function findPending(db: Queryable, token: string, lock: boolean): Promise<PendingRow> {
+  const { rows } = await db.query<PendingRow>(
+    `SELECT id, org_id, network, tenant_id, candidates_enc, expires_at, expires_at <= now() AS expired
+       FROM pending_connections WHERE token_hash = $1 ${lock ? 'FOR UPDATE' : ''}`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row) throw new RequestError(404, 'Unknown or already used connect session: start again from a new auth URL', { code: 'not_found' });
+  if (row.expired) throw new RequestError(410, `The connect session expired (it is valid ${PENDING_TTL_MINUTES} minutes): start again from a new auth URL`, { code: 'session_expired' });
+  return row;
+}
+
+const openCandidates = (box: SecretBox, row: PendingRow): StoredCandidate[] => JSON.parse(box.decrypt(row.candidates_enc, candidatesData(Number(row.id))));
+
+/** GET /v1/social-accounts/pending/:token: what the login granted, without any token. */
+export async function readPendingConnection(db: Queryable, box: SecretBox, token: string): Promise<PendingView> {
+  const row = await findPending(db, token, false);
+  return {
+    network: row.network,
+    expiresAt: row.expires_at.toISOString(),
+    availablePages: openCandidates(box, row).map(({ id, type, name, username, profilePictureUrl }) => ({ id, type, name, username, profilePictureUrl })),
+  };
+}
+
+/**
+ * POST /v1/social-accounts/pending/:token/finalize {selectedPageIds}: connects the picks (an account
+ * connected before is updated in place) and consumes the session, in one transaction. A request
+ * with bad picks is refused without consuming it, so the user can pick again.
+ */
+export async function finalizePendingConnection(db: Db, box: SecretBox, token: string, body: { selectedPageIds?: unknown }): Promise<SocialAccountJson[]> {
+  const selected = body.selectedPageIds;
+  if (!Array.isArray(selected) || selected.length === 0 || selected.length > MAX_SELECTED || !selected.every((id) => typeof id === 'string' && id.length > 0)) {
+    throw validationError([{ field: 'selectedPageIds', message: `must be a non-empty array (at most ${MAX_SELECTED}) of ids from availablePages` }]);
+  }
+  return withTransaction(db, async (tx) => {
+    // The row lock orders two racing finalizes: the second finds the row gone.
+    const row = await findPending(tx, token, true);
+    const candidates = new Map(openCandidates(box, row).map((c) => [c.id, c]));
+    const unknown = (selected as string[]).map((id, i) => ({ id, i })).filter(({ id }) => !candidates.has(id));
+    if (unknown.length) throw validationError(unknown.map(({ id, i }) => ({ field: `selectedPageIds[${i}]`, message: `"${id}" is not one of availablePages` })));
+    const accounts: SocialAccountJson[] = [];
+    for (const id of new Set(selected as string[])) {
+      const c = candidates.get(id)!;
+      const accountId = await upsertSocialAccount(tx, box, {
+        orgId: row.org_id,
+        network: row.network,
+        username: c.username,
+        nickname: c.name,
+        networkUniqueId: c.id,
+        accountType: c.type,
+        tenantId: row.tenant_id,
+        profilePictureUrl: c.profilePictureUrl,
+        accessToken: c.tokens.accessToken,
+        refreshToken: c.tokens.refreshToken,
+        expiresAt: c.tokens.expiresAt ? new Date(c.tokens.expiresAt) : null,
+      });
+      accounts.push((await getSocialAccount(tx, row.org_id, accountId))!);
+    }
+    await tx.query('DELETE FROM pending_connections WHERE id = $1', [row.id]);
+    return accounts;
+  });
+}
+
+/** Maintenance: expired sessions (and their sealed tokens) are dropped. */
+export async function purgeExpiredPendingConnections(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM pending_connections WHERE expires_at < now()');
+}
