@@ -13,6 +13,8 @@ import { linkStripeCustomer } from './billing/stripe.ts';
 import { startCrier, type Roles, type Running } from './runtime.ts';
 import { connectSandboxAccounts, startSandbox, type SandboxAccount } from './sandbox.ts';
 import { runDoctor } from './doctor.ts';
+import { parseSecretKey } from './security/crypto.ts';
+import { rotateSecretKey } from './security/secret-key.ts';
 
 const USAGE = `Usage: crier <command>
 
@@ -27,6 +29,8 @@ const USAGE = `Usage: crier <command>
   key revoke <key-id|key>
   key limit <key-id> <n|default>      a fixed rate limit for one key, or back to the org's
   org stripe-customer <org> <cus_...|none>   link the org to its Stripe customer
+  secrets rotate [--new-key <hex>]    re-seal every stored secret under a new key (run it
+                        with Crier stopped); the old key then fails closed
   doctor                check configuration, database, clock and public URL
 
 <org> is the numeric id or the orgId shown by the API. Configuration comes from environment
@@ -59,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       return withDb(config, (db) => orgCommand(db, rest));
     case 'key':
       return withDb(config, (db) => keyCommand(db, rest));
+    case 'secrets':
+      return withDb(config, (db) => secretsCommand(config, db, rest));
     case 'doctor':
       return runDoctor(config);
     case 'help':
@@ -190,6 +196,30 @@ async function keyCommand(db: Db, args: string[]): Promise<number> {
   }
   console.error(USAGE);
   return 2;
+}
+
+async function secretsCommand(config: Config, db: Db, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'new-key': { type: 'string' } } });
+  if (positionals[0] !== 'rotate' || positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  const newKey = values['new-key'] === undefined ? undefined : parseNewKey(values['new-key']);
+  const result = await rotateSecretKey(config, db, newKey);
+  const total = result.counts.reduce((sum, c) => sum + c.resealed, 0);
+  console.log(`re-sealed ${total} secret(s): ${result.counts.filter((c) => c.resealed).map((c) => `${c.table}.${c.column} ${c.resealed}`).join(', ') || 'none stored yet'}`);
+  if (result.keyFile) console.log(`the new key is in ${result.keyFile}; the old key no longer opens anything`);
+  else if (newKey) console.log('set CRIER_SECRET_KEY to the new key for every Crier process, then start them; the old key no longer opens anything');
+  else console.log(`set CRIER_SECRET_KEY=${result.newKeyHex} for every Crier process, then start them; the old key no longer opens anything`);
+  return 0;
+}
+
+function parseNewKey(value: string): Buffer {
+  try {
+    return parseSecretKey(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace('CRIER_SECRET_KEY', '--new-key'));
+  }
 }
 
 class UsageError extends Error {}

@@ -10,7 +10,8 @@ import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { bootstrapDefaultOrg } from './orgs/orgs.ts';
 import { createBoss, type Boss } from './queue/boss.ts';
 import { PUBLISH_QUEUE } from './queue/queues.ts';
-import { createSecretBox, loadSecretKey, type SecretBox } from './security/crypto.ts';
+import type { SecretBox } from './security/crypto.ts';
+import { openSecretBox } from './security/secret-key.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
@@ -41,7 +42,7 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
   const db = createPool(database.url, config.databasePoolSize);
   const applied = await migrate(db, database.url);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  const box = createSecretBox(await loadSecretKey(config.secretKey, config.dataDir));
+  const box = await openSecretBox(config, db);
   const firstOrg = await bootstrapDefaultOrg(db);
 
   const boss = createBoss(database.url, {

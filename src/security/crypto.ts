@@ -2,8 +2,6 @@
 // the owning row's id as associated data (a ciphertext moved to another row fails to decrypt) and
 // the key id stored in front, so keys can be rotated.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 
 const VERSION = 1;
 
@@ -44,22 +42,4 @@ export function parseSecretKey(value: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
   if (key.length !== 32) throw new Error('CRIER_SECRET_KEY must be 32 bytes: 64 hex characters or base64');
   return key;
-}
-
-/** The configured key, or the one generated into `<dataDir>/secret-key` (mode 0600) on first start. */
-export async function loadSecretKey(configured: string | undefined, dataDir: string): Promise<Buffer> {
-  if (configured) return parseSecretKey(configured);
-  const file = path.join(dataDir, 'secret-key');
-  try {
-    return parseSecretKey((await readFile(file, 'utf8')).trim());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await mkdir(dataDir, { recursive: true });
-  const key = randomBytes(32);
-  await writeFile(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error; // another process won the race: use its key
-  });
-  await chmod(file, 0o600);
-  return parseSecretKey((await readFile(file, 'utf8')).trim());
 }
