@@ -39,6 +39,8 @@ export interface Config {
     /** How often a worker looks for jobs whose worker died. */
     superviseIntervalSeconds: number;
   };
+  /** `crier start --sandbox`: the networks are emulators, accounts connected are marked sandbox. */
+  sandbox: boolean;
   /** The SSRF guard lets loopback through: tests only (CRIER_ALLOW_LOOPBACK_FETCH=true). */
   allowLoopbackFetch: boolean;
   /** Extra CA certificate (PEM file) trusted for guarded fetches, e.g. a test server's. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),
   };
   const allowLoopbackFetch = env.CRIER_ALLOW_LOOPBACK_FETCH === 'true';
+  const sandbox = env.CRIER_SANDBOX === 'true';
   const extraCaFile = env.CRIER_EXTRA_CA_FILE?.trim() || undefined;
   const webhooks = webhookConfig(env, problems);
   const rateLimit = {
@@ -145,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
-    networks, publishing, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
+    networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
   };
 }
 

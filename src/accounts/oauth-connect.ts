@@ -21,6 +21,8 @@ export interface OAuthSettings {
   /** Crier's public base URL: the callback is `<publicBaseUrl>/oauth/callback/<network>`. */
   publicBaseUrl: string;
   providers: Partial<Record<NetworkId, NetworkOAuth>>;
+  /** Accounts connected are emulator accounts (`crier start --sandbox`). */
+  sandbox: boolean;
 }
 
 export const callbackUrl = (settings: OAuthSettings, network: NetworkId) => `${settings.publicBaseUrl}/oauth/callback/${network}`;
@@ -117,7 +119,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   }
   if (!login.candidates.length) return failed('no_accounts', `The ${network} login granted no account Crier can publish to`);
   if (login.choose) {
-    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, candidates: login.candidates });
+    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, sandbox: settings.sandbox, candidates: login.candidates });
     return { kind: 'pending', ...pending, orgId: saved.org_id, redirectUri: saved.redirect_uri };
   }
   const [account] = login.candidates;
@@ -130,6 +132,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     accountType: account!.type,
     tenantId: saved.tenant_id,
     profilePictureUrl: account!.profilePictureUrl,
+    sandbox: settings.sandbox,
     ...account!.tokens,
   });
   return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };

@@ -9,6 +9,7 @@ CREATE TABLE pending_connections (
   network        text NOT NULL,
   tenant_id      text,
   redirect_uri   text,
+  sandbox        boolean NOT NULL DEFAULT false,  -- connected through `crier start --sandbox` (emulators)
   candidates_enc bytea NOT NULL,           -- the granted accounts with their tokens, AES-256-GCM, 'pending_connections:<id>:candidates'
   expires_at     timestamptz NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now()

@@ -25,7 +25,7 @@ const settingsCache = new WeakMap<AppContext, OAuthSettings>();
 function oauthSettings(ctx: AppContext): OAuthSettings {
   let settings = settingsCache.get(ctx);
   if (!settings) {
-    settings = { publicBaseUrl: ctx.config.publicBaseUrl, providers: createOAuthProviders(ctx.config) };
+    settings = { publicBaseUrl: ctx.config.publicBaseUrl, providers: createOAuthProviders(ctx.config), sandbox: ctx.config.sandbox };
     settingsCache.set(ctx, settings);
   }
   return settings;
