@@ -154,7 +154,8 @@ export class OAuthServer {
     const rotate = this.lifetimes.rotateRefresh && !this.#omitNextRefreshToken;
     const omit = this.#omitNextRefreshToken;
     this.#omitNextRefreshToken = false;
-    if (this.lifetimes.rotateRefresh) record.used = true;
+    // An answer without a new refresh token leaves the presented one working (the client keeps it).
+    if (rotate) record.used = true;
     const issued = this.issue(record.userId, record.clientId, record.scopes, rotate);
     if (!rotate || omit) return { ...issued, refreshToken: undefined, refreshExpiresIn: null };
     return issued;

@@ -115,6 +115,8 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     login = await provider.connect(app, { code, redirectUri: callbackUrl(settings, saved.network), codeVerifier });
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
+    // Refused app credentials are the org's to fix (POST /v1/social-networks), not the user's.
+    if (error.kind === 'client') return failed('app_credentials_rejected', `${network} refused the registered app's credentials: ${error.message}`);
     return failed('oauth_failed', `Could not connect the account: ${error.message}`, error.kind === 'transient' ? 502 : 400);
   }
   if (!login.candidates.length) return failed('no_accounts', `The ${network} login granted no account Crier can publish to`);

@@ -2,8 +2,18 @@
 // line in each list here.
 import type { Config } from '../config.ts';
 import { createBlueskyAdapter } from './bluesky/adapter.ts';
+import { createFacebookOAuth } from './facebook/oauth.ts';
+import { createGoogleBusinessOAuth } from './google_business/oauth.ts';
+import { createInstagramOAuth } from './instagram/oauth.ts';
+import { createLinkedInOAuth } from './linkedin/oauth.ts';
 import type { NetworkOAuth } from './oauth.ts';
+import { createPinterestOAuth } from './pinterest/oauth.ts';
+import { createRedditOAuth } from './reddit/oauth.ts';
+import { createThreadsOAuth } from './threads/oauth.ts';
+import { createTikTokOAuth } from './tiktok/oauth.ts';
 import type { NetworkAdapter, NetworkId } from './types.ts';
+import { createVimeoOAuth } from './vimeo/oauth.ts';
+import { createYoutubeOAuth } from './youtube/oauth.ts';
 import { createXAdapter } from './x/adapter.ts';
 import { createXOAuth } from './x/oauth.ts';
 
@@ -19,6 +29,16 @@ export function createOAuthProviders(config: Config): Partial<Record<NetworkId, 
   const base = config.networks.baseUrls;
   return {
     x: createXOAuth({ apiUrl: config.networks.xApiUrl, authorizeUrl: config.networks.xAuthorizeUrl }),
+    threads: createThreadsOAuth(base.threads),
+    linkedin: createLinkedInOAuth(base.linkedin),
+    instagram: createInstagramOAuth(base.instagram),
+    youtube: createYoutubeOAuth(base.youtube),
+    facebook: createFacebookOAuth(base.facebook),
+    tiktok: createTikTokOAuth(base.tiktok),
+    google_business: createGoogleBusinessOAuth(base.google_business),
+    pinterest: createPinterestOAuth(base.pinterest),
+    vimeo: createVimeoOAuth(base.vimeo),
+    reddit: createRedditOAuth(base.reddit),
     // one line per network, in NETWORKS order
   };
 }

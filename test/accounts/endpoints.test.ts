@@ -68,7 +68,7 @@ describe('social networks', () => {
     assert.equal((await api('DELETE', `/v1/social-networks/${created.id}`)).status, 404);
   });
 
-  test('auth-url: 400 without a registered app, for a bad tenant_id or redirect_uri, and for networks not wired yet', async () => {
+  test('auth-url: 400 without a registered app, for a bad tenant_id or redirect_uri, and for bluesky (app passwords)', async () => {
     const fresh = await server.createOrg();
     const none = await api('POST', '/v1/social-networks/x/auth-url', {}, fresh);
     assert.equal(none.status, 400);
@@ -77,7 +77,11 @@ describe('social networks', () => {
     assert.equal(badTenant.status, 400);
     assert.deepEqual(fields(badTenant), ['tenant_id']);
     assert.deepEqual(fields(await api('POST', '/v1/social-networks/x/auth-url', { tenant_id: 'a/b', redirect_uri: 'javascript:alert(1)' })), ['redirect_uri', 'tenant_id']);
-    assert.equal((await api('POST', '/v1/social-networks/linkedin/auth-url', {})).body.code, 'unsupported_network');
+    const linkedin = await api('POST', '/v1/social-networks/linkedin/auth-url', {}, fresh);
+    assert.equal(linkedin.body.code, 'app_not_registered', 'every OAuth network is wired; this org has no linkedin app');
+    const bluesky = await api('POST', '/v1/social-networks/bluesky/auth-url', {});
+    assert.equal(bluesky.body.code, 'unsupported_network');
+    assert.match(bluesky.body.error, /app password/);
     assert.deepEqual(fields(await api('POST', '/v1/social-networks/myspace/auth-url', {})), ['network']);
   });
 

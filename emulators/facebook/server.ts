@@ -1,0 +1,133 @@
+// A local Facebook (www.facebook.com login dialog + graph.facebook.com) for tests and
+// `crier start --sandbox`, serving both the facebook and the instagram networks (Instagram API with
+// Facebook Login: the same app, dialog, token endpoint and /me/accounts, where each Page may carry
+// its linked instagram_business_account). Every path is versioned (/v23.0/...) as on Graph.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { OAuthServer, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
+import { graphRoutes } from './routes/graph.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
+import type { FbRequest, FbRoute, FbWorld } from './world.ts';
+
+export type { AddPageInput, AddUserInput, FbPage, FbUser, IgAccount, TokenInfo } from './store.ts';
+
+const VERSION = /^v\d+\.\d+$/;
+
+export interface FacebookEmulatorOptions extends ListenOptions {
+  /** Short-lived user token lifetime (default 1 h). */
+  shortLivedSecs?: number;
+  /** Long-lived user token lifetime (default 60 days). */
+  longLivedSecs?: number;
+  /** Authorization code lifetime (default 10 min). */
+  codeSecs?: number;
+}
+
+export interface FacebookEmulator {
+  url: string;
+  /** Move it forward to expire codes and tokens. */
+  clock: Clock;
+  close(): Promise<void>;
+  oauth: OAuthServer;
+  /** Registers a Facebook app: its id, secret and Valid OAuth Redirect URIs. */
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on the login dialog (auto-consent). */
+  signIn(userId: string | undefined): void;
+  /** A user; by default with one Page that has a linked Instagram account. */
+  addUser(input?: AddUserInput): FbUser;
+  addPage(userId: string, input?: AddPageInput): FbPage;
+  /** The user removed the app: every token of theirs (user and Page tokens) answers 190/458. */
+  revokeUser(userId: string): void;
+  /** Meta has no refresh grant; kept for the emulators' common shape, it has no effect. */
+  omitNextRefreshToken(): void;
+  /** While on, the user declines on the dialog (redirect with error=access_denied&error_reason=user_denied). */
+  declineConsent(decline?: boolean): void;
+  /** Every token-endpoint grant in order: authorization_code, fb_exchange_token. */
+  tokenCalls(): { grant: string; clientId: string; at: number }[];
+  /** What an issued token stands for (user or Page, expiry). */
+  tokenInfo(token: string): TokenInfo | undefined;
+  /** Answers the next matching Graph request(s) with this status instead (a Meta error body by default). */
+  failNext(fault: FaultSpec): void;
+}
+
+export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}): Promise<FacebookEmulator> {
+  const clock = new Clock();
+  const oauth = new OAuthServer(clock, { accessSecs: opts.shortLivedSecs ?? 3600, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 600 }, 'EAAB');
+  const store = new FacebookStore(clock, oauth);
+  const world: FbWorld = { store, oauth, clock, usedCodes: new Set(), decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600 };
+  const faults = new FaultQueue();
+  const app = createApp(1024 * 1024);
+
+  const register = (route: FbRoute) => {
+    app.route({
+      method: route.method,
+      url: route.versioned ? `/:version${route.url}` : route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const path = req.url.split('?')[0]!;
+        const params = req.params as Record<string, string>;
+        if (route.versioned && !VERSION.test(params.version ?? '')) return send(reply, unknownPath(path));
+        if (route.url !== '/dialog/oauth') {
+          const fault = faults.take(req.method, path);
+          if (fault) return send(reply, faultReply(fault));
+        }
+        const query = firstValues(req.query);
+        if (req.method === 'POST') for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
+        const header = /^(?:OAuth|Bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+        const fbReq: FbRequest = {
+          method: req.method,
+          params,
+          query,
+          token: query.access_token ?? header?.[1] ?? null,
+          origin: `${req.protocol}://${req.headers.host}`,
+        };
+        return send(reply, route.handler(fbReq));
+      },
+    });
+  };
+  for (const route of [...oauthRoutes(world), ...graphRoutes(world)]) register(route);
+  app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
+  app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    close: () => server.close(),
+    oauth,
+    addApp: (a) => oauth.addApp(structuredClone(a)),
+    signIn: (userId) => oauth.signIn(userId),
+    addUser: (input) => store.addUser(input),
+    addPage: (userId, input) => store.addPage(userId, input),
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => undefined,
+    declineConsent: (decline = true) => {
+      world.decline = decline;
+    },
+    tokenCalls: () => oauth.tokenCalls.map((c) => ({ ...c })),
+    tokenInfo: (token) => {
+      const info = store.tokens.get(token);
+      return info && { ...info };
+    },
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+function faultReply(fault: FaultSpec): Reply {
+  const base: Reply = fault.status >= 500
+    ? serviceUnavailable(fault.status)
+    : fault.status === 429
+      ? graphError({ message: '(#4) Application request limit reached', code: 4, status: 400 })
+      : graphError({ message: 'An unknown error has occurred.', code: 1, status: fault.status });
+  return { status: fault.status, body: fault.body ?? base.body, headers: { ...base.headers, ...fault.headers } };
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+// What the Facebook emulator's route modules share: the state, the request view, and the token
+// check every Graph read starts with.
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../shared/clock.ts';
+import type { Reply } from '../shared/http.ts';
+import type { OAuthServer } from '../shared/oauth.ts';
+import { appNotAuthorized, badAppSecretProof, cannotParseToken, expiredToken, noActiveToken } from './errors.ts';
+import type { FacebookStore, TokenInfo } from './store.ts';
+
+export interface FbWorld {
+  store: FacebookStore;
+  oauth: OAuthServer;
+  clock: Clock;
+  /** Codes redeemed once: a second use is "This authorization code has been used." */
+  usedCodes: Set<string>;
+  /** The user declines on the login dialog (error=access_denied&error_reason=user_denied). */
+  decline: boolean;
+  /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
+  longLivedSecs: number;
+}
+
+export interface FbRequest {
+  method: string;
+  params: Record<string, string>;
+  /** Query parameters, merged with a form body for POST. */
+  query: Record<string, string | undefined>;
+  /** access_token parameter or `Authorization: OAuth|Bearer <token>`. */
+  token: string | null;
+  /** The origin the client reached (for paging.next). */
+  origin: string;
+}
+
+export interface FbRoute {
+  method: 'GET' | 'POST';
+  url: string;
+  /** Graph routes are versioned: /v23.0/... */
+  versioned: boolean;
+  handler(req: FbRequest): Reply;
+}
+
+/** The token's record, or the Graph error a request with it gets (190 with Meta's subcodes). */
+export function authenticate(world: FbWorld, req: FbRequest): TokenInfo | Reply {
+  if (!req.token) return noActiveToken();
+  const info = world.store.tokens.get(req.token);
+  const check = world.oauth.checkAccess(req.token);
+  if (!info) return cannotParseToken();
+  if (!check.ok) {
+    if (check.reason === 'expired') return expiredToken(info.expiresAtMs ?? world.clock.now(), world.clock.now());
+    if (check.reason === 'revoked') return appNotAuthorized(info.clientId);
+    return cannotParseToken();
+  }
+  // appsecret_proof, when sent (or required by the app), is HMAC-SHA256(token) keyed by the app secret.
+  const proof = req.query.appsecret_proof;
+  if (proof !== undefined) {
+    const app = world.oauth.apps.get(info.clientId);
+    const expected = app ? createHmac('sha256', app.clientSecret).update(req.token).digest('hex') : '';
+    if (proof !== expected) return badAppSecretProof();
+  }
+  return info;
+}
+
+export const isReply = (value: TokenInfo | Reply): value is Reply => 'status' in value;

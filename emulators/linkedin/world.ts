@@ -1,0 +1,111 @@
+// The state behind the LinkedIn emulator: apps (with the per-app "programmatic refresh tokens"
+// switch LinkedIn grants only to approved partners), members, organizations and their role
+// assignments. Tokens live in the shared OAuthServer.
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../shared/clock.ts';
+import type { OAuthEmulatorApp, OAuthServer } from '../shared/oauth.ts';
+
+/** Every scope the emulator knows; an app may only ask for those it was granted (`scopes`). */
+export const LINKEDIN_SCOPES = [
+  'openid', 'profile', 'email', 'w_member_social', 'r_member_social',
+  'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin',
+] as const;
+
+export interface LinkedInAppInput extends OAuthEmulatorApp {
+  /** Programmatic refresh tokens (approved partners only). Default false, like most apps. */
+  refreshTokens?: boolean;
+  /** Scopes the app's products allow; default: all of LINKEDIN_SCOPES. */
+  scopes?: string[];
+}
+
+export interface LinkedInApp extends OAuthEmulatorApp {
+  refreshTokens: boolean;
+  scopes: string[];
+}
+
+export interface LinkedInMember {
+  /** The OpenID subject; the member URN is urn:li:person:{sub}. */
+  sub: string;
+  name: string;
+  givenName: string;
+  familyName: string;
+  email: string | null;
+  emailVerified: boolean;
+  picture: string | null;
+  locale: { country: string; language: string };
+}
+
+export type AddMemberInput = Partial<LinkedInMember>;
+
+export interface LinkedInOrganization {
+  id: number;
+  localizedName: string;
+  vanityName: string;
+  /** A digital media asset URN, as logoV2.original carries it; null: no logo. */
+  logoUrn: string | null;
+}
+
+export type AddOrganizationInput = Partial<LinkedInOrganization> & {
+  /** Members (sub) who administer it (role ADMINISTRATOR, state APPROVED). */
+  admins?: string[];
+};
+
+export type OrgRole = 'ADMINISTRATOR' | 'DIRECT_SPONSORED_CONTENT_POSTER' | 'RECRUITING_POSTER' | 'LEAD_GEN_FORMS_MANAGER' | 'ANALYST' | 'CURATOR' | 'CONTENT_ADMINISTRATOR';
+export type AclState = 'APPROVED' | 'REQUESTED' | 'REJECTED' | 'REVOKED';
+
+export interface RoleAssignment {
+  organizationId: number;
+  sub: string;
+  role: OrgRole;
+  state: AclState;
+}
+
+export interface LinkedInWorld {
+  clock: Clock;
+  oauth: OAuthServer;
+  apps: Map<string, LinkedInApp>;
+  members: Map<string, LinkedInMember>;
+  organizations: Map<number, LinkedInOrganization>;
+  roles: RoleAssignment[];
+  /** Expiry (ms) of each refresh token handed out: LinkedIn's do not extend when used. */
+  refreshExpiry: Map<string, number>;
+  /** The next refresh answers without refresh_token. */
+  omitNextRefreshToken: boolean;
+  /** LinkedIn-Version values from this one (YYYYMM) up to the clock's month are served. */
+  oldestVersion: string;
+}
+
+let counter = 0;
+
+export function addMember(world: LinkedInWorld, input: AddMemberInput): LinkedInMember {
+  counter += 1;
+  const sub = input.sub ?? randomBytes(6).toString('base64url');
+  const givenName = input.givenName ?? 'Member';
+  const familyName = input.familyName ?? String(counter);
+  const member: LinkedInMember = {
+    sub,
+    givenName,
+    familyName,
+    name: input.name ?? `${givenName} ${familyName}`,
+    email: input.email === undefined ? `member${counter}@example.com` : input.email,
+    emailVerified: input.emailVerified ?? true,
+    picture: input.picture === undefined ? `https://media.licdn.com/dms/image/v2/${sub}/profile-displayphoto-shrink_100_100/0` : input.picture,
+    locale: input.locale ?? { country: 'US', language: 'en' },
+  };
+  world.members.set(sub, member);
+  return member;
+}
+
+export function addOrganization(world: LinkedInWorld, input: AddOrganizationInput): LinkedInOrganization {
+  counter += 1;
+  const id = input.id ?? 10_000_000 + counter;
+  const org: LinkedInOrganization = {
+    id,
+    localizedName: input.localizedName ?? `Organization ${counter}`,
+    vanityName: input.vanityName ?? `organization-${counter}`,
+    logoUrn: input.logoUrn === undefined ? `urn:li:digitalmediaAsset:C4D0BAQ${id}` : input.logoUrn,
+  };
+  world.organizations.set(id, org);
+  for (const sub of input.admins ?? []) world.roles.push({ organizationId: id, sub, role: 'ADMINISTRATOR', state: 'APPROVED' });
+  return org;
+}

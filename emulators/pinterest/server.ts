@@ -1,0 +1,206 @@
+// A local Pinterest (API v5) for tests and `crier start --sandbox`: the OAuth consent page of
+// www.pinterest.com (auto-consent), POST /v5/oauth/token (HTTP Basic app credentials only,
+// authorization_code and refresh_token grants, continuous refresh tokens that rotate) and
+// GET /v5/user_account, with Pinterest's {code, message} errors.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorApp } from '../shared/oauth.ts';
+
+/** 30 days. */
+export const PINTEREST_ACCESS_SECS = 30 * 24 * 3600;
+/** Continuous refresh tokens: 60 days, a new one with each refresh. */
+export const PINTEREST_REFRESH_SECS = 60 * 24 * 3600;
+
+export const PINTEREST_SCOPES = [
+  'ads:read', 'ads:write', 'billing:read', 'billing:write', 'biz_access:read', 'biz_access:write', 'boards:read', 'boards:read_secret',
+  'boards:write', 'boards:write_secret', 'catalogs:read', 'catalogs:write', 'pins:read', 'pins:read_secret', 'pins:write', 'pins:write_secret',
+  'user_accounts:read', 'user_accounts:write',
+] as const;
+
+export type PinterestAccountType = 'BUSINESS' | 'PINNER';
+
+export interface PinterestUser {
+  id: string;
+  username: string;
+  accountType: PinterestAccountType;
+  businessName: string | null;
+  profileImage: string | null;
+  websiteUrl: string | null;
+  about: string;
+}
+
+export type AddPinterestUserInput = Partial<PinterestUser>;
+
+/** One call to the token endpoint as received (form fields, never the app secret). */
+export interface TokenRequest {
+  grant: string | null;
+  form: Record<string, string>;
+  /** The app authenticated with HTTP Basic. */
+  basic: boolean;
+}
+
+export interface PinterestEmulator {
+  url: string;
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  addApp(app: OAuthEmulatorApp): void;
+  /** A user; every field has a default, so addUser({}) works. */
+  addUser(input?: AddPinterestUserInput): PinterestUser;
+  /** The user who consents on GET /oauth/ (it redirects at once). */
+  signIn(userId: string | undefined): void;
+  /** The user disconnected the app: their tokens answer code 2 / 283. */
+  revokeUser(userId: string): void;
+  /** The next refresh answers without refresh_token (the presented one still dies). */
+  omitNextRefreshToken(): void;
+  /** Every token call, oldest first. */
+  tokenRequests(): TokenRequest[];
+  failNext(fault: FaultSpec): void;
+}
+
+const error = (status: number, code: number, message: string): Reply => ({ status, body: { code, message } });
+const authFailed = () => error(401, 2, 'Authentication failed.');
+const badGrant = () => error(401, 283, 'The authorization grant is invalid');
+const notPermitted = () => error(403, 29, 'You are not permitted to access that resource.');
+
+let counter = 0;
+
+export async function startPinterestEmulator(opts: ListenOptions = {}): Promise<PinterestEmulator> {
+  const clock = new Clock();
+  const oauth = new OAuthServer(clock, { accessSecs: PINTEREST_ACCESS_SECS, refreshSecs: PINTEREST_REFRESH_SECS, rotateRefresh: true, codeSecs: 600 }, 'pina');
+  const users = new Map<string, PinterestUser>();
+  const requests: TokenRequest[] = [];
+  const faults = new FaultQueue();
+  const app = createApp(1024 * 1024);
+
+  const tokenBody = (issued: IssuedToken, responseType: string) => ({
+    access_token: issued.accessToken,
+    ...(issued.refreshToken
+      ? {
+          refresh_token: issued.refreshToken,
+          refresh_token_expires_in: issued.refreshExpiresIn,
+          refresh_token_expires_at: clock.nowSecs() + (issued.refreshExpiresIn ?? 0),
+        }
+      : {}),
+    response_type: responseType,
+    token_type: 'bearer',
+    expires_in: issued.expiresIn,
+    scope: issued.scopes.join(','),
+  });
+
+  const authorize = (query: Record<string, string | undefined>): Reply => {
+    const found = oauth.apps.get(query.client_id ?? '');
+    if (!found) return error(400, 1, 'Invalid client_id');
+    const redirectUri = query.redirect_uri ?? '';
+    if (!found.redirectUris.includes(redirectUri)) return error(400, 1, 'Invalid redirect_uri: it does not match a redirect URI of the app');
+    const back = (params: Record<string, string>) => redirectBack(redirectUri, params, query.state);
+    if (query.response_type !== 'code') return back({ error: 'unsupported_response_type' });
+    const scopes = (query.scope ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!scopes.length || scopes.some((s) => !(PINTEREST_SCOPES as readonly string[]).includes(s))) return back({ error: 'invalid_scope' });
+    const signedIn = oauth.signedInUser;
+    if (!signedIn || !users.has(signedIn)) return back({ error: 'access_denied' });
+    return back({ code: oauth.issueCode({ clientId: found.clientId, redirectUri, scopes })! });
+  };
+
+  const token = (body: unknown, authorization: string | undefined, contentType: string): Reply => {
+    const form = /^application\/x-www-form-urlencoded/i.test(contentType) ? new URLSearchParams(rawBody(body).toString('utf8')) : new URLSearchParams();
+    const basic = basicCredentials(authorization);
+    const recorded = Object.fromEntries([...form].filter(([name]) => name !== 'client_secret'));
+    requests.push({ grant: form.get('grant_type'), form: recorded, basic: Boolean(basic) });
+    // Only HTTP Basic authenticates the app; client_id/client_secret in the form are not looked at.
+    const client = basic ? oauth.checkClient(basic.id, basic.secret) : undefined;
+    if (!client || client === 'invalid') return authFailed();
+    const grant = form.get('grant_type');
+    if (!grant) return error(400, 1, 'Missing request body parameter: grant_type');
+    if (grant === 'authorization_code') {
+      if (!form.get('code')) return error(400, 1, 'Missing request body parameter: code');
+      if (!form.get('redirect_uri')) return error(400, 1, 'Missing request body parameter: redirect_uri');
+      const issued = oauth.redeemCode({ clientId: client.clientId, code: form.get('code')!, redirectUri: form.get('redirect_uri') });
+      if (typeof issued === 'string') return badGrant();
+      return { status: 200, body: tokenBody(issued, 'authorization_code') };
+    }
+    if (grant === 'refresh_token') {
+      if (!form.get('refresh_token')) return error(400, 1, 'Missing request body parameter: refresh_token');
+      const issued = oauth.refresh(client.clientId, form.get('refresh_token')!);
+      if (issued === 'invalid') return badGrant();
+      return { status: 200, body: tokenBody(issued, 'refresh_token') };
+    }
+    return error(400, 1, `Invalid grant_type: ${grant}`);
+  };
+
+  const userAccount = (authorization: string | undefined): Reply => {
+    const check = oauth.checkAccess(bearerToken(authorization));
+    if (!check.ok) return authFailed();
+    if (!check.scopes.includes('user_accounts:read')) return notPermitted();
+    const user = users.get(check.userId);
+    if (!user) return authFailed();
+    return {
+      status: 200,
+      body: {
+        account_type: user.accountType,
+        id: user.id,
+        username: user.username,
+        profile_image: user.profileImage,
+        website_url: user.websiteUrl,
+        about: user.about,
+        ...(user.accountType === 'BUSINESS' ? { business_name: user.businessName } : {}),
+        board_count: 0,
+        pin_count: 0,
+        follower_count: 0,
+        following_count: 0,
+        monthly_views: 0,
+      },
+    };
+  };
+
+  const withFaults = (handle: (req: FastifyRequest) => Reply) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const fault = faults.take(req.method, req.url.split('?')[0]!);
+    if (fault) return send(reply, { status: fault.status, body: fault.body ?? { code: fault.status === 429 ? 8 : 1, message: fault.status === 429 ? "You have exceeded your rate limit. Try again later." : 'Something went wrong on our end. Sorry about that.' }, headers: fault.headers });
+    return send(reply, handle(req));
+  };
+  for (const url of ['/oauth/', '/oauth']) app.get(url, withFaults((req) => authorize(firstValues(req.query))));
+  app.post('/v5/oauth/token', withFaults((req) => token(req.body, req.headers.authorization, req.headers['content-type'] ?? '')));
+  app.get('/v5/user_account', withFaults((req) => userAccount(req.headers.authorization)));
+  app.setNotFoundHandler((_req, reply) => send(reply, error(404, 404, 'Not found')));
+  app.setErrorHandler((_error, _req, reply) => send(reply, error(500, 1, 'Something went wrong on our end. Sorry about that.')));
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (input) => oauth.addApp({ clientId: input.clientId, clientSecret: input.clientSecret, redirectUris: [...input.redirectUris] }),
+    addUser: (input = {}) => {
+      counter += 1;
+      const accountType = input.accountType ?? 'BUSINESS';
+      const user: PinterestUser = {
+        id: input.id ?? String(5_000_000_000_000_000 + counter * 7919 + Math.floor(Math.random() * 1000)),
+        username: input.username ?? `pinner${counter}_${randomBytes(2).toString('hex')}`,
+        accountType,
+        businessName: input.businessName === undefined ? (accountType === 'BUSINESS' ? `Business ${counter}` : null) : input.businessName,
+        profileImage: input.profileImage === undefined ? `https://i.pinimg.com/600x600_R/${randomBytes(4).toString('hex')}.jpg` : input.profileImage,
+        websiteUrl: input.websiteUrl ?? null,
+        about: input.about ?? '',
+      };
+      users.set(user.id, user);
+      return user;
+    },
+    signIn: (userId) => oauth.signIn(userId),
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => oauth.omitNextRefreshToken(),
+    tokenRequests: () => structuredClone(requests),
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}

@@ -1,0 +1,287 @@
+// A local Reddit for the connect flow, for tests and `crier start --sandbox`: www.reddit.com's
+// authorize page (auto-consent) and token endpoint (HTTP Basic client credentials, form body, errors
+// as Reddit returns them: mostly HTTP 200 with {"error": ...}), and oauth.reddit.com's
+// GET /api/v1/me, all at one origin. Refresh tokens (duration=permanent) do not rotate; access
+// tokens live an hour. Requests with a generic User-Agent are throttled (429), as Reddit does.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { badClient, statusError, tokenError, tooManyRequests, unauthorized } from './errors.ts';
+
+export type { FaultSpec } from '../shared/faults.ts';
+
+/** Every scope of https://www.reddit.com/api/v1/scopes (as listed in PRAW's docs, 2021), plus "*". */
+export const REDDIT_KNOWN_SCOPES = new Set([
+  '*', 'account', 'creddits', 'edit', 'flair', 'history', 'identity', 'livemanage', 'modconfig', 'modcontributors', 'modflair',
+  'modlog', 'modmail', 'modothers', 'modposts', 'modself', 'modtraffic', 'modwiki', 'mysubreddits', 'privatemessages', 'read',
+  'report', 'save', 'structuredstyles', 'submit', 'subscribe', 'vote', 'wikiedit', 'wikiread',
+]);
+export const ACCESS_TOKEN_SECS = 3600;
+/** Authorization codes live 10 minutes (OAuth2AuthorizationCode._ttl in reddit's source). */
+const CODE_SECS = 600;
+/** Free tier: 100 queries per minute per client id, averaged over a 10-minute window. */
+const WINDOW_SECS = 600;
+const WINDOW_LIMIT = 1000;
+/**
+ * User-Agents Reddit throttles as generic: library defaults and empty ones. Reddit asks for
+ * `<platform>:<app ID>:<version> (by /u/<username>)`.
+ */
+const GENERIC_AGENT = /^(?:$|node(?:-fetch)?\b|undici\b|axios\b|got\b|python-requests\b|python-urllib\b|aiohttp\b|curl\b|wget\b|go-http-client\b|okhttp\b|java\b|libwww-perl\b|ruby\b)/i;
+
+export interface RedditUser {
+  /** Base-36 account id; the fullname is "t2_" + id. */
+  id: string;
+  name: string;
+  /** The profile's display name (subreddit.title); may be empty. */
+  displayName: string;
+  /** As Reddit stores it (unescaped); /api/v1/me HTML-escapes it unless raw_json=1. */
+  iconImg: string;
+  /** The avatar builder image, or "" when the user has none. */
+  snoovatarImg: string;
+}
+
+export interface AddRedditUserInput {
+  id?: string;
+  name?: string;
+  displayName?: string;
+  iconImg?: string;
+  snoovatarImg?: string;
+}
+
+export interface RedditRequestLog {
+  method: string;
+  path: string;
+  userAgent: string;
+  /** Scheme of the Authorization header. */
+  auth: 'basic' | 'bearer' | 'none' | 'other';
+  contentType: string | undefined;
+}
+
+export interface RedditEmulatorOptions extends ListenOptions {
+  /**
+   * Refresh answers repeat the (unchanged) refresh token, as recorded in 2021; by default they carry
+   * none and the client keeps its own.
+   */
+  echoRefreshToken?: boolean;
+}
+
+export interface RedditEmulator {
+  url: string;
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on /api/v1/authorize; undefined makes it answer error=access_denied. */
+  signIn(userId: string | undefined): void;
+  addUser(input?: AddRedditUserInput): RedditUser;
+  /** The user removed the app: their access and refresh tokens stop working. */
+  revokeUser(userId: string): void;
+  /** The next refresh answer carries no refresh token (also the default without echoRefreshToken). */
+  omitNextRefreshToken(): void;
+  /** Every request received (the authorize page included), oldest first. */
+  requests(): RedditRequestLog[];
+  /** Answers the next matching request(s) with this status (and body) instead of handling them. */
+  failNext(fault: FaultSpec): void;
+}
+
+export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Promise<RedditEmulator> {
+  const clock = new Clock();
+  const oauth = new OAuthServer(clock, { accessSecs: ACCESS_TOKEN_SECS, refreshSecs: 10 * 365 * 24 * 3600, rotateRefresh: false, codeSecs: CODE_SECS }, 'reddit');
+  const users = new Map<string, RedditUser>();
+  const log: RedditRequestLog[] = [];
+  const faults = new FaultQueue();
+  /** duration=permanent codes: only those get a refresh token. */
+  const permanentCodes = new Set<string>();
+  const windows = new Map<string, { startSecs: number; used: number }>();
+  const app = createApp(1024 * 1024);
+
+  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+  const meJson = (user: RedditUser, raw: boolean) => {
+    const text = (s: string) => (raw ? s : escapeHtml(s));
+    const createdUtc = 1_600_000_000;
+    return {
+      is_employee: false,
+      verified: true,
+      has_verified_email: true,
+      is_gold: false,
+      is_mod: false,
+      over_18: false,
+      id: user.id,
+      name: user.name,
+      created: createdUtc,
+      created_utc: createdUtc,
+      link_karma: 1,
+      comment_karma: 0,
+      total_karma: 1,
+      icon_img: text(user.iconImg),
+      snoovatar_img: text(user.snoovatarImg),
+      subreddit: {
+        default_set: true,
+        display_name: `u_${user.name}`,
+        display_name_prefixed: `u/${user.name}`,
+        title: user.displayName,
+        icon_img: text(user.iconImg),
+        name: `t5_${user.id}`,
+        public_description: '',
+        subreddit_type: 'user',
+        url: `/user/${user.name}/`,
+        over_18: false,
+        user_is_banned: false,
+      },
+    };
+  };
+
+  type Handler = (req: FastifyRequest) => Reply;
+  /** `agentChecked`: the API and token hosts throttle generic User-Agents; the browser page does not. */
+  const route = (method: 'GET' | 'POST', url: string, agentChecked: boolean, handler: Handler) =>
+    app.route({
+      method,
+      url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const path = req.url.split('?')[0]!;
+        const authorization = req.headers.authorization ?? '';
+        const userAgent = req.headers['user-agent'] ?? '';
+        log.push({
+          method: req.method,
+          path,
+          userAgent,
+          auth: !authorization ? 'none' : /^basic /i.test(authorization) ? 'basic' : /^bearer /i.test(authorization) ? 'bearer' : 'other',
+          contentType: req.headers['content-type'],
+        });
+        const fault = faults.take(req.method, path);
+        if (fault) {
+          const base = statusError(fault.status);
+          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
+        }
+        if (agentChecked && GENERIC_AGENT.test(userAgent.trim())) return send(reply, tooManyRequests());
+        return send(reply, handler(req));
+      },
+    });
+
+  const authorize: Handler = (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    // Reddit checks the client and the redirect URI first and shows a 400 page for every problem
+    // with the request itself (GET_authorize in reddit's r2/controllers/oauth2.py); only the user's
+    // answer goes back to the redirect URI.
+    const client = oauth.apps.get(q.client_id ?? '');
+    if (!client) return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'OAUTH2_INVALID_CLIENT' } };
+    const redirectUri = q.redirect_uri ?? '';
+    if (!client.redirectUris.includes(redirectUri)) return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'OAUTH2_INVALID_REDIRECT_URI' } };
+    if (q.response_type !== 'code') return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'OAUTH2_INVALID_RESPONSE_TYPE' } };
+    // Reddit's scope parser takes commas as well as spaces.
+    const scopes = (q.scope ?? '').split(/[\s,]+/).filter(Boolean);
+    if (!scopes.length || scopes.some((s) => !REDDIT_KNOWN_SCOPES.has(s))) return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'OAUTH2_INVALID_SCOPE' } };
+    if (!q.state) return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'NO_TEXT', fields: ['state'] } };
+    const duration = q.duration ?? 'temporary';
+    if (duration !== 'temporary' && duration !== 'permanent') return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'INVALID_OPTION', fields: ['duration'] } };
+    const userId = oauth.signedInUser;
+    if (!userId || !users.has(userId)) return redirectBack(redirectUri, { error: 'access_denied' }, q.state);
+    const code = oauth.issueCode({ clientId: client.clientId, redirectUri, scopes })!;
+    if (duration === 'permanent') permanentCodes.add(code);
+    return redirectBack(redirectUri, { code }, q.state);
+  };
+  route('GET', '/api/v1/authorize', false, authorize);
+  route('GET', '/api/v1/authorize.compact', false, authorize);
+
+  const tokenBody = (issued: IssuedToken, refreshToken: string | undefined) => ({
+    access_token: issued.accessToken,
+    token_type: 'bearer',
+    expires_in: issued.expiresIn,
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    scope: issued.scopes.join(' '),
+  });
+
+  route('POST', '/api/v1/access_token', true, (req) => {
+    const basic = basicCredentials(req.headers.authorization);
+    const client = basic && oauth.checkClient(basic.id, basic.secret);
+    if (!client || client === 'invalid') return badClient();
+    const form = new URLSearchParams(rawBody(req.body).toString('utf8'));
+    const grant = form.get('grant_type');
+    if (grant === 'authorization_code') {
+      const code = form.get('code');
+      const redirectUri = form.get('redirect_uri');
+      if (!code || !redirectUri) return tokenError('invalid_request');
+      const permanent = permanentCodes.delete(code);
+      const issued = oauth.redeemCode({ clientId: client.clientId, code, redirectUri });
+      // A bad, used or expired code, or another redirect_uri: HTTP 200 {"error": "invalid_grant"} (recorded).
+      if (typeof issued === 'string') return tokenError('invalid_grant');
+      if (!permanent && issued.refreshToken) oauth.revoke(issued.refreshToken);
+      return { status: 200, body: tokenBody(issued, permanent ? issued.refreshToken : undefined) };
+    }
+    if (grant === 'refresh_token') {
+      const presented = form.get('refresh_token') ?? '';
+      // A missing, unknown or revoked refresh token: HTTP 400 {"error": 400} (recorded).
+      const refreshed = presented ? oauth.refresh(client.clientId, presented) : 'invalid';
+      if (refreshed === 'invalid') return { status: 400, body: { error: 400 } };
+      return { status: 200, body: tokenBody(refreshed, refreshed.refreshToken ?? (opts.echoRefreshToken ? presented : undefined)) };
+    }
+    return tokenError('unsupported_grant_type');
+  });
+
+  route('POST', '/api/v1/revoke_token', true, (req) => {
+    const basic = basicCredentials(req.headers.authorization);
+    const client = basic && oauth.checkClient(basic.id, basic.secret);
+    if (!client || client === 'invalid') return badClient();
+    const token = new URLSearchParams(rawBody(req.body).toString('utf8')).get('token');
+    if (token) oauth.revoke(token);
+    // 204 until 2021, 200 since (praw-dev/prawcore pull 115).
+    return { status: 200 };
+  });
+
+  route('GET', '/api/v1/me', true, (req) => {
+    const check = oauth.checkAccess(bearerToken(req.headers.authorization));
+    if (!check.ok) return unauthorized();
+    const nowSecs = clock.nowSecs();
+    let window = windows.get(check.clientId);
+    if (!window || nowSecs - window.startSecs >= WINDOW_SECS) {
+      window = { startSecs: nowSecs, used: 0 };
+      windows.set(check.clientId, window);
+    }
+    window.used += 1;
+    const headers = {
+      'x-ratelimit-used': String(window.used),
+      'x-ratelimit-remaining': String(Math.max(0, WINDOW_LIMIT - window.used)),
+      'x-ratelimit-reset': String(WINDOW_SECS - (nowSecs - window.startSecs)),
+    };
+    if (window.used > WINDOW_LIMIT) return { ...tooManyRequests(), headers };
+    if (!check.scopes.includes('identity') && !check.scopes.includes('*')) return statusError(403, headers);
+    const user = users.get(check.userId);
+    if (!user) return unauthorized();
+    const raw = (req.query as Record<string, string | undefined>).raw_json === '1';
+    return { status: 200, body: meJson(user, raw), headers };
+  });
+
+  app.setNotFoundHandler((_req, reply) => send(reply, statusError(404)));
+  app.setErrorHandler((_error, _req, reply) => send(reply, statusError(500)));
+  const server = await listen(app, opts);
+
+  return {
+    url: server.url,
+    clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (entry) => oauth.addApp(structuredClone(entry)),
+    signIn: (userId) => oauth.signIn(userId),
+    addUser: (input = {}) => {
+      const id = input.id ?? randomBytes(6).readUIntBE(0, 6).toString(36).slice(0, 8);
+      const name = input.name ?? `redditor_${id}`;
+      const user: RedditUser = {
+        id,
+        name,
+        displayName: input.displayName ?? '',
+        iconImg: input.iconImg ?? `https://styles.redditmedia.com/t5_${id}/styles/profileIcon_${id}.png?width=256&height=256&crop=256:256,smart&s=${randomBytes(20).toString('hex')}`,
+        snoovatarImg: input.snoovatarImg ?? '',
+      };
+      users.set(id, user);
+      return { ...user };
+    },
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => oauth.omitNextRefreshToken(),
+    requests: () => structuredClone(log),
+    failNext: (fault) => faults.add(fault),
+  };
+}

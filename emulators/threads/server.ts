@@ -1,0 +1,141 @@
+// A local Threads API (threads.com authorize window + graph.threads.net) for tests and
+// `crier start --sandbox`: the OAuth flow with short-lived, long-lived and refreshed tokens, and the
+// profile of the connected user, with Meta's error envelope. Every path is served at one origin
+// (CRIER_THREADS_BASE_URL replaces both hosts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
+import { OAuthServer, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { metaError, serverError, unknownPath } from './errors.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { profileRoutes } from './routes/profile.ts';
+import type { ThreadsRoute } from './routes/route.ts';
+import type { ThreadsSettings, ThreadsUser, ThreadsWorld } from './world.ts';
+
+export type { ThreadsUser, ThreadsSettings } from './world.ts';
+
+export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSettings> {
+  /** Authorization codes live this long (default 1 h, as Meta's Instagram/Threads codes). */
+  codeSecs?: number;
+}
+
+export interface AddThreadsUserInput {
+  id?: string;
+  username?: string;
+  name?: string;
+  /** null: the user has no picture (the field is then absent from /me). */
+  profilePictureUrl?: string | null;
+  biography?: string;
+  isVerified?: boolean;
+}
+
+export interface ThreadsEmulator {
+  url: string;
+  /** Move it forward to expire codes and tokens, or to age a long-lived token past 24 h. */
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  /** Registers a Threads app (Threads app id and secret, valid OAuth redirect URIs). */
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on /oauth/authorize (auto-consent). */
+  signIn(userId: string): void;
+  addUser(input?: AddThreadsUserInput): ThreadsUser;
+  /** The user removed the app: every token of theirs answers 190/458 from now on. */
+  revokeUser(userId: string): void;
+  /** Threads has no refresh tokens; kept for the common emulator handle (it has no effect). */
+  omitNextRefreshToken(): void;
+  /** Issues a long-lived token directly (tests that skip the browser flow), issued now on the emulator clock. */
+  issueLongLived(userId: string, clientId: string, scopes?: string[]): string;
+  /** Token calls by grant: authorization_code, th_exchange_token, th_refresh_token. */
+  tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
+  /** Answers the next matching request(s) with this status instead of handling them. */
+  failNext(fault: FaultSpec): void;
+}
+
+let idCounter = 0;
+
+export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): Promise<ThreadsEmulator> {
+  const clock = new Clock();
+  const settings: ThreadsSettings = {
+    shortLivedSecs: opts.shortLivedSecs ?? 3600,
+    longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
+    minRefreshAgeSecs: opts.minRefreshAgeSecs ?? 24 * 3600,
+  };
+  const oauth = new OAuthServer(clock, { accessSecs: settings.shortLivedSecs, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 3600 }, 'THQ');
+  const world: ThreadsWorld = { clock, oauth, users: new Map(), tokens: new Map(), usedCodes: new Set(), settings };
+  const faults = new FaultQueue();
+  const app = createApp(1024 * 1024);
+
+  const register = (route: ThreadsRoute) => {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const fault = faults.take(req.method, req.url.split('?')[0]!);
+        if (fault) {
+          const base = fault.status >= 500 ? serverError(fault.status) : metaError('Emulated failure', 1, undefined, fault.status);
+          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
+        }
+        return send(reply, route.handler({
+          query: firstValues(req.query),
+          body: req.body,
+          headers: req.headers,
+          params: (req.params ?? {}) as Record<string, string>,
+        }));
+      },
+    });
+  };
+  for (const route of [...oauthRoutes(world), ...profileRoutes(world)]) register(route);
+  app.setNotFoundHandler((_req, reply) => send(reply, unknownPath()));
+  app.setErrorHandler((_error, _req, reply) => send(reply, serverError()));
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (entry) => oauth.addApp(structuredClone(entry)),
+    signIn: (userId) => oauth.signIn(userId),
+    addUser: (input = {}) => {
+      idCounter += 1;
+      // Numeric ids below 2^53, so user_id (a JSON number) survives any JSON parser.
+      const id = input.id ?? String(2_000_000_000_000_000 + Date.now() % 1_000_000_000 * 1000 + idCounter);
+      const username = input.username ?? `threads_user_${idCounter}`;
+      const user: ThreadsUser = {
+        id,
+        username,
+        name: input.name ?? username.replace(/_/g, ' '),
+        profilePictureUrl: input.profilePictureUrl === undefined ? `https://scontent.cdninstagram.com/v/t51/${id}.jpg` : input.profilePictureUrl,
+        biography: input.biography ?? '',
+        isVerified: input.isVerified ?? false,
+      };
+      world.users.set(id, user);
+      return structuredClone(user);
+    },
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => {},
+    issueLongLived: (userId, clientId, scopes = ['threads_basic', 'threads_content_publish']) => {
+      const saved = oauth.lifetimes;
+      oauth.lifetimes = { ...saved, accessSecs: settings.longLivedSecs };
+      try {
+        const issued = oauth.issue(userId, clientId, scopes, false);
+        world.tokens.set(issued.accessToken, { kind: 'long', issuedAtMs: clock.now() });
+        return issued.accessToken;
+      } finally {
+        oauth.lifetimes = saved;
+      }
+    },
+    tokenCalls: (grant) => oauth.tokenCalls.filter((c) => grant === undefined || c.grant === grant).map((c) => ({ ...c })),
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+// A local TikTok (www.tiktok.com Login Kit v2 authorize page + open.tiktokapis.com) for tests and
+// `crier start --sandbox`: OAuth with client_key, rotating refresh tokens by default, and the user
+// info endpoint in TikTok's v2 envelope. Every path is served at one origin (CRIER_TIKTOK_BASE_URL
+// replaces both hosts).
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
+import { OAuthServer, type OAuthEmulatorApp, type TokenLifetimes } from '../shared/oauth.ts';
+import { apiError, internalError, oauthError, rateLimitExceeded, accessTokenInvalid } from './errors.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { userRoutes } from './routes/user.ts';
+import type { TikTokRoute, TikTokUser, TikTokWorld } from './world.ts';
+
+export type { TikTokUser } from './world.ts';
+
+/** TikTok's documented variants: the current one (2 h / 180 d, rotating) and the older one (24 h / 365 d). */
+export const TIKTOK_LIFETIMES = {
+  rotating: { accessSecs: 2 * 3600, refreshSecs: 180 * 24 * 3600, rotateRefresh: true, codeSecs: 300 },
+  legacy: { accessSecs: 24 * 3600, refreshSecs: 365 * 24 * 3600, rotateRefresh: false, codeSecs: 300 },
+} as const satisfies Record<string, TokenLifetimes>;
+
+export interface TikTokEmulatorOptions extends ListenOptions {
+  /** 'rotating' (default) or 'legacy'; `lifetimes` overrides single values. */
+  variant?: keyof typeof TIKTOK_LIFETIMES;
+  lifetimes?: Partial<TokenLifetimes>;
+  /** HTTP status of OAuth error bodies (default 200, as TikTok answers them). */
+  oauthErrorStatus?: number;
+}
+
+export interface AddTikTokUserInput {
+  openId?: string;
+  unionId?: string;
+  username?: string;
+  displayName?: string;
+  avatarUrl?: string | null;
+  bioDescription?: string;
+  isVerified?: boolean;
+  /** Scopes the user unticks on the consent page. */
+  deniedScopes?: string[];
+}
+
+export interface TikTokEmulator {
+  url: string;
+  /** Move it forward to expire codes, access tokens and refresh tokens. */
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  /** Registers an app: clientId is TikTok's client_key. */
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on /v2/auth/authorize/ (auto-consent). */
+  signIn(userId: string): void;
+  /** Registers a user; its id for signIn() and revokeUser() is its open_id. */
+  addUser(input?: AddTikTokUserInput): TikTokUser;
+  /** The user removed the app: all their access and refresh tokens stop working. */
+  revokeUser(userId: string): void;
+  /** The next refresh answer has no refresh_token (and no refresh_expires_in). */
+  omitNextRefreshToken(): void;
+  /** Token calls that reached the grant handling, in order (grant 'authorization_code' or 'refresh_token'). */
+  tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
+  /** Every token request form as received (client_secret redacted). */
+  tokenRequests(): Record<string, string>[];
+  /** Answers the next matching request(s) with this status instead of handling them. */
+  failNext(fault: FaultSpec): void;
+}
+
+let counter = 0;
+
+export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Promise<TikTokEmulator> {
+  const clock = new Clock();
+  const oauth = new OAuthServer(clock, { ...TIKTOK_LIFETIMES[opts.variant ?? 'rotating'], ...opts.lifetimes }, 'act');
+  const world: TikTokWorld = { clock, oauth, users: new Map(), oauthErrorStatus: opts.oauthErrorStatus ?? 200, tokenRequests: [], omitNextRefreshToken: false };
+  const faults = new FaultQueue();
+  const app = createApp(1024 * 1024);
+
+  const register = (route: TikTokRoute) => {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const path = req.url.split('?')[0]!;
+        const fault = faults.take(req.method, path);
+        if (fault) {
+          const base = path.startsWith('/v2/oauth/')
+            ? oauthError(fault.status, fault.status >= 500 ? 'server_error' : 'temporarily_unavailable', 'Emulated failure.')
+            : fault.status === 401 ? accessTokenInvalid() : fault.status === 429 ? rateLimitExceeded() : internalError(fault.status);
+          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
+        }
+        return send(reply, route.handler({ query: firstValues(req.query), body: req.body, headers: req.headers }));
+      },
+    });
+  };
+  for (const route of [...oauthRoutes(world), ...userRoutes(world)]) register(route);
+  app.setNotFoundHandler((_req, reply) => send(reply, apiError(404, 'not_found', 'The requested path does not exist.')));
+  app.setErrorHandler((_error, _req, reply) => send(reply, internalError()));
+
+  const server = await listen(app, opts);
+  return {
+    url: server.url,
+    clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (entry) => oauth.addApp(structuredClone(entry)),
+    signIn: (userId) => oauth.signIn(userId),
+    addUser: (input = {}) => {
+      counter += 1;
+      const username = input.username ?? `tiktok.user${counter}`;
+      const user: TikTokUser = {
+        openId: input.openId ?? `-000${randomUUID().replace(/-/g, '').slice(0, 28)}`,
+        unionId: input.unionId ?? randomUUID(),
+        username,
+        displayName: input.displayName ?? `TikTok User ${counter}`,
+        avatarUrl: input.avatarUrl === undefined ? `https://p16-sign.tiktokcdn-us.com/tos-useast5-avt-0068-tx/${username}~c5_168x168.jpeg` : input.avatarUrl,
+        bioDescription: input.bioDescription ?? '',
+        isVerified: input.isVerified ?? false,
+        deniedScopes: [...(input.deniedScopes ?? [])],
+      };
+      world.users.set(user.openId, user);
+      return structuredClone(user);
+    },
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => {
+      world.omitNextRefreshToken = true;
+      oauth.omitNextRefreshToken();
+    },
+    tokenCalls: (grant) => oauth.tokenCalls.filter((c) => grant === undefined || c.grant === grant).map((c) => ({ ...c })),
+    tokenRequests: () => structuredClone(world.tokenRequests),
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+// What the TikTok emulator's routes share.
+import type { Clock } from '../shared/clock.ts';
+import type { Reply } from '../shared/http.ts';
+import type { OAuthServer } from '../shared/oauth.ts';
+
+export interface TikTokUser {
+  /** The user's id for the app (TikTok issues one open_id per app; the emulator one per user). */
+  openId: string;
+  unionId: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string | null;
+  bioDescription: string;
+  isVerified: boolean;
+  /** Scopes this user unticks on the consent page (TikTok lets users grant a subset). */
+  deniedScopes: string[];
+}
+
+export interface TikTokWorld {
+  clock: Clock;
+  oauth: OAuthServer;
+  users: Map<string, TikTokUser>;
+  /** HTTP status of OAuth error bodies (TikTok: 200). */
+  oauthErrorStatus: number;
+  /** Every POST /v2/oauth/token/ form as received (client_secret redacted), in order. */
+  tokenRequests: Record<string, string>[];
+  /** The next refresh answer leaves out refresh_token and refresh_expires_in. */
+  omitNextRefreshToken: boolean;
+}
+
+export interface TikTokRequest {
+  query: Record<string, string | undefined>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface TikTokRoute {
+  method: 'GET' | 'POST';
+  url: string;
+  handler: (req: TikTokRequest) => Reply;
+}

@@ -1,0 +1,233 @@
+// A local Vimeo API 3.4 (api.vimeo.com) for the connect flow, for tests and `crier start --sandbox`:
+// the authorize page (auto-consent for the signed-in user), the authorization-code exchange at
+// POST /oauth/access_token (HTTP Basic client credentials, JSON body; the answer carries the user),
+// GET /me and DELETE /tokens. Vimeo user tokens do not expire and come without a refresh token; a
+// revoked one answers 401 with error_code 8003.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../shared/clock.ts';
+import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
+import { bearerToken, createApp, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, OAuthServer, redirectBack, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { invalidToken, notFound, revokedToken, serverError, tokenError, vimeoError } from './errors.ts';
+
+export type { FaultSpec } from '../shared/faults.ts';
+
+/** Scopes Vimeo's authorize page knows (developer.vimeo.com/api/authentication, scopes table). */
+export const VIMEO_KNOWN_SCOPES = new Set([
+  'public', 'private', 'purchased', 'create', 'edit', 'delete', 'interact', 'upload', 'promo_codes', 'video_files', 'stats', 'email',
+]);
+/** Codes are single-use and short-lived (the emulator allows 10 minutes). */
+const CODE_SECS = 600;
+const PICTURE_WIDTHS = [30, 72, 75, 100, 144, 216, 288, 300, 360];
+
+export interface VimeoUser {
+  /** Numeric id, as in uri "/users/<id>". */
+  id: string;
+  name: string;
+  /** The path of https://vimeo.com/<username>: a custom URL, or "user<id>" without one. */
+  username: string;
+  /** Base link of a custom portrait (sizes get "_<w>x<h>"), or null for Vimeo's default picture. */
+  pictureBase: string | null;
+}
+
+export interface AddVimeoUserInput {
+  id?: string;
+  name?: string;
+  username?: string;
+  /** null: no custom picture (Vimeo then lists its default portraits). */
+  pictureBase?: string | null;
+}
+
+/** One request as the emulator received it: what the quirk tests check. */
+export interface VimeoRequestLog {
+  method: string;
+  path: string;
+  accept: string | undefined;
+  contentType: string | undefined;
+  /** The scheme of the Authorization header: 'basic', 'bearer' or 'none'. */
+  auth: 'basic' | 'bearer' | 'none' | 'other';
+}
+
+export interface VimeoEmulator {
+  url: string;
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on /oauth/authorize; undefined makes the page answer access_denied. */
+  signIn(userId: string | undefined): void;
+  addUser(input?: AddVimeoUserInput): VimeoUser;
+  /** The user removed the app: every token of theirs answers 401 8003 from now on. */
+  revokeUser(userId: string): void;
+  /** Vimeo issues no refresh tokens: kept for the common emulator shape, it changes nothing. */
+  omitNextRefreshToken(): void;
+  /** Every request received, oldest first. */
+  requests(): VimeoRequestLog[];
+  /** Answers the next matching request(s) with this status instead of handling them. */
+  failNext(fault: FaultSpec): void;
+}
+
+export type VimeoEmulatorOptions = ListenOptions;
+
+export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promise<VimeoEmulator> {
+  const clock = new Clock();
+  const oauth = new OAuthServer(clock, { accessSecs: null, refreshSecs: null, rotateRefresh: false, codeSecs: CODE_SECS }, 'vimeo');
+  const users = new Map<string, VimeoUser>();
+  const log: VimeoRequestLog[] = [];
+  const faults = new FaultQueue();
+  let nextId = 100_000_001;
+  const app = createApp(1024 * 1024);
+
+  const userJson = (user: VimeoUser) => ({
+    uri: `/users/${user.id}`,
+    name: user.name,
+    link: `https://vimeo.com/${user.username}`,
+    location: '',
+    bio: null,
+    short_bio: null,
+    created_time: '2024-01-01T00:00:00+00:00',
+    account: 'basic',
+    pictures: user.pictureBase
+      ? {
+          uri: `/users/${user.id}/pictures/1`,
+          active: true,
+          type: 'custom',
+          base_link: user.pictureBase,
+          sizes: PICTURE_WIDTHS.map((w) => ({ width: w, height: w, link: `${user.pictureBase}_${w}x${w}?r=pad` })),
+          resource_key: 'picture-resource',
+        }
+      : {
+          uri: null,
+          active: false,
+          type: 'default',
+          base_link: 'https://i.vimeocdn.com/portrait/defaults-blue',
+          sizes: PICTURE_WIDTHS.map((w) => ({ width: w, height: w, link: `https://i.vimeocdn.com/portrait/defaults-blue_${w}x${w}.png` })),
+          resource_key: 'default-picture',
+        },
+    websites: [],
+    metadata: { connections: { videos: { uri: `/users/${user.id}/videos`, options: ['GET'], total: 0 } } },
+    resource_key: `user-${user.id}`,
+  });
+
+  type Handler = (req: FastifyRequest) => Reply;
+  const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) =>
+    app.route({
+      method,
+      url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const path = req.url.split('?')[0]!;
+        const authorization = req.headers.authorization ?? '';
+        log.push({
+          method: req.method,
+          path,
+          accept: req.headers.accept,
+          contentType: req.headers['content-type'],
+          auth: !authorization ? 'none' : /^basic /i.test(authorization) ? 'basic' : /^bearer /i.test(authorization) ? 'bearer' : 'other',
+        });
+        const fault = faults.take(req.method, path);
+        if (fault) {
+          const base = fault.status === 401 ? invalidToken() : serverError(fault.status);
+          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
+        }
+        return send(reply, handler(req));
+      },
+    });
+
+  const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
+
+  route('GET', '/oauth/authorize', (req) => {
+    const q = query(req);
+    // Without a registered client and its exact redirect URI there is nowhere safe to send the user: Vimeo shows an error page.
+    const client = oauth.apps.get(q.client_id ?? '');
+    if (!client) return vimeoError(400, 2002, 'The client_id is invalid.', 'No app has this client_id.');
+    const redirectUri = q.redirect_uri ?? '';
+    if (!client.redirectUris.includes(redirectUri)) {
+      return vimeoError(400, 2002, 'The redirect_uri is invalid.', 'The redirect_uri must match one of the app\'s callback URLs exactly.');
+    }
+    const back = (params: Record<string, string>) => redirectBack(redirectUri, params, q.state);
+    if (q.response_type !== 'code') return back({ error: 'unsupported_response_type', error_description: 'response_type must be code' });
+    if (!q.state) return back({ error: 'invalid_request', error_description: 'state is required' });
+    const scopes = (q.scope ?? 'public').split(/[\s+]+/).filter(Boolean);
+    if (scopes.some((s) => !VIMEO_KNOWN_SCOPES.has(s))) return back({ error: 'invalid_scope', error_description: 'An unknown scope was requested.' });
+    const userId = oauth.signedInUser;
+    if (!userId || !users.has(userId)) return back({ error: 'access_denied', error_description: 'The user denied the request.' });
+    const code = oauth.issueCode({ clientId: client.clientId, redirectUri, scopes });
+    return back({ code: code! });
+  });
+
+  route('POST', '/oauth/access_token', (req) => {
+    const basic = basicCredentials(req.headers.authorization);
+    const client = basic && oauth.checkClient(basic.id, basic.secret);
+    if (!client || client === 'invalid') {
+      return tokenError(401, 'invalid_client', 'A valid client ID and secret must be provided with HTTP Basic authentication.');
+    }
+    // Vimeo documents this call with a JSON body; the emulator takes nothing else (see README).
+    const body = /^application\/json\b/i.test(req.headers['content-type'] ?? '') ? jsonBody(req.body) : undefined;
+    if (!isPlainObject(body)) return tokenError(400, 'invalid_request', 'The request body must be a JSON object (Content-Type: application/json).');
+    if (body.grant_type !== 'authorization_code') return tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code.');
+    if (typeof body.code !== 'string' || !body.code) return tokenError(400, 'invalid_request', 'Invalid authorization code');
+    const issued = oauth.redeemCode({ clientId: client.clientId, code: body.code, redirectUri: typeof body.redirect_uri === 'string' ? body.redirect_uri : '' });
+    if (issued === 'redirect_mismatch') return tokenError(400, 'invalid_request', 'The redirect_uri does not match the one of the authorization request.');
+    if (typeof issued === 'string') return tokenError(400, 'invalid_request', 'Invalid authorization code');
+    const user = users.get(issued.userId)!;
+    return {
+      status: 200,
+      body: {
+        access_token: issued.accessToken,
+        token_type: 'bearer',
+        scope: issued.scopes.join(' '),
+        user: userJson(user),
+        app: { name: `App ${client.clientId}`, uri: `/apps/${client.clientId}` },
+      },
+    };
+  });
+
+  const authenticate = (req: FastifyRequest): VimeoUser | Reply => {
+    const check = oauth.checkAccess(bearerToken(req.headers.authorization));
+    if (!check.ok) return check.reason === 'unknown' ? invalidToken() : revokedToken();
+    return users.get(check.userId) ?? invalidToken();
+  };
+  const isReply = (value: VimeoUser | Reply): value is Reply => 'status' in value;
+
+  route('GET', '/me', (req) => {
+    const user = authenticate(req);
+    return isReply(user) ? user : { status: 200, body: userJson(user) };
+  });
+
+  route('DELETE', '/tokens', (req) => {
+    const token = bearerToken(req.headers.authorization);
+    const user = authenticate(req);
+    if (isReply(user)) return user;
+    oauth.revoke(token!);
+    return { status: 204 };
+  });
+
+  app.setNotFoundHandler((_req, reply) => send(reply, notFound()));
+  app.setErrorHandler((_error, _req, reply) => send(reply, serverError(500)));
+  const server = await listen(app, opts);
+
+  return {
+    url: server.url,
+    clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (entry) => oauth.addApp(structuredClone(entry)),
+    signIn: (userId) => oauth.signIn(userId),
+    addUser: (input = {}) => {
+      const id = input.id ?? String(nextId++);
+      const user: VimeoUser = {
+        id,
+        name: input.name ?? `Vimeo User ${id}`,
+        username: input.username ?? `user${id}`,
+        pictureBase: input.pictureBase === undefined ? `https://i.vimeocdn.com/portrait/${randomBytes(4).readUInt32BE(0)}` : input.pictureBase,
+      };
+      users.set(id, user);
+      return { ...user };
+    },
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => {},
+    requests: () => structuredClone(log),
+    failNext: (fault) => faults.add(fault),
+  };
+}

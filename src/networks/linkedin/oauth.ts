@@ -1,0 +1,115 @@
+// LinkedIn OAuth 2.0 (3-legged authorization code, client credentials in the form): the member
+// (OpenID userinfo) and the organizations they administer (versioned /rest/organizationAcls) are
+// offered to pick from, all publishing with the member's token. Access tokens live 60 days;
+// refresh tokens exist only for apps LinkedIn approved for programmatic refresh (365 days, not
+// rotated, not extended): without one the account is reconnected when the token expires.
+import {
+  apiError, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery,
+  type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
+} from '../oauth.ts';
+
+/** Member sign-in and posting, then company pages (Community Management API). */
+export const LINKEDIN_SCOPES = ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
+
+/** The LinkedIn-Version every /rest/ call carries (LinkedIn serves each monthly version about a year). */
+export const LINKEDIN_VERSION = '202610';
+
+/** At most this many administered organizations are offered (one API call each). */
+const MAX_ORGANIZATIONS = 100;
+const PAGE = 100;
+
+export function createLinkedInOAuth(override: string | undefined): NetworkOAuth {
+  const hosts = networkHosts({ www: 'https://www.linkedin.com', api: 'https://api.linkedin.com' }, override);
+  const restHeaders = (token: string) => ({ authorization: `Bearer ${token}`, 'linkedin-version': LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0' });
+
+  const token = async (form: Record<string, string | undefined>): Promise<OAuthTokens> => {
+    const res = await oauthCall('linkedin', `${hosts.www}/oauth/v2/accessToken`, { method: 'POST', headers: { 'content-type': FORM }, body: formBody(form) });
+    const tokens = res.ok ? standardTokens(res.body) : undefined;
+    if (tokens) return tokens;
+    throw tokenError(res);
+  };
+
+  const get = (url: string, headers: Record<string, string>) => oauthCall('linkedin', url, { headers });
+
+  /** The organizations the member administers (approved ADMINISTRATOR role), as candidates. */
+  const organizations = async (accessToken: string, tokens: OAuthTokens): Promise<ConnectCandidate[]> => {
+    const ids: string[] = [];
+    for (let start = 0; ids.length < MAX_ORGANIZATIONS; start += PAGE) {
+      const res = await get(withQuery(`${hosts.api}/rest/organizationAcls`, { q: 'roleAssignee', role: 'ADMINISTRATOR', state: 'APPROVED', start: String(start), count: String(PAGE) }), restHeaders(accessToken));
+      // No Community Management access for this app or member: the member alone is offered.
+      if (res.status === 403) return [];
+      if (!res.ok || !Array.isArray(res.body?.elements)) throw apiError('linkedin', 'the administered organizations', res);
+      for (const acl of res.body.elements) {
+        const id = /^urn:li:organization:(\d+)$/.exec(String(acl?.organization ?? ''))?.[1];
+        if (id && !ids.includes(id)) ids.push(id);
+      }
+      if (res.body.elements.length < PAGE) break;
+    }
+    const candidates: ConnectCandidate[] = [];
+    for (const id of ids.slice(0, MAX_ORGANIZATIONS)) {
+      const res = await get(`${hosts.api}/rest/organizations/${id}`, restHeaders(accessToken));
+      if (res.status === 404) continue;
+      if (!res.ok) throw apiError('linkedin', `organization ${id}`, res);
+      const org = res.body;
+      candidates.push({
+        id: `urn:li:organization:${id}`,
+        type: 'organization',
+        name: org?.localizedName ?? org?.vanityName ?? id,
+        username: org?.vanityName ?? id,
+        // logoV2 holds digital media asset URNs, not URLs: no picture without a second lookup.
+        profilePictureUrl: null,
+        tokens,
+      });
+    }
+    return candidates;
+  };
+
+  return {
+    network: 'linkedin',
+    pkce: false,
+    scopes: LINKEDIN_SCOPES,
+    // 60-day tokens: refresh a week ahead (only accounts holding a refresh token are refreshed).
+    refreshAheadSecs: 7 * 24 * 3600,
+    refreshUses: 'refresh_token',
+    authorizeUrl: (app, input) =>
+      withQuery(`${hosts.www}/oauth/v2/authorization`, {
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: input.redirectUri,
+        state: input.state,
+        scope: LINKEDIN_SCOPES.join(' '),
+      }),
+    async connect(app, input) {
+      const tokens = await token({ grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri, client_id: app.clientId, client_secret: app.clientSecret });
+      const res = await get(`${hosts.api}/v2/userinfo`, { authorization: `Bearer ${tokens.accessToken}` });
+      const me = res.body;
+      if (!res.ok || typeof me?.sub !== 'string' || !me.sub) throw apiError('linkedin', 'the connected member', res);
+      // userinfo has no vanity name: the handle is the email's local part, else the member id.
+      const handle = typeof me.email === 'string' && me.email.includes('@') ? me.email.slice(0, me.email.indexOf('@')) : me.sub;
+      const member: ConnectCandidate = {
+        id: `urn:li:person:${me.sub}`,
+        type: 'member',
+        name: me.name ?? ([me.given_name, me.family_name].filter(Boolean).join(' ') || handle),
+        username: handle,
+        profilePictureUrl: typeof me.picture === 'string' ? me.picture : null,
+        tokens,
+      };
+      return { choose: true, candidates: [member, ...(await organizations(tokens.accessToken, tokens))] };
+    },
+    refresh: (app: OAuthApp, refreshToken: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: app.clientId, client_secret: app.clientSecret }),
+  };
+}
+
+/**
+ * LinkedIn answers a used, expired or mismatched code with invalid_request ("Unable to retrieve
+ * access token: appid/redirect uri/code verifier does not match authorization code…") and a dead
+ * refresh token with invalid_grant: both mean the user must connect again.
+ */
+function tokenError(res: OAuthResponse): OAuthError {
+  const description = typeof res.body?.error_description === 'string' ? res.body.error_description : '';
+  if (res.status === 400 && res.body?.error === 'invalid_request' && /authorization code|refresh token|expired|revoked/i.test(description)) {
+    return new OAuthError('revoked', `linkedin: invalid_request (${description})`);
+  }
+  return standardTokenError('linkedin', res);
+}

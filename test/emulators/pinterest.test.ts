@@ -1,0 +1,120 @@
+// The Pinterest emulator's contract over real HTTP: the consent page, POST /v5/oauth/token with
+// HTTP Basic only (credentials in the form are refused), single-use codes, rotating continuous
+// refresh tokens, and {code, message} errors (2 authentication failed, 283 invalid grant, 29 not
+// permitted).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startPinterestEmulator, type PinterestEmulator } from '../../emulators/index.ts';
+
+let pin: PinterestEmulator;
+const REDIRECT = 'https://crier.example/oauth/callback/pinterest';
+const APP = { clientId: '1500000', clientSecret: 'pin-secret', redirectUris: [REDIRECT] };
+const AUTH_FAILED = { code: 2, message: 'Authentication failed.' };
+const BAD_GRANT = { code: 283, message: 'The authorization grant is invalid' };
+
+before(async () => {
+  pin = await startPinterestEmulator();
+  pin.addApp(APP);
+});
+after(() => pin.close());
+
+async function consent(scope = 'boards:read,pins:read,pins:write,user_accounts:read', redirectUri = REDIRECT): Promise<URL> {
+  const url = new URL(`${pin.url}/oauth/`);
+  url.search = new URLSearchParams({ client_id: APP.clientId, redirect_uri: redirectUri, response_type: 'code', scope, state: 'st' }).toString();
+  const res = await fetch(url, { redirect: 'manual' });
+  assert.equal(res.status, 302, await res.text());
+  return new URL(res.headers.get('location')!);
+}
+
+async function token(form: Record<string, string>, auth: string | null = `${APP.clientId}:${APP.clientSecret}`) {
+  const res = await fetch(`${pin.url}/v5/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: `Basic ${Buffer.from(auth).toString('base64')}` } : {}) },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const codeGrant = (code: string, redirectUri = REDIRECT) => token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, continuous_refresh: 'true' });
+const userAccount = async (accessToken: string) => {
+  const res = await fetch(`${pin.url}/v5/user_account`, { headers: { authorization: `Bearer ${accessToken}` } });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+describe('Pinterest emulator', () => {
+  test('consent redirects with code and state; an unknown app or redirect URI is refused', async () => {
+    const user = pin.addUser({});
+    pin.signIn(user.id);
+    const back = await consent();
+    assert.equal(`${back.origin}${back.pathname}`, REDIRECT);
+    assert.equal(back.searchParams.get('state'), 'st');
+    assert.ok(back.searchParams.get('code'));
+    assert.equal((await consent('boards:read,nonsense')).searchParams.get('error'), 'invalid_scope');
+    const elsewhere = await fetch(`${pin.url}/oauth/?client_id=${APP.clientId}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&response_type=code&scope=pins:read`, { redirect: 'manual' });
+    assert.equal(elsewhere.status, 400);
+    const unknown = await fetch(`${pin.url}/oauth/?client_id=nope&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=pins:read`, { redirect: 'manual' });
+    assert.equal(unknown.status, 400);
+  });
+
+  test('the token endpoint takes the app only through HTTP Basic', async () => {
+    const user = pin.addUser({});
+    pin.signIn(user.id);
+    const code = (await consent()).searchParams.get('code')!;
+    const inBody = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: APP.clientId, client_secret: APP.clientSecret }, null);
+    assert.deepEqual(inBody, { status: 401, body: AUTH_FAILED });
+    assert.deepEqual(await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, `${APP.clientId}:wrong`), { status: 401, body: AUTH_FAILED });
+    // Refused before the code was looked at: it still works, once.
+    const first = await codeGrant(code);
+    assert.equal(first.status, 200);
+    assert.deepEqual(Object.keys(first.body).sort(), ['access_token', 'expires_in', 'refresh_token', 'refresh_token_expires_at', 'refresh_token_expires_in', 'response_type', 'scope', 'token_type']);
+    assert.equal(first.body.token_type, 'bearer');
+    assert.equal(first.body.response_type, 'authorization_code');
+    assert.equal(first.body.expires_in, 30 * 24 * 3600);
+    assert.equal(first.body.refresh_token_expires_in, 60 * 24 * 3600);
+    assert.equal(first.body.scope, 'boards:read,pins:read,pins:write,user_accounts:read');
+    assert.deepEqual(await codeGrant(code), { status: 401, body: BAD_GRANT });
+    const other = (await consent()).searchParams.get('code')!;
+    assert.deepEqual(await codeGrant(other, 'https://crier.example/elsewhere'), { status: 401, body: BAD_GRANT });
+    const recorded = pin.tokenRequests().at(-1)!;
+    assert.equal(recorded.basic, true);
+    assert.equal(recorded.form.continuous_refresh, 'true');
+  });
+
+  test('refresh rotates: a new refresh token each time, the old one is dead', async () => {
+    const user = pin.addUser({});
+    pin.signIn(user.id);
+    const granted = (await codeGrant((await consent()).searchParams.get('code')!)).body;
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: granted.refresh_token });
+    assert.equal(refreshed.status, 200);
+    assert.equal(refreshed.body.response_type, 'refresh_token');
+    assert.ok(refreshed.body.refresh_token && refreshed.body.refresh_token !== granted.refresh_token);
+    assert.notEqual(refreshed.body.access_token, granted.access_token);
+    assert.equal((await userAccount(refreshed.body.access_token)).status, 200);
+    assert.deepEqual(await token({ grant_type: 'refresh_token', refresh_token: granted.refresh_token }), { status: 401, body: BAD_GRANT });
+    // Refresh tokens live 60 days.
+    pin.clock.advance(61 * 24 * 3600 * 1000);
+    assert.deepEqual(await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }), { status: 401, body: BAD_GRANT });
+  });
+
+  test('user_account: the profile; expired or revoked tokens answer code 2; a missing scope code 29', async () => {
+    const user = pin.addUser({ username: 'acme_pins', accountType: 'BUSINESS', businessName: 'Acme' });
+    pin.signIn(user.id);
+    const granted = (await codeGrant((await consent()).searchParams.get('code')!)).body;
+    const me = await userAccount(granted.access_token);
+    assert.deepEqual(
+      { account_type: me.body.account_type, id: me.body.id, username: me.body.username, business_name: me.body.business_name, profile_image: me.body.profile_image },
+      { account_type: 'BUSINESS', id: user.id, username: 'acme_pins', business_name: 'Acme', profile_image: user.profileImage },
+    );
+    const limited = (await codeGrant((await consent('pins:read')).searchParams.get('code')!)).body;
+    assert.deepEqual(await userAccount(limited.access_token), { status: 403, body: { code: 29, message: 'You are not permitted to access that resource.' } });
+    pin.revokeUser(user.id);
+    assert.deepEqual(await userAccount(granted.access_token), { status: 401, body: AUTH_FAILED });
+    assert.deepEqual(await token({ grant_type: 'refresh_token', refresh_token: granted.refresh_token }), { status: 401, body: BAD_GRANT });
+
+    const later = pin.addUser({});
+    pin.signIn(later.id);
+    const fresh = (await codeGrant((await consent()).searchParams.get('code')!)).body;
+    pin.clock.advance(31 * 24 * 3600 * 1000);
+    assert.deepEqual(await userAccount(fresh.access_token), { status: 401, body: AUTH_FAILED });
+  });
+});

@@ -1,0 +1,209 @@
+// The Reddit emulator's OAuth contract over real HTTP: the authorize page's 400s, the token
+// endpoint's answers as Reddit gives them (HTTP 200 {"error":"invalid_grant"} for a bad code, 400
+// {"error":400} for a bad refresh token, 401 for bad client credentials), permanent vs temporary
+// grants, non-rotating refresh tokens, GET /api/v1/me with its 401 and escaping, and 429 for
+// generic User-Agents.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startRedditEmulator, type RedditEmulator } from '../../emulators/index.ts';
+
+const APP = { clientId: 'reddit-client', clientSecret: 'reddit-secret' };
+const REDIRECT = 'https://crier.example/oauth/callback/reddit';
+const UA = 'web:reddit-client:crier-tests/1.0 (by /u/crier_dev)';
+let reddit: RedditEmulator;
+
+before(async () => {
+  reddit = await startRedditEmulator();
+  reddit.addApp({ ...APP, redirectUris: [REDIRECT] });
+});
+after(() => reddit.close());
+
+function authorizeUrl(params: Record<string, string> = {}): string {
+  const url = new URL(`${reddit.url}/api/v1/authorize`);
+  url.search = new URLSearchParams({ client_id: APP.clientId, response_type: 'code', state: 'st', redirect_uri: REDIRECT, duration: 'permanent', scope: 'identity submit', ...params }).toString();
+  return url.toString();
+}
+
+async function consent(params: Record<string, string> = {}): Promise<URL> {
+  const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
+  assert.equal(res.status, 302, await res.clone().text());
+  return new URL(res.headers.get('location')!);
+}
+
+async function token(form: Record<string, string>, opts: { auth?: string | null; ua?: string } = {}) {
+  const auth = opts.auth === undefined ? `${APP.clientId}:${APP.clientSecret}` : opts.auth;
+  const res = await fetch(`${reddit.url}/api/v1/access_token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': opts.ua ?? UA,
+      ...(auth ? { authorization: `Basic ${Buffer.from(auth).toString('base64')}` } : {}),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+async function me(accessToken: string | undefined, opts: { ua?: string; raw?: boolean } = {}) {
+  const res = await fetch(`${reddit.url}/api/v1/me${opts.raw ? '?raw_json=1' : ''}`, {
+    headers: { 'user-agent': opts.ua ?? UA, ...(accessToken ? { authorization: `bearer ${accessToken}` } : {}) },
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+async function grant(params: Record<string, string> = {}) {
+  const user = reddit.addUser({});
+  reddit.signIn(user.id);
+  const code = (await consent(params)).searchParams.get('code')!;
+  const res = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return { user, code, body: res.body };
+}
+
+describe('the Reddit authorize page', () => {
+  test('problems with the request are a 400 page, never a redirect', async () => {
+    reddit.signIn(reddit.addUser({}).id);
+    const cases: Record<string, string>[] = [{ client_id: 'nope' }, { redirect_uri: 'https://evil.example/cb' }, { response_type: 'tokenize' }, { scope: 'identity telepathy' }, { state: '' }, { duration: 'forever' }];
+    for (const params of cases) {
+      const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
+      assert.equal(res.status, 400, JSON.stringify(params));
+      assert.equal(res.headers.get('location'), null);
+    }
+  });
+
+  test('a declining user goes back with error=access_denied and the state', async () => {
+    reddit.signIn(undefined);
+    const back = await consent();
+    assert.deepEqual([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code')], ['access_denied', 'st', null]);
+  });
+
+  test('scopes may be separated by spaces or commas; the page is not User-Agent checked (a browser opens it)', async () => {
+    reddit.signIn(reddit.addUser({}).id);
+    const res = await fetch(authorizeUrl({ scope: 'identity,submit,read' }), { redirect: 'manual', headers: { 'user-agent': 'node' } });
+    assert.equal(res.status, 302);
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    assert.equal((await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).body.scope, 'identity submit read');
+  });
+});
+
+describe('the Reddit token endpoint', () => {
+  test('duration=permanent: access token for an hour plus a refresh token; temporary: no refresh token', async () => {
+    const { body } = await grant();
+    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.equal(body.token_type, 'bearer');
+    assert.equal(body.expires_in, 3600);
+    const temporary = await grant({ duration: 'temporary' });
+    assert.equal(temporary.body.refresh_token, undefined);
+    assert.ok(temporary.body.access_token);
+  });
+
+  test('a reused or unknown code, or another redirect_uri: HTTP 200 {"error":"invalid_grant"}', async () => {
+    const { code } = await grant();
+    assert.deepEqual(await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }).then((r) => [r.status, r.body]), [200, { error: 'invalid_grant' }]);
+    assert.deepEqual((await token({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: REDIRECT })).body, { error: 'invalid_grant' });
+    reddit.signIn(reddit.addUser({}).id);
+    const fresh = (await consent()).searchParams.get('code')!;
+    assert.deepEqual((await token({ grant_type: 'authorization_code', code: fresh, redirect_uri: `${REDIRECT}/other` })).body, { error: 'invalid_grant' });
+    assert.deepEqual((await token({ grant_type: 'authorization_code', code: 'x' })).body, { error: 'invalid_request' });
+    assert.deepEqual((await token({ grant_type: 'implicit' })).body, { error: 'unsupported_grant_type' });
+  });
+
+  test('wrong or missing client credentials: 401 {"message":"Unauthorized","error":401}', async () => {
+    for (const auth of [`${APP.clientId}:wrong`, 'unknown:x', null]) {
+      const res = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { auth });
+      assert.equal(res.status, 401);
+      assert.deepEqual(res.body, { message: 'Unauthorized', error: 401 });
+      assert.equal(res.headers.get('www-authenticate'), 'Basic realm="reddit"');
+    }
+  });
+
+  test('a generic User-Agent is throttled: 429 {"message":"Too Many Requests","error":429}', async () => {
+    for (const ua of ['node', 'undici', 'python-requests/2.31', 'node-fetch/1.0', ' ']) {
+      const res = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { ua });
+      assert.equal(res.status, 429, ua);
+      assert.deepEqual(res.body, { message: 'Too Many Requests', error: 429 });
+    }
+    assert.equal(reddit.requests().at(-1)!.userAgent.trim(), '');
+  });
+
+  test('refresh: a new access token, no refresh token in the answer, and the old refresh token keeps working', async () => {
+    const { body } = await grant();
+    const first = await token({ grant_type: 'refresh_token', refresh_token: body.refresh_token });
+    assert.equal(first.status, 200);
+    assert.deepEqual(Object.keys(first.body).sort(), ['access_token', 'expires_in', 'scope', 'token_type']);
+    assert.notEqual(first.body.access_token, body.access_token);
+    assert.equal((await me(first.body.access_token)).status, 200);
+    const second = await token({ grant_type: 'refresh_token', refresh_token: body.refresh_token });
+    assert.equal(second.status, 200);
+  });
+
+  test('an unknown or revoked refresh token: HTTP 400 {"error":400}', async () => {
+    assert.deepEqual(await token({ grant_type: 'refresh_token', refresh_token: 'made-up' }).then((r) => [r.status, r.body]), [400, { error: 400 }]);
+    const { body } = await grant();
+    const revoke = await fetch(`${reddit.url}/api/v1/revoke_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA, authorization: `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ token: body.refresh_token, token_type_hint: 'refresh_token' }).toString(),
+    });
+    assert.equal(revoke.status, 200);
+    assert.deepEqual(await token({ grant_type: 'refresh_token', refresh_token: body.refresh_token }).then((r) => [r.status, r.body]), [400, { error: 400 }]);
+  });
+
+  test('echoRefreshToken: refresh answers repeat the same refresh token', async () => {
+    const echoing = await startRedditEmulator({ echoRefreshToken: true });
+    try {
+      echoing.addApp({ ...APP, redirectUris: [REDIRECT] });
+      const user = echoing.addUser({});
+      echoing.signIn(user.id);
+      const res = await fetch(`${echoing.url}/api/v1/authorize?${new URL(authorizeUrl()).searchParams}`, { redirect: 'manual' });
+      const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+      const basic = `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}`;
+      const post = (form: Record<string, string>) =>
+        fetch(`${echoing.url}/api/v1/access_token`, { method: 'POST', headers: { authorization: basic, 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }).then((r) => r.json() as Promise<any>);
+      const issued = await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+      const refreshed = await post({ grant_type: 'refresh_token', refresh_token: issued.refresh_token });
+      assert.equal(refreshed.refresh_token, issued.refresh_token);
+    } finally {
+      await echoing.close();
+    }
+  });
+});
+
+describe('GET /api/v1/me', () => {
+  test('the user; URLs HTML-escaped unless raw_json=1; rate-limit headers', async () => {
+    const user = reddit.addUser({ name: 'spez_fan', displayName: 'Spez Fan', iconImg: 'https://styles.redditmedia.com/t5_1/styles/profileIcon_a.png?width=256&height=256&s=ab' });
+    reddit.signIn(user.id);
+    const code = (await consent()).searchParams.get('code')!;
+    const { body } = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    const escaped = await me(body.access_token);
+    assert.equal(escaped.status, 200);
+    assert.equal(escaped.body.id, user.id);
+    assert.equal(escaped.body.name, 'spez_fan');
+    assert.equal(escaped.body.subreddit.display_name_prefixed, 'u/spez_fan');
+    assert.equal(escaped.body.subreddit.title, 'Spez Fan');
+    assert.equal(escaped.body.icon_img, 'https://styles.redditmedia.com/t5_1/styles/profileIcon_a.png?width=256&amp;height=256&amp;s=ab');
+    assert.equal((await me(body.access_token, { raw: true })).body.icon_img, user.iconImg);
+    assert.match(escaped.headers.get('x-ratelimit-remaining')!, /^\d+$/);
+    assert.match(escaped.headers.get('x-ratelimit-used')!, /^\d+$/);
+  });
+
+  test('an expired, revoked or missing token: 401 {"message":"Unauthorized","error":401}', async () => {
+    const { user, body } = await grant();
+    reddit.clock.advance(3601 * 1000);
+    const expired = await me(body.access_token);
+    assert.equal(expired.status, 401);
+    assert.deepEqual(expired.body, { message: 'Unauthorized', error: 401 });
+    assert.match(expired.headers.get('www-authenticate')!, /invalid_token/);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: body.refresh_token });
+    assert.equal((await me(refreshed.body.access_token)).status, 200);
+    reddit.revokeUser(user.id);
+    assert.equal((await me(refreshed.body.access_token)).status, 401);
+    assert.equal((await me(undefined)).status, 401);
+  });
+
+  test('without the identity scope: 403 {"message":"Forbidden","error":403}; a generic User-Agent: 429', async () => {
+    const { body } = await grant({ scope: 'submit' });
+    assert.deepEqual(await me(body.access_token).then((r) => [r.status, r.body]), [403, { message: 'Forbidden', error: 403 }]);
+    assert.equal((await me(body.access_token, { ua: 'node' })).status, 429);
+  });
+});

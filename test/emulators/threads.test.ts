@@ -1,0 +1,174 @@
+// The Threads emulator's OAuth contract over real HTTP: Meta's error envelope and codes for the
+// authorize window, the code exchange, the long-lived exchange, the refresh (≥ 24 h old, unexpired)
+// and /v1.0/me.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
+
+const APP = { clientId: '990602627938098', clientSecret: 'threads-app-secret', redirectUris: ['https://app.example.com/threads/cb'] };
+const REDIRECT = APP.redirectUris[0]!;
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+let threads: ThreadsEmulator;
+
+before(async () => {
+  threads = await startThreadsEmulator();
+  threads.addApp(APP);
+});
+after(() => threads.close());
+
+async function json(res: Response) {
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const get = (path: string, params: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  fetch(`${threads.url}${path}?${new URLSearchParams(params)}`, { headers }).then(json);
+
+function authorizeUrl(params: Record<string, string> = {}) {
+  return `${threads.url}/oauth/authorize?${new URLSearchParams({ client_id: APP.clientId, redirect_uri: REDIRECT, scope: 'threads_basic,threads_content_publish', response_type: 'code', state: 'st-1', ...params })}`;
+}
+
+async function newCode(userId?: string): Promise<string> {
+  const id = userId ?? threads.addUser().id;
+  threads.signIn(id);
+  const res = await fetch(authorizeUrl(), { redirect: 'manual' });
+  assert.equal(res.status, 302);
+  return new URL(res.headers.get('location')!).searchParams.get('code')!;
+}
+
+const exchange = (form: Record<string, string>) =>
+  fetch(`${threads.url}/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }).then(json);
+
+const codeForm = (code: string, extra: Record<string, string> = {}) => ({ client_id: APP.clientId, client_secret: APP.clientSecret, code, grant_type: 'authorization_code', redirect_uri: REDIRECT, ...extra });
+
+async function longLived(userId?: string): Promise<{ token: string; userId: string }> {
+  const id = userId ?? threads.addUser().id;
+  const short = await exchange(codeForm(await newCode(id)));
+  const long = await get('/access_token', { grant_type: 'th_exchange_token', client_secret: APP.clientSecret, access_token: short.body.access_token });
+  assert.equal(long.status, 200);
+  return { token: long.body.access_token, userId: id };
+}
+
+function assertMetaError(res: { status: number; body: any }, code: number, subcode?: number) {
+  assert.equal(res.status, 400, JSON.stringify(res.body));
+  assert.deepEqual(Object.keys(res.body), ['error']);
+  assert.equal(res.body.error.type, 'OAuthException');
+  assert.equal(res.body.error.code, code, JSON.stringify(res.body));
+  assert.equal(res.body.error.error_subcode, subcode);
+  assert.equal(typeof res.body.error.message, 'string');
+  assert.equal(typeof res.body.error.fbtrace_id, 'string');
+}
+
+describe('the Threads authorize window', () => {
+  test('consents at once: 302 to the redirect URI with code and state, and Meta\'s trailing #_', async () => {
+    const user = threads.addUser();
+    threads.signIn(user.id);
+    const res = await fetch(authorizeUrl(), { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const location = res.headers.get('location')!;
+    assert.match(location, /#_$/);
+    const url = new URL(location);
+    assert.equal(`${url.origin}${url.pathname}`, REDIRECT);
+    assert.equal(url.searchParams.get('state'), 'st-1');
+    assert.ok(url.searchParams.get('code'));
+  });
+
+  test('an unknown app, an unregistered redirect URI or an unknown scope is an error page, not a redirect', async () => {
+    assertMetaError(await fetch(authorizeUrl({ client_id: '111' }), { redirect: 'manual' }).then(json), 101);
+    assertMetaError(await fetch(authorizeUrl({ redirect_uri: 'https://evil.example/cb' }), { redirect: 'manual' }).then(json), 100);
+    assertMetaError(await fetch(authorizeUrl({ scope: 'threads_basic,publish_everything' }), { redirect: 'manual' }).then(json), 100);
+  });
+
+  test('nobody signed in: back to the app with error=access_denied', async () => {
+    threads.oauth.signIn(undefined);
+    const res = await fetch(authorizeUrl(), { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    const url = new URL(res.headers.get('location')!);
+    assert.equal(url.searchParams.get('error'), 'access_denied');
+    assert.equal(url.searchParams.get('code'), null);
+  });
+});
+
+describe('the Threads code exchange', () => {
+  test('answers {access_token, user_id} (a number) for a short-lived token that dies after an hour', async () => {
+    const user = threads.addUser();
+    const res = await exchange(codeForm(await newCode(user.id)));
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'user_id']);
+    assert.equal(res.body.user_id, Number(user.id));
+    assert.equal((await get('/v1.0/me', { access_token: res.body.access_token })).body.id, user.id);
+    threads.clock.advance(HOUR + 1000);
+    assertMetaError(await get('/v1.0/me', { access_token: res.body.access_token }), 190, 463);
+  });
+
+  test('refuses a wrong secret (1), an unknown app (101), a reused code (36009), a wrong redirect_uri (36008), an expired code (36007)', async () => {
+    assertMetaError(await exchange(codeForm(await newCode(), { client_secret: 'wrong' })), 1);
+    assertMetaError(await exchange(codeForm(await newCode(), { client_id: '42' })), 101);
+    const code = await newCode();
+    assert.equal((await exchange(codeForm(code))).status, 200);
+    assertMetaError(await exchange(codeForm(code)), 100, 36009);
+    assertMetaError(await exchange(codeForm(await newCode(), { redirect_uri: 'https://app.example.com/other' })), 100, 36008);
+    const late = await newCode();
+    threads.clock.advance(HOUR + 1000);
+    assertMetaError(await exchange(codeForm(late)), 100, 36007);
+    assertMetaError(await exchange(codeForm('never-issued')), 100);
+  });
+});
+
+describe('long-lived tokens', () => {
+  test('th_exchange_token: a 60-day bearer token; the app secret must be the issuing app\'s', async () => {
+    const short = await exchange(codeForm(await newCode()));
+    const wrong = await get('/access_token', { grant_type: 'th_exchange_token', client_secret: 'wrong', access_token: short.body.access_token });
+    assertMetaError(wrong, 1);
+    const res = await get('/access_token', { grant_type: 'th_exchange_token', client_secret: APP.clientSecret, access_token: short.body.access_token });
+    assert.equal(res.status, 200);
+    assert.deepEqual({ type: res.body.token_type, expires: res.body.expires_in }, { type: 'bearer', expires: 5_184_000 });
+    assertMetaError(await get('/access_token', { grant_type: 'th_exchange_token', client_secret: APP.clientSecret, access_token: 'garbage' }), 190);
+  });
+
+  test('th_refresh_token: refused under 24 h of age (the token still works), then a new 60-day token', async () => {
+    const { token, userId } = await longLived();
+    const early = await get('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: token });
+    assertMetaError(early, 100);
+    assert.equal((await get('/v1.0/me', { access_token: token })).status, 200);
+    threads.clock.advance(2 * DAY);
+    const res = await get('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: token });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.expires_in, 5_184_000);
+    assert.notEqual(res.body.access_token, token);
+    // The refreshed token lives 60 days from the refresh: 59 more days on, it still works.
+    threads.clock.advance(59 * DAY);
+    assert.equal((await get('/v1.0/me', { access_token: res.body.access_token })).body.id, userId);
+    assertMetaError(await get('/v1.0/me', { access_token: token }), 190, 463);
+  });
+
+  test('an expired long-lived token cannot be refreshed (190/463); a short-lived one is refused; a revoked one is 190/458', async () => {
+    const { token } = await longLived();
+    threads.clock.advance(61 * DAY);
+    assertMetaError(await get('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: token }), 190, 463);
+
+    const short = await exchange(codeForm(await newCode()));
+    assertMetaError(await get('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: short.body.access_token }), 100);
+
+    const revoked = await longLived();
+    threads.clock.advance(2 * DAY);
+    threads.revokeUser(revoked.userId);
+    assertMetaError(await get('/refresh_access_token', { grant_type: 'th_refresh_token', access_token: revoked.token }), 190, 458);
+    assertMetaError(await get('/v1.0/me', { access_token: revoked.token }), 190, 458);
+  });
+});
+
+describe('GET /v1.0/me', () => {
+  test('the requested fields, by query token or Bearer header; id always; 2500 without a token; 100 for an unknown field', async () => {
+    const user = threads.addUser({ username: 'me_check', name: 'Me Check', profilePictureUrl: 'https://cdn.example/me.jpg' });
+    const { token } = await longLived(user.id);
+    const all = await get('/v1.0/me', { fields: 'id,username,name,threads_profile_picture_url' }, { authorization: `Bearer ${token}` });
+    assert.deepEqual(all, { status: 200, body: { id: user.id, username: 'me_check', name: 'Me Check', threads_profile_picture_url: 'https://cdn.example/me.jpg' } });
+    assert.deepEqual((await get('/v1.0/me', { access_token: token, fields: 'username' })).body, { username: 'me_check', id: user.id });
+    assertMetaError(await get('/v1.0/me', { fields: 'id' }), 2500);
+    assertMetaError(await get('/v1.0/me', { access_token: token, fields: 'id,email' }), 100);
+    const bare = threads.addUser({ profilePictureUrl: null });
+    const bareToken = threads.issueLongLived(bare.id, APP.clientId);
+    assert.deepEqual(Object.keys((await get('/v1.0/me', { access_token: bareToken, fields: 'id,threads_profile_picture_url' })).body), ['id']);
+  });
+});

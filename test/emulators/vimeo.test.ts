@@ -1,0 +1,184 @@
+// The Vimeo emulator's OAuth contract over real HTTP: the authorize page's checks, the code exchange
+// (Basic client credentials, JSON body, single-use codes, exact redirect_uri) with the user in the
+// answer and no expiry or refresh token, and GET /me's 401 bodies for unknown and revoked tokens.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startVimeoEmulator, type VimeoEmulator } from '../../emulators/index.ts';
+
+const APP = { clientId: 'vimeo-client', clientSecret: 'vimeo-secret' };
+const REDIRECT = 'https://crier.example/oauth/callback/vimeo';
+const ACCEPT = 'application/vnd.vimeo.*+json;version=3.4';
+let vimeo: VimeoEmulator;
+
+before(async () => {
+  vimeo = await startVimeoEmulator();
+  vimeo.addApp({ ...APP, redirectUris: [REDIRECT] });
+});
+after(() => vimeo.close());
+
+function authorizeUrl(params: Record<string, string> = {}): string {
+  const url = new URL(`${vimeo.url}/oauth/authorize`);
+  url.search = new URLSearchParams({ response_type: 'code', client_id: APP.clientId, redirect_uri: REDIRECT, state: 'st', scope: 'public private upload', ...params }).toString();
+  return url.toString();
+}
+
+async function consent(params: Record<string, string> = {}): Promise<URL> {
+  const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
+  assert.equal(res.status, 302, await res.clone().text());
+  return new URL(res.headers.get('location')!);
+}
+
+async function token(body: unknown, opts: { auth?: string | null; contentType?: string } = {}) {
+  const auth = opts.auth === undefined ? `${APP.clientId}:${APP.clientSecret}` : opts.auth;
+  const res = await fetch(`${vimeo.url}/oauth/access_token`, {
+    method: 'POST',
+    headers: {
+      accept: ACCEPT,
+      'content-type': opts.contentType ?? 'application/json',
+      ...(auth ? { authorization: `Basic ${Buffer.from(auth).toString('base64')}` } : {}),
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const me = async (accessToken?: string) => {
+  const res = await fetch(`${vimeo.url}/me`, { headers: { accept: ACCEPT, ...(accessToken ? { authorization: `bearer ${accessToken}` } : {}) } });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+async function signedInCode(): Promise<{ code: string; userId: string }> {
+  const user = vimeo.addUser({});
+  vimeo.signIn(user.id);
+  return { code: (await consent()).searchParams.get('code')!, userId: user.id };
+}
+
+describe('the Vimeo authorize page', () => {
+  test('an unknown client or an unregistered redirect_uri is an error page, not a redirect', async () => {
+    for (const params of [{ client_id: 'nope' }, { redirect_uri: 'https://evil.example/cb' }] as Record<string, string>[]) {
+      const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
+      assert.equal(res.status, 400);
+      assert.equal(res.headers.get('location'), null);
+      assert.equal(((await res.json()) as any).error_code, 2002);
+    }
+  });
+
+  test('request problems and a declining user go back to the redirect URI with error and state', async () => {
+    vimeo.signIn(vimeo.addUser({}).id);
+    assert.equal((await consent({ scope: 'public telepathy' })).searchParams.get('error'), 'invalid_scope');
+    assert.equal((await consent({ response_type: 'token' })).searchParams.get('error'), 'unsupported_response_type');
+    assert.equal((await consent({ state: '' })).searchParams.get('error'), 'invalid_request');
+    vimeo.signIn(undefined);
+    const denied = await consent();
+    assert.deepEqual([denied.searchParams.get('error'), denied.searchParams.get('state')], ['access_denied', 'st']);
+  });
+
+  test('the signed-in user consents at once: code and state', async () => {
+    vimeo.signIn(vimeo.addUser({}).id);
+    const back = await consent();
+    assert.equal(`${back.origin}${back.pathname}`, REDIRECT);
+    assert.equal(back.searchParams.get('state'), 'st');
+    assert.ok(back.searchParams.get('code'));
+  });
+});
+
+describe('the Vimeo token endpoint', () => {
+  test('a code gives a non-expiring token with the user and the app, and no refresh token', async () => {
+    const user = vimeo.addUser({ name: 'Ann Films', username: 'annfilms', pictureBase: 'https://i.vimeocdn.com/portrait/42' });
+    vimeo.signIn(user.id);
+    const code = (await consent({ scope: 'public private upload edit interact' })).searchParams.get('code')!;
+    const res = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(Object.keys(res.body).sort(), ['access_token', 'app', 'scope', 'token_type', 'user']);
+    assert.equal(res.body.token_type, 'bearer');
+    assert.equal(res.body.scope, 'public private upload edit interact');
+    assert.equal(res.body.user.uri, `/users/${user.id}`);
+    assert.equal(res.body.user.link, 'https://vimeo.com/annfilms');
+    assert.equal(res.body.user.pictures.sizes.at(-1).link, 'https://i.vimeocdn.com/portrait/42_360x360?r=pad');
+    // Vimeo user tokens do not expire: a year later the token still works.
+    vimeo.clock.advance(365 * 24 * 3600 * 1000);
+    const later = await me(res.body.access_token);
+    assert.equal(later.status, 200);
+    assert.equal(later.body.name, 'Ann Films');
+  });
+
+  test('wrong or missing client credentials: 401 invalid_client', async () => {
+    const { code } = await signedInCode();
+    for (const auth of [`${APP.clientId}:wrong`, 'unknown:secret', null]) {
+      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { auth });
+      assert.equal(res.status, 401, String(auth));
+      assert.equal(res.body.error, 'invalid_client');
+    }
+  });
+
+  test('a form-encoded body is refused (the call is JSON)', async () => {
+    const { code } = await signedInCode();
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }).toString();
+    const res = await token(form, { contentType: 'application/x-www-form-urlencoded' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error, 'invalid_request');
+    // The code was not consumed by the refused call.
+    assert.equal((await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).status, 200);
+  });
+
+  test('a reused, unknown or expired code and another redirect_uri: 400 invalid_request', async () => {
+    const { code } = await signedInCode();
+    assert.equal((await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).status, 200);
+    const reused = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    assert.deepEqual(reused, { status: 400, body: { error: 'invalid_request', error_description: 'Invalid authorization code' } });
+    assert.equal((await token({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: REDIRECT })).body.error_description, 'Invalid authorization code');
+    const other = await signedInCode();
+    const mismatch = await token({ grant_type: 'authorization_code', code: other.code, redirect_uri: 'https://crier.example/elsewhere' });
+    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.body.error, 'invalid_request');
+    const late = await signedInCode();
+    vimeo.clock.advance(11 * 60 * 1000);
+    assert.equal((await token({ grant_type: 'authorization_code', code: late.code, redirect_uri: REDIRECT })).status, 400);
+    assert.equal((await token({ grant_type: 'client_credentials' })).body.error, 'unsupported_grant_type');
+  });
+});
+
+describe('GET /me', () => {
+  test('no or an unknown token: 401 error_code 8000 in Vimeo\'s envelope', async () => {
+    for (const t of [undefined, 'never-issued']) {
+      const res = await me(t);
+      assert.equal(res.status, 401);
+      assert.deepEqual(Object.keys(res.body).sort(), ['developer_message', 'error', 'error_code', 'link']);
+      assert.equal(res.body.error_code, 8000);
+      assert.equal(res.body.link, null);
+    }
+  });
+
+  test('a revoked token (the user removed the app, or DELETE /tokens): 401 error_code 8003', async () => {
+    const { code, userId } = await signedInCode();
+    const { body } = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    assert.equal((await me(body.access_token)).status, 200);
+    vimeo.revokeUser(userId);
+    const revoked = await me(body.access_token);
+    assert.equal(revoked.status, 401);
+    assert.equal(revoked.body.error_code, 8003);
+    assert.equal(revoked.body.error, 'The user credentials are invalid.');
+
+    const second = await signedInCode();
+    const t2 = (await token({ grant_type: 'authorization_code', code: second.code, redirect_uri: REDIRECT })).body.access_token;
+    const del = await fetch(`${vimeo.url}/tokens`, { method: 'DELETE', headers: { authorization: `bearer ${t2}`, accept: ACCEPT } });
+    assert.equal(del.status, 204);
+    assert.equal((await me(t2)).body.error_code, 8003);
+  });
+
+  test('a member without a custom portrait lists Vimeo\'s default pictures', async () => {
+    const user = vimeo.addUser({ pictureBase: null });
+    vimeo.signIn(user.id);
+    const code = (await consent()).searchParams.get('code')!;
+    const { body } = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    assert.equal(body.user.pictures.type, 'default');
+    assert.equal(body.user.pictures.active, false);
+    assert.equal(body.user.link, `https://vimeo.com/user${user.id}`);
+  });
+
+  test('requests() records the Accept header and the auth scheme of each call', async () => {
+    await me('whatever');
+    const last = vimeo.requests().at(-1)!;
+    assert.deepEqual([last.method, last.path, last.accept, last.auth], ['GET', '/me', ACCEPT, 'bearer']);
+  });
+});
