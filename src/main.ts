@@ -11,7 +11,7 @@ import { createApiKey, createOrg, revokeApiKey, setSubscriptionStatus, SUBSCRIPT
 import { setApiKeyRateLimit } from './orgs/api-keys.ts';
 import { linkStripeCustomer } from './billing/stripe.ts';
 import { startCrier, type Roles, type Running } from './runtime.ts';
-import { connectSandboxAccounts, startSandbox, type SandboxAccount } from './sandbox.ts';
+import { connectSandboxAccounts, prepareSandboxConnects, startSandbox, type SandboxAccount } from './sandbox.ts';
 import { runDoctor } from './doctor.ts';
 import { parseSecretKey } from './security/crypto.ts';
 import { rotateSecretKey } from './security/secret-key.ts';
@@ -19,7 +19,8 @@ import { rotateSecretKey } from './security/secret-key.ts';
 const USAGE = `Usage: crier <command>
 
   start [--sandbox]     API, worker and maintenance in one process (the default);
-                        --sandbox also runs the X and Bluesky emulators with sandbox accounts
+                        --sandbox also runs the network emulators, with sandbox accounts on X
+                        and Bluesky and a ready connect flow on every OAuth network
   api                   only the HTTP API (run several behind a load balancer)
   worker                only the background worker
   migrate               apply database migrations and exit
@@ -103,19 +104,20 @@ async function serveSandbox(): Promise<number> {
       const org = await running.db.query<{ id: number }>('SELECT id FROM orgs ORDER BY id LIMIT 1');
       const orgId = org.rows[0]!.id;
       const accounts = await connectSandboxAccounts(running.db, running.box, sandbox, orgId);
+      const connectable = await prepareSandboxConnects(running.db, running.box, sandbox, orgId, config.publicBaseUrl);
       // The admin key is printed only on the very first start; a sandbox run always gets a key to use.
       const key = running.firstStartKey ?? (await createApiKey(running.db, orgId, `sandbox ${new Date().toISOString()}`)).key;
-      printSandboxGuide(running.url!, key, accounts);
+      printSandboxGuide(running.url!, key, accounts, connectable);
     });
   } finally {
     await sandbox.close();
   }
 }
 
-function printSandboxGuide(url: string, key: string, accounts: SandboxAccount[]): void {
+function printSandboxGuide(url: string, key: string, accounts: SandboxAccount[], connectable: string[]): void {
   const lines = [
     '',
-    'Sandbox: the X and Bluesky emulators run inside this process; nothing leaves this machine.',
+    'Sandbox: emulators of the twelve networks run inside this process; nothing leaves this machine.',
     ...accounts.map((a) => `  ${a.network.padEnd(8)} @${a.username.padEnd(14)} account id ${a.id}`),
     '',
     `  API key for this sandbox run: ${key}`,
@@ -123,6 +125,11 @@ function printSandboxGuide(url: string, key: string, accounts: SandboxAccount[])
     '  Publish a thread to both:',
     `  curl -s ${url}/v1/posts -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
     `    -d '{"accounts":["${accounts.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
+    '',
+    `  Connect an account (${connectable.join(', ')}): open the auth_url this prints;`,
+    '  the emulator consents at once and Crier answers the new account (or, for facebook, instagram,',
+    '  linkedin and google_business, a session to pick pages from: GET /v1/social-accounts/pending/<session>):',
+    `  curl -s ${url}/v1/social-networks/linkedin/auth-url -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{}'`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

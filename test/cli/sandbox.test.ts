@@ -53,3 +53,40 @@ test('a second sandbox run prints a fresh key and keeps the same sandbox account
   assert.equal(listed.status, 200);
   assert.deepEqual(listed.body.data.map((a: any) => a.id), accounts.map((a) => a.id));
 });
+
+test('the sandbox offers the connect flow of every OAuth network, pick-a-page sessions included', async (t) => {
+  const { crier, key } = await runSandbox(t);
+  const networks = crier.output().match(/Connect an account \(([^)]+)\)/)![1]!.split(', ');
+  assert.deepEqual([...networks].sort(), ['facebook', 'google_business', 'instagram', 'linkedin', 'pinterest', 'reddit', 'threads', 'tiktok', 'vimeo', 'x', 'youtube']);
+  for (const network of networks) {
+    const auth = await api(`/v1/social-networks/${network}/auth-url`, key, { method: 'POST', body: '{}' });
+    assert.equal(auth.status, 200, `${network}: ${JSON.stringify(auth.body)}`);
+    const consent = await fetch(auth.body.data.auth_url, { redirect: 'manual' });
+    assert.equal(consent.status, 302, `${network} consent: ${await consent.clone().text()}`);
+    const back = new URL(consent.headers.get('location')!);
+    assert.equal(back.pathname, `/oauth/callback/${network}`);
+    // No redirect_uri was given: Crier answers the outcome as JSON.
+    const callback = await fetch(`http://127.0.0.1:${env.PORT}${back.pathname}${back.search}`);
+    const outcome = (await callback.json()) as any;
+    assert.equal(callback.status, 200, `${network} callback: ${JSON.stringify(outcome)}`);
+    let connected: any[];
+    if (outcome.session) {
+      assert.ok(['facebook', 'instagram', 'linkedin', 'google_business'].includes(network), `${network} should not need a pick`);
+      const pending = await fetch(`http://127.0.0.1:${env.PORT}/v1/social-accounts/pending/${outcome.session}`).then((r) => r.json() as any);
+      assert.equal(pending.data.network, network);
+      const finalize = await fetch(`http://127.0.0.1:${env.PORT}/v1/social-accounts/pending/${outcome.session}/finalize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ selectedPageIds: [pending.data.availablePages[0].id] }),
+      }).then((r) => r.json() as any);
+      connected = finalize.connectedAccounts;
+    } else {
+      connected = [outcome.data];
+    }
+    assert.equal(connected.length, 1, network);
+    assert.deepEqual([connected[0].network, connected[0].sandbox, connected[0].isActive], [network, true, 1], network);
+  }
+  const listed = await api('/v1/social-accounts?limit=100', key);
+  assert.deepEqual([...new Set(listed.body.data.map((a: any) => a.network))].sort(), ['bluesky', ...networks].sort());
+  assert.ok(listed.body.data.every((a: any) => a.sandbox === true));
+});
