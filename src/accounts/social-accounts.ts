@@ -117,7 +117,7 @@ export async function upsertSocialAccount(db: Queryable, box: SecretBox, account
      ON CONFLICT (org_id, network, network_unique_id) DO UPDATE SET
        username = EXCLUDED.username, nickname = EXCLUDED.nickname, tenant_id = EXCLUDED.tenant_id,
        account_type = EXCLUDED.account_type, profile_picture_url = EXCLUDED.profile_picture_url,
-       service_url = EXCLUDED.service_url, is_active = true
+       service_url = EXCLUDED.service_url, is_active = true, token_refresh_retry_at = NULL
      RETURNING id`,
     [account.orgId, account.network, account.username, account.nickname ?? account.username, account.tenantId ?? null,
       account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.serviceUrl ?? null,

@@ -34,10 +34,13 @@ function refreshPolicies(providers: Providers): string {
 }
 
 /** Due: refreshable within its window, or expired whatever it is (then it cannot be used any more). */
-const DUE = `a.is_active AND a.token_expires_at IS NOT NULL AND (
+const DUE = `a.is_active AND a.token_expires_at IS NOT NULL
+    AND (a.token_refresh_retry_at IS NULL OR a.token_refresh_retry_at <= now()) AND (
     a.token_expires_at <= now()
     OR (p.can_refresh AND (a.refresh_token_enc IS NOT NULL OR NOT p.uses_refresh_token)
         AND a.token_expires_at < now() + make_interval(secs => p.ahead)))`;
+/** After a refresh without a verdict (network down, app refused), the account waits this long. */
+export const RETRY_AFTER = '5 minutes';
 const POLICIES = `jsonb_to_recordset($1::jsonb) AS p(network text, ahead int, can_refresh boolean, uses_refresh_token boolean)`;
 
 /** Refreshes every due token; returns what happened per account id (tests and logs). */
@@ -54,7 +57,8 @@ export async function refreshDueTokens(db: Db, box: SecretBox, config: Config, l
       outcomes.set(id, await refreshAccount(db, box, providers, policies, id, logger));
     } catch (error) {
       outcomes.set(id, 'failed');
-      logger?.warn({ err: error, accountId: id }, 'token refresh failed');
+      logger?.warn({ err: error, accountId: id }, `token refresh failed; retried in ${RETRY_AFTER}`);
+      await db.query(`UPDATE social_accounts SET token_refresh_retry_at = now() + $2::interval WHERE id = $1`, [id, RETRY_AFTER]).catch(() => {});
     }
   }
   return outcomes;
@@ -94,12 +98,14 @@ async function refreshAccount(db: Db, box: SecretBox, providers: Providers, poli
     const app = await appCredentials(tx, box, account.org_id, account.network);
     if (!app) {
       logger?.warn({ accountId }, `${account.network} token not refreshed: the organization has no ${account.network} app registered (POST /v1/social-networks)`);
+      await tx.query(`UPDATE social_accounts SET token_refresh_retry_at = now() + $2::interval WHERE id = $1`, [account.id, RETRY_AFTER]);
       return 'skipped';
     }
     try {
       const tokens = await provider.refresh(app, credential);
       // An answer without a refresh token keeps the stored one (saveAccountSecrets never writes an empty one).
       await saveAccountSecrets(tx, box, account.id, tokens);
+      await tx.query('UPDATE social_accounts SET token_refresh_retry_at = NULL WHERE id = $1', [account.id]);
       return 'refreshed';
     } catch (error) {
       if (!(error instanceof OAuthError) || error.kind !== 'revoked') throw error;

@@ -25,3 +25,7 @@ ALTER TABLE oauth_states ADD COLUMN code_verifier_enc bytea;  -- 'oauth_states:<
 -- those that cannot are marked inactive at expiry.
 DROP INDEX social_accounts_token_expiry;
 CREATE INDEX social_accounts_token_expiry ON social_accounts (token_expires_at) WHERE is_active;
+
+-- A refresh that failed without a verdict (network down, app credentials refused) waits before the
+-- next try instead of calling the network every minute.
+ALTER TABLE social_accounts ADD COLUMN token_refresh_retry_at timestamptz;
