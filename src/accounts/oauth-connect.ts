@@ -70,7 +70,7 @@ export async function createAuthUrl(
     [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, STATE_TTL_MINUTES],
   );
   const codeChallenge = verifier && createHash('sha256').update(verifier).digest('base64url');
-  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, codeChallenge });
+  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes: app.scopes ?? provider.scopes, codeChallenge });
 }
 
 export type CallbackOutcome =

@@ -10,6 +10,8 @@ export interface SocialNetworkJson {
   id: string;
   network: string;
   client_key: string;
+  /** The scopes connects ask for; null: the network's defaults (README, Connecting accounts). */
+  scopes: string[] | null;
   createdAt: string;
 }
 
@@ -17,12 +19,14 @@ export interface SocialNetworkInput {
   network?: unknown;
   client_key?: unknown;
   client_secret?: unknown;
+  scopes?: unknown;
 }
 
 interface NetworkRow {
   id: number;
   network: string;
   client_key: string;
+  scopes: string[] | null;
   created_at: Date;
 }
 
@@ -32,30 +36,47 @@ const NO_OAUTH_APP = new Set<string>(['bluesky']);
 const secretData = (id: number) => `social_networks:${id}:secret`;
 
 function toJson(row: NetworkRow): SocialNetworkJson {
-  return { id: encodeId(row.id), network: row.network, client_key: row.client_key, createdAt: row.created_at.toISOString() };
+  return { id: encodeId(row.id), network: row.network, client_key: row.client_key, scopes: row.scopes, createdAt: row.created_at.toISOString() };
 }
 
-function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey: string; clientSecret: string } {
+/** A scope is one token of the network's scope list: no separators (space, comma) or control characters. */
+const SCOPE = /^[\x21-\x2B\x2D-\x7E]{1,200}$/;
+const MAX_SCOPES = 50;
+
+function checkScopes(scopes: unknown, issues: FieldIssue[]): string[] | null {
+  if (scopes === undefined || scopes === null) return null;
+  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > MAX_SCOPES) {
+    issues.push({ field: 'scopes', message: `must be a non-empty array of at most ${MAX_SCOPES} scope names, or null for the network's defaults` });
+    return null;
+  }
+  scopes.forEach((scope, i) => {
+    if (typeof scope !== 'string' || !SCOPE.test(scope)) issues.push({ field: `scopes[${i}]`, message: 'must be one scope name, without spaces or commas' });
+  });
+  return [...new Set(scopes as string[])];
+}
+
+function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey: string; clientSecret: string; scopes: string[] | null } {
   const issues: FieldIssue[] = [];
   const { network, client_key: clientKey, client_secret: clientSecret } = input;
+  const scopes = checkScopes(input.scopes, issues);
   if (typeof network !== 'string' || !isNetworkId(network) || NO_OAUTH_APP.has(network)) {
     issues.push({ field: 'network', message: 'must be a network that connects through OAuth, such as "x" or "linkedin" (bluesky uses app passwords)' });
   }
   if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
   if (typeof clientSecret !== 'string' || !clientSecret.trim() || clientSecret.length > 1000) issues.push({ field: 'client_secret', message: "must be your app's client secret (1 to 1000 characters)" });
   if (issues.length) throw validationError(issues);
-  return { network: network as NetworkId, clientKey: (clientKey as string).trim(), clientSecret: clientSecret as string };
+  return { network: network as NetworkId, clientKey: (clientKey as string).trim(), clientSecret: clientSecret as string, scopes };
 }
 
 /** Registers the org's app for a network; registering the same network again replaces its credentials (same id). */
 export async function saveSocialNetwork(db: Db, box: SecretBox, orgId: number, input: SocialNetworkInput): Promise<{ data: SocialNetworkJson; created: boolean }> {
-  const { network, clientKey, clientSecret } = checkInput(input);
+  const { network, clientKey, clientSecret, scopes } = checkInput(input);
   return withTransaction(db, async (tx) => {
     const { rows } = await tx.query<NetworkRow & { created: boolean }>(
-      `INSERT INTO social_networks (org_id, network, client_key) VALUES ($1, $2, $3)
-       ON CONFLICT (org_id, network) DO UPDATE SET client_key = EXCLUDED.client_key
-       RETURNING id, network, client_key, created_at, (xmax = 0) AS created`,
-      [orgId, network, clientKey],
+      `INSERT INTO social_networks (org_id, network, client_key, scopes) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (org_id, network) DO UPDATE SET client_key = EXCLUDED.client_key, scopes = EXCLUDED.scopes
+       RETURNING id, network, client_key, scopes, created_at, (xmax = 0) AS created`,
+      [orgId, network, clientKey, scopes],
     );
     const row = rows[0]!;
     await tx.query('UPDATE social_networks SET client_secret_enc = $2 WHERE id = $1', [row.id, box.encrypt(clientSecret, secretData(row.id))]);
@@ -64,12 +85,12 @@ export async function saveSocialNetwork(db: Db, box: SecretBox, orgId: number, i
 }
 
 export async function listSocialNetworks(db: Queryable, orgId: number): Promise<SocialNetworkJson[]> {
-  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, created_at FROM social_networks WHERE org_id = $1 ORDER BY id', [orgId]);
+  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, scopes, created_at FROM social_networks WHERE org_id = $1 ORDER BY id', [orgId]);
   return rows.map(toJson);
 }
 
 export async function getSocialNetwork(db: Queryable, orgId: number, id: number): Promise<SocialNetworkJson | undefined> {
-  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, created_at FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
+  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, scopes, created_at FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
   return rows[0] && toJson(rows[0]);
 }
 
@@ -80,12 +101,12 @@ export async function deleteSocialNetwork(db: Queryable, orgId: number, id: numb
 }
 
 /** The org's app credentials for a network, secret opened; undefined when none is registered. */
-export async function appCredentials(db: Queryable, box: SecretBox, orgId: number, network: NetworkId): Promise<{ clientId: string; clientSecret: string } | undefined> {
-  const { rows } = await db.query<{ id: number; client_key: string; client_secret_enc: Buffer | null }>(
-    'SELECT id, client_key, client_secret_enc FROM social_networks WHERE org_id = $1 AND network = $2',
+export async function appCredentials(db: Queryable, box: SecretBox, orgId: number, network: NetworkId): Promise<{ clientId: string; clientSecret: string; scopes: string[] | null } | undefined> {
+  const { rows } = await db.query<{ id: number; client_key: string; client_secret_enc: Buffer | null; scopes: string[] | null }>(
+    'SELECT id, client_key, client_secret_enc, scopes FROM social_networks WHERE org_id = $1 AND network = $2',
     [orgId, network],
   );
   const row = rows[0];
   if (!row?.client_secret_enc) return undefined;
-  return { clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)) };
+  return { clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)), scopes: row.scopes };
 }

@@ -44,9 +44,9 @@ export interface NetworkOAuth {
   network: NetworkId;
   /** PKCE S256 is sent (x requires it). */
   pkce: boolean;
-  /** The scopes asked for, in the network's order. */
+  /** The scopes asked for by default, in the network's order (an app registered with its own scopes replaces them). */
   scopes: readonly string[];
-  authorizeUrl(app: OAuthApp, input: { redirectUri: string; state: string; codeChallenge?: string }): string;
+  authorizeUrl(app: OAuthApp, input: { redirectUri: string; state: string; scopes: readonly string[]; codeChallenge?: string }): string;
   /** Exchanges the code (and, where the network has one, for a long-lived token), then lists the accounts. */
   connect(app: OAuthApp, input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<OAuthLogin>;
   /**

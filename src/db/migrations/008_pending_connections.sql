@@ -29,3 +29,7 @@ CREATE INDEX social_accounts_token_expiry ON social_accounts (token_expires_at) 
 -- A refresh that failed without a verdict (network down, app credentials refused) waits before the
 -- next try instead of calling the network every minute.
 ALTER TABLE social_accounts ADD COLUMN token_refresh_retry_at timestamptz;
+
+-- An app registered with its own scopes asks for those instead of the network's defaults (a LinkedIn
+-- app without Community Management approval, a TikTok app without user.info.profile).
+ALTER TABLE social_networks ADD COLUMN scopes text[];

@@ -130,7 +130,7 @@ export function createFacebookOAuth(override: string | undefined): NetworkOAuth 
     scopes: FACEBOOK_SCOPES,
     // Page tokens do not expire and there is no refresh grant.
     refreshAheadSecs: 0,
-    authorizeUrl: (app, input) => login.authorizeUrl(app, FACEBOOK_SCOPES, input),
+    authorizeUrl: (app, input) => login.authorizeUrl(app, input.scopes, input),
     async connect(app, input) {
       const userToken = await login.userToken(app, input);
       const pages = await login.pages(app, userToken, 'id,name,username,access_token,picture{url},tasks');

@@ -66,7 +66,7 @@ export function createGoogleOAuth(spec: GoogleOAuthSpec): NetworkOAuth {
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
         response_type: 'code',
-        scope: spec.scopes.join(' '),
+        scope: input.scopes.join(' '),
         access_type: 'offline',
         prompt: 'consent',
         include_granted_scopes: 'true',

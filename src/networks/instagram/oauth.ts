@@ -18,7 +18,7 @@ export function createInstagramOAuth(override: string | undefined): NetworkOAuth
     pkce: false,
     scopes: INSTAGRAM_SCOPES,
     refreshAheadSecs: 0,
-    authorizeUrl: (app, input) => login.authorizeUrl(app, INSTAGRAM_SCOPES, input),
+    authorizeUrl: (app, input) => login.authorizeUrl(app, input.scopes, input),
     async connect(app, input) {
       const userToken = await login.userToken(app, input);
       const pages = await login.pages(app, userToken, 'id,name,access_token,tasks,instagram_business_account{id,username,name,profile_picture_url}');

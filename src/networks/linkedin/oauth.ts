@@ -77,7 +77,7 @@ export function createLinkedInOAuth(override: string | undefined): NetworkOAuth 
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
         state: input.state,
-        scope: LINKEDIN_SCOPES.join(' '),
+        scope: input.scopes.join(' '),
       }),
     async connect(app, input) {
       const tokens = await token({ grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri, client_id: app.clientId, client_secret: app.clientSecret });

@@ -38,7 +38,7 @@ export function createPinterestOAuth(override: string | undefined): NetworkOAuth
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
         response_type: 'code',
-        scope: PINTEREST_SCOPES.join(','),
+        scope: input.scopes.join(','),
         state: input.state,
       }),
     async connect(app, input) {

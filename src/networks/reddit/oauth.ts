@@ -53,7 +53,7 @@ export function createRedditOAuth(override: string | undefined): NetworkOAuth {
         state: input.state,
         redirect_uri: input.redirectUri,
         duration: 'permanent',
-        scope: REDDIT_SCOPES.join(' '),
+        scope: input.scopes.join(' '),
       }),
     async connect(app, input) {
       const tokens = await token(app, { grant_type: 'authorization_code', code: input.code, redirect_uri: input.redirectUri });

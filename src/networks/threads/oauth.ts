@@ -58,7 +58,7 @@ export function createThreadsOAuth(override: string | undefined): NetworkOAuth {
       withQuery(`${hosts.www}/oauth/authorize`, {
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
-        scope: THREADS_SCOPES.join(','),
+        scope: input.scopes.join(','),
         response_type: 'code',
         state: input.state,
       }),

@@ -58,7 +58,7 @@ export function createTikTokOAuth(override: string | undefined): NetworkOAuth {
     authorizeUrl: (app, input) =>
       withQuery(`${hosts.www}/v2/auth/authorize/`, {
         client_key: app.clientId,
-        scope: TIKTOK_SCOPES.join(','),
+        scope: input.scopes.join(','),
         response_type: 'code',
         redirect_uri: input.redirectUri,
         state: input.state,

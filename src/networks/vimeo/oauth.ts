@@ -32,7 +32,7 @@ export function createVimeoOAuth(override: string | undefined): NetworkOAuth {
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
         state: input.state,
-        scope: VIMEO_SCOPES.join(' '),
+        scope: input.scopes.join(' '),
       }),
     async connect(app, input) {
       const res = await oauthCall('vimeo', `${api}/oauth/access_token`, {

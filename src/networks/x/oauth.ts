@@ -34,7 +34,7 @@ export function createXOAuth(urls: { apiUrl: string; authorizeUrl: string }): Ne
         response_type: 'code',
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
-        scope: X_SCOPES.join(' '),
+        scope: input.scopes.join(' '),
         state: input.state,
         code_challenge: input.codeChallenge,
         code_challenge_method: 'S256',
