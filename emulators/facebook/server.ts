@@ -5,8 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
-import { OAuthServer, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
 import { graphRoutes } from './routes/graph.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -26,38 +26,27 @@ export interface FacebookEmulatorOptions extends ListenOptions {
   codeSecs?: number;
 }
 
-export interface FacebookEmulator {
-  url: string;
-  /** Move it forward to expire codes and tokens. */
-  clock: Clock;
-  close(): Promise<void>;
-  oauth: OAuthServer;
-  /** Registers a Facebook app: its id, secret and Valid OAuth Redirect URIs. */
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on the login dialog (auto-consent). */
-  signIn(userId: string | undefined): void;
+/**
+ * The common controls (an app with its Valid OAuth Redirect URIs; revokeUser: every user and Page
+ * token answers 190/458; omitNextRefreshToken: no effect, Meta has no refresh grant) and these.
+ */
+export interface FacebookEmulator extends OAuthEmulatorControls {
   /** A user; by default with one Page that has a linked Instagram account. */
   addUser(input?: AddUserInput): FbUser;
   addPage(userId: string, input?: AddPageInput): FbPage;
-  /** The user removed the app: every token of theirs (user and Page tokens) answers 190/458. */
-  revokeUser(userId: string): void;
-  /** Meta has no refresh grant; kept for the emulators' common shape, it has no effect. */
-  omitNextRefreshToken(): void;
   /** While on, the user declines on the dialog (redirect with error=access_denied&error_reason=user_denied). */
   declineConsent(decline?: boolean): void;
-  /** Every token-endpoint grant in order: authorization_code, fb_exchange_token. */
-  tokenCalls(): { grant: string; clientId: string; at: number }[];
+  /** Every token-endpoint grant in order (authorization_code, fb_exchange_token), or those of one grant. */
+  tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** What an issued token stands for (user or Page, expiry). */
   tokenInfo(token: string): TokenInfo | undefined;
-  /** Answers the next matching Graph request(s) with this status instead (a Meta error body by default). */
-  failNext(fault: FaultSpec): void;
 }
 
 export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}): Promise<FacebookEmulator> {
   const clock = new Clock();
   const oauth = new OAuthServer(clock, { accessSecs: opts.shortLivedSecs ?? 3600, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 600 }, 'EAAB');
-  const store = new FacebookStore(clock, oauth);
-  const world: FbWorld = { store, oauth, clock, usedCodes: new Set(), decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600 };
+  const store = new FacebookStore(oauth);
+  const world: FbWorld = { store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600 };
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -93,25 +82,14 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    close: () => server.close(),
-    oauth,
-    addApp: (a) => oauth.addApp(structuredClone(a)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input) => store.addUser(input),
     addPage: (userId, input) => store.addPage(userId, input),
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => undefined,
     declineConsent: (decline = true) => {
       world.decline = decline;
     },
-    tokenCalls: () => oauth.tokenCalls.map((c) => ({ ...c })),
-    tokenInfo: (token) => {
-      const info = store.tokens.get(token);
-      return info && { ...info };
-    },
-    failNext: (fault) => faults.add(fault),
+    tokenCalls: tokenCallsOf(oauth),
+    tokenInfo: (token) => store.tokenInfo(token),
   };
 }
 
@@ -122,12 +100,4 @@ function faultReply(fault: FaultSpec): Reply {
       ? graphError({ message: '(#4) Application request limit reached', code: 4, status: 400 })
       : graphError({ message: 'An unknown error has occurred.', code: 1, status: fault.status });
   return { status: fault.status, body: fault.body ?? base.body, headers: { ...base.headers, ...fault.headers } };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

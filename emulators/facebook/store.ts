@@ -1,7 +1,6 @@
 // The emulator's world: Facebook users (app-scoped ids), the Pages each manages (with the user's
 // tasks on it), the Instagram professional account linked to a Page, and what each issued token
 // stands for (a user or a Page, its expiry), next to the OAuthServer that issues and checks them.
-import type { Clock } from '../shared/clock.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 
 export interface FbUser {
@@ -49,7 +48,7 @@ export interface AddUserInput {
   pages?: AddPageInput[];
 }
 
-/** What a token stands for, recorded when it is issued. */
+/** What a token stands for, recorded when it is issued; its times are the OAuthServer's. */
 export interface TokenInfo {
   kind: 'user' | 'page';
   userId: string;
@@ -66,13 +65,11 @@ export const ALL_TASKS = ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING',
 export class FacebookStore {
   readonly users = new Map<string, FbUser>();
   readonly pages = new Map<string, FbPage>();
-  readonly tokens = new Map<string, TokenInfo>();
-  readonly clock: Clock;
+  readonly #tokens = new Map<string, Omit<TokenInfo, 'expiresAtMs' | 'issuedAtMs'>>();
   readonly oauth: OAuthServer;
   #seq = 0;
 
-  constructor(clock: Clock, oauth: OAuthServer) {
-    this.clock = clock;
+  constructor(oauth: OAuthServer) {
     this.oauth = oauth;
   }
 
@@ -123,7 +120,16 @@ export class FacebookStore {
     return undefined;
   }
 
-  record(token: string, info: Omit<TokenInfo, 'issuedAtMs'>): void {
-    this.tokens.set(token, { ...info, issuedAtMs: this.clock.now() });
+  /** Records what a token the OAuthServer issued stands for. */
+  record(token: string, info: Omit<TokenInfo, 'expiresAtMs' | 'issuedAtMs'>): void {
+    this.#tokens.set(token, info);
+  }
+
+  /** A copy of what the token stands for, with its times, or undefined for a token not recorded. */
+  tokenInfo(token: string): TokenInfo | undefined {
+    const info = this.#tokens.get(token);
+    const check = this.oauth.checkAccess(token);
+    if (!info || (!check.ok && check.reason === 'unknown')) return undefined;
+    return { ...info, expiresAtMs: check.expiresAtMs, issuedAtMs: check.issuedAtMs };
   }
 }

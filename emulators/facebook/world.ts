@@ -11,8 +11,6 @@ export interface FbWorld {
   store: FacebookStore;
   oauth: OAuthServer;
   clock: Clock;
-  /** Codes redeemed once: a second use is "This authorization code has been used." */
-  usedCodes: Set<string>;
   /** The user declines on the login dialog (error=access_denied&error_reason=user_denied). */
   decline: boolean;
   /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
@@ -41,11 +39,11 @@ export interface FbRoute {
 /** The token's record, or the Graph error a request with it gets (190 with Meta's subcodes). */
 export function authenticate(world: FbWorld, req: FbRequest): TokenInfo | Reply {
   if (!req.token) return noActiveToken();
-  const info = world.store.tokens.get(req.token);
+  const info = world.store.tokenInfo(req.token);
   const check = world.oauth.checkAccess(req.token);
   if (!info) return cannotParseToken();
   if (!check.ok) {
-    if (check.reason === 'expired') return expiredToken(info.expiresAtMs ?? world.clock.now(), world.clock.now());
+    if (check.reason === 'expired') return expiredToken(check.expiresAtMs ?? world.clock.now(), world.clock.now());
     if (check.reason === 'revoked') return appNotAuthorized(info.clientId);
     return cannotParseToken();
   }

@@ -114,9 +114,10 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
     world.consents.set(key, allGranted);
     const scopes = query.include_granted_scopes === 'true' ? [...allGranted] : grantedNow;
 
-    const code = oauth.issueCode({ clientId: app.clientId, redirectUri, scopes, codeChallenge: query.code_challenge, codeChallengeMethod: method });
+    // Only access_type=offline on a consent screen gives a refresh token.
+    const withRefresh = accessType === 'offline' && consentScreen;
+    const code = oauth.issueCode({ clientId: app.clientId, redirectUri, scopes, codeChallenge: query.code_challenge, codeChallengeMethod: method, withRefresh });
     if (!code) return back({ error: 'access_denied' });
-    world.offlineCodes.set(code, accessType === 'offline' && consentScreen);
     return back({ code, scope: scopes.join(' '), authuser: '0', prompt: consentScreen ? 'consent' : 'none' });
   };
 
@@ -137,8 +138,6 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
       const redirectUri = params.get('redirect_uri');
       if (!redirectUri) return oauthError(400, 'invalid_request', 'Missing parameter: redirect_uri');
       const verifier = params.get('code_verifier');
-      const offline = world.offlineCodes.get(code) ?? false;
-      world.offlineCodes.delete(code);
       const issued = oauth.redeemCode({ clientId, code, redirectUri, codeVerifier: verifier });
       if (issued === 'redirect_mismatch') return oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
       if (issued === 'verifier_mismatch') return oauthError(400, 'invalid_grant', verifier ? 'Invalid code verifier.' : 'Missing code verifier.');
@@ -146,7 +145,7 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
       if (typeof issued === 'string') return oauthError(400, 'invalid_grant', 'Bad Request');
       const omit = world.omitNextRefresh;
       world.omitNextRefresh = false;
-      return tokenBody(offline && !omit ? issued : withoutRefresh(issued));
+      return tokenBody(omit ? withoutRefresh(issued) : issued);
     }
 
     if (grant === 'refresh_token') {

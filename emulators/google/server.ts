@@ -4,9 +4,9 @@
 // Profile account and location listings (mybusinessaccountmanagement / mybusinessbusinessinformation).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
-import { OAuthServer, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { apiRoutes } from './api-routes.ts';
 import { richError } from './errors.ts';
 import { oauthRoutes, revokeGrant } from './oauth-routes.ts';
@@ -28,30 +28,20 @@ export interface GoogleEmulatorOptions extends ListenOptions {
   refreshSecs?: number;
 }
 
-export interface GoogleEmulator {
-  url: string;
-  /** Move it forward to expire access tokens and codes. */
-  clock: Clock;
-  close(): Promise<void>;
-  oauth: OAuthServer;
-  /** Registers an OAuth client (web application) with its authorized redirect URIs. */
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on the consent page (auto-consent). */
-  signIn(userId: string | undefined): void;
+/**
+ * The common controls (an app is an OAuth web client with its authorized redirect URIs; revokeUser:
+ * the user removed every app's access, all their grants die: refresh → invalid_grant, API → 401;
+ * omitNextRefreshToken: the next token answer of either grant carries no refresh_token) and these.
+ */
+export interface GoogleEmulator extends OAuthEmulatorControls {
   /** A Google user; by default with a YouTube channel and a personal Business Profile account with one location. */
   addUser(input?: AddUserInput): GoogleUser;
-  /** The user removed every app's access: all their tokens die (refresh → invalid_grant, API → 401). */
-  revokeUser(userId: string): void;
-  /** The next token answer carries no refresh_token. */
-  omitNextRefreshToken(): void;
   /** At the next consent screen the user unticks these scopes (granular consent). */
   declineScopesAtNextConsent(scopes: string[]): void;
   /** Gives the user a channel (or removes it with null). */
   setChannel(userId: string, channel: Partial<Omit<GoogleChannel, 'id'>> & { id?: string } | null): GoogleChannel | null;
   addBusinessAccount(userId: string, input?: AddBusinessAccountInput): GoogleBusinessAccount;
   addLocation(accountName: string, input?: AddLocationInput): GoogleLocation;
-  /** Answers the next matching request(s) with this status instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
@@ -62,7 +52,6 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     oauth,
     store: new GoogleStore(clock),
     consents: new Map(),
-    offlineCodes: new Map(),
     grants: new Map(),
     revokedTokens: new Set(),
     declineNext: new Set(),
@@ -92,12 +81,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    close: () => server.close(),
-    oauth,
-    addApp: (client) => oauth.addApp(structuredClone(client)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => world.store.addUser(input),
     revokeUser: (userId) => {
       const clients = new Set([...world.grants.values()].filter((g) => g.userId === userId).map((g) => g.clientId));
@@ -114,14 +98,5 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     setChannel: (userId, channel) => world.store.setChannel(userId, channel),
     addBusinessAccount: (userId, input) => world.store.addBusinessAccount(userId, input),
     addLocation: (accountName, input) => world.store.addLocation(accountName, input),
-    failNext: (fault) => faults.add(fault),
   };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

@@ -11,8 +11,6 @@ export interface GoogleWorld {
   store: GoogleStore;
   /** "userId clientId" → scopes the user consented to for that app. */
   consents: Map<string, Set<string>>;
-  /** Code → whether it grants a refresh token (access_type=offline on a consent screen). */
-  offlineCodes: Map<string, boolean>;
   /** Every token issued → its grant, so revoking one revokes the grant. */
   grants: Map<string, { userId: string; clientId: string; kind: 'access' | 'refresh' }>;
   /** Tokens of revoked grants (a second revoke is an error). */

@@ -30,10 +30,10 @@ export function oauthRoutes(world: LinkedInWorld): Route[] {
   const { oauth } = world;
 
   /** LinkedIn lists granted scopes comma-separated in token answers. */
-  const tokenBody = (issued: IssuedToken, refresh: { token: string; expiresAtMs: number } | undefined) => ({
+  const tokenBody = (issued: IssuedToken, showRefresh: boolean) => ({
     access_token: issued.accessToken,
     expires_in: issued.expiresIn,
-    ...(refresh ? { refresh_token: refresh.token, refresh_token_expires_in: Math.max(0, Math.floor((refresh.expiresAtMs - world.clock.now()) / 1000)) } : {}),
+    ...(showRefresh && issued.refreshToken ? { refresh_token: issued.refreshToken, refresh_token_expires_in: issued.refreshExpiresIn } : {}),
     scope: issued.scopes.join(','),
     token_type: 'Bearer',
   });
@@ -74,21 +74,15 @@ export function oauthRoutes(world: LinkedInWorld): Route[] {
     if (grant === 'authorization_code') {
       const issued = oauth.redeemCode({ clientId: app.clientId, code: form.get('code')!, redirectUri: form.get('redirect_uri') });
       if (typeof issued === 'string') return badCode();
-      // Every grant gets a refresh record in the OAuthServer; only partner apps ever see it.
-      const refresh = app.refreshTokens && issued.refreshToken ? { token: issued.refreshToken, expiresAtMs: world.clock.now() + issued.refreshExpiresIn! * 1000 } : undefined;
-      if (refresh) world.refreshExpiry.set(refresh.token, refresh.expiresAtMs);
-      return { status: 200, body: tokenBody(issued, refresh) };
+      // Every grant gets a refresh token in the OAuthServer; only partner apps ever see it.
+      return { status: 200, body: tokenBody(issued, app.refreshTokens) };
     }
 
-    const presented = form.get('refresh_token')!;
-    const expiresAtMs = world.refreshExpiry.get(presented);
-    if (!app.refreshTokens || expiresAtMs === undefined) return oauthError(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked');
-    const issued = oauth.refresh(app.clientId, presented);
+    if (!app.refreshTokens) return oauthError(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked');
+    const issued = oauth.refresh(app.clientId, form.get('refresh_token')!);
     if (issued === 'invalid') return oauthError(400, 'invalid_grant', 'The provided authorization grant or refresh token is invalid, expired or revoked');
-    // No rotation: the same refresh token comes back with what is left of its 365 days.
-    const omit = world.omitNextRefreshToken;
-    world.omitNextRefreshToken = false;
-    return { status: 200, body: tokenBody(issued, omit ? undefined : { token: presented, expiresAtMs }) };
+    // No rotation (echoRefresh): the same refresh token comes back with what is left of its 365 days.
+    return { status: 200, body: tokenBody(issued, true) };
   };
 
   return [

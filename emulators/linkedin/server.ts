@@ -4,9 +4,9 @@
 // administers (versioned /rest/ API, LinkedIn-Version required), with LinkedIn's error bodies.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
-import { OAuthServer } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { notFound, serverError } from './errors.ts';
 import { apiRoutes, oauthRoutes, type Route } from './routes.ts';
 import {
@@ -27,36 +27,28 @@ export interface LinkedInEmulatorOptions extends ListenOptions {
   oldestVersion?: string;
 }
 
-export interface LinkedInEmulator {
-  url: string;
-  /** Move it forward to expire codes and tokens. */
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
+/**
+ * The common controls (signIn: the member who consents, the page redirects at once; revokeUser: every
+ * token of theirs answers REVOKED_ACCESS_TOKEN / invalid_grant; omitNextRefreshToken: the next
+ * refresh answers without refresh_token) and these.
+ */
+export interface LinkedInEmulator extends OAuthEmulatorControls {
   /** Registers a developer app; `refreshTokens: true` makes it a partner app that gets refresh tokens. */
   addApp(app: LinkedInAppInput): void;
   /** Turns programmatic refresh tokens on or off for an app. */
   setRefreshTokens(clientId: string, enabled: boolean): void;
   /** A member; every field has a default, so addUser({}) works. */
   addUser(input?: AddMemberInput): LinkedInMember;
-  /** The member who consents on the authorization page (it redirects at once). */
-  signIn(sub: string | undefined): void;
   /** An organization (company page), optionally with its administrators. */
   addOrganization(input?: AddOrganizationInput): LinkedInOrganization;
   /** Gives a member a role on an organization (ADMINISTRATOR/APPROVED by default). */
   grantRole(organizationId: number, sub: string, role?: OrgRole, state?: AclState): void;
-  /** The member removed the app: every token of theirs answers REVOKED_ACCESS_TOKEN / invalid_grant. */
-  revokeUser(sub: string): void;
-  /** The next refresh answers without refresh_token. */
-  omitNextRefreshToken(): void;
-  /** Answers the next matching request(s) with this status instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}): Promise<LinkedInEmulator> {
   const clock = new Clock();
   // LinkedIn authorization codes live 30 minutes.
-  const oauth = new OAuthServer(clock, { accessSecs: LINKEDIN_ACCESS_SECS, refreshSecs: LINKEDIN_REFRESH_SECS, rotateRefresh: false, codeSecs: 1800 }, 'AQ');
+  const oauth = new OAuthServer(clock, { accessSecs: LINKEDIN_ACCESS_SECS, refreshSecs: LINKEDIN_REFRESH_SECS, rotateRefresh: false, echoRefresh: true, codeSecs: 1800 }, 'AQ');
   const world: LinkedInWorld = {
     clock,
     oauth,
@@ -64,8 +56,6 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     members: new Map(),
     organizations: new Map(),
     roles: [],
-    refreshExpiry: new Map(),
-    omitNextRefreshToken: false,
     oldestVersion: opts.oldestVersion ?? '202501',
   };
   const faults = new FaultQueue();
@@ -93,10 +83,7 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
+    ...oauthControls(oauth, server, faults),
     addApp: (input) => {
       const entry = { clientId: input.clientId, clientSecret: input.clientSecret, redirectUris: [...input.redirectUris] };
       oauth.addApp(entry);
@@ -108,23 +95,9 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
       found.refreshTokens = enabled;
     },
     addUser: (input = {}) => addMember(world, input),
-    signIn: (sub) => oauth.signIn(sub),
     addOrganization: (input = {}) => addOrganization(world, input),
     grantRole: (organizationId, sub, role = 'ADMINISTRATOR', state = 'APPROVED') => {
       world.roles.push({ organizationId, sub, role, state });
     },
-    revokeUser: (sub) => oauth.revokeUser(sub),
-    omitNextRefreshToken: () => {
-      world.omitNextRefreshToken = true;
-    },
-    failNext: (fault) => faults.add(fault),
   };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

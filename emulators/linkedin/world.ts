@@ -67,10 +67,6 @@ export interface LinkedInWorld {
   members: Map<string, LinkedInMember>;
   organizations: Map<number, LinkedInOrganization>;
   roles: RoleAssignment[];
-  /** Expiry (ms) of each refresh token handed out: LinkedIn's do not extend when used. */
-  refreshExpiry: Map<string, number>;
-  /** The next refresh answers without refresh_token. */
-  omitNextRefreshToken: boolean;
   /** LinkedIn-Version values from this one (YYYYMM) up to the clock's month are served. */
   oldestVersion: string;
 }

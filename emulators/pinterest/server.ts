@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
-import { basicCredentials, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { bearerToken, createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, oauthControls, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorControls } from '../shared/oauth.ts';
 
 /** 30 days. */
 export const PINTEREST_ACCESS_SECS = 30 * 24 * 3600;
@@ -42,23 +42,16 @@ export interface TokenRequest {
   basic: boolean;
 }
 
-export interface PinterestEmulator {
-  url: string;
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
-  addApp(app: OAuthEmulatorApp): void;
+/**
+ * The common controls (signIn: the user who consents on GET /oauth/, it redirects at once;
+ * revokeUser: their tokens answer code 2 / 283; omitNextRefreshToken: the next refresh answers
+ * without refresh_token and the presented one keeps working) and these.
+ */
+export interface PinterestEmulator extends OAuthEmulatorControls {
   /** A user; every field has a default, so addUser({}) works. */
   addUser(input?: AddPinterestUserInput): PinterestUser;
-  /** The user who consents on GET /oauth/ (it redirects at once). */
-  signIn(userId: string | undefined): void;
-  /** The user disconnected the app: their tokens answer code 2 / 283. */
-  revokeUser(userId: string): void;
-  /** The next refresh answers without refresh_token (the presented one still dies). */
-  omitNextRefreshToken(): void;
   /** Every token call, oldest first. */
   tokenRequests(): TokenRequest[];
-  failNext(fault: FaultSpec): void;
 }
 
 const error = (status: number, code: number, message: string): Reply => ({ status, body: { code, message } });
@@ -169,11 +162,7 @@ export async function startPinterestEmulator(opts: ListenOptions = {}): Promise<
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
-    addApp: (input) => oauth.addApp({ clientId: input.clientId, clientSecret: input.clientSecret, redirectUris: [...input.redirectUris] }),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => {
       counter += 1;
       const accountType = input.accountType ?? 'BUSINESS';
@@ -189,18 +178,6 @@ export async function startPinterestEmulator(opts: ListenOptions = {}): Promise<
       users.set(user.id, user);
       return user;
     },
-    signIn: (userId) => oauth.signIn(userId),
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => oauth.omitNextRefreshToken(),
     tokenRequests: () => structuredClone(requests),
-    failNext: (fault) => faults.add(fault),
   };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

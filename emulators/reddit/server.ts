@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
-import { basicCredentials, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { authScheme, bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, oauthControls, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { badClient, statusError, tokenError, tooManyRequests, unauthorized } from './errors.ts';
 
 export type { FaultSpec } from '../shared/faults.ts';
@@ -68,33 +68,23 @@ export interface RedditEmulatorOptions extends ListenOptions {
   echoRefreshToken?: boolean;
 }
 
-export interface RedditEmulator {
-  url: string;
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on /api/v1/authorize; undefined makes it answer error=access_denied. */
-  signIn(userId: string | undefined): void;
+/**
+ * The common controls (signIn(undefined): /api/v1/authorize answers error=access_denied;
+ * omitNextRefreshToken: the next refresh answer carries no refresh token, also the default without
+ * echoRefreshToken) and these.
+ */
+export interface RedditEmulator extends OAuthEmulatorControls {
   addUser(input?: AddRedditUserInput): RedditUser;
-  /** The user removed the app: their access and refresh tokens stop working. */
-  revokeUser(userId: string): void;
-  /** The next refresh answer carries no refresh token (also the default without echoRefreshToken). */
-  omitNextRefreshToken(): void;
   /** Every request received (the authorize page included), oldest first. */
   requests(): RedditRequestLog[];
-  /** Answers the next matching request(s) with this status (and body) instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Promise<RedditEmulator> {
   const clock = new Clock();
-  const oauth = new OAuthServer(clock, { accessSecs: ACCESS_TOKEN_SECS, refreshSecs: 10 * 365 * 24 * 3600, rotateRefresh: false, codeSecs: CODE_SECS }, 'reddit');
+  const oauth = new OAuthServer(clock, { accessSecs: ACCESS_TOKEN_SECS, refreshSecs: 10 * 365 * 24 * 3600, rotateRefresh: false, echoRefresh: opts.echoRefreshToken ?? false, codeSecs: CODE_SECS }, 'reddit');
   const users = new Map<string, RedditUser>();
   const log: RedditRequestLog[] = [];
   const faults = new FaultQueue();
-  /** duration=permanent codes: only those get a refresh token. */
-  const permanentCodes = new Set<string>();
   const windows = new Map<string, { startSecs: number; used: number }>();
   const app = createApp(1024 * 1024);
 
@@ -143,13 +133,12 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const path = req.url.split('?')[0]!;
-        const authorization = req.headers.authorization ?? '';
         const userAgent = req.headers['user-agent'] ?? '';
         log.push({
           method: req.method,
           path,
           userAgent,
-          auth: !authorization ? 'none' : /^basic /i.test(authorization) ? 'basic' : /^bearer /i.test(authorization) ? 'bearer' : 'other',
+          auth: authScheme(req.headers.authorization),
           contentType: req.headers['content-type'],
         });
         const fault = faults.take(req.method, path);
@@ -180,18 +169,18 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
     if (duration !== 'temporary' && duration !== 'permanent') return { status: 400, body: { message: 'Bad Request', error: 400, reason: 'INVALID_OPTION', fields: ['duration'] } };
     const userId = oauth.signedInUser;
     if (!userId || !users.has(userId)) return redirectBack(redirectUri, { error: 'access_denied' }, q.state);
-    const code = oauth.issueCode({ clientId: client.clientId, redirectUri, scopes })!;
-    if (duration === 'permanent') permanentCodes.add(code);
+    // Only duration=permanent gives a refresh token.
+    const code = oauth.issueCode({ clientId: client.clientId, redirectUri, scopes, withRefresh: duration === 'permanent' })!;
     return redirectBack(redirectUri, { code }, q.state);
   };
   route('GET', '/api/v1/authorize', false, authorize);
   route('GET', '/api/v1/authorize.compact', false, authorize);
 
-  const tokenBody = (issued: IssuedToken, refreshToken: string | undefined) => ({
+  const tokenBody = (issued: IssuedToken) => ({
     access_token: issued.accessToken,
     token_type: 'bearer',
     expires_in: issued.expiresIn,
-    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
     scope: issued.scopes.join(' '),
   });
 
@@ -205,19 +194,17 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       const code = form.get('code');
       const redirectUri = form.get('redirect_uri');
       if (!code || !redirectUri) return tokenError('invalid_request');
-      const permanent = permanentCodes.delete(code);
       const issued = oauth.redeemCode({ clientId: client.clientId, code, redirectUri });
       // A bad, used or expired code, or another redirect_uri: HTTP 200 {"error": "invalid_grant"} (recorded).
       if (typeof issued === 'string') return tokenError('invalid_grant');
-      if (!permanent && issued.refreshToken) oauth.revoke(issued.refreshToken);
-      return { status: 200, body: tokenBody(issued, permanent ? issued.refreshToken : undefined) };
+      return { status: 200, body: tokenBody(issued) };
     }
     if (grant === 'refresh_token') {
       const presented = form.get('refresh_token') ?? '';
       // A missing, unknown or revoked refresh token: HTTP 400 {"error": 400} (recorded).
       const refreshed = presented ? oauth.refresh(client.clientId, presented) : 'invalid';
       if (refreshed === 'invalid') return { status: 400, body: { error: 400 } };
-      return { status: 200, body: tokenBody(refreshed, refreshed.refreshToken ?? (opts.echoRefreshToken ? presented : undefined)) };
+      return { status: 200, body: tokenBody(refreshed) };
     }
     return tokenError('unsupported_grant_type');
   });
@@ -260,12 +247,7 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
   const server = await listen(app, opts);
 
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
-    addApp: (entry) => oauth.addApp(structuredClone(entry)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => {
       const id = input.id ?? randomBytes(6).readUIntBE(0, 6).toString(36).slice(0, 8);
       const name = input.name ?? `redditor_${id}`;
@@ -279,9 +261,6 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       users.set(id, user);
       return { ...user };
     },
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => oauth.omitNextRefreshToken(),
     requests: () => structuredClone(log),
-    failNext: (fault) => faults.add(fault),
   };
 }

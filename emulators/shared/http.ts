@@ -82,3 +82,18 @@ export async function multipartBody(body: unknown, contentType: string): Promise
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Fastify's parsed query with the first value of each repeated parameter, as strings. */
+export function firstValues(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
+  }
+  return out;
+}
+
+/** The scheme of an Authorization header, as the emulators' request logs record it. */
+export function authScheme(header: string | undefined): 'basic' | 'bearer' | 'none' | 'other' {
+  if (!header) return 'none';
+  return /^basic /i.test(header) ? 'basic' : /^bearer /i.test(header) ? 'bearer' : 'other';
+}

@@ -4,6 +4,8 @@
 // routes parse requests and write bodies and errors exactly as that network does.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
+import type { FaultQueue, FaultSpec } from './faults.ts';
+import type { RunningServer } from './http.ts';
 
 export interface OAuthEmulatorApp {
   clientId: string;
@@ -19,6 +21,12 @@ export interface TokenLifetimes {
   refreshSecs: number | null;
   /** A refresh returns a new refresh token and the old one stops working (X, TikTok, Pinterest). */
   rotateRefresh: boolean;
+  /**
+   * Without rotation, the refresh answer repeats the presented refresh token with what is left of its
+   * lifetime (LinkedIn, TikTok's older variant, Reddit as recorded in 2021) instead of carrying none
+   * (Google, Reddit today). Default false.
+   */
+  echoRefresh?: boolean;
   /** Authorization codes expire after this (X: 30 s; most networks: 10 min). */
   codeSecs: number;
 }
@@ -42,6 +50,8 @@ interface CodeRecord {
   scopes: string[];
   codeChallenge?: string;
   codeChallengeMethod?: string;
+  /** Redeeming the code also issues a refresh token. */
+  withRefresh: boolean;
   issuedAtMs: number;
 }
 
@@ -49,6 +59,7 @@ interface AccessRecord {
   userId: string;
   clientId: string;
   scopes: string[];
+  issuedAtMs: number;
   expiresAtMs: number | null;
   revoked: boolean;
 }
@@ -61,8 +72,24 @@ interface RefreshRecord {
   used: boolean;
 }
 
-export type CodeProblem = 'unknown_code' | 'expired_code' | 'client_mismatch' | 'redirect_mismatch' | 'verifier_mismatch';
-export type AccessCheck = { ok: true; userId: string; scopes: string[]; clientId: string } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' };
+/** 'used_code': the code was redeemed before (whatever the outcome then); 'unknown_code': never issued. */
+export type CodeProblem = 'unknown_code' | 'used_code' | 'expired_code' | 'client_mismatch' | 'redirect_mismatch' | 'verifier_mismatch';
+
+/** What is known of an issued access token, valid or not. */
+export interface AccessGrant {
+  userId: string;
+  clientId: string;
+  scopes: string[];
+  /** When it was issued, on the emulator clock. */
+  issuedAtMs: number;
+  /** When it expires (or expired), on the emulator clock; null: never. */
+  expiresAtMs: number | null;
+}
+
+export type AccessCheck =
+  | ({ ok: true } & AccessGrant)
+  | { ok: false; reason: 'unknown' }
+  | ({ ok: false; reason: 'expired' | 'revoked' } & AccessGrant);
 
 export class OAuthServer {
   readonly apps = new Map<string, OAuthEmulatorApp>();
@@ -70,6 +97,7 @@ export class OAuthServer {
   lifetimes: TokenLifetimes;
   #signedIn: string | undefined;
   #codes = new Map<string, CodeRecord>();
+  #usedCodes = new Set<string>();
   #access = new Map<string, AccessRecord>();
   #refresh = new Map<string, RefreshRecord>();
   #omitNextRefreshToken = false;
@@ -103,11 +131,15 @@ export class OAuthServer {
     return app.clientSecret === clientSecret ? app : 'invalid';
   }
 
-  /** Issues a code for the signed-in user after the network's routes checked the request. */
-  issueCode(input: { clientId: string; redirectUri: string; scopes: string[]; codeChallenge?: string; codeChallengeMethod?: string }): string | undefined {
+  /**
+   * Issues a code for the signed-in user after the network's routes checked the request.
+   * `withRefresh: false`: redeeming it gives no refresh token (Google without access_type=offline on a
+   * consent screen, Reddit's duration=temporary). Default true.
+   */
+  issueCode(input: { clientId: string; redirectUri: string; scopes: string[]; codeChallenge?: string; codeChallengeMethod?: string; withRefresh?: boolean }): string | undefined {
     if (!this.#signedIn) return undefined;
     const code = randomBytes(24).toString('base64url');
-    this.#codes.set(code, { ...input, userId: this.#signedIn, issuedAtMs: this.clock.now() });
+    this.#codes.set(code, { ...input, withRefresh: input.withRefresh ?? true, userId: this.#signedIn, issuedAtMs: this.clock.now() });
     return code;
   }
 
@@ -115,8 +147,9 @@ export class OAuthServer {
   redeemCode(input: { clientId: string; code: string; redirectUri: string | null; codeVerifier?: string | null }): IssuedToken | CodeProblem {
     const record = this.#codes.get(input.code);
     this.#codes.delete(input.code);
-    this.tokenCalls.push({ grant: 'authorization_code', clientId: input.clientId, at: this.clock.now() });
-    if (!record) return 'unknown_code';
+    this.#recordCall('authorization_code', input.clientId);
+    if (!record) return this.#usedCodes.has(input.code) ? 'used_code' : 'unknown_code';
+    this.#usedCodes.add(input.code);
     if (this.clock.now() - record.issuedAtMs > this.lifetimes.codeSecs * 1000) return 'expired_code';
     if (record.clientId !== input.clientId) return 'client_mismatch';
     if (input.redirectUri !== null && record.redirectUri !== input.redirectUri) return 'redirect_mismatch';
@@ -125,15 +158,18 @@ export class OAuthServer {
       const expected = record.codeChallengeMethod === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
       if (expected !== record.codeChallenge) return 'verifier_mismatch';
     }
-    return this.issue(record.userId, record.clientId, record.scopes, true);
+    return this.issue(record.userId, record.clientId, record.scopes, record.withRefresh);
   }
 
-  /** Issues a pair directly (tests that set an account up without the browser flow). */
-  issue(userId: string, clientId: string, scopes: string[], withRefresh = true): IssuedToken {
+  /**
+   * Issues a pair directly (tests that set an account up without the browser flow). `accessSecs`
+   * overrides the configured access token lifetime for this token (null: it does not expire).
+   */
+  issue(userId: string, clientId: string, scopes: string[], withRefresh = true, accessSecs: number | null = this.lifetimes.accessSecs): IssuedToken {
     const now = this.clock.now();
-    const { accessSecs, refreshSecs } = this.lifetimes;
+    const { refreshSecs } = this.lifetimes;
     const accessToken = `${this.#prefix}-at-${randomBytes(18).toString('base64url')}`;
-    this.#access.set(accessToken, { userId, clientId, scopes, expiresAtMs: accessSecs === null ? null : now + accessSecs * 1000, revoked: false });
+    this.#access.set(accessToken, { userId, clientId, scopes, issuedAtMs: now, expiresAtMs: accessSecs === null ? null : now + accessSecs * 1000, revoked: false });
     let refreshToken: string | undefined;
     if (withRefresh && refreshSecs !== null) {
       refreshToken = `${this.#prefix}-rt-${randomBytes(18).toString('base64url')}`;
@@ -144,42 +180,53 @@ export class OAuthServer {
 
   /**
    * The refresh grant: a new access token; with rotation a new refresh token too and the old one dies.
-   * Without rotation the answer carries no refresh token (Google, Reddit): the client keeps its own.
+   * Without rotation the answer carries no refresh token (Google, Reddit): the client keeps its own;
+   * or, with `echoRefresh`, the presented one with what is left of its lifetime. After
+   * omitNextRefreshToken() the answer carries none and the presented one keeps working.
    */
   refresh(clientId: string, refreshToken: string): IssuedToken | 'invalid' {
-    this.tokenCalls.push({ grant: 'refresh_token', clientId, at: this.clock.now() });
+    this.#recordCall('refresh_token', clientId);
     const record = this.#refresh.get(refreshToken);
     if (!record || record.used || record.clientId !== clientId) return 'invalid';
     if (record.expiresAtMs !== null && this.clock.now() > record.expiresAtMs) return 'invalid';
-    const rotate = this.lifetimes.rotateRefresh && !this.#omitNextRefreshToken;
     const omit = this.#omitNextRefreshToken;
     this.#omitNextRefreshToken = false;
-    // An answer without a new refresh token leaves the presented one working (the client keeps it).
+    const rotate = this.lifetimes.rotateRefresh && !omit;
     if (rotate) record.used = true;
     const issued = this.issue(record.userId, record.clientId, record.scopes, rotate);
-    if (!rotate || omit) return { ...issued, refreshToken: undefined, refreshExpiresIn: null };
-    return issued;
-  }
-
-  /** Replaces an access token by a new one for the same grant (Meta's long-lived exchange and refresh). */
-  exchangeAccess(accessToken: string, lifetimeSecs: number | null): IssuedToken | 'invalid' {
-    const check = this.checkAccess(accessToken);
-    if (!check.ok) return 'invalid';
-    const saved = this.lifetimes.accessSecs;
-    this.lifetimes = { ...this.lifetimes, accessSecs: lifetimeSecs };
-    try {
-      return this.issue(check.userId, check.clientId, check.scopes, false);
-    } finally {
-      this.lifetimes = { ...this.lifetimes, accessSecs: saved };
+    if (rotate) return issued;
+    if (!omit && this.lifetimes.echoRefresh) {
+      const left = record.expiresAtMs === null ? null : Math.max(0, Math.floor((record.expiresAtMs - this.clock.now()) / 1000));
+      return { ...issued, refreshToken, refreshExpiresIn: left };
     }
+    return { ...issued, refreshToken: undefined, refreshExpiresIn: null };
   }
 
+  /** When a refresh token expires (null: never), or undefined for one never issued. */
+  refreshExpiresAt(refreshToken: string): number | null | undefined {
+    return this.#refresh.get(refreshToken)?.expiresAtMs;
+  }
+
+  /**
+   * Replaces an access token by a new one for the same grant, living `lifetimeSecs` (null: for ever):
+   * Meta's long-lived exchange and refresh, and its Page tokens. With `grant`, the call is recorded in
+   * tokenCalls under that grant (with the token's client, or '' for a token that is not valid).
+   */
+  exchangeAccess(accessToken: string, lifetimeSecs: number | null, grant?: string): IssuedToken | 'invalid' {
+    const check = this.checkAccess(accessToken);
+    if (grant !== undefined) this.#recordCall(grant, check.ok ? check.clientId : '');
+    if (!check.ok) return 'invalid';
+    return this.issue(check.userId, check.clientId, check.scopes, false, lifetimeSecs);
+  }
+
+  /** Whether an access token is good; what is known of it (times included) unless it is unknown. */
   checkAccess(token: string | null | undefined): AccessCheck {
     const record = this.#access.get(token ?? '');
     if (!record) return { ok: false, reason: 'unknown' };
-    if (record.revoked) return { ok: false, reason: 'revoked' };
-    if (record.expiresAtMs !== null && this.clock.now() >= record.expiresAtMs) return { ok: false, reason: 'expired' };
-    return { ok: true, userId: record.userId, scopes: record.scopes, clientId: record.clientId };
+    const grant: AccessGrant = { userId: record.userId, clientId: record.clientId, scopes: record.scopes, issuedAtMs: record.issuedAtMs, expiresAtMs: record.expiresAtMs };
+    if (record.revoked) return { ok: false, reason: 'revoked', ...grant };
+    if (record.expiresAtMs !== null && this.clock.now() >= record.expiresAtMs) return { ok: false, reason: 'expired', ...grant };
+    return { ok: true, ...grant };
   }
 
   /** Revokes an access or refresh token (the user removed the app, or the app revoked it). */
@@ -200,6 +247,49 @@ export class OAuthServer {
   omitNextRefreshToken(): void {
     this.#omitNextRefreshToken = true;
   }
+
+  #recordCall(grant: string, clientId: string): void {
+    this.tokenCalls.push({ grant, clientId, at: this.clock.now() });
+  }
+}
+
+/** The test controls every OAuth network emulator offers; each emulator's handle extends it. */
+export interface OAuthEmulatorControls {
+  url: string;
+  /** Move it forward to expire codes and tokens. */
+  clock: Clock;
+  oauth: OAuthServer;
+  close(): Promise<void>;
+  /** Registers an app: its id, secret and registered redirect URIs. */
+  addApp(app: OAuthEmulatorApp): void;
+  /** The user who consents on the authorize page (auto-consent); undefined: nobody is signed in, the page refuses. */
+  signIn(userId: string | undefined): void;
+  /** The user removed the app: every token of theirs stops working (the network's revoked-token answers). */
+  revokeUser(userId: string): void;
+  /** The next refresh answer carries no refresh token (no effect where the network has no refresh grant). */
+  omitNextRefreshToken(): void;
+  /** Answers the next matching request(s) with this status instead of handling them. */
+  failNext(fault: FaultSpec): void;
+}
+
+/** The common controls of an emulator wired to its OAuthServer, listener and fault queue. */
+export function oauthControls(oauth: OAuthServer, server: RunningServer, faults: FaultQueue): OAuthEmulatorControls {
+  return {
+    url: server.url,
+    clock: oauth.clock,
+    oauth,
+    close: () => server.close(),
+    addApp: (app) => oauth.addApp(structuredClone(app)),
+    signIn: (userId) => oauth.signIn(userId),
+    revokeUser: (userId) => oauth.revokeUser(userId),
+    omitNextRefreshToken: () => oauth.omitNextRefreshToken(),
+    failNext: (fault) => faults.add(fault),
+  };
+}
+
+/** The tokenCalls control of the Meta-style emulators: the calls, optionally of one grant, as copies. */
+export function tokenCallsOf(oauth: OAuthServer): (grant?: string) => { grant: string; clientId: string; at: number }[] {
+  return (grant) => oauth.tokenCalls.filter((c) => grant === undefined || c.grant === grant).map((c) => ({ ...c }));
 }
 
 /** `Authorization: Basic base64(id:secret)` → {id, secret}; ids and secrets may be URL-encoded (RFC 6749 §2.3.1). */

@@ -4,9 +4,9 @@
 // (CRIER_THREADS_BASE_URL replaces both hosts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
-import { OAuthServer, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { metaError, serverError, unknownPath } from './errors.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { profileRoutes } from './routes/profile.ts';
@@ -30,27 +30,17 @@ export interface AddThreadsUserInput {
   isVerified?: boolean;
 }
 
-export interface ThreadsEmulator {
-  url: string;
-  /** Move it forward to expire codes and tokens, or to age a long-lived token past 24 h. */
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
-  /** Registers a Threads app (Threads app id and secret, valid OAuth redirect URIs). */
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on /oauth/authorize (auto-consent). */
-  signIn(userId: string): void;
+/**
+ * The common controls (an app is a Threads app id and secret with its valid OAuth redirect URIs;
+ * clock: also ages a long-lived token past 24 h; revokeUser: every token of theirs answers 190/458;
+ * omitNextRefreshToken: no effect, Threads has no refresh tokens) and these.
+ */
+export interface ThreadsEmulator extends OAuthEmulatorControls {
   addUser(input?: AddThreadsUserInput): ThreadsUser;
-  /** The user removed the app: every token of theirs answers 190/458 from now on. */
-  revokeUser(userId: string): void;
-  /** Threads has no refresh tokens; kept for the common emulator handle (it has no effect). */
-  omitNextRefreshToken(): void;
   /** Issues a long-lived token directly (tests that skip the browser flow), issued now on the emulator clock. */
   issueLongLived(userId: string, clientId: string, scopes?: string[]): string;
   /** Token calls by grant: authorization_code, th_exchange_token, th_refresh_token. */
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
-  /** Answers the next matching request(s) with this status instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 let idCounter = 0;
@@ -63,7 +53,7 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
     minRefreshAgeSecs: opts.minRefreshAgeSecs ?? 24 * 3600,
   };
   const oauth = new OAuthServer(clock, { accessSecs: settings.shortLivedSecs, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 3600 }, 'THQ');
-  const world: ThreadsWorld = { clock, oauth, users: new Map(), tokens: new Map(), usedCodes: new Set(), settings };
+  const world: ThreadsWorld = { clock, oauth, users: new Map(), longLived: new Set(), settings };
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -92,12 +82,7 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
-    addApp: (entry) => oauth.addApp(structuredClone(entry)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => {
       idCounter += 1;
       // Numeric ids below 2^53, so user_id (a JSON number) survives any JSON parser.
@@ -114,28 +99,11 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
       world.users.set(id, user);
       return structuredClone(user);
     },
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => {},
     issueLongLived: (userId, clientId, scopes = ['threads_basic', 'threads_content_publish']) => {
-      const saved = oauth.lifetimes;
-      oauth.lifetimes = { ...saved, accessSecs: settings.longLivedSecs };
-      try {
-        const issued = oauth.issue(userId, clientId, scopes, false);
-        world.tokens.set(issued.accessToken, { kind: 'long', issuedAtMs: clock.now() });
-        return issued.accessToken;
-      } finally {
-        oauth.lifetimes = saved;
-      }
+      const { accessToken } = oauth.issue(userId, clientId, scopes, false, settings.longLivedSecs);
+      world.longLived.add(accessToken);
+      return accessToken;
     },
-    tokenCalls: (grant) => oauth.tokenCalls.filter((c) => grant === undefined || c.grant === grant).map((c) => ({ ...c })),
-    failNext: (fault) => faults.add(fault),
+    tokenCalls: tokenCallsOf(oauth),
   };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

@@ -1,6 +1,5 @@
-// The state the Threads emulator's routes share: users, the OAuth server, and what Meta knows of
-// each token beyond OAuthServer's records (short- or long-lived, when it was issued: a long-lived
-// token can only be refreshed once it is 24 hours old).
+// The state the Threads emulator's routes share: users, the OAuth server, and which tokens are
+// long-lived (only those can be refreshed, once they are 24 hours old by the OAuthServer's records).
 import type { Clock } from '../shared/clock.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 
@@ -12,11 +11,6 @@ export interface ThreadsUser {
   profilePictureUrl: string | null;
   biography: string;
   isVerified: boolean;
-}
-
-export interface TokenInfo {
-  kind: 'short' | 'long';
-  issuedAtMs: number;
 }
 
 export interface ThreadsSettings {
@@ -32,8 +26,7 @@ export interface ThreadsWorld {
   clock: Clock;
   oauth: OAuthServer;
   users: Map<string, ThreadsUser>;
-  tokens: Map<string, TokenInfo>;
-  /** Codes already redeemed, so a second use gets Meta's "has been used" answer. */
-  usedCodes: Set<string>;
+  /** Long-lived tokens (from th_exchange_token, th_refresh_token or issueLongLived). */
+  longLived: Set<string>;
   settings: ThreadsSettings;
 }

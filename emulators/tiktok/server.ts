@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
-import { OAuthServer, type OAuthEmulatorApp, type TokenLifetimes } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls, type TokenLifetimes } from '../shared/oauth.ts';
 import { apiError, internalError, oauthError, rateLimitExceeded, accessTokenInvalid } from './errors.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { userRoutes } from './routes/user.ts';
@@ -41,36 +41,26 @@ export interface AddTikTokUserInput {
   deniedScopes?: string[];
 }
 
-export interface TikTokEmulator {
-  url: string;
-  /** Move it forward to expire codes, access tokens and refresh tokens. */
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
-  /** Registers an app: clientId is TikTok's client_key. */
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on /v2/auth/authorize/ (auto-consent). */
-  signIn(userId: string): void;
+/**
+ * The common controls (an app's clientId is TikTok's client_key; omitNextRefreshToken: the next
+ * refresh answer has no refresh_token and no refresh_expires_in) and these.
+ */
+export interface TikTokEmulator extends OAuthEmulatorControls {
   /** Registers a user; its id for signIn() and revokeUser() is its open_id. */
   addUser(input?: AddTikTokUserInput): TikTokUser;
-  /** The user removed the app: all their access and refresh tokens stop working. */
-  revokeUser(userId: string): void;
-  /** The next refresh answer has no refresh_token (and no refresh_expires_in). */
-  omitNextRefreshToken(): void;
   /** Token calls that reached the grant handling, in order (grant 'authorization_code' or 'refresh_token'). */
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** Every token request form as received (client_secret redacted). */
   tokenRequests(): Record<string, string>[];
-  /** Answers the next matching request(s) with this status instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 let counter = 0;
 
 export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Promise<TikTokEmulator> {
   const clock = new Clock();
-  const oauth = new OAuthServer(clock, { ...TIKTOK_LIFETIMES[opts.variant ?? 'rotating'], ...opts.lifetimes }, 'act');
-  const world: TikTokWorld = { clock, oauth, users: new Map(), oauthErrorStatus: opts.oauthErrorStatus ?? 200, tokenRequests: [], omitNextRefreshToken: false };
+  // Without rotation TikTok hands the same refresh token back.
+  const oauth = new OAuthServer(clock, { ...TIKTOK_LIFETIMES[opts.variant ?? 'rotating'], ...opts.lifetimes, echoRefresh: true }, 'act');
+  const world: TikTokWorld = { clock, oauth, users: new Map(), oauthErrorStatus: opts.oauthErrorStatus ?? 200, tokenRequests: [] };
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -97,12 +87,7 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
 
   const server = await listen(app, opts);
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
-    addApp: (entry) => oauth.addApp(structuredClone(entry)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => {
       counter += 1;
       const username = input.username ?? `tiktok.user${counter}`;
@@ -119,21 +104,7 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
       world.users.set(user.openId, user);
       return structuredClone(user);
     },
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => {
-      world.omitNextRefreshToken = true;
-      oauth.omitNextRefreshToken();
-    },
-    tokenCalls: (grant) => oauth.tokenCalls.filter((c) => grant === undefined || c.grant === grant).map((c) => ({ ...c })),
+    tokenCalls: tokenCallsOf(oauth),
     tokenRequests: () => structuredClone(world.tokenRequests),
-    failNext: (fault) => faults.add(fault),
   };
-}
-
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
-  return out;
 }

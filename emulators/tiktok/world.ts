@@ -24,8 +24,6 @@ export interface TikTokWorld {
   oauthErrorStatus: number;
   /** Every POST /v2/oauth/token/ form as received (client_secret redacted), in order. */
   tokenRequests: Record<string, string>[];
-  /** The next refresh answer leaves out refresh_token and refresh_expires_in. */
-  omitNextRefreshToken: boolean;
 }
 
 export interface TikTokRequest {

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
-import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { bearerToken, createApp, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
-import { basicCredentials, OAuthServer, redirectBack, type OAuthEmulatorApp } from '../shared/oauth.ts';
+import { FaultQueue } from '../shared/faults.ts';
+import { authScheme, bearerToken, createApp, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { basicCredentials, oauthControls, OAuthServer, redirectBack, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { invalidToken, notFound, revokedToken, serverError, tokenError, vimeoError } from './errors.ts';
 
 export type { FaultSpec } from '../shared/faults.ts';
@@ -49,23 +49,14 @@ export interface VimeoRequestLog {
   auth: 'basic' | 'bearer' | 'none' | 'other';
 }
 
-export interface VimeoEmulator {
-  url: string;
-  clock: Clock;
-  oauth: OAuthServer;
-  close(): Promise<void>;
-  addApp(app: OAuthEmulatorApp): void;
-  /** The user who consents on /oauth/authorize; undefined makes the page answer access_denied. */
-  signIn(userId: string | undefined): void;
+/**
+ * The common controls (signIn(undefined): the page answers access_denied; revokeUser: every token of
+ * theirs answers 401 8003; omitNextRefreshToken: no effect, Vimeo issues no refresh tokens) and these.
+ */
+export interface VimeoEmulator extends OAuthEmulatorControls {
   addUser(input?: AddVimeoUserInput): VimeoUser;
-  /** The user removed the app: every token of theirs answers 401 8003 from now on. */
-  revokeUser(userId: string): void;
-  /** Vimeo issues no refresh tokens: kept for the common emulator shape, it changes nothing. */
-  omitNextRefreshToken(): void;
   /** Every request received, oldest first. */
   requests(): VimeoRequestLog[];
-  /** Answers the next matching request(s) with this status instead of handling them. */
-  failNext(fault: FaultSpec): void;
 }
 
 export type VimeoEmulatorOptions = ListenOptions;
@@ -117,13 +108,12 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
       url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const path = req.url.split('?')[0]!;
-        const authorization = req.headers.authorization ?? '';
         log.push({
           method: req.method,
           path,
           accept: req.headers.accept,
           contentType: req.headers['content-type'],
-          auth: !authorization ? 'none' : /^basic /i.test(authorization) ? 'basic' : /^bearer /i.test(authorization) ? 'bearer' : 'other',
+          auth: authScheme(req.headers.authorization),
         });
         const fault = faults.take(req.method, path);
         if (fault) {
@@ -208,12 +198,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
   const server = await listen(app, opts);
 
   return {
-    url: server.url,
-    clock,
-    oauth,
-    close: () => server.close(),
-    addApp: (entry) => oauth.addApp(structuredClone(entry)),
-    signIn: (userId) => oauth.signIn(userId),
+    ...oauthControls(oauth, server, faults),
     addUser: (input = {}) => {
       const id = input.id ?? String(nextId++);
       const user: VimeoUser = {
@@ -225,9 +210,6 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
       users.set(id, user);
       return { ...user };
     },
-    revokeUser: (userId) => oauth.revokeUser(userId),
-    omitNextRefreshToken: () => {},
     requests: () => structuredClone(log),
-    failNext: (fault) => faults.add(fault),
   };
 }

@@ -5,34 +5,18 @@
 // expire and there is no refresh grant, so the refresher never touches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
 import { FACEBOOK_SCOPES, GRAPH_VERSION, metaError } from '../../src/networks/facebook/oauth.ts';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
-import { connectPending, connectTrip, listedAccount, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, registerApp, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
-let fb: FacebookEmulator;
-let server: TestServer;
-let org: TestOrg;
+let fb: FacebookEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '1234567890', clientSecret: 'facebook-app-secret' };
 
-before(async () => {
-  fb = await startFacebookEmulator();
-  server = await startTestServer({ CRIER_FACEBOOK_BASE_URL: fb.url });
-  fb.addApp({ ...APP, redirectUris: [`${server.config.publicBaseUrl}/oauth/callback/facebook`] });
-  org = await server.createOrg();
-  await registerApp(server, org, 'facebook', APP);
-});
-after(async () => {
-  await server.close();
-  await fb.close();
-});
+before(async () => ({ emulator: fb, server, org } = await startConnectServer('facebook', await startFacebookEmulator(), APP)));
+after(() => stopConnectServer(server, fb));
 
-const pending = (session: string) => server.request('GET', `/v1/social-accounts/pending/${session}`);
-const finalize = (session: string, selectedPageIds: unknown) => server.request('POST', `/v1/social-accounts/pending/${session}/finalize`, { body: { selectedPageIds } });
-const row = async (rawId: number) => (await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
 const graphMe = (token: string) => fetch(`${fb.url}/${GRAPH_VERSION}/me?fields=id,name&access_token=${encodeURIComponent(token)}`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
 /** A user managing three Pages (one without a username), signed in on the dialog. */
@@ -54,17 +38,13 @@ describe('connecting Facebook Pages', () => {
     const user = fb.addUser({});
     fb.signIn(user.id);
     const { authUrl } = await connectTrip(server, org, 'facebook', {});
-    const params = authUrl.searchParams;
-    assert.equal(`${authUrl.origin}${authUrl.pathname}`, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`);
-    assert.equal(params.get('client_id'), APP.clientId);
-    assert.equal(params.get('redirect_uri'), `${server.config.publicBaseUrl}/oauth/callback/facebook`);
-    assert.equal(params.get('response_type'), 'code');
-    assert.match(params.get('state')!, /^[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(params.get('scope')!.split(','), [
-      'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'publish_video', 'business_management',
-    ]);
-    assert.deepEqual([...FACEBOOK_SCOPES], params.get('scope')!.split(','));
-    assert.equal(params.get('code_challenge'), null);
+    assertAuthorizeUrl(authUrl, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`, {
+      client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/facebook`, response_type: 'code', state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
+      scope: [
+        'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'publish_video', 'business_management',
+      ].join(','),
+    });
+    assert.deepEqual([...FACEBOOK_SCOPES], authUrl.searchParams.get('scope')!.split(','));
   });
 
   test('three Pages: a session to pick from (no token shown), bad picks refused, two connected, the session then gone', async () => {
@@ -76,7 +56,7 @@ describe('connecting Facebook Pages', () => {
     assert.deepEqual(fb.tokenCalls().slice(callsBefore).map((c) => c.grant), ['authorization_code', 'fb_exchange_token']);
 
     // No API key: the session token is the credential.
-    const view = await pending(session);
+    const view = await pendingConnection(server, session);
     assert.equal(view.status, 200, JSON.stringify(view.body));
     assert.equal(view.body.data.network, 'facebook');
     const [p1, p2, p3] = user.pageIds;
@@ -88,17 +68,17 @@ describe('connecting Facebook Pages', () => {
     assert.doesNotMatch(JSON.stringify(view.body), /EAAB-|access_?token/i);
 
     // An id that was not offered: 400 naming it, and the session still works.
-    const bad = await finalize(session, [p1, 'not-a-page']);
+    const bad = await finalizeConnection(server, session, [p1, 'not-a-page']);
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].field, 'selectedPageIds[1]');
-    assert.equal((await pending(session)).status, 200);
+    assert.equal((await pendingConnection(server, session)).status, 200);
 
-    const done = await finalize(session, [p1, p2]);
+    const done = await finalizeConnection(server, session, [p1, p2]);
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.equal(done.body.connectedAccounts.length, 2);
     assert.doesNotMatch(JSON.stringify(done.body), /EAAB-/);
-    assert.equal((await finalize(session, [p3])).status, 404);
-    assert.equal((await pending(session)).status, 404);
+    assert.equal((await finalizeConnection(server, session, [p3])).status, 404);
+    assert.equal((await pendingConnection(server, session)).status, 404);
 
     const listed = await server.request('GET', '/v1/social-accounts?network=facebook', { key: org.key });
     const ours = listed.body.data.filter((a: any) => [p1, p2, p3].includes(a.network_unique_id));
@@ -111,24 +91,24 @@ describe('connecting Facebook Pages', () => {
 
     // The stored token is the Page's own (GET /me answers the Page), it never expires, and it is sealed.
     const rawId = decodeId(first.id)!;
-    const stored = await row(rawId);
-    const access = openSecret(server.box, rawId, 'access', stored.access_token_enc)!;
+    const stored = await storedAccount(server, rawId);
+    const access = stored.access!;
     assert.deepEqual((await graphMe(access)).body, { id: p1, name: 'Bakery One' });
     assert.equal(fb.tokenInfo(access)?.kind, 'page');
     assert.equal(fb.tokenInfo(access)?.expiresAtMs, null);
-    assert.equal(stored.token_expires_at, null);
-    assert.equal(stored.refresh_token_enc, null);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    assert.equal(stored.row.token_expires_at, null);
+    assert.equal(stored.row.refresh_token_enc, null);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(access));
-    assert.ok(!Buffer.from(stored.access_token_enc).includes(access));
+    assert.ok(!Buffer.from(stored.row.access_token_enc).includes(access));
   });
 
   test('an expired session is a 410', async () => {
     userWithThreePages();
     const { session } = await connectPending(server, org, 'facebook');
     await server.db.query(`UPDATE pending_connections SET expires_at = now() - interval '1 second'`);
-    assert.equal((await pending(session)).status, 410);
-    const late = await finalize(session, ['anything']);
+    assert.equal((await pendingConnection(server, session)).status, 410);
+    const late = await finalizeConnection(server, session, ['anything']);
     assert.equal(late.status, 410);
   });
 
@@ -136,18 +116,18 @@ describe('connecting Facebook Pages', () => {
     const { user } = userWithThreePages();
     const pageId = user.pageIds[2]!;
     const first = await connectPending(server, org, 'facebook');
-    const a = await finalize(first.session, [pageId]);
+    const a = await finalizeConnection(server, first.session, [pageId]);
     const accountId = a.body.connectedAccounts[0].id;
     const rawId = decodeId(accountId)!;
-    const before = openSecret(server.box, rawId, 'access', (await row(rawId)).access_token_enc);
+    const before = (await storedAccount(server, rawId)).access;
     await server.db.query('UPDATE social_accounts SET is_active = false WHERE id = $1', [rawId]);
 
     const second = await connectPending(server, org, 'facebook');
-    const b = await finalize(second.session, [pageId]);
+    const b = await finalizeConnection(server, second.session, [pageId]);
     assert.equal(b.status, 200);
     assert.equal(b.body.connectedAccounts[0].id, accountId);
     assert.equal((await listedAccount(server, org, accountId)).isActive, 1);
-    const after = openSecret(server.box, rawId, 'access', (await row(rawId)).access_token_enc)!;
+    const after = (await storedAccount(server, rawId)).access!;
     assert.notEqual(after, before);
     assert.equal((await graphMe(after)).body.id, pageId);
   });
@@ -155,54 +135,46 @@ describe('connecting Facebook Pages', () => {
   test('a Page token (expiresAt null) is never touched by the refresher, even once the user token would have expired', async () => {
     const { user } = userWithThreePages();
     const { session } = await connectPending(server, org, 'facebook');
-    const done = await finalize(session, [user.pageIds[0]]);
+    const done = await finalizeConnection(server, session, [user.pageIds[0]]);
     const rawId = decodeId(done.body.connectedAccounts[0].id)!;
-    const before = await row(rawId);
+    const before = await storedAccount(server, rawId);
     fb.clock.advance(61 * 24 * 3600_000);
-    const outcomes = await refreshDueTokens(server.db, server.box, server.config);
+    const outcomes = await refreshTokens(server);
     assert.equal(outcomes.get(rawId), undefined);
-    const now = await row(rawId);
-    assert.equal(now.is_active, true);
-    assert.equal(now.token_expires_at, null);
-    assert.deepEqual(Buffer.from(now.access_token_enc), Buffer.from(before.access_token_enc));
+    const now = await storedAccount(server, rawId);
+    assert.equal(now.row.is_active, true);
+    assert.equal(now.row.token_expires_at, null);
+    assert.deepEqual(Buffer.from(now.row.access_token_enc), Buffer.from(before.row.access_token_enc));
     // 61 days on, the Page token still works (it does not expire).
-    assert.equal((await graphMe(openSecret(server.box, rawId, 'access', now.access_token_enc)!)).status, 200);
+    assert.equal((await graphMe(now.access!)).status, 200);
     const events = await server.db.query(`SELECT 1 FROM events WHERE org_id = $1 AND type = 'account.token_expired'`, [org.orgId]);
     assert.equal(events.rowCount, 0);
   });
 
   test('the user declining on the dialog sends them back with ?error=access_denied', async () => {
     userWithThreePages();
-    fb.declineConsent(true);
-    try {
-      const trip = await connectTrip(server, org, 'facebook', { redirect_uri: 'https://app.example.com/connected' });
-      assert.equal(trip.callback.status, 302);
-      assert.equal(trip.redirectedTo!.searchParams.get('error'), 'access_denied');
-      assert.equal(trip.redirectedTo!.searchParams.get('session'), null);
-    } finally {
-      fb.declineConsent(false);
-    }
+    await whileConsentDeclined(fb, () => expectConsentDeclined(server, org, 'facebook', 'session'));
   });
 
   test('a user without Pages gets ?error=no_accounts; a Graph outage while listing Pages is oauth_failed', async () => {
     fb.signIn(fb.addUser({ pages: [] }).id);
-    const none = await connectTrip(server, org, 'facebook', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(none.redirectedTo!.searchParams.get('error'), 'no_accounts');
+    const none = await connectBackToApp(server, org, 'facebook');
+    assert.equal(none.get('error'), 'no_accounts');
 
     userWithThreePages();
     fb.failNext({ status: 500, path: `/${GRAPH_VERSION}/me/accounts` });
-    const down = await connectTrip(server, org, 'facebook', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(down.redirectedTo!.searchParams.get('error'), 'oauth_failed');
-    assert.match(down.redirectedTo!.searchParams.get('error_description')!, /list the Pages/);
+    const down = await connectBackToApp(server, org, 'facebook');
+    assert.equal(down.get('error'), 'oauth_failed');
+    assert.match(down.get('error_description')!, /list the Pages/);
   });
 
   test('an app secret Facebook refuses fails the connect as app_credentials_rejected naming the secret', async () => {
     const other = await server.createOrg();
     await registerApp(server, other, 'facebook', { clientId: APP.clientId, clientSecret: 'wrong-secret' });
     userWithThreePages();
-    const trip = await connectTrip(server, other, 'facebook', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(trip.redirectedTo!.searchParams.get('error'), 'app_credentials_rejected');
-    assert.match(trip.redirectedTo!.searchParams.get('error_description')!, /client secret/);
+    const back = await connectBackToApp(server, other, 'facebook');
+    assert.equal(back.get('error'), 'app_credentials_rejected');
+    assert.match(back.get('error_description')!, /client secret/);
   });
 });
 

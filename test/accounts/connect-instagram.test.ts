@@ -4,34 +4,18 @@
 // each publishes with its Page's never-expiring token. Pages without an IG account are left out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
 import { GRAPH_VERSION } from '../../src/networks/facebook/oauth.ts';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
-import { connectPending, connectTrip, listedAccount, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
-let fb: FacebookEmulator;
-let server: TestServer;
-let org: TestOrg;
+let fb: FacebookEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '9876543210', clientSecret: 'instagram-via-facebook-secret' };
 
-before(async () => {
-  fb = await startFacebookEmulator();
-  server = await startTestServer({ CRIER_INSTAGRAM_BASE_URL: fb.url });
-  fb.addApp({ ...APP, redirectUris: [`${server.config.publicBaseUrl}/oauth/callback/instagram`] });
-  org = await server.createOrg();
-  await registerApp(server, org, 'instagram', APP);
-});
-after(async () => {
-  await server.close();
-  await fb.close();
-});
+before(async () => ({ emulator: fb, server, org } = await startConnectServer('instagram', await startFacebookEmulator(), APP)));
+after(() => stopConnectServer(server, fb));
 
-const pending = (session: string) => server.request('GET', `/v1/social-accounts/pending/${session}`);
-const finalize = (session: string, selectedPageIds: unknown) => server.request('POST', `/v1/social-accounts/pending/${session}/finalize`, { body: { selectedPageIds } });
-const row = async (rawId: number) => (await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
 const graph = (path: string, token: string) =>
   fetch(`${fb.url}/${GRAPH_VERSION}${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
@@ -56,14 +40,13 @@ describe('connecting Instagram accounts (Facebook Login)', () => {
   test('the authorize URL is the Facebook login dialog with the Instagram scopes', async () => {
     userWithOneInstagram();
     const { authUrl } = await connectTrip(server, org, 'instagram', {});
-    assert.equal(`${authUrl.origin}${authUrl.pathname}`, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`);
-    assert.equal(authUrl.searchParams.get('client_id'), APP.clientId);
-    assert.equal(authUrl.searchParams.get('redirect_uri'), `${server.config.publicBaseUrl}/oauth/callback/instagram`);
-    assert.equal(authUrl.searchParams.get('response_type'), 'code');
-    assert.deepEqual(authUrl.searchParams.get('scope')!.split(','), [
-      'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages',
-      'pages_show_list', 'pages_read_engagement', 'business_management',
-    ]);
+    assertAuthorizeUrl(authUrl, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`, {
+      client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/instagram`, response_type: 'code',
+      scope: [
+        'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages',
+        'pages_show_list', 'pages_read_engagement', 'business_management',
+      ].join(','),
+    });
   });
 
   test('two Pages, one with an Instagram account: exactly that account is offered, connected with its Page token', async () => {
@@ -73,7 +56,7 @@ describe('connecting Instagram accounts (Facebook Login)', () => {
     const { session } = await connectPending(server, org, 'instagram', { tenant_id: 'tenant_ig' });
     assert.deepEqual(fb.tokenCalls().slice(calls).map((c) => c.grant), ['authorization_code', 'fb_exchange_token']);
 
-    const view = await pending(session);
+    const view = await pendingConnection(server, session);
     assert.equal(view.status, 200);
     assert.equal(view.body.data.network, 'instagram');
     assert.equal(view.body.data.availablePages.length, 1);
@@ -82,7 +65,7 @@ describe('connecting Instagram accounts (Facebook Login)', () => {
     assert.match(offered.id, /^1784\d+$/);
     assert.doesNotMatch(JSON.stringify(view.body), /EAAB-|access_?token/i);
 
-    const done = await finalize(session, [offered.id]);
+    const done = await finalizeConnection(server, session, [offered.id]);
     assert.equal(done.status, 200, JSON.stringify(done.body));
     const account = await listedAccount(server, org, done.body.connectedAccounts[0].id);
     assert.deepEqual(
@@ -92,52 +75,44 @@ describe('connecting Instagram accounts (Facebook Login)', () => {
 
     // The stored token is the linked Page's token: /me is the Page, and the IG account is reachable with it.
     const rawId = decodeId(account.id)!;
-    const stored = await row(rawId);
-    const access = openSecret(server.box, rawId, 'access', stored.access_token_enc)!;
+    const stored = await storedAccount(server, rawId);
+    const access = stored.access!;
     assert.equal((await graph('/me?fields=id', access)).body.id, brandPage);
     assert.equal(await igIdOf(brandPage!, access), offered.id);
     assert.deepEqual((await graph(`/${offered.id}?fields=id,username`, access)).body, { id: offered.id, username: 'brand.ig' });
-    assert.equal(stored.token_expires_at, null);
+    assert.equal(stored.row.token_expires_at, null);
     assert.equal(fb.tokenInfo(access)?.expiresAtMs, null);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(access));
 
     // Connecting it again later: the same account, a new token; the refresher never touches it.
     const again = await connectPending(server, org, 'instagram');
-    const second = await finalize(again.session, [offered.id]);
+    const second = await finalizeConnection(server, again.session, [offered.id]);
     assert.equal(second.body.connectedAccounts[0].id, account.id);
-    const newer = openSecret(server.box, rawId, 'access', (await row(rawId)).access_token_enc)!;
+    const newer = (await storedAccount(server, rawId)).access!;
     assert.notEqual(newer, access);
     fb.clock.advance(61 * 24 * 3600_000);
-    assert.equal((await refreshDueTokens(server.db, server.box, server.config)).get(rawId), undefined);
+    assert.equal((await refreshTokens(server)).get(rawId), undefined);
     assert.equal((await graph('/me?fields=id', newer)).status, 200);
   });
 
   test('a login whose Pages have no Instagram account at all: ?error=no_accounts', async () => {
     fb.signIn(fb.addUser({ pages: [{ name: 'Only Facebook' }, { name: 'Also Only Facebook' }] }).id);
-    const trip = await connectTrip(server, org, 'instagram', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(trip.callback.status, 302);
-    assert.equal(trip.redirectedTo!.searchParams.get('error'), 'no_accounts');
-    assert.equal(trip.redirectedTo!.searchParams.get('session'), null);
+    const back = await connectBackToApp(server, org, 'instagram');
+    assert.equal(back.get('error'), 'no_accounts');
+    assert.equal(back.get('session'), null);
   });
 
   test('the user declining on the dialog sends them back with ?error=access_denied', async () => {
     userWithOneInstagram();
-    fb.declineConsent(true);
-    try {
-      const trip = await connectTrip(server, org, 'instagram', { redirect_uri: 'https://app.example.com/connected' });
-      assert.equal(trip.redirectedTo!.searchParams.get('error'), 'access_denied');
-    } finally {
-      fb.declineConsent(false);
-    }
+    await whileConsentDeclined(fb, () => expectConsentDeclined(server, org, 'instagram', 'session'));
   });
 
   test('a revoked login (the user removed the app) fails the connect as oauth_failed', async () => {
     userWithOneInstagram();
     fb.failNext({ status: 400, path: `/${GRAPH_VERSION}/me/accounts`, body: { error: { message: 'Error validating access token: The user has not authorized application 9876543210.', type: 'OAuthException', code: 190, error_subcode: 458, fbtrace_id: 'x' } } });
-    const trip = await connectTrip(server, org, 'instagram', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(trip.callback.status, 302);
-    assert.equal(trip.redirectedTo!.searchParams.get('error'), 'oauth_failed');
-    assert.match(trip.redirectedTo!.searchParams.get('error_description')!, /#190\/458/);
+    const back = await connectBackToApp(server, org, 'instagram');
+    assert.equal(back.get('error'), 'oauth_failed');
+    assert.match(back.get('error_description')!, /#190\/458/);
   });
 });

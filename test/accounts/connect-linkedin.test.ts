@@ -5,13 +5,11 @@
 // connecting again; a partner app's token is refreshed and its unrotated refresh token kept.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
 import type { LinkedInMember } from '../../emulators/linkedin/server.ts';
-import { connectPending, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { accountRowsText, assertAuthorizeUrl, callbackUrl, connectPending, finalizeConnection, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
 let li: LinkedInEmulator;
 let server: TestServer;
@@ -24,20 +22,12 @@ const PARTNER = { clientId: 'crier-linkedin-partner', clientSecret: 'partner-sec
 const SIXTY_DAYS_MS = 60 * 24 * 3600 * 1000;
 
 before(async () => {
-  li = await startLinkedInEmulator();
-  server = await startTestServer({ CRIER_LINKEDIN_BASE_URL: li.url });
-  const callback = `${server.config.publicBaseUrl}/oauth/callback/linkedin`;
-  li.addApp({ ...APP, redirectUris: [callback] });
-  li.addApp({ ...PARTNER, redirectUris: [callback], refreshTokens: true });
-  org = await server.createOrg();
+  ({ emulator: li, server, org } = await startConnectServer('linkedin', await startLinkedInEmulator(), APP));
+  li.addApp({ ...PARTNER, redirectUris: [callbackUrl(server, 'linkedin')], refreshTokens: true });
   partnerOrg = await server.createOrg();
-  await registerApp(server, org, 'linkedin', APP);
   await registerApp(server, partnerOrg, 'linkedin', PARTNER);
 });
-after(async () => {
-  await server.close();
-  await li.close();
-});
+after(() => stopConnectServer(server, li));
 
 /** A member administering `orgs` organizations, signed in on the emulator. */
 function member(orgs = 0, input: Parameters<LinkedInEmulator['addUser']>[0] = {}) {
@@ -47,48 +37,26 @@ function member(orgs = 0, input: Parameters<LinkedInEmulator['addUser']>[0] = {}
   return { member: m, organizations };
 }
 
-const pending = (session: string) => server.request('GET', `/v1/social-accounts/pending/${session}`);
-const finalize = (session: string, ids: unknown) => server.request('POST', `/v1/social-accounts/pending/${session}/finalize`, { body: { selectedPageIds: ids } });
 
 /** Connects the signed-in member only (pending session, then finalize); returns the account's ids. */
 async function connectMember(who: TestOrg, m: LinkedInMember): Promise<{ id: string; rawId: number }> {
   const { session } = await connectPending(server, who, 'linkedin');
-  const res = await finalize(session, [`urn:li:person:${m.sub}`]);
+  const res = await finalizeConnection(server, session, [`urn:li:person:${m.sub}`]);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.connectedAccounts[0].id;
   return { id, rawId: decodeId(id)! };
 }
 
-async function row(rawId: number) {
-  const r = (await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
-  return {
-    row: r,
-    access: openSecret(server.box, rawId, 'access', r.access_token_enc),
-    refresh: openSecret(server.box, rawId, 'refresh', r.refresh_token_enc),
-    expiresAt: r.token_expires_at as Date,
-    active: r.is_active as boolean,
-  };
-}
-
-const refresh = () => refreshDueTokens(server.db, server.box, server.config);
 const userinfo = (token: string) => fetch(`${li.url}/v2/userinfo`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
-async function expiredEvents(who: TestOrg, rawId: number) {
-  const { rows } = await server.db.query('SELECT type, data FROM events WHERE org_id = $1', [who.orgId]);
-  return rows.filter((e: any) => e.type === 'account.token_expired' && e.data.accountId === rawId);
-}
 
 describe('connecting LinkedIn', () => {
   test('the authorize URL: www.linkedin.com path, code flow, space-separated member and organization scopes, no PKCE', async () => {
     member();
     const { trip } = await connectPending(server, org, 'linkedin');
-    const q = trip.authUrl.searchParams;
-    assert.equal(`${trip.authUrl.origin}${trip.authUrl.pathname}`, `${li.url}/oauth/v2/authorization`);
-    assert.equal(q.get('response_type'), 'code');
-    assert.equal(q.get('client_id'), APP.clientId);
-    assert.equal(q.get('redirect_uri'), `${server.config.publicBaseUrl}/oauth/callback/linkedin`);
-    assert.deepEqual(q.get('scope')!.split(' '), ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin']);
-    assert.match(q.get('state')!, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(q.get('code_challenge'), null);
+    assertAuthorizeUrl(trip.authUrl, `${li.url}/oauth/v2/authorization`, {
+      response_type: 'code', client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/linkedin`, state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
+      scope: ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'].join(' '),
+    });
   });
 
   test('pick from the member and two organizations; finalize two; the session is then gone', async () => {
@@ -96,7 +64,7 @@ describe('connecting LinkedIn', () => {
     const { session } = await connectPending(server, org, 'linkedin', { tenant_id: 'tenant_li' });
 
     // The session token alone reads it (no API key), and no token is shown.
-    const listed = await pending(session);
+    const listed = await pendingConnection(server, session);
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal(listed.body.data.network, 'linkedin');
     assert.deepEqual(listed.body.data.availablePages, [
@@ -107,12 +75,12 @@ describe('connecting LinkedIn', () => {
     assert.doesNotMatch(JSON.stringify(listed.body), /AQ-(at|rt)-/);
 
     // An id that was not offered: 400, and the session still works.
-    const bad = await finalize(session, [`urn:li:organization:${first!.id}`, 'urn:li:organization:1']);
+    const bad = await finalizeConnection(server, session, [`urn:li:organization:${first!.id}`, 'urn:li:organization:1']);
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].field, 'selectedPageIds[1]');
-    assert.equal((await pending(session)).status, 200);
+    assert.equal((await pendingConnection(server, session)).status, 200);
 
-    const done = await finalize(session, [`urn:li:person:${m.sub}`, `urn:li:organization:${second!.id}`]);
+    const done = await finalizeConnection(server, session, [`urn:li:person:${m.sub}`, `urn:li:organization:${second!.id}`]);
     assert.equal(done.status, 200, JSON.stringify(done.body));
     assert.equal(done.body.connectedAccounts.length, 2);
     const all = (await server.request('GET', '/v1/social-accounts?network=linkedin', { key: org.key })).body.data;
@@ -125,32 +93,32 @@ describe('connecting LinkedIn', () => {
     assert.equal(view(`urn:li:organization:${first!.id}`), undefined);
 
     // Both publish with the member's token (sealed, never in plaintext), which works at LinkedIn.
-    const memberRow = await row(decodeId(done.body.connectedAccounts.find((a: any) => a.accountType === 'member').id)!);
-    const orgRow = await row(decodeId(done.body.connectedAccounts.find((a: any) => a.accountType === 'organization').id)!);
+    const memberRow = await storedAccount(server, decodeId(done.body.connectedAccounts.find((a: any) => a.accountType === 'member').id)!);
+    const orgRow = await storedAccount(server, decodeId(done.body.connectedAccounts.find((a: any) => a.accountType === 'organization').id)!);
     assert.equal(memberRow.access, orgRow.access);
     assert.equal(await userinfo(memberRow.access!), 200);
     assert.equal(memberRow.refresh, null);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(memberRow.access!));
 
     // Consumed: a second finalize and a read are 404.
-    assert.equal((await finalize(session, [`urn:li:person:${m.sub}`])).status, 404);
-    assert.equal((await pending(session)).status, 404);
+    assert.equal((await finalizeConnection(server, session, [`urn:li:person:${m.sub}`])).status, 404);
+    assert.equal((await pendingConnection(server, session)).status, 404);
   });
 
   test('an expired session is a 410', async () => {
     member(1);
     const { session } = await connectPending(server, org, 'linkedin');
     await server.db.query(`UPDATE pending_connections SET expires_at = now() - interval '1 second' WHERE org_id = $1`, [org.orgId]);
-    assert.equal((await pending(session)).status, 410);
+    assert.equal((await pendingConnection(server, session)).status, 410);
     const { member: m } = member();
-    assert.equal((await finalize(session, [`urn:li:person:${m.sub}`])).status, 410);
+    assert.equal((await finalizeConnection(server, session, [`urn:li:person:${m.sub}`])).status, 410);
   });
 
   test('a member without organization access is offered alone', async () => {
     const { member: m } = member(0);
     const { session } = await connectPending(server, org, 'linkedin');
-    const listed = await pending(session);
+    const listed = await pendingConnection(server, session);
     assert.deepEqual(listed.body.data.availablePages.map((p: any) => p.id), [`urn:li:person:${m.sub}`]);
   });
 });
@@ -159,23 +127,23 @@ describe('LinkedIn tokens without programmatic refresh', () => {
   test('stored for ~60 days without a refresh token; left alone before expiry; disconnected once after; reconnecting revives the same account', async () => {
     const { member: m } = member();
     const account = await connectMember(org, m);
-    const stored = await row(account.rawId);
+    const stored = await storedAccount(server, account.rawId);
     assert.equal(stored.refresh, null);
-    assert.ok(Math.abs(stored.expiresAt.getTime() - (Date.now() + SIXTY_DAYS_MS)) < 60_000, stored.expiresAt.toISOString());
+    assert.ok(Math.abs(stored.expiresAt!.getTime() - (Date.now() + SIXTY_DAYS_MS)) < 60_000, stored.expiresAt!.toISOString());
 
     // Expiring in a minute: nothing can refresh it, so it is not touched yet.
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    const early = (await refresh()).get(account.rawId);
+    await makeTokenDue(server, account.rawId);
+    const early = (await refreshTokens(server)).get(account.rawId);
     assert.ok(early === undefined || early === 'skipped', String(early));
-    assert.equal((await row(account.rawId)).active, true);
+    assert.equal((await storedAccount(server, account.rawId)).active, true);
 
     // Expired: inactive, one account.token_expired, even after a second pass.
     await server.db.query(`UPDATE social_accounts SET token_expires_at = now() - interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), 'disconnected');
-    assert.equal((await refresh()).get(account.rawId), undefined);
+    assert.equal((await refreshTokens(server)).get(account.rawId), 'disconnected');
+    assert.equal((await refreshTokens(server)).get(account.rawId), undefined);
     const listed = (await server.request('GET', `/v1/social-accounts/${account.id}`, { key: org.key })).body.data;
     assert.equal(listed.isActive, 0);
-    const events = await expiredEvents(org, account.rawId);
+    const events = await tokenExpiredEvents(server, org.orgId, account.rawId);
     assert.equal(events.length, 1);
     assert.equal(events[0].data.network, 'linkedin');
 
@@ -183,11 +151,11 @@ describe('LinkedIn tokens without programmatic refresh', () => {
     li.signIn(m.sub);
     const again = await connectMember(org, m);
     assert.equal(again.id, account.id);
-    const revived = await row(account.rawId);
+    const revived = await storedAccount(server, account.rawId);
     assert.equal(revived.active, true);
     assert.notEqual(revived.access, stored.access);
-    assert.ok(revived.expiresAt.getTime() > Date.now() + SIXTY_DAYS_MS - 60_000);
-    assert.equal((await expiredEvents(org, account.rawId)).length, 1);
+    assert.ok(revived.expiresAt!.getTime() > Date.now() + SIXTY_DAYS_MS - 60_000);
+    assert.equal((await tokenExpiredEvents(server, org.orgId, account.rawId)).length, 1);
   });
 });
 
@@ -195,37 +163,30 @@ describe('LinkedIn tokens of a partner app (programmatic refresh)', () => {
   test('a due token is refreshed; the new one works; the unrotated refresh token stays stored', async () => {
     const { member: m } = member();
     const account = await connectMember(partnerOrg, m);
-    const before = await row(account.rawId);
-    assert.ok(before.refresh);
-    assert.equal((await refresh()).get(account.rawId), undefined);
+    assert.ok((await storedAccount(server, account.rawId)).refresh);
+    assert.equal((await refreshTokens(server)).get(account.rawId), undefined);
 
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
-    const after = await row(account.rawId);
+    const { before, now: after } = await refreshDueAccount(server, account.rawId, 'refreshed');
     assert.notEqual(after.access, before.access);
     assert.equal(after.refresh, before.refresh);
-    assert.ok(after.expiresAt.getTime() > Date.now() + SIXTY_DAYS_MS - 60_000);
+    assert.ok(after.expiresAt!.getTime() > Date.now() + SIXTY_DAYS_MS - 60_000);
     assert.equal(await userinfo(after.access!), 200);
 
     // An answer without refresh_token keeps the stored one, which still works.
     li.omitNextRefreshToken();
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
-    assert.equal((await row(account.rawId)).refresh, before.refresh);
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
+    assert.equal(await refreshWhenDue(server, account.rawId), 'refreshed');
+    assert.equal((await storedAccount(server, account.rawId)).refresh, before.refresh);
+    assert.equal(await refreshWhenDue(server, account.rawId), 'refreshed');
   });
 
   test('a revoked refresh token: inactive and exactly one account.token_expired', async () => {
     const { member: m } = member();
     const account = await connectMember(partnerOrg, m);
     li.revokeUser(m.sub);
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), 'disconnected');
-    await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [account.rawId]);
-    assert.equal((await refresh()).get(account.rawId), undefined);
-    assert.equal((await row(account.rawId)).active, false);
-    const events = await expiredEvents(partnerOrg, account.rawId);
+    assert.equal(await refreshWhenDue(server, account.rawId), 'disconnected');
+    assert.equal(await refreshWhenDue(server, account.rawId), undefined);
+    assert.equal((await storedAccount(server, account.rawId)).active, false);
+    const events = await tokenExpiredEvents(server, partnerOrg.orgId, account.rawId);
     assert.equal(events.length, 1);
     assert.match(events[0].data.error, /^linkedin: invalid_grant/);
   });

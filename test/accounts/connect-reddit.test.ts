@@ -5,70 +5,33 @@
 // the account with exactly one account.token_expired.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
 import { startRedditEmulator, type RedditEmulator } from '../../emulators/reddit/server.ts';
-import { connectOne, connectTrip, listedAccount, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectNewUser, connectOne, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
 const APP = { clientId: 'crier-reddit-app', clientSecret: 'crier-reddit-secret' };
 const TEST_UA = 'web:crier-tests:1.0 (by /u/crier_dev)';
-let reddit: RedditEmulator;
-let server: TestServer;
-let org: TestOrg;
+let reddit: RedditEmulator, server: TestServer, org: TestOrg;
 
-before(async () => {
-  reddit = await startRedditEmulator();
-  server = await startTestServer({ CRIER_REDDIT_BASE_URL: reddit.url });
-  reddit.addApp({ ...APP, redirectUris: [`${server.config.publicBaseUrl}/oauth/callback/reddit`] });
-  org = await server.createOrg();
-  await registerApp(server, org, 'reddit', APP);
-});
-after(async () => {
-  await server.close();
-  await reddit.close();
-});
-
-async function secrets(rawId: number) {
-  const row = (await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
-  return {
-    row,
-    access: openSecret(server.box, rawId, 'access', row.access_token_enc),
-    refresh: openSecret(server.box, rawId, 'refresh', row.refresh_token_enc),
-    expiresAt: row.token_expires_at as Date | null,
-    active: row.is_active as boolean,
-  };
-}
+before(async () => ({ emulator: reddit, server, org } = await startConnectServer('reddit', await startRedditEmulator(), APP)));
+after(() => stopConnectServer(server, reddit));
 
 const meStatus = (token: string) =>
   fetch(`${reddit.url}/api/v1/me`, { headers: { authorization: `bearer ${token}`, 'user-agent': TEST_UA } }).then((r) => r.status);
-const makeDue = (rawId: number) => server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '1 minute' WHERE id = $1`, [rawId]);
-const refresh = () => refreshDueTokens(server.db, server.box, server.config);
-const expiredEvents = async (rawId: number) =>
-  (await server.db.query('SELECT type, data FROM events WHERE org_id = $1', [org.orgId])).rows.filter((e: any) => e.type === 'account.token_expired' && e.data.accountId === rawId);
 
-async function connectNew(input: Parameters<RedditEmulator['addUser']>[0] = {}) {
-  const user = reddit.addUser(input);
-  reddit.signIn(user.id);
-  const { accountId } = await connectOne(server, org, 'reddit');
-  return { user, accountId, rawId: decodeId(accountId)! };
-}
+/** A new redditor, signed in and connected; the account's ids. */
+const connectNew = (input: Parameters<RedditEmulator['addUser']>[0] = {}) => connectNewUser(server, org, 'reddit', reddit, (user) => user.id, input);
 
 describe('connecting a Reddit account', () => {
   test('the authorize URL: www.reddit.com\'s page, duration=permanent, the scopes space-separated', async () => {
     const res = await server.request('POST', '/v1/social-networks/reddit/auth-url', { key: org.key, body: {} });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const url = new URL(res.body.data.auth_url);
-    assert.equal(`${url.origin}${url.pathname}`, `${reddit.url}/api/v1/authorize`);
-    const q = url.searchParams;
-    assert.equal(q.get('client_id'), APP.clientId);
-    assert.equal(q.get('response_type'), 'code');
-    assert.equal(q.get('duration'), 'permanent');
-    assert.equal(q.get('redirect_uri'), `${server.config.publicBaseUrl}/oauth/callback/reddit`);
-    assert.deepEqual(q.get('scope')!.split(' '), ['identity', 'submit', 'read', 'flair', 'edit']);
-    assert.match(q.get('state')!, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(q.get('code_challenge'), null);
+    assertAuthorizeUrl(url, `${reddit.url}/api/v1/authorize`, {
+      client_id: APP.clientId, response_type: 'code', redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/reddit`, state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
+      duration: 'permanent', scope: ['identity', 'submit', 'read', 'flair', 'edit'].join(' '),
+    });
   });
 
   test('the full flow: listed with the redditor\'s fields, tokens sealed, an hour of validity; again gives the same id', async () => {
@@ -76,25 +39,22 @@ describe('connecting a Reddit account', () => {
     const user = reddit.addUser({ name: 'crier_poster', displayName: 'Crier Poster', iconImg: icon });
     reddit.signIn(user.id);
     const { accountId } = await connectOne(server, org, 'reddit', { tenant_id: 'tenant_r' });
-    const listed = await listedAccount(server, org, accountId);
-    assert.deepEqual(
-      { network: listed.network, username: listed.username, nickname: listed.nickname, uid: listed.network_unique_id, picture: listed.profile_picture_url, tenantId: listed.tenantId, accountType: listed.accountType, isActive: listed.isActive },
-      // The picture as Reddit stores it: "&", not the "&amp;" of an escaped answer.
-      { network: 'reddit', username: 'crier_poster', nickname: 'Crier Poster', uid: `t2_${user.id}`, picture: icon, tenantId: 'tenant_r', accountType: 'personal', isActive: 1 },
-    );
+    // The picture as Reddit stores it: "&", not the "&amp;" of an escaped answer.
+    assert.deepEqual(await listedProfile(server, org, accountId), {
+      network: 'reddit', username: 'crier_poster', nickname: 'Crier Poster', uid: `t2_${user.id}`, picture: icon, tenantId: 'tenant_r', accountType: 'personal', isActive: 1,
+    });
 
     const rawId = decodeId(accountId)!;
-    const stored = await secrets(rawId);
+    const stored = await storedAccount(server, rawId);
     assert.ok(stored.access && stored.refresh);
     const ttl = stored.expiresAt!.getTime() - Date.now();
     assert.ok(ttl > 3500_000 && ttl <= 3600_000, String(ttl));
     assert.equal(await meStatus(stored.access!), 200);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(stored.access!) && !dump.includes(stored.refresh!));
 
     await server.db.query('UPDATE social_accounts SET is_active = false WHERE id = $1', [rawId]);
-    const again = await connectOne(server, org, 'reddit');
-    assert.equal(again.accountId, accountId);
+    await reconnectSameAccount(server, org, 'reddit', accountId);
     assert.equal((await listedAccount(server, org, accountId)).isActive, 1);
   });
 
@@ -125,13 +85,12 @@ describe('connecting a Reddit account', () => {
   test('a refused code or a throttled token call send the user back with ?error and store nothing', async () => {
     reddit.signIn(reddit.addUser({ name: 'never_stored' }).id);
     reddit.failNext({ method: 'POST', path: '/api/v1/access_token', status: 200, body: { error: 'invalid_grant' } });
-    const bad = await connectTrip(server, org, 'reddit', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(bad.callback.status, 302);
-    assert.equal(bad.redirectedTo!.searchParams.get('error'), 'oauth_failed');
-    assert.match(bad.redirectedTo!.searchParams.get('error_description')!, /invalid_grant/);
+    const bad = await connectBackToApp(server, org, 'reddit');
+    assert.equal(bad.get('error'), 'oauth_failed');
+    assert.match(bad.get('error_description')!, /invalid_grant/);
     reddit.failNext({ method: 'POST', path: '/api/v1/access_token', status: 429 });
-    const throttled = await connectTrip(server, org, 'reddit', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(throttled.redirectedTo!.searchParams.get('error'), 'oauth_failed');
+    const throttled = await connectBackToApp(server, org, 'reddit');
+    assert.equal(throttled.get('error'), 'oauth_failed');
     const { rows } = await server.db.query(`SELECT 1 FROM social_accounts WHERE network = 'reddit' AND username = 'never_stored'`);
     assert.equal(rows.length, 0);
   });
@@ -140,67 +99,59 @@ describe('connecting a Reddit account', () => {
 describe('refreshing Reddit tokens', () => {
   test('a due token is refreshed; Reddit sends no refresh token back, so the stored one is kept; the new token works', async () => {
     const account = await connectNew();
-    const before = await secrets(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), undefined, 'a fresh token is not due');
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
-    const now = await secrets(account.rawId);
+    assert.equal((await refreshTokens(server)).get(account.rawId), undefined, 'a fresh token is not due');
+    const { before, now } = await refreshDueAccount(server, account.rawId, 'refreshed');
     assert.notEqual(now.access, before.access);
     assert.equal(now.refresh, before.refresh);
     assert.ok(now.expiresAt!.getTime() > Date.now() + 3500_000);
     assert.equal(await meStatus(now.access!), 200);
     // The kept refresh token still works the next time.
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
+    assert.equal(await refreshWhenDue(server, account.rawId), 'refreshed');
     const refreshCalls = reddit.requests().filter((r) => r.path === '/api/v1/access_token').slice(-2);
     assert.ok(refreshCalls.every((c) => c.auth === 'basic' && c.userAgent === `web:${APP.clientId}:crier/1.0`));
   });
 
   test('a revoked refresh token (Reddit: 400 {"error":400}): inactive, exactly one account.token_expired even on later passes', async () => {
     const account = await connectNew();
-    const { refresh: refreshToken } = await secrets(account.rawId);
+    const { refresh: refreshToken } = await storedAccount(server, account.rawId);
     const revoked = await fetch(`${reddit.url}/api/v1/revoke_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': TEST_UA, authorization: `Basic ${Buffer.from(`${APP.clientId}:${APP.clientSecret}`).toString('base64')}` },
       body: new URLSearchParams({ token: refreshToken!, token_type_hint: 'refresh_token' }).toString(),
     });
     assert.equal(revoked.status, 200);
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'disconnected');
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), undefined);
-    assert.equal((await listedAccount(server, org, account.accountId)).isActive, 0);
-    const events = await expiredEvents(account.rawId);
-    assert.equal(events.length, 1);
-    assert.equal(events[0].data.network, 'reddit');
-    assert.match(events[0].data.error, /^reddit: HTTP 400/);
+    const event = await expectDisconnectedOnce(server, org, account.accountId, account.rawId);
+    assert.equal(event.data.network, 'reddit');
+    assert.match(event.data.error, /^reddit: HTTP 400/);
   });
 
   test('quirk: {"error":"invalid_grant"} on refresh also disconnects, with exactly one account.token_expired', async () => {
     for (const status of [200, 400]) {
       const account = await connectNew();
-      await makeDue(account.rawId);
+      await makeTokenDue(server, account.rawId);
       reddit.failNext({ method: 'POST', path: '/api/v1/access_token', status, body: { error: 'invalid_grant' } });
-      assert.equal((await refresh()).get(account.rawId), 'disconnected', `HTTP ${status}`);
-      await makeDue(account.rawId);
-      assert.equal((await refresh()).get(account.rawId), undefined);
-      const events = await expiredEvents(account.rawId);
+      assert.equal((await refreshTokens(server)).get(account.rawId), 'disconnected', `HTTP ${status}`);
+      assert.equal(await refreshWhenDue(server, account.rawId), undefined);
+      const events = await tokenExpiredEvents(server, org.orgId, account.rawId);
       assert.equal(events.length, 1);
       assert.match(events[0].data.error, /^reddit: invalid_grant/);
     }
   });
 
-  test('throttling (429) or a server error leaves the account as it was, to be tried again', async () => {
+  test('throttling (429) or a server error leaves the account as it was, to be tried again after a pause', async () => {
     const account = await connectNew();
-    const before = await secrets(account.rawId);
+    const before = await storedAccount(server, account.rawId);
+    const endPause = () => server.db.query(`UPDATE social_accounts SET token_refresh_retry_at = now() - interval '1 second' WHERE id = $1`, [account.rawId]);
     for (const status of [429, 503]) {
-      await makeDue(account.rawId);
+      await makeTokenDue(server, account.rawId);
       reddit.failNext({ method: 'POST', path: '/api/v1/access_token', status });
-      assert.equal((await refresh()).get(account.rawId), 'failed', `HTTP ${status}`);
-      const now = await secrets(account.rawId);
+      assert.equal((await refreshTokens(server)).get(account.rawId), 'failed', `HTTP ${status}`);
+      const now = await storedAccount(server, account.rawId);
       assert.deepEqual([now.active, now.refresh, now.access], [true, before.refresh, before.access]);
+      assert.equal((await refreshTokens(server)).get(account.rawId), undefined, 'paused: not tried on the next pass');
+      await endPause();
     }
-    assert.equal((await expiredEvents(account.rawId)).length, 0);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
+    assert.equal((await tokenExpiredEvents(server, org.orgId, account.rawId)).length, 0);
+    assert.equal((await refreshTokens(server)).get(account.rawId), 'refreshed');
   });
 });

@@ -4,32 +4,18 @@
 // do not expire: none is stored with an expiry, and the refresher never touches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
 import { startVimeoEmulator, type VimeoEmulator } from '../../emulators/vimeo/server.ts';
-import { connectOne, connectTrip, listedAccount, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, expectConsentDeclined, listedAccount, listedProfile, reconnectSameAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount } from '../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
 const APP = { clientId: 'crier-vimeo-app', clientSecret: 'crier-vimeo-secret' };
 const ACCEPT = 'application/vnd.vimeo.*+json;version=3.4';
-let vimeo: VimeoEmulator;
-let server: TestServer;
-let org: TestOrg;
+let vimeo: VimeoEmulator, server: TestServer, org: TestOrg;
 
-before(async () => {
-  vimeo = await startVimeoEmulator();
-  server = await startTestServer({ CRIER_VIMEO_BASE_URL: vimeo.url });
-  vimeo.addApp({ ...APP, redirectUris: [`${server.config.publicBaseUrl}/oauth/callback/vimeo`] });
-  org = await server.createOrg();
-  await registerApp(server, org, 'vimeo', APP);
-});
-after(async () => {
-  await server.close();
-  await vimeo.close();
-});
+before(async () => ({ emulator: vimeo, server, org } = await startConnectServer('vimeo', await startVimeoEmulator(), APP)));
+after(() => stopConnectServer(server, vimeo));
 
-const row = async (rawId: number) => (await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
 const me = async (token: string) => {
   const res = await fetch(`${vimeo.url}/me`, { headers: { authorization: `bearer ${token}`, accept: ACCEPT } });
   return { status: res.status, body: (await res.json()) as any };
@@ -40,42 +26,35 @@ describe('connecting a Vimeo account', () => {
     const res = await server.request('POST', '/v1/social-networks/vimeo/auth-url', { key: org.key, body: {} });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const url = new URL(res.body.data.auth_url);
-    assert.equal(`${url.origin}${url.pathname}`, `${vimeo.url}/oauth/authorize`);
-    const q = url.searchParams;
-    assert.equal(q.get('response_type'), 'code');
-    assert.equal(q.get('client_id'), APP.clientId);
-    assert.equal(q.get('redirect_uri'), `${server.config.publicBaseUrl}/oauth/callback/vimeo`);
-    assert.deepEqual(q.get('scope')!.split(' '), ['public', 'private', 'upload', 'edit', 'interact']);
-    assert.match(q.get('state')!, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(q.get('code_challenge'), null);
+    assertAuthorizeUrl(url, `${vimeo.url}/oauth/authorize`, {
+      response_type: 'code', client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/vimeo`, state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
+      scope: ['public', 'private', 'upload', 'edit', 'interact'].join(' '),
+    });
   });
 
   test('the full flow: listed with the member\'s fields, token sealed without expiry; again gives the same id', async () => {
     const user = vimeo.addUser({ name: 'Ann Films', username: 'annfilms', pictureBase: 'https://i.vimeocdn.com/portrait/777' });
     vimeo.signIn(user.id);
     const { accountId } = await connectOne(server, org, 'vimeo', { tenant_id: 'tenant_v' });
-    const listed = await listedAccount(server, org, accountId);
-    assert.deepEqual(
-      { network: listed.network, username: listed.username, nickname: listed.nickname, uid: listed.network_unique_id, picture: listed.profile_picture_url, tenantId: listed.tenantId, accountType: listed.accountType, isActive: listed.isActive },
-      { network: 'vimeo', username: 'annfilms', nickname: 'Ann Films', uid: user.id, picture: 'https://i.vimeocdn.com/portrait/777_360x360?r=pad', tenantId: 'tenant_v', accountType: 'personal', isActive: 1 },
-    );
+    assert.deepEqual(await listedProfile(server, org, accountId), {
+      network: 'vimeo', username: 'annfilms', nickname: 'Ann Films', uid: user.id, picture: 'https://i.vimeocdn.com/portrait/777_360x360?r=pad', tenantId: 'tenant_v', accountType: 'personal', isActive: 1,
+    });
 
     const rawId = decodeId(accountId)!;
-    const stored = await row(rawId);
-    const access = openSecret(server.box, rawId, 'access', stored.access_token_enc)!;
+    const stored = await storedAccount(server, rawId);
+    const access = stored.access!;
     assert.ok(access);
-    assert.equal(stored.refresh_token_enc, null);
-    assert.equal(stored.token_expires_at, null);
+    assert.equal(stored.row.refresh_token_enc, null);
+    assert.equal(stored.row.token_expires_at, null);
     assert.equal((await me(access)).body.uri, `/users/${user.id}`);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(access));
-    assert.ok(!Buffer.from(stored.access_token_enc).includes(access));
+    assert.ok(!Buffer.from(stored.row.access_token_enc).includes(access));
 
     await server.db.query('UPDATE social_accounts SET is_active = false WHERE id = $1', [rawId]);
-    const again = await connectOne(server, org, 'vimeo');
-    assert.equal(again.accountId, accountId);
+    const again = await reconnectSameAccount(server, org, 'vimeo', accountId);
     assert.equal((await listedAccount(server, org, accountId)).isActive, 1);
-    assert.notEqual(openSecret(server.box, rawId, 'access', (await row(rawId)).access_token_enc), access);
+    assert.notEqual(again.access, access);
   });
 
   test('quirk: the token call is JSON with Basic client credentials and the 3.4 Accept header', async () => {
@@ -97,20 +76,18 @@ describe('connecting a Vimeo account', () => {
     vimeo.signIn(user.id);
     const { accountId } = await connectOne(server, org, 'vimeo');
     const rawId = decodeId(accountId)!;
-    const before = await row(rawId);
+    const before = (await storedAccount(server, rawId)).row;
     assert.equal(before.token_expires_at, null);
-    for (let i = 0; i < 2; i++) assert.equal((await refreshDueTokens(server.db, server.box, server.config)).get(rawId), undefined);
-    const after = await row(rawId);
-    assert.deepEqual([after.is_active, after.token_expires_at, Buffer.compare(after.access_token_enc, before.access_token_enc)], [true, null, 0]);
+    for (let i = 0; i < 2; i++) assert.equal((await refreshTokens(server)).get(rawId), undefined);
+    const after = await storedAccount(server, rawId);
+    assert.deepEqual([after.row.is_active, after.row.token_expires_at, Buffer.compare(after.row.access_token_enc, before.access_token_enc)], [true, null, 0]);
 
-    const access = openSecret(server.box, rawId, 'access', after.access_token_enc)!;
+    const access = after.access!;
     vimeo.revokeUser(user.id);
     const revoked = await me(access);
     assert.equal(revoked.status, 401);
     assert.equal(revoked.body.error_code, 8003);
-    const again = await connectOne(server, org, 'vimeo');
-    assert.equal(again.accountId, accountId);
-    const fresh = openSecret(server.box, rawId, 'access', (await row(rawId)).access_token_enc)!;
+    const fresh = (await reconnectSameAccount(server, org, 'vimeo', accountId)).access!;
     assert.equal((await me(fresh)).status, 200);
   });
 
@@ -125,22 +102,19 @@ describe('connecting a Vimeo account', () => {
   test('a refused code or refused client credentials send the user back with ?error and store nothing', async () => {
     vimeo.signIn(vimeo.addUser({ username: 'never_stored' }).id);
     vimeo.failNext({ method: 'POST', path: '/oauth/access_token', status: 400, body: { error: 'invalid_request', error_description: 'Invalid authorization code' } });
-    const bad = await connectTrip(server, org, 'vimeo', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(bad.callback.status, 302);
-    assert.equal(bad.redirectedTo!.searchParams.get('error'), 'oauth_failed');
-    assert.match(bad.redirectedTo!.searchParams.get('error_description')!, /Invalid authorization code/);
+    const bad = await connectBackToApp(server, org, 'vimeo');
+    assert.equal(bad.get('error'), 'oauth_failed');
+    assert.match(bad.get('error_description')!, /Invalid authorization code/);
 
     vimeo.failNext({ method: 'POST', path: '/oauth/access_token', status: 401, body: { error: 'invalid_client', error_description: 'bad secret' } });
-    const client = await connectTrip(server, org, 'vimeo', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(client.redirectedTo!.searchParams.get('error'), 'app_credentials_rejected');
+    const client = await connectBackToApp(server, org, 'vimeo');
+    assert.equal(client.get('error'), 'app_credentials_rejected');
     const { rows } = await server.db.query(`SELECT 1 FROM social_accounts WHERE network = 'vimeo' AND username = 'never_stored'`);
     assert.equal(rows.length, 0);
   });
 
   test('the user declining: back with error=access_denied', async () => {
     vimeo.signIn(undefined);
-    const trip = await connectTrip(server, org, 'vimeo', { redirect_uri: 'https://app.example.com/connected' });
-    assert.equal(trip.redirectedTo!.searchParams.get('error'), 'access_denied');
-    assert.equal(trip.redirectedTo!.searchParams.get('account_id'), null);
+    await expectConsentDeclined(server, org, 'vimeo');
   });
 });

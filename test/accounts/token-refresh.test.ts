@@ -4,9 +4,8 @@
 // failing as "disconnected" until the user connects again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
-import { refreshDueTokens } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/ids.ts';
+import { connectTrip, makeTokenDue, refreshDueAccount, refreshTokens, refreshWhenDue, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 
@@ -34,100 +33,72 @@ async function connect(userId?: string): Promise<{ rawId: number; id: string; us
     id = stack.x.addUser({ username, accessToken: `unused-${counter}` }).id;
   }
   stack.x.signIn(id);
-  const auth = await stack.server.request('POST', '/v1/social-networks/x/auth-url', { key: org.key, body: {} });
-  const consent = await fetch(auth.body.data.auth_url, { redirect: 'manual' });
-  const location = new URL(consent.headers.get('location')!);
-  const res = await fetch(stack.server.url + location.pathname + location.search);
+  const { callback: res } = await connectTrip(stack.server, org, 'x');
   const body = (await res.json()) as any;
   assert.equal(res.status, 200, JSON.stringify(body));
   return { rawId: decodeId(body.data.id)!, id: body.data.id, userId: id, username: body.data.username };
 }
 
-async function secrets(rawId: number) {
-  const row = (await stack.server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId])).rows[0];
-  return {
-    access: openSecret(stack.server.box, rawId, 'access', row.access_token_enc),
-    refresh: openSecret(stack.server.box, rawId, 'refresh', row.refresh_token_enc),
-    expiresAt: row.token_expires_at as Date,
-    active: row.is_active as boolean,
-  };
-}
-
-const makeDue = (rawId: number) => stack.server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '5 minutes' WHERE id = $1`, [rawId]);
-const refresh = () => refreshDueTokens(stack.server.db, stack.server.box, stack.server.config);
 const usersMe = (token: string) => fetch(`${stack.x.url}/2/users/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
-const expiredEvents = async (rawId: number) => (await stack.events(org.orgId)).filter((e) => e.type === 'account.token_expired' && e.data.accountId === rawId);
 
 describe('token refresh', () => {
   test('a token far from expiry is left alone; a due one is refreshed and the new pair works', async () => {
     const account = await connect();
-    const before = await secrets(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), undefined);
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
-    const now = await secrets(account.rawId);
+    assert.equal((await refreshTokens(stack.server)).get(account.rawId), undefined);
+    const { before, now } = await refreshDueAccount(stack.server, account.rawId, 'refreshed');
     assert.notEqual(now.access, before.access);
     assert.notEqual(now.refresh, before.refresh);
-    assert.ok(now.expiresAt.getTime() > Date.now() + 7000_000);
+    assert.ok(now.expiresAt!.getTime() > Date.now() + 7000_000);
     assert.equal(await usersMe(now.access!), 200);
   });
 
   test('two refreshers racing the same account refresh it once (a second use of the rotated token would fail)', async () => {
     const account = await connect();
     for (let round = 0; round < 5; round++) {
-      await makeDue(account.rawId);
-      const results = await Promise.all([refresh(), refresh(), refresh()]);
+      await makeTokenDue(stack.server, account.rawId);
+      const results = await Promise.all([refreshTokens(stack.server), refreshTokens(stack.server), refreshTokens(stack.server)]);
       const outcomes = results.map((r) => r.get(account.rawId)).filter(Boolean).sort();
       assert.deepEqual(outcomes.filter((o) => o === 'refreshed'), ['refreshed'], `round ${round}: ${outcomes}`);
       assert.ok(outcomes.every((o) => o === 'refreshed' || o === 'skipped'), `round ${round}: ${outcomes}`);
     }
-    const now = await secrets(account.rawId);
+    const now = await storedAccount(stack.server, account.rawId);
     assert.equal(now.active, true);
     assert.equal(await usersMe(now.access!), 200);
-    assert.deepEqual(await expiredEvents(account.rawId), []);
+    assert.deepEqual(await tokenExpiredEvents(stack.server, org.orgId, account.rawId), []);
   });
 
   test('an answer without refresh_token keeps the stored refresh token', async () => {
     const account = await connect();
-    const before = await secrets(account.rawId);
-    await makeDue(account.rawId);
     stack.x.failNext({ method: 'POST', path: '/2/oauth2/token', status: 200, body: { token_type: 'bearer', expires_in: 7200, access_token: 'access-without-refresh', scope: 'tweet.read' } });
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
-    const now = await secrets(account.rawId);
+    const { before, now } = await refreshDueAccount(stack.server, account.rawId, 'refreshed');
     assert.equal(now.access, 'access-without-refresh');
     assert.equal(now.refresh, before.refresh);
     // The kept refresh token still works at X.
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'refreshed');
+    assert.equal(await refreshWhenDue(stack.server, account.rawId), 'refreshed');
   });
 
   test('a transient failure (503) leaves the account as it was, to be tried again', async () => {
     const account = await connect();
-    const before = await secrets(account.rawId);
-    await makeDue(account.rawId);
     stack.x.failNext({ method: 'POST', path: '/2/oauth2/token', status: 503 });
-    assert.equal((await refresh()).get(account.rawId), 'failed');
-    const now = await secrets(account.rawId);
+    const { before, now } = await refreshDueAccount(stack.server, account.rawId, 'failed');
     assert.deepEqual([now.active, now.refresh], [true, before.refresh]);
   });
 
   test('a revoked refresh token: inactive, one account.token_expired, posts fail as disconnected; reconnecting revives it', async () => {
     const account = await connect();
-    const { refresh: refreshToken } = await secrets(account.rawId);
+    const { refresh: refreshToken } = await storedAccount(stack.server, account.rawId);
     const revoked = await fetch(`${stack.x.url}/2/oauth2/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token: refreshToken!, client_id: APP.clientId }).toString(),
     });
     assert.equal(revoked.status, 200);
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), 'disconnected');
+    assert.equal(await refreshWhenDue(stack.server, account.rawId), 'disconnected');
     // Later passes do not pick an inactive account again: still one event.
-    await makeDue(account.rawId);
-    assert.equal((await refresh()).get(account.rawId), undefined);
+    assert.equal(await refreshWhenDue(stack.server, account.rawId), undefined);
     const listed = (await stack.server.request('GET', `/v1/social-accounts/${account.id}`, { key: org.key })).body.data;
     assert.equal(listed.isActive, 0);
-    const events = await expiredEvents(account.rawId);
+    const events = await tokenExpiredEvents(stack.server, org.orgId, account.rawId);
     assert.equal(events.length, 1);
     assert.deepEqual(Object.keys(events[0]!.data).sort(), ['accountId', 'error', 'network', 'orgId', 'username']);
     assert.equal(events[0]!.data.network, 'x');
@@ -139,11 +110,11 @@ describe('token refresh', () => {
     const post = await stack.waitForPost(org, created.body.post.id);
     assert.equal(post.socialAccounts[0].status, 'failed');
     assert.match(post.socialAccounts[0].error, /disconnected/);
-    assert.equal((await expiredEvents(account.rawId)).length, 1);
+    assert.equal((await tokenExpiredEvents(stack.server, org.orgId, account.rawId)).length, 1);
 
     const again = await connect(account.userId);
     assert.equal(again.rawId, account.rawId);
-    assert.equal((await secrets(account.rawId)).active, true);
+    assert.equal((await storedAccount(stack.server, account.rawId)).active, true);
     const republished = await stack.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [account.id], content: 'after reconnecting' } });
     const ok = await stack.waitForPost(org, republished.body.post.id);
     assert.equal(ok.socialAccounts[0].status, 'published', ok.socialAccounts[0].error);

@@ -3,9 +3,9 @@
 // app's redirect_uri with the account id. Tokens are sealed; states are single-use and expire.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openSecret } from '../../src/accounts/secrets.ts';
 import { decodeId } from '../../src/ids.ts';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
+import { accountRowsText, authorizeTrip, storedAccount } from '../helpers/connect.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let x: XEmulator;
@@ -27,18 +27,8 @@ after(async () => {
   await x.close();
 });
 
-/** auth-url, then the browser's trip: X's authorize page redirects to Crier's callback URL. */
-async function authorize(body: Record<string, unknown> = { redirect_uri: REDIRECT }, who: TestOrg = org): Promise<{ authUrl: URL; callbackPath: string }> {
-  const res = await server.request('POST', '/v1/social-networks/x/auth-url', { key: who.key, body });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  const authUrl = new URL(res.body.data.auth_url);
-  const consent = await fetch(authUrl, { redirect: 'manual' });
-  assert.equal(consent.status, 302, await consent.clone().text());
-  const location = new URL(consent.headers.get('location')!);
-  // The callback URL is built on PUBLIC_BASE_URL; the test server listens elsewhere, so only the path and query count.
-  assert.equal(`${location.origin}${location.pathname}`, `${server.config.publicBaseUrl}/oauth/callback/x`);
-  return { authUrl, callbackPath: location.pathname + location.search };
-}
+/** auth-url, then the browser's trip: X's authorize page redirects to Crier's callback URL (not yet called). */
+const authorize = (body: Record<string, unknown> = { redirect_uri: REDIRECT }, who: TestOrg = org) => authorizeTrip(server, who, 'x', body);
 
 const callback = (path: string) => fetch(server.url + path, { redirect: 'manual' });
 
@@ -77,15 +67,15 @@ describe('connecting an X account', () => {
 
     // The tokens work against X, and neither appears in plaintext anywhere in the row.
     const rawId = decodeId(accountId)!;
-    const { rows } = await server.db.query('SELECT * FROM social_accounts WHERE id = $1', [rawId]);
-    const row = rows[0];
-    const access = openSecret(server.box, rawId, 'access', row.access_token_enc)!;
-    const refresh = openSecret(server.box, rawId, 'refresh', row.refresh_token_enc)!;
+    const stored = await storedAccount(server, rawId);
+    const { row } = stored;
+    const access = stored.access!;
+    const refresh = stored.refresh!;
     assert.ok(access && refresh);
     assert.ok(row.token_expires_at.getTime() > Date.now() + 7000_000);
     const me = await fetch(`${x.url}/2/users/me`, { headers: { authorization: `Bearer ${access}` } });
     assert.equal(((await me.json()) as any).data.id, user.id);
-    const dump = JSON.stringify((await server.db.query('SELECT to_jsonb(a)::text AS t FROM social_accounts a')).rows);
+    const dump = await accountRowsText(server);
     assert.ok(!dump.includes(access) && !dump.includes(refresh));
     for (const column of [row.access_token_enc, row.refresh_token_enc]) assert.ok(!Buffer.from(column).includes(access) && !Buffer.from(column).includes(refresh));
 
@@ -95,8 +85,7 @@ describe('connecting an X account', () => {
     assert.equal(new URL(again.headers.get('location')!).searchParams.get('account_id'), accountId);
     const after = (await server.request('GET', `/v1/social-accounts/${accountId}`, { key: org.key })).body.data;
     assert.equal(after.isActive, 1);
-    const reRow = (await server.db.query('SELECT access_token_enc FROM social_accounts WHERE id = $1', [rawId])).rows[0];
-    assert.notEqual(openSecret(server.box, rawId, 'access', reRow.access_token_enc), access);
+    assert.notEqual((await storedAccount(server, rawId)).access, access);
   });
 
   test('without redirect_uri the callback answers the account as JSON', async () => {

@@ -30,7 +30,6 @@ export function graphRoutes(world: FbWorld): FbRoute[] {
       userId: info.userId,
       pageId: page.id,
       clientId: info.clientId,
-      expiresAtMs: remaining === null ? null : clock.now() + remaining * 1000,
       longLived: remaining === null,
     });
     return issued.accessToken;
@@ -148,7 +147,7 @@ export function graphRoutes(world: FbWorld): FbRoute[] {
         }
         const input = req.query.input_token;
         if (!input) return graphError({ message: 'The parameter input_token is required', code: 100 });
-        const info = store.tokens.get(input);
+        const info = store.tokenInfo(input);
         if (!info) return graphError({ message: 'Invalid OAuth access token - Cannot parse access token', code: 190 });
         const check = oauth.checkAccess(input);
         return {

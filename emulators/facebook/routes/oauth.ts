@@ -20,7 +20,7 @@ export const KNOWN_SCOPES = new Set([
 ]);
 
 export function oauthRoutes(world: FbWorld): FbRoute[] {
-  const { oauth, store, clock } = world;
+  const { oauth, store } = world;
 
   const tokenBody = (accessToken: string, expiresIn: number | null): Reply => ({
     status: 200,
@@ -69,33 +69,24 @@ export function oauthRoutes(world: FbWorld): FbRoute[] {
         const grant = q.grant_type;
 
         if (grant === 'fb_exchange_token') {
-          oauth.tokenCalls.push({ grant: 'fb_exchange_token', clientId: client.clientId, at: clock.now() });
           if (!q.fb_exchange_token) return missingParameter('fb_exchange_token');
           const info = authenticate(world, { ...req, query: {}, token: q.fb_exchange_token });
           if (isReply(info)) return info;
           if (info.kind !== 'user' || info.clientId !== client.clientId) return graphError({ message: 'Invalid OAuth access token - Cannot parse access token', code: 190, authenticate: 'invalid_token' });
-          const issued = oauth.exchangeAccess(q.fb_exchange_token, world.longLivedSecs);
+          const issued = oauth.exchangeAccess(q.fb_exchange_token, world.longLivedSecs, 'fb_exchange_token');
           if (issued === 'invalid') return graphError({ message: 'Invalid OAuth access token - Cannot parse access token', code: 190, authenticate: 'invalid_token' });
-          store.record(issued.accessToken, { kind: 'user', userId: info.userId, clientId: client.clientId, expiresAtMs: clock.now() + world.longLivedSecs * 1000, longLived: true });
+          store.record(issued.accessToken, { kind: 'user', userId: info.userId, clientId: client.clientId, longLived: true });
           return tokenBody(issued.accessToken, world.longLivedSecs);
         }
         if (grant !== undefined && grant !== 'authorization_code') return unsupportedGrant(grant);
         if (!q.redirect_uri) return missingParameter('redirect_uri');
         if (!q.code) return missingParameter('code');
-        const wasUsed = world.usedCodes.has(q.code);
         const issued = oauth.redeemCode({ clientId: client.clientId, code: q.code, redirectUri: q.redirect_uri });
-        if (issued !== 'unknown_code') world.usedCodes.add(q.code);
-        if (issued === 'unknown_code') return wasUsed ? usedCode() : invalidCode();
+        if (issued === 'used_code') return usedCode();
         if (issued === 'expired_code') return expiredCode();
         if (issued === 'redirect_mismatch') return redirectMismatch();
         if (typeof issued === 'string') return invalidCode();
-        store.record(issued.accessToken, {
-          kind: 'user',
-          userId: issued.userId,
-          clientId: client.clientId,
-          expiresAtMs: issued.expiresIn === null ? null : clock.now() + issued.expiresIn * 1000,
-          longLived: false,
-        });
+        store.record(issued.accessToken, { kind: 'user', userId: issued.userId, clientId: client.clientId, longLived: false });
         return tokenBody(issued.accessToken, issued.expiresIn);
       },
     })),

@@ -7,7 +7,7 @@
 // - GET /refresh_access_token?grant_type=th_refresh_token&access_token: a long-lived token at least
 //   24 h old and unexpired → a new one valid 60 days from now.
 import { rawBody, type Reply } from '../../shared/http.ts';
-import { redirectBack, type IssuedToken } from '../../shared/oauth.ts';
+import { redirectBack, type AccessGrant } from '../../shared/oauth.ts';
 import {
   badClientSecret, expiredCode, expiredToken, invalidCode, invalidParameter, invalidToken, metaError, missingClientId,
   redirectMismatch, revokedToken, unknownApp, usedCode,
@@ -21,14 +21,10 @@ export const THREADS_SCOPES = new Set([
 ]);
 
 /** An access token as Meta checks it: 190 (with 463 when expired, 458 when the user removed the app). */
-export function checkToken(world: ThreadsWorld, token: string | null | undefined): Reply | { userId: string; clientId: string; scopes: string[] } {
+export function checkToken(world: ThreadsWorld, token: string | null | undefined): Reply | AccessGrant {
   const check = world.oauth.checkAccess(token);
-  if (check.ok) return { userId: check.userId, clientId: check.clientId, scopes: check.scopes };
-  if (check.reason === 'expired') {
-    const info = world.tokens.get(token ?? '');
-    const lifetime = info?.kind === 'long' ? world.settings.longLivedSecs : world.settings.shortLivedSecs;
-    return expiredToken(info ? info.issuedAtMs + lifetime * 1000 : null, world.clock.now());
-  }
+  if (check.ok) return check;
+  if (check.reason === 'expired') return expiredToken(check.expiresAtMs, world.clock.now());
   return check.reason === 'revoked' ? revokedToken() : invalidToken();
 }
 
@@ -36,13 +32,12 @@ const isReply = (value: unknown): value is Reply => typeof value === 'object' &&
 
 export function oauthRoutes(world: ThreadsWorld): ThreadsRoute[] {
   const { oauth, clock } = world;
-  const record = (grant: string, token: string | undefined) => {
-    const check = oauth.checkAccess(token);
-    oauth.tokenCalls.push({ grant, clientId: check.ok ? check.clientId : '', at: clock.now() });
-  };
-  const remember = (issued: IssuedToken | 'invalid', kind: 'short' | 'long') => {
-    if (issued !== 'invalid') world.tokens.set(issued.accessToken, { kind, issuedAtMs: clock.now() });
-    return issued;
+  /** th_exchange_token and th_refresh_token: a new long-lived token for a valid one. */
+  const longLived = (token: string, grant: string): Reply => {
+    const issued = oauth.exchangeAccess(token, world.settings.longLivedSecs, grant);
+    if (issued === 'invalid') return invalidToken();
+    world.longLived.add(issued.accessToken);
+    return { status: 200, body: { access_token: issued.accessToken, token_type: 'bearer', expires_in: world.settings.longLivedSecs } };
   };
 
   return [
@@ -90,17 +85,11 @@ export function oauthRoutes(world: ThreadsWorld): ThreadsRoute[] {
         if (param('grant_type') !== 'authorization_code') return invalidParameter('Invalid grant_type: this endpoint only accepts authorization_code.');
         const code = (param('code') ?? '').replace(/#_$/, '');
         if (!code) return invalidParameter('Missing authorization code');
-        if (world.usedCodes.has(code)) return usedCode();
         const redeemed = oauth.redeemCode({ clientId, code, redirectUri: param('redirect_uri') ?? '' });
-        world.usedCodes.add(code);
-        if (redeemed === 'unknown_code') {
-          world.usedCodes.delete(code);
-          return invalidCode();
-        }
+        if (redeemed === 'used_code') return usedCode();
         if (redeemed === 'expired_code') return expiredCode();
         if (redeemed === 'redirect_mismatch') return redirectMismatch();
         if (typeof redeemed === 'string') return invalidCode();
-        remember(redeemed, 'short');
         // user_id is a JSON number, as Meta sends it.
         return { status: 200, body: { access_token: redeemed.accessToken, user_id: Number(redeemed.userId) } };
       },
@@ -109,35 +98,28 @@ export function oauthRoutes(world: ThreadsWorld): ThreadsRoute[] {
       method: 'GET',
       url: '/access_token',
       handler: ({ query }) => {
-        record('th_exchange_token', query.access_token);
         if (query.grant_type !== 'th_exchange_token') return invalidParameter('Unsupported grant_type: expected th_exchange_token.');
         if (!query.client_secret) return invalidParameter('Missing client_secret parameter.');
         const token = checkToken(world, query.access_token);
         if (isReply(token)) return token;
         if (oauth.apps.get(token.clientId)?.clientSecret !== query.client_secret) return badClientSecret();
-        const issued = remember(oauth.exchangeAccess(query.access_token!, world.settings.longLivedSecs), 'long');
-        if (issued === 'invalid') return invalidToken();
-        return { status: 200, body: { access_token: issued.accessToken, token_type: 'bearer', expires_in: world.settings.longLivedSecs } };
+        return longLived(query.access_token!, 'th_exchange_token');
       },
     },
     {
       method: 'GET',
       url: '/refresh_access_token',
       handler: ({ query }) => {
-        record('th_refresh_token', query.access_token);
         if (query.grant_type !== 'th_refresh_token') return invalidParameter('Unsupported grant_type: expected th_refresh_token.');
         const token = checkToken(world, query.access_token);
         if (isReply(token)) return token;
-        const info = world.tokens.get(query.access_token!);
         // Meta's texts for these two refusals are not documented; code 100 (invalid parameter) is what the
         // emulator answers: the token is still valid, the refresh is merely premature or misdirected.
-        if (info?.kind !== 'long') return metaError('Only long-lived Threads user access tokens can be refreshed.', 100);
-        if (clock.now() - info.issuedAtMs < world.settings.minRefreshAgeSecs * 1000) {
+        if (!world.longLived.has(query.access_token!)) return metaError('Only long-lived Threads user access tokens can be refreshed.', 100);
+        if (clock.now() - token.issuedAtMs < world.settings.minRefreshAgeSecs * 1000) {
           return metaError('The access token must be at least 24 hours old to be refreshed.', 100);
         }
-        const issued = remember(oauth.exchangeAccess(query.access_token!, world.settings.longLivedSecs), 'long');
-        if (issued === 'invalid') return invalidToken();
-        return { status: 200, body: { access_token: issued.accessToken, token_type: 'bearer', expires_in: world.settings.longLivedSecs } };
+        return longLived(query.access_token!, 'th_refresh_token');
       },
     },
   ];

@@ -17,7 +17,7 @@ export function oauthRoutes(world: TikTokWorld): TikTokRoute[] {
   const { oauth } = world;
   const fail = (error: string, description: string) => oauthError(world.oauthErrorStatus, error, description);
 
-  const tokenBody = (issued: IssuedToken, presentedRefresh?: string) => {
+  const tokenBody = (issued: IssuedToken) => {
     const body: Record<string, unknown> = {
       access_token: issued.accessToken,
       expires_in: issued.expiresIn,
@@ -25,15 +25,11 @@ export function oauthRoutes(world: TikTokWorld): TikTokRoute[] {
       scope: issued.scopes.join(','),
       token_type: 'Bearer',
     };
-    if (world.omitNextRefreshToken && presentedRefresh !== undefined) {
-      world.omitNextRefreshToken = false;
-      return body;
-    }
-    // Without rotation (the older 24 h / 365 d variant) the same refresh token comes back.
-    const refreshToken = issued.refreshToken ?? presentedRefresh;
-    if (refreshToken) {
-      body.refresh_token = refreshToken;
-      body.refresh_expires_in = issued.refreshExpiresIn ?? oauth.lifetimes.refreshSecs;
+    // Without rotation (the older 24 h / 365 d variant) the same refresh token comes back (echoRefresh),
+    // stated with the full lifetime; after omitNextRefreshToken() a refresh answer has neither field.
+    if (issued.refreshToken) {
+      body.refresh_token = issued.refreshToken;
+      body.refresh_expires_in = oauth.lifetimes.refreshSecs;
     }
     return body;
   };
@@ -103,7 +99,7 @@ export function oauthRoutes(world: TikTokWorld): TikTokRoute[] {
           if (!refreshToken) return fail('invalid_request', 'The request parameters are malformed.');
           const issued = oauth.refresh(clientId, refreshToken);
           if (issued === 'invalid') return fail('invalid_grant', 'Refresh token is invalid or expired.');
-          return { status: 200, body: tokenBody(issued, refreshToken) };
+          return { status: 200, body: tokenBody(issued) };
         }
         return fail('unsupported_grant_type', `The grant type ${grant} is not supported.`);
       },
