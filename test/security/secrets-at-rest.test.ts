@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { createPendingConnection } from '../../src/accounts/pending-connections.ts';
 import { openSecret } from '../../src/accounts/secrets.ts';
 import { createSecretBox } from '../../src/security/crypto.ts';
-import { checkSecretKey, SEALED_COLUMNS } from '../../src/security/sealed-columns.ts';
+import { checkSecretKey, rotateSecrets, SEALED_COLUMNS } from '../../src/security/sealed-columns.ts';
 import { connectOne, registerApp } from '../helpers/connect.ts';
 import { TEST_SECRET_KEY_HEX, type TestOrg } from '../helpers/harness.ts';
 import { runCrier, startCrierProcess } from '../helpers/process.ts';
@@ -189,6 +189,33 @@ describe('crier secrets rotate', () => {
       const back = await runCrier(['secrets', 'rotate', '--new-key', TEST_SECRET_KEY_HEX], env);
       assert.equal(back.code, 0, back.stderr);
       assert.deepEqual(await openAll(), before);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a rotation killed between the commit and the key file swap is finished by the next start', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-rotate-crash-'));
+    try {
+      const before = await openAll();
+      const next = Buffer.alloc(32, 9);
+      // What a rotation leaves when killed after its commit: the database under the new key, the
+      // new key only in secret-key.next, the old one still in secret-key.
+      await writeFile(path.join(dir, 'secret-key'), TEST_SECRET_KEY_HEX + '\n', { mode: 0o600 });
+      await writeFile(path.join(dir, 'secret-key.next'), next.toString('hex') + '\n', { mode: 0o600 });
+      await rotateSecrets(stack.server.db, stack.server.box, createSecretBox(next));
+      const env = { DATABASE_URL: stack.server.databaseUrl, CRIER_DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0' };
+      const crier = startCrierProcess(['api'], env);
+      try {
+        await crier.waitFor(/Crier is running/);
+      } finally {
+        crier.child.kill('SIGTERM');
+        await crier.exited;
+      }
+      assert.equal((await readFile(path.join(dir, 'secret-key'), 'utf8')).trim(), next.toString('hex'));
+      await assert.rejects(readFile(path.join(dir, 'secret-key.next')));
+      assert.deepEqual(await openAll(createSecretBox(next)), before);
+      await rotateSecrets(stack.server.db, createSecretBox(next), stack.server.box);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
