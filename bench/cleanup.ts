@@ -31,3 +31,29 @@ export async function runCleanups(cleanups: Cleanup[], log: (line: string) => vo
     }
   }
 }
+
+/**
+ * The end of every benchmark script: run `main`, release what it acquired whatever happened, print
+ * the report, list what broke, and exit non-zero when something did.
+ */
+export async function runBenchmark(input: {
+  main: () => Promise<void>;
+  cleanUp: () => Promise<void>;
+  report: () => void;
+  problems: string[];
+  log: (line: string) => void;
+  startedMs?: number;
+}): Promise<never> {
+  const { main, cleanUp, report, problems, log, startedMs } = input;
+  try {
+    await main();
+  } catch (error) {
+    problems.push(`bench failed: ${(error as Error).stack ?? String(error)}`);
+  } finally {
+    await cleanUp();
+  }
+  report();
+  if (problems.length) process.stderr.write(`\nSomething broke:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  if (startedMs !== undefined) log(`wall time ${((performance.now() - startedMs) / 1000).toFixed(1)} s`);
+  process.exit(problems.length ? 1 : 0);
+}

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { freePort } from '../src/db/embedded.ts';
-import { runCleanups, type Cleanup } from './cleanup.ts';
+import { runBenchmark, runCleanups, type Cleanup } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify } from './ceilings.ts';
@@ -183,13 +183,4 @@ async function cleanUp(): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().then(() => process.exit(130)));
 
-try {
-  await main();
-} catch (error) {
-  problems.push(`bench failed: ${(error as Error).stack ?? String(error)}`);
-} finally {
-  await cleanUp();
-}
-if (figures.length) printTable();
-if (problems.length) process.stderr.write(`\nSomething broke:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
-process.exit(problems.length ? 1 : 0);
+await runBenchmark({ main, cleanUp, problems, log, report: () => figures.length && printTable() });

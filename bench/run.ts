@@ -10,7 +10,7 @@
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way the bench works in a fresh database of its own and
 // drops it at the end.
-import { createCleanups } from './cleanup.ts';
+import { createCleanups, runBenchmark } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -221,18 +221,4 @@ function printTable(): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  problems.push(`bench failed: ${(error as Error).stack ?? String(error)}`);
-} finally {
-  await cleanUp();
-}
-if (figures.length) printTable();
-if (problems.length) {
-  exitCode = 1;
-  process.stderr.write(`\nSomething broke:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
-}
-log(`wall time ${((performance.now() - started) / 1000).toFixed(1)} s`);
-process.exit(exitCode);
+await runBenchmark({ main, cleanUp, problems, log, startedMs: started, report: () => figures.length && printTable() });

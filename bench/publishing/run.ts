@@ -17,7 +17,7 @@
 //
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way a fresh database of its own, dropped at the end.
-import { createCleanups } from '../cleanup.ts';
+import { createCleanups, runBenchmark } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -533,18 +533,4 @@ function printTables(): void {
   }
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  problems.push(`bench failed: ${(error as Error).stack ?? String(error)}`);
-} finally {
-  await cleanUp();
-}
-printTables();
-if (problems.length) {
-  exitCode = 1;
-  process.stderr.write(`\nSomething broke:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
-}
-log(`wall time ${((performance.now() - started) / 1000).toFixed(1)} s`);
-process.exit(exitCode);
+await runBenchmark({ main, cleanUp, problems, log, startedMs: started, report: printTables });

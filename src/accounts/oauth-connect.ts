@@ -102,8 +102,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   if (saved.expired) throw new RequestError(400, `The connect link expired (it is valid ${STATE_TTL_MINUTES} minutes): start again from a new auth URL`, { code: 'invalid_state' });
   const failed = (error: string, description: string, status = 400): CallbackOutcome => ({ kind: 'failed', error, description, status, redirectUri: saved.redirect_uri });
   if (typeof query.error === 'string') return failed(query.error, typeof query.error_description === 'string' ? query.error_description : 'The user did not authorize the app');
-  // Meta appends "#_" to its redirect; a browser drops the fragment, a copied URL may keep it.
-  const code = typeof query.code === 'string' ? query.code.replace(/#_$/, '') : '';
+  const code = typeof query.code === 'string' ? query.code : '';
   if (!code) return failed('invalid_request', 'The callback has no code');
 
   const provider = providerFor(settings, saved.network);

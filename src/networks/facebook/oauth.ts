@@ -78,7 +78,9 @@ export function metaLogin(network: NetworkId, hosts: MetaHosts) {
 
     /** Code → short-lived user token → long-lived user token (whose Page tokens never expire). */
     async userToken(app: OAuthApp, input: { code: string; redirectUri: string }): Promise<string> {
-      const short = await token('exchange the code', { client_id: app.clientId, redirect_uri: input.redirectUri, client_secret: app.clientSecret, code: input.code });
+      // Meta appends "#_" to its redirect; a browser drops the fragment, a copied URL may keep it.
+      const code = input.code.replace(/#_$/, '');
+      const short = await token('exchange the code', { client_id: app.clientId, redirect_uri: input.redirectUri, client_secret: app.clientSecret, code });
       return token('get a long-lived token', { grant_type: 'fb_exchange_token', client_id: app.clientId, client_secret: app.clientSecret, fb_exchange_token: short });
     },
 
