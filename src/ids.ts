@@ -23,3 +23,19 @@ export function decodeId(value: string): number | undefined {
   // Sqids decodes some strings it never produced; only the canonical encoding counts.
   return Number.isSafeInteger(id) && id > 0 && sqids.encode([id]) === value ? id : undefined;
 }
+
+/**
+ * The number behind a numeric id (media, webhooks, deliveries), or undefined when `value` is not one
+ * Crier could have issued: digits only, no sign, exponent or leading zero, and within 2^53 - 1 (what a
+ * JavaScript number holds exactly, well inside PostgreSQL's bigint).
+ */
+export function parseNumericId(value: string): number | undefined {
+  if (!/^[1-9]\d{0,15}$/.test(value)) return undefined;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/** Where the spec accepts both forms (the `social_account_id` filter, API keys as the CLI prints them). */
+export function parseEncodedOrNumericId(value: string): number | undefined {
+  return parseNumericId(value) ?? decodeId(value);
+}

@@ -1,7 +1,7 @@
 // API keys: issuing, listing, revoking, resolving a presented key to its owner, and the counters a
 // key carries (fixed quota, last use). The key itself is shown once; only its SHA-256 is stored.
 import type { Db, Queryable } from '../db/pool.ts';
-import { decodeId, encodeId } from '../ids.ts';
+import { encodeId, parseEncodedOrNumericId } from '../ids.ts';
 import { generateApiKey, hashApiKey } from '../security/api-keys.ts';
 import type { SubscriptionStatus } from './orgs.ts';
 
@@ -170,17 +170,11 @@ export async function issueApiKey(db: Queryable, orgId: number, userId: number, 
  * revocation time. Undefined: no such key in this organization (another org's key looks the same).
  */
 export async function revokeOrgApiKey(db: Queryable, orgId: number, publicId: string): Promise<ApiKeyView | undefined> {
-  const id = parseKeyId(publicId);
+  const id = parseEncodedOrNumericId(publicId);
   if (id === undefined) return undefined;
   const result = await db.query<ApiKeyRow>(
     `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND org_id = $2 RETURNING ${VIEW_COLUMNS}`,
     [id, orgId],
   );
   return result.rows[0] && toView(result.rows[0]);
-}
-
-/** The encoded id the API shows, or the numeric id the CLI prints. */
-function parseKeyId(value: string): number | undefined {
-  if (/^\d{1,15}$/.test(value)) return Number(value);
-  return decodeId(value);
 }

@@ -1,7 +1,7 @@
 // GET /v1/posts: filters combined with AND, newest first, with the total across pages.
 import { prepared, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
-import { decodeId } from '../ids.ts';
+import { parseEncodedOrNumericId } from '../ids.ts';
 import { POST_ROW_SQL } from './read.ts';
 import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
 import type { ListPostsQuery } from './schema.ts';
@@ -71,8 +71,7 @@ function buildFilter(orgId: number, query: ListPostsQuery): Filter {
 
 /** The spec accepts the encoded id or the raw number. */
 function parseAccountId(value: string): number {
-  if (/^\d{1,15}$/.test(value)) return Number(value);
-  const id = decodeId(value);
+  const id = parseEncodedOrNumericId(value);
   if (id === undefined) {
     throw validationError([{ field: 'social_account_id', message: 'must be an account id from GET /v1/social-accounts or its numeric form' }]);
   }

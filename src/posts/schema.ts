@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS } from '../networks/types.ts';
+import { PaginationQuery } from '../validation/pagination.ts';
 import { HttpsUrl } from '../validation/schema.ts';
 
 export const MAX_CONTENT_LENGTH = 100_000;
@@ -106,8 +107,7 @@ export const ListPostsQuerySchema = Type.Object({
   created_before: Type.Optional(Type.String({ format: 'date-time' })),
   scheduled_after: Type.Optional(Type.String({ format: 'date-time' })),
   scheduled_before: Type.Optional(Type.String({ format: 'date-time' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  ...PaginationQuery,
 });
 
 export type ListPostsQuery = Static<typeof ListPostsQuerySchema>;

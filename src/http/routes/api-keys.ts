@@ -4,7 +4,9 @@ import { Type, type TSchema } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';
+import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
+import { IdParams } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -32,15 +34,12 @@ interface CreateBody {
 }
 
 export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Querystring: { limit: number; offset: number } }>('/v1/api-keys', {
+  app.get<{ Querystring: Page }>('/v1/api-keys', {
     schema: {
       summary: "List the organization's API keys",
       description: 'Newest first, revoked keys included. The keys themselves are never shown again after creation.',
       tags: ['api-keys'],
-      querystring: Type.Object({
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-        offset: Type.Integer({ minimum: 0, default: 0 }),
-      }),
+      querystring: Type.Object(PaginationQuery),
       response: {
         200: Type.Object({ success: Type.Boolean(), data: Type.Array(ApiKeySchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
         400: ErrorSchema,
@@ -74,7 +73,7 @@ export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'Revoke an API key',
       description: 'The key stops working at once, on every API process. Revoking a revoked key changes nothing.',
       tags: ['api-keys'],
-      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) }),
+      params: IdParams,
       response: { 200: Type.Object({ success: Type.Boolean(), data: ApiKeySchema }), 403: ErrorSchema, 404: ErrorSchema },
     },
     handler: async (request) => {

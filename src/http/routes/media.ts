@@ -8,8 +8,11 @@ import { mediaContext, type MediaContext } from '../../media/context.ts';
 import { deleteMedia, findServedFile, getMedia, listMedia, type ServedFile } from '../../media/library.ts';
 import { parseRange } from '../../media/range.ts';
 import { confirmUpload, receiveUpload, startUpload } from '../../media/uploads.ts';
+import { parseNumericId } from '../../ids.ts';
+import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { errorBody } from '../errors.ts';
+import { IdParams, requireId } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 
@@ -24,7 +27,8 @@ const MediaSchema = Type.Object({
   expires_at: Type.String({ format: 'date-time', description: 'Pending: end of the upload window. Ready: when the media is deleted (retention)' }),
 });
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** Media ids are numbers (the spec's Media.id). */
+const mediaId = (raw: string) => requireId(raw, parseNumericId, 'Media not found');
 
 export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
   const media = mediaContext(ctx.config, ctx.db, ctx.box);
@@ -43,7 +47,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async (request) => ({ success: true, data: await startUpload(media, request.owner.orgId, request.body) }),
   });
 
-  app.post<{ Params: { id: number }; Body: { size?: number } }>('/v1/media/:id/confirm', {
+  app.post<{ Params: { id: string }; Body: { size?: number } }>('/v1/media/:id/confirm', {
     schema: {
       summary: 'Confirm an upload',
       description: 'Checks that the file was uploaded, has `size` bytes when given, and really is what its filename and content type say (JPEG, PNG, GIF, WEBP, MP4, MOV or WEBM, judged from its bytes). Confirming again answers the same.',
@@ -56,25 +60,25 @@ export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => ({ success: true, data: await confirmUpload(media, request.owner.orgId, request.params.id, request.body.size) }),
+    handler: async (request) => ({ success: true, data: await confirmUpload(media, request.owner.orgId, mediaId(request.params.id), request.body.size) }),
   });
 
-  app.get<{ Querystring: { limit: number; offset: number } }>('/v1/media', {
+  app.get<{ Querystring: Page }>('/v1/media', {
     schema: {
       summary: 'List media',
       tags: ['media'],
-      querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }), offset: Type.Integer({ minimum: 0, default: 0 }) }),
-      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(MediaSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }) },
+      querystring: Type.Object(PaginationQuery),
+      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(MediaSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), 400: ErrorSchema },
     },
     handler: async (request) => ({ success: true, ...(await listMedia(media, request.owner.orgId, request.query)) }),
   });
 
-  app.get<{ Params: { id: number } }>('/v1/media/:id', {
+  app.get<{ Params: { id: string } }>('/v1/media/:id', {
     schema: { summary: 'Get a media', tags: ['media'], params: IdParams, response: { 200: Type.Object({ success: Type.Boolean(), data: MediaSchema }), 404: ErrorSchema } },
-    handler: async (request) => ({ success: true, data: await getMedia(media, request.owner.orgId, request.params.id) }),
+    handler: async (request) => ({ success: true, data: await getMedia(media, request.owner.orgId, mediaId(request.params.id)) }),
   });
 
-  app.delete<{ Params: { id: number } }>('/v1/media/:id', {
+  app.delete<{ Params: { id: string } }>('/v1/media/:id', {
     schema: {
       summary: 'Delete a media',
       description: 'Deletes the file and the renditions made from it; its public URL stops answering. Posts not yet published that use the URL will fail on that media.',
@@ -83,7 +87,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 200: Type.Object({ success: Type.Boolean() }), 404: ErrorSchema },
     },
     handler: async (request) => {
-      await deleteMedia(media, request.owner.orgId, request.params.id);
+      await deleteMedia(media, request.owner.orgId, mediaId(request.params.id));
       return { success: true };
     },
   });
@@ -120,7 +124,7 @@ function uploadRoute(scope: FastifyInstance, media: MediaContext): void {
   scope.addHook('onSend', async (_request, reply) => {
     if (reply.statusCode >= 400) reply.header('connection', 'close');
   });
-  scope.put<{ Params: { id: number }; Querystring: { expires?: string; signature?: string } }>('/media-uploads/:id', {
+  scope.put<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>('/media-uploads/:id', {
     schema: {
       summary: 'Upload the bytes of a media (signed URL from POST /v1/media/upload)',
       tags: ['media'],
@@ -131,7 +135,7 @@ function uploadRoute(scope: FastifyInstance, media: MediaContext): void {
     handler: async (request) => {
       const length = request.headers['content-length'];
       const declared = length === undefined ? undefined : Number(length);
-      return { success: true, data: await receiveUpload(media, request.params.id, request.query, request.raw, declared) };
+      return { success: true, data: await receiveUpload(media, mediaId(request.params.id), request.query, request.raw, declared) };
     },
   });
 }

@@ -13,6 +13,7 @@ import {
 } from '../../posts/schema.ts';
 import type { AppContext } from '../context.ts';
 import { parseIdempotencyKey, runIdempotent } from '../idempotency.ts';
+import { IdParams } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 
@@ -59,7 +60,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     schema: {
       summary: 'Get a post with the publishing state of each account',
       tags: ['posts'],
-      params: Type.Object({ id: Type.String() }),
+      params: IdParams,
       response: { 200: Type.Object({ success: Type.Boolean(), post: PostDetailSchema }), 404: ErrorSchema },
     },
     handler: async (request) => {
@@ -74,7 +75,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'Reschedule a post (or turn it into a draft)',
       description: 'Body: `scheduledAt` (same 30-day window as create) and/or `isDraft`. Re-queues every destination. A post already published on any account answers 409: create a new single-destination post for the accounts that failed.',
       tags: ['posts'],
-      params: Type.Object({ id: Type.String() }),
+      params: IdParams,
       body: Type.Object({ scheduledAt: Type.Optional(Type.String({ format: 'date-time' })), isDraft: Type.Optional(Type.Boolean()) }),
       response: { 200: Type.Object({ success: Type.Boolean(), warnings: Type.Optional(Type.Array(Type.String())), post: PostDetailSchema }), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
     },
@@ -92,7 +93,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'Cancel a post, or delete the record of a finished one',
       description: 'A post that has not started publishing is cancelled. A finished post loses only its record in Crier; what was published stays on the networks. `outcome` says which happened.',
       tags: ['posts'],
-      params: Type.Object({ id: Type.String() }),
+      params: IdParams,
       response: {
         200: Type.Object({ success: Type.Boolean(), outcome: Type.String({ enum: ['cancelled', 'record_deleted'] }), message: Type.String() }),
         404: ErrorSchema,

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { connectBlueskyAccount, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
 import { decodeId } from '../../ids.ts';
 import { RequestError } from '../../errors.ts';
+import { PaginationQuery } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
+import { IdParams, requireId } from '../params.ts';
 
 export const AccountSchema = Type.Object({
   id: Type.String(),
@@ -21,14 +23,7 @@ export const AccountSchema = Type.Object({
 });
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
-const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
-
-/** Another org's id and a malformed one are as missing as an unknown one (DESIGN §8). */
-function accountId(raw: string): number {
-  const id = decodeId(raw);
-  if (id === undefined) throw new RequestError(404, 'Social account not found', { code: 'not_found' });
-  return id;
-}
+const accountId = (raw: string) => requireId(raw, decodeId, 'Social account not found');
 
 export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Querystring: AccountFilters }>('/v1/social-accounts', {
@@ -41,8 +36,7 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
         network: Type.Optional(Type.String()),
         networkUniqueId: Type.Optional(Type.String()),
         username: Type.Optional(Type.String({ description: 'partial, case-insensitive match' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        ...PaginationQuery,
       }),
       response: {
         200: Type.Object({

@@ -9,9 +9,9 @@ import { RequestError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import { createOAuthProviders } from '../../networks/registry.ts';
 import type { AppContext } from '../context.ts';
+import { IdParams, requireId } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
-const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
 const NetworkSchema = Type.Object({
   id: Type.String(),
   network: Type.String(),
@@ -32,11 +32,7 @@ function oauthSettings(ctx: AppContext): OAuthSettings {
   return settings;
 }
 
-function networkId(raw: string): number {
-  const id = decodeId(raw);
-  if (id === undefined) throw new RequestError(404, 'Social network not found', { code: 'not_found' });
-  return id;
-}
+const networkId = (raw: string) => requireId(raw, decodeId, 'Social network not found');
 
 export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Body: SocialNetworkInput }>('/v1/social-networks', {

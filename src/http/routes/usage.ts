@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { usageReport, type UsageQuery } from '../../media/usage.ts';
+import { PaginationQuery } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
@@ -26,8 +27,7 @@ export function usageRoutes(app: FastifyInstance, ctx: AppContext): void {
       querystring: Type.Object({
         from: Type.Optional(Type.String({ format: 'date-time' })),
         to: Type.Optional(Type.String({ format: 'date-time' })),
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-        offset: Type.Integer({ minimum: 0, default: 0 }),
+        ...PaginationQuery,
       }),
       response: {
         200: Type.Object({

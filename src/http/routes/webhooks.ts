@@ -6,15 +6,14 @@ import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/delive
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
 import { SECRET_MAX_LENGTH } from '../../webhooks/signing.ts';
 import { MAX_CUSTOM_HEADERS, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, type StoreDeps, type WebhookInput } from '../../webhooks/store.ts';
+import { parseNumericId } from '../../ids.ts';
+import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
+import { IdParams, requireId } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 /** `type: [x, 'null']` rather than anyOf: with type coercion on, anyOf would turn null into "" and "" into null. */
 const Nullable = (schema: Record<string, unknown>) => Type.Unsafe<unknown>({ ...schema, type: [schema.type as string, 'null'] });
-const Page = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-};
 
 const EventTypeSchema = Type.String({ enum: [...EVENT_TYPES] });
 const HeadersSchema = { type: 'object', additionalProperties: { type: 'string' }, maxProperties: MAX_CUSTOM_HEADERS, description: 'custom headers sent with every delivery; cannot replace Content-Type, User-Agent, X-Service-Signature or webhook-*' };
@@ -51,7 +50,6 @@ const AttemptSchema = Type.Object({
   nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
 const One = Type.Object({ success: Type.Boolean(), data: WebhookSchema });
 const Queued = Type.Object({ success: Type.Boolean(), data: Type.Object({ eventId: Type.String(), webhookId: Type.Integer() }) });
 
@@ -88,11 +86,11 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
   });
 
-  app.get<{ Querystring: { limit: number; offset: number } }>('/v1/webhooks', {
+  app.get<{ Querystring: Page }>('/v1/webhooks', {
     schema: {
       summary: "List the organization's webhooks",
       tags: ['webhooks'],
-      querystring: Type.Object(Page),
+      querystring: Type.Object(PaginationQuery),
       response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(WebhookSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }) },
     },
     handler: async (request) => ({ success: true, ...(await listWebhooks(ctx.db, ctx.box, request.owner.orgId, request.query)) }),
@@ -152,7 +150,7 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
       description: '`errorKind`: timeout (no complete answer within 30 s), connect (DNS or connection failure), redirect (a 3xx: never followed), http_status (a non-2xx answer), blocked (the URL or its address is refused by the SSRF guard), too_large (an answer over 1 MB), interrupted (the worker stopped during the attempt), internal.',
       tags: ['webhooks'],
       params: IdParams,
-      querystring: Type.Object({ ...Page, eventId: Type.Optional(Type.String({ format: 'uuid' })) }),
+      querystring: Type.Object({ ...PaginationQuery, eventId: Type.Optional(Type.String({ format: 'uuid' })) }),
       response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(AttemptSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), 404: ErrorSchema },
     },
     handler: async (request) => ({ success: true, ...found(await listAttempts(ctx.db, request.owner.orgId, webhookId(request.params.id), request.query)) }),
@@ -167,7 +165,7 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
       response: { 202: Queued, 404: ErrorSchema, 409: ErrorSchema },
     },
     handler: async (request, reply) => {
-      const outcome = await redeliver(ctx.db, request.owner.orgId, numericId(request.params.id, 'Delivery not found'));
+      const outcome = await redeliver(ctx.db, request.owner.orgId, requireId(request.params.id, parseNumericId, 'Delivery not found'));
       if (outcome === 'not_found') throw new RequestError(404, 'Delivery not found', { code: 'not_found' });
       if (outcome === 'disabled') throw new RequestError(409, 'The webhook is disabled: enable it to send events to it', { code: 'webhook_disabled' });
       return reply.status(202).send({ success: true, data: outcome });
@@ -188,13 +186,7 @@ function testMessage(body: unknown): string | undefined {
 
 /** Webhook ids are numbers (the `test` event's endpointId); anything else is a missing webhook. */
 function webhookId(raw: string): number {
-  return numericId(raw, 'Webhook not found');
-}
-
-function numericId(raw: string, notFound: string): number {
-  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : undefined;
-  if (id === undefined) throw new RequestError(404, notFound, { code: 'not_found' });
-  return id;
+  return requireId(raw, parseNumericId, 'Webhook not found');
 }
 
 function found<T>(value: T | undefined): T {
