@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { addCrierVocabulary } from '../validation/ajv.ts';
 import { installAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
@@ -33,7 +34,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true }, onCreate: addCrierVocabulary },
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

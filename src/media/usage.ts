@@ -2,6 +2,7 @@
 // 10-second blocks of output (renditions.ts). Totals cover the whole period; the list is paginated.
 import type { Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
+import { parseDateOrDateTime } from '../validation/date-time.ts';
 
 export interface UsageQuery {
   from?: string;
@@ -22,8 +23,9 @@ export interface UsageItem {
 }
 
 export async function usageReport(db: Queryable, orgId: number, query: UsageQuery) {
-  const from = query.from ? new Date(query.from) : null;
-  const to = query.to ? new Date(query.to) : null;
+  // The route's schema has checked both with the same parser, so they parse.
+  const from = query.from === undefined ? null : parseDateOrDateTime(query.from)!;
+  const to = query.to === undefined ? null : parseDateOrDateTime(query.to)!;
   if (from && to && from > to) throw validationError([{ field: 'from', message: 'must not be after `to`' }]);
   // [from, to): a month is from=<first day> to=<first day of the next month>.
   const period = 'org_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)';

@@ -2,6 +2,7 @@
 import { prepared, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { parseEncodedOrNumericId } from '../ids.ts';
+import { parseDateOrDateTime } from '../validation/date-time.ts';
 import { POST_ROW_SQL } from './read.ts';
 import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
 import type { ListPostsQuery } from './schema.ts';
@@ -62,10 +63,13 @@ function buildFilter(orgId: number, query: ListPostsQuery): Filter {
                 WHERE t.post_id = p.id AND ${targetConditions.join(' AND ')})`,
     );
   }
-  if (query.created_after) clauses.push(`p.created_at > ${param(query.created_after)}`);
-  if (query.created_before) clauses.push(`p.created_at < ${param(query.created_before)}`);
-  if (query.scheduled_after) clauses.push(`p.scheduled_at > ${param(query.scheduled_after)}`);
-  if (query.scheduled_before) clauses.push(`p.scheduled_at < ${param(query.scheduled_before)}`);
+  // The route's schema has checked each bound with the same parser; PostgreSQL gets the instant, never
+  // the text (it would read a plain date in the session's time zone).
+  const bound = (text: string) => param(parseDateOrDateTime(text)!);
+  if (query.created_after) clauses.push(`p.created_at > ${bound(query.created_after)}`);
+  if (query.created_before) clauses.push(`p.created_at < ${bound(query.created_before)}`);
+  if (query.scheduled_after) clauses.push(`p.scheduled_at > ${bound(query.scheduled_after)}`);
+  if (query.scheduled_before) clauses.push(`p.scheduled_at < ${bound(query.scheduled_before)}`);
   return { where: clauses.join(' AND '), params, accountId };
 }
 

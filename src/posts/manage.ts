@@ -6,12 +6,16 @@ import { decodeId } from '../ids.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
-import { isPlainObject } from '../validation/strip.ts';
-import { SCHEDULE_HORIZON_MS } from './validate.ts';
+import { validateSchema } from '../validation/ajv.ts';
+import { parseDateTime } from '../validation/date-time.ts';
+import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
+import { PatchPostBodySchema, type PatchPostBody } from './schema.ts';
+import { scheduleIssues } from './validate.ts';
 
 interface LockedPost {
   id: number;
   generation: number;
+  is_draft: boolean;
   cancelled_at: Date | null;
   statuses: string[];
 }
@@ -19,7 +23,7 @@ interface LockedPost {
 async function lockPost(tx: Tx, orgId: number, encodedId: string): Promise<LockedPost> {
   const id = decodeId(encodedId);
   const post = id === undefined ? undefined : (await tx.query<LockedPost>(
-    `SELECT p.id, p.generation, p.cancelled_at, array(SELECT status FROM targets WHERE post_id = p.id ORDER BY id) AS statuses
+    `SELECT p.id, p.generation, p.is_draft, p.cancelled_at, array(SELECT status FROM targets WHERE post_id = p.id ORDER BY id) AS statuses
        FROM posts p WHERE p.id = $1 AND p.org_id = $2 FOR UPDATE`,
     [id, orgId],
   )).rows[0];
@@ -32,7 +36,11 @@ export interface PatchResult {
   warnings: string[];
 }
 
-/** PATCH: `scheduledAt` and/or `isDraft`. Re-queues every destination of a post with nothing published. */
+/**
+ * PATCH: `scheduledAt` and/or `isDraft`. Re-queues every destination of a post with nothing published,
+ * unless the post is (or is made) a draft: `isDraft` left out keeps the post's own, so moving a draft's
+ * time never publishes it.
+ */
 export async function reschedulePost(tx: Tx, boss: Boss, orgId: number, encodedId: string, body: unknown, now = new Date()): Promise<PatchResult> {
   const { scheduledAt, isDraft, warnings } = parsePatch(body, now);
   const post = await lockPost(tx, orgId, encodedId);
@@ -43,7 +51,7 @@ export async function reschedulePost(tx: Tx, boss: Boss, orgId: number, encodedI
     throw new RequestError(409, 'This post is being published right now and cannot be rescheduled', { code: 'post_publishing', headers: { 'retry-after': '5' } });
   }
   const generation = post.generation + 1;
-  const draft = isDraft ?? false;
+  const draft = isDraft ?? post.is_draft;
   await tx.query(
     `UPDATE posts SET generation = $2, is_draft = $3, scheduled_at = CASE WHEN $4::boolean THEN $5 ELSE scheduled_at END,
        cancelled_at = NULL, completed_at = NULL, queued = $6 WHERE id = $1`,
@@ -69,23 +77,18 @@ export async function reschedulePost(tx: Tx, boss: Boss, orgId: number, encodedI
 
 function parsePatch(body: unknown, now: Date): { scheduledAt?: Date; isDraft?: boolean; warnings: string[] } {
   if (!isPlainObject(body)) throw validationError([{ field: '(body)', message: 'must be a JSON object' }]);
-  const issues: FieldIssue[] = [];
-  const warnings = Object.keys(body)
-    .filter((k) => k !== 'scheduledAt' && k !== 'isDraft')
-    .map((k) => `Unknown key "${k}" was ignored; only "scheduledAt" and "isDraft" can be changed`);
-  let scheduledAt: Date | undefined;
-  if (body.scheduledAt !== undefined) {
-    const parsed = typeof body.scheduledAt === 'string' && /[zZ]|[+-]\d\d:?\d\d$/.test(body.scheduledAt) ? new Date(body.scheduledAt) : undefined;
-    if (!parsed || Number.isNaN(parsed.getTime())) issues.push({ field: 'scheduledAt', message: 'must be an ISO 8601 date-time with a time zone' });
-    else if (parsed.getTime() - now.getTime() > SCHEDULE_HORIZON_MS) issues.push({ field: 'scheduledAt', message: 'must be at most 30 days in the future' });
-    else scheduledAt = parsed;
-  }
-  if (body.isDraft !== undefined && typeof body.isDraft !== 'boolean') issues.push({ field: 'isDraft', message: 'must be boolean' });
-  if (body.scheduledAt === undefined && body.isDraft === undefined) {
+  const { value, dropped } = stripUnknownKeys(PatchPostBodySchema, body);
+  const warnings = dropped.map((key) => `Unknown key "${key}" was ignored; only "scheduledAt" and "isDraft" can be changed`);
+  const input = value as PatchPostBody;
+  const issues: FieldIssue[] = validateSchema(PatchPostBodySchema, input);
+  if (input.scheduledAt === undefined && input.isDraft === undefined) {
     issues.push({ field: 'scheduledAt', message: 'send "scheduledAt" (to requeue at that time) or "isDraft"' });
   }
+  // The schema has read scheduledAt with the one date-time parser, so it parses once the schema passed.
+  const scheduledAt = issues.length === 0 && input.scheduledAt !== undefined ? parseDateTime(input.scheduledAt)! : undefined;
+  if (scheduledAt) issues.push(...scheduleIssues(scheduledAt, now));
   if (issues.length) throw validationError(issues);
-  return { scheduledAt, isDraft: body.isDraft as boolean | undefined, warnings };
+  return { scheduledAt, isDraft: input.isDraft, warnings };
 }
 
 export type DeleteResult =

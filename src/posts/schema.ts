@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS } from '../networks/types.ts';
 import { PaginationQuery } from '../validation/pagination.ts';
-import { HttpsUrl } from '../validation/schema.ts';
+import { HttpsUrl, RangeBound } from '../validation/schema.ts';
 
 export const MAX_CONTENT_LENGTH = 100_000;
 export const MAX_CONTAINERS = 100;
@@ -27,6 +27,13 @@ export const ContainerInputSchema = Type.Object({
   media: Type.Optional(Type.Array(MediaInputSchema, { maxItems: MAX_MEDIA_PER_CONTAINER })),
 });
 
+/** scheduledAt on create and PATCH: the one date-time parser (validation/date-time.ts). */
+export const ScheduledAtSchema = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 with a time zone, seconds optional (2026-11-26T06:09Z, 2026-11-26T08:09:30+02:00); '
+    + 'a past time publishes at once, at most 30 days ahead',
+});
+
 const blockProperties: Record<string, TSchema> = {};
 for (const network of NETWORKS) blockProperties[network] = Type.Optional(networkOptions[network].schema);
 
@@ -35,7 +42,7 @@ export const CreatePostBodySchema = Type.Object(
     accounts: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { minItems: 1, maxItems: MAX_ACCOUNTS }),
     content: Type.Optional(Type.String({ maxLength: MAX_CONTENT_LENGTH })),
     containers: Type.Optional(Type.Array(ContainerInputSchema, { minItems: 1, maxItems: MAX_CONTAINERS })),
-    scheduledAt: Type.Optional(Type.String({ format: 'date-time' })),
+    scheduledAt: Type.Optional(ScheduledAtSchema),
     isDraft: Type.Optional(Type.Boolean()),
     processMedia: Type.Optional(Type.Boolean()),
     ...blockProperties,
@@ -44,6 +51,16 @@ export const CreatePostBodySchema = Type.Object(
 );
 
 export type CreatePostBody = Static<typeof CreatePostBodySchema>;
+
+export const PatchPostBodySchema = Type.Object(
+  {
+    scheduledAt: Type.Optional(ScheduledAtSchema),
+    isDraft: Type.Optional(Type.Boolean({ description: 'omitted: the post stays a draft or not, as it was' })),
+  },
+  { description: 'At least one of the two. Unknown keys are ignored and listed in `warnings`.' },
+);
+
+export type PatchPostBody = Static<typeof PatchPostBodySchema>;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -103,10 +120,10 @@ export const ListPostsQuerySchema = Type.Object({
   tenant_id: Type.Optional(Type.String({ minLength: 1 })),
   tenantId: Type.Optional(Type.String({ minLength: 1 })),
   social_account_id: Type.Optional(Type.String({ minLength: 1 })),
-  created_after: Type.Optional(Type.String({ format: 'date-time' })),
-  created_before: Type.Optional(Type.String({ format: 'date-time' })),
-  scheduled_after: Type.Optional(Type.String({ format: 'date-time' })),
-  scheduled_before: Type.Optional(Type.String({ format: 'date-time' })),
+  created_after: Type.Optional(RangeBound()),
+  created_before: Type.Optional(RangeBound()),
+  scheduled_after: Type.Optional(RangeBound()),
+  scheduled_before: Type.Optional(RangeBound()),
   ...PaginationQuery,
 });
 

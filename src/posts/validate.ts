@@ -4,6 +4,7 @@
 import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS, type ContainerInput, type CreateContext, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
+import { parseDateTime } from '../validation/date-time.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
 import { CreatePostBodySchema, type CreatePostBody } from './schema.ts';
 
@@ -37,7 +38,9 @@ export function parseCreateBody(body: unknown, now: Date): Parsed {
   const details = validateSchema(CreatePostBodySchema, value);
   const input = value as CreatePostBody;
   details.push(...checkContentShape(input));
-  if (details.length === 0) details.push(...checkSchedule(input.scheduledAt, now));
+  // The schema has read scheduledAt with the one date-time parser, so it parses once the schema passed.
+  const scheduledAt = details.length === 0 && input.scheduledAt !== undefined ? parseDateTime(input.scheduledAt)! : null;
+  if (scheduledAt) details.push(...scheduleIssues(scheduledAt, now));
   if (details.length) return { ok: false, details };
 
   const blocks: CreateRequest['blocks'] = {};
@@ -50,7 +53,7 @@ export function parseCreateBody(body: unknown, now: Date): Parsed {
     request: {
       accounts: input.accounts,
       containers: normalizeContainers(input),
-      scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
+      scheduledAt,
       isDraft: input.isDraft ?? false,
       processMedia: input.processMedia ?? false,
       blocks,
@@ -84,14 +87,10 @@ function checkContentShape(input: CreatePostBody): FieldIssue[] {
   return issues;
 }
 
-function checkSchedule(scheduledAt: string | undefined, now: Date): FieldIssue[] {
-  if (scheduledAt === undefined) return [];
-  const at = Date.parse(scheduledAt);
-  if (Number.isNaN(at)) return [{ field: 'scheduledAt', message: 'must be an ISO 8601 date-time with a time zone' }];
-  if (at - now.getTime() > SCHEDULE_HORIZON_MS) {
-    return [{ field: 'scheduledAt', message: 'must be at most 30 days in the future' }];
-  }
-  return [];
+/** Rule 4's window, on create and PATCH alike: a past time means now; more than 30 days ahead is refused. */
+export function scheduleIssues(scheduledAt: Date, now: Date): FieldIssue[] {
+  if (scheduledAt.getTime() - now.getTime() <= SCHEDULE_HORIZON_MS) return [];
+  return [{ field: 'scheduledAt', message: 'must be at most 30 days in the future' }];
 }
 
 function normalizeContainers(input: CreatePostBody): ContainerInput[] {

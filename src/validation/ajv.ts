@@ -3,10 +3,28 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import type { FieldIssue } from '../networks/types.ts';
+import { DATE_OR_DATE_TIME_MESSAGE, DATE_TIME_MESSAGE, parseDateOrDateTime, parseDateTime } from './date-time.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export const ajv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true }));
+/** What a refused format says, for the formats whose Ajv wording ("must match format ...") says too little. */
+const FORMAT_MESSAGES: Record<string, string> = {
+  'date-time': DATE_TIME_MESSAGE,
+  'date-or-date-time': DATE_OR_DATE_TIME_MESSAGE,
+};
+
+/**
+ * Crier's own formats, on every Ajv that validates a request (this one and Fastify's, see http/app.ts):
+ * `date-time` is replaced by the one date-time parser, and `date-or-date-time` is a range bound that
+ * may also be a plain day.
+ */
+export function addCrierVocabulary(instance: Ajv): Ajv {
+  instance.addFormat('date-time', { type: 'string', validate: (text: string) => parseDateTime(text) !== undefined });
+  instance.addFormat('date-or-date-time', { type: 'string', validate: (text: string) => parseDateOrDateTime(text) !== undefined });
+  return instance;
+}
+
+export const ajv = addCrierVocabulary(addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true })));
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -58,6 +76,8 @@ function toIssue(error: ErrorObject, prefix: string): FieldIssue {
     message = `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   } else if (error.keyword === 'pattern' && error.parentSchema && 'description' in error.parentSchema) {
     message = `must be ${String(error.parentSchema.description)}`;
+  } else if (error.keyword === 'format') {
+    message = FORMAT_MESSAGES[(error.params as { format: string }).format] ?? message;
   }
   return { field: field || '(body)', message };
 }

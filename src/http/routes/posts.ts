@@ -8,7 +8,7 @@ import { deletePost, reschedulePost } from '../../posts/manage.ts';
 import { getPost } from '../../posts/read.ts';
 import { withTransaction } from '../../db/pool.ts';
 import {
-  CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PostDetailSchema,
+  CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PatchPostBodySchema, PostDetailSchema,
   type ListPostsQuery,
 } from '../../posts/schema.ts';
 import type { AppContext } from '../context.ts';
@@ -73,10 +73,10 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.patch<{ Params: { id: string } }>('/v1/posts/:id', {
     schema: {
       summary: 'Reschedule a post (or turn it into a draft)',
-      description: 'Body: `scheduledAt` (same 30-day window as create) and/or `isDraft`. Re-queues every destination. A post already published on any account answers 409: create a new single-destination post for the accounts that failed.',
+      description: 'Body: `scheduledAt` (the same forms and 30-day window as create) and/or `isDraft`. Re-queues every destination, unless the post is a draft: without `isDraft` a draft stays a draft (its time moves, nothing is queued); `isDraft: false` queues it, `isDraft: true` unqueues a post. A post already published on any account answers 409: create a new single-destination post for the accounts that failed.',
       tags: ['posts'],
       params: IdParams,
-      body: Type.Object({ scheduledAt: Type.Optional(Type.String({ format: 'date-time' })), isDraft: Type.Optional(Type.Boolean()) }),
+      body: PatchPostBodySchema,
       response: { 200: Type.Object({ success: Type.Boolean(), warnings: Type.Optional(Type.Array(Type.String())), post: PostDetailSchema }), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
     },
     validatorCompiler: () => (data: unknown) => ({ value: data }),

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { usageReport, type UsageQuery } from '../../media/usage.ts';
 import { PaginationQuery } from '../../validation/pagination.ts';
+import { RangeBound } from '../../validation/schema.ts';
 import type { AppContext } from '../context.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
@@ -25,8 +26,8 @@ export function usageRoutes(app: FastifyInstance, ctx: AppContext): void {
       description: 'Totals for the period [from, to) (all time when omitted) and the usage records in it, newest first. Each processMedia rendition is billed once, by output duration in 10-second blocks.',
       tags: ['usage'],
       querystring: Type.Object({
-        from: Type.Optional(Type.String({ format: 'date-time' })),
-        to: Type.Optional(Type.String({ format: 'date-time' })),
+        from: Type.Optional(RangeBound()),
+        to: Type.Optional(RangeBound()),
         ...PaginationQuery,
       }),
       response: {
