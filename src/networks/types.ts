@@ -31,25 +31,34 @@ export interface ContainerInput {
   media: MediaInput[];
 }
 
-/** What a platform block's request-time rules may look at besides the block itself. */
-export interface CreateContext {
+/** What a block rule may look at besides the block: the post's content and blocks, never its targets. */
+export interface PostContent {
   containers: ContainerInput[];
-  /** Networks of the accounts the request resolved to. */
-  targetNetworks: ReadonlySet<NetworkId>;
   /** Every platform block of the request, already schema-valid and stripped of unknown keys. */
   blocks: Partial<Record<NetworkId, Record<string, unknown>>>;
 }
 
+/** What a target rule sees besides: the networks of the accounts the request resolved to. */
+export interface TargetContext extends PostContent {
+  targetNetworks: ReadonlySet<NetworkId>;
+}
+
 /**
- * A network's platform block: its TypeBox schema (validated by Ajv; unknown keys are stripped and
- * reported as warnings before validation, so schemas do not set additionalProperties) and its
- * cross-field rules, which run only when an account of that network is targeted.
+ * A network's platform block. Its schema (validated by Ajv; unknown keys are stripped and reported as
+ * warnings before validation, so schemas do not set additionalProperties) and its rules apply in two
+ * ways, kept apart so that what a block says is judged the same whatever the post targets:
+ *  - `schema` and `blockRules`: everything that concerns the block alone (types, enums, lengths in the
+ *    spec's units, required fields, how its fields combine, the text they refer to). They run whenever
+ *    the block is present, targeted or not, and cannot see the targets.
+ *  - `targetRules`: what holds only because an account of the network is targeted (the shape of the
+ *    shared containers for that network, cross-posting, a block the network cannot publish without).
+ *    `block` is undefined when the request has none.
  */
 export interface NetworkOptions {
   network: NetworkId;
   schema: TSchema;
-  /** Request-time rules. `block` is undefined when the request has no block for this network. */
-  check(block: Record<string, unknown> | undefined, ctx: CreateContext): FieldIssue[];
+  blockRules(block: Record<string, unknown>, post: PostContent): FieldIssue[];
+  targetRules(block: Record<string, unknown> | undefined, ctx: TargetContext): FieldIssue[];
 }
 
 /** A connected account as an adapter sees it: decrypted credentials, never logged. */

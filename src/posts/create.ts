@@ -8,7 +8,7 @@ import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
-import { checkTargetRules, parseCreateBody, type CreateRequest } from './validate.ts';
+import { checkPlatformRules, parseCreateBody, type CreateRequest } from './validate.ts';
 
 export interface CreatePostResult {
   status: 200 | 202;
@@ -27,7 +27,7 @@ export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknow
       details: [{ field: 'accounts', message: 'no entry matches an account id or exact username of this organization' }],
     });
   }
-  const issues: FieldIssue[] = checkTargetRules(request, new Set(accounts.map((a) => a.network as NetworkId)));
+  const issues: FieldIssue[] = checkPlatformRules(request, new Set(accounts.map((a) => a.network as NetworkId)));
   if (issues.length) throw validationError(issues);
 
   const queue = !request.isDraft;

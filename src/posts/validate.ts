@@ -1,8 +1,8 @@
-// The request-time rules of POST /v1/posts that need no database: unknown keys, schema, the
-// content/containers choice and the scheduling window. Rules that depend on the targeted networks
-// run after account resolution (checkTargetRules).
+// The request-time rules of POST /v1/posts: unknown keys, schema, the content/containers choice and the
+// scheduling window (parseCreateBody, no database), then the platform rules once the accounts are
+// resolved (checkPlatformRules), so that block rules and target rules are reported together.
 import { networkOptions } from '../networks/options-registry.ts';
-import { NETWORKS, type ContainerInput, type CreateContext, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import { NETWORKS, type ContainerInput, type FieldIssue, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
@@ -101,12 +101,19 @@ function normalizeContainers(input: CreatePostBody): ContainerInput[] {
   }));
 }
 
-/** The platform rules of each network an account of which is targeted (e.g. threads' 500 characters). */
-export function checkTargetRules(request: CreateRequest, targetNetworks: ReadonlySet<NetworkId>): FieldIssue[] {
-  const ctx: CreateContext = { containers: request.containers, targetNetworks, blocks: request.blocks };
-  const issues: FieldIssue[] = [];
-  for (const network of NETWORKS) {
-    if (targetNetworks.has(network)) issues.push(...networkOptions[network].check(request.blocks[network], ctx));
-  }
-  return issues;
+/**
+ * Every platform rule of the request: the block rules of each block present, whatever is targeted, and
+ * the target rules of each network an account of which is targeted (e.g. threads' 500 characters).
+ */
+export function checkPlatformRules(request: CreateRequest, targetNetworks: ReadonlySet<NetworkId>): FieldIssue[] {
+  const post: PostContent = { containers: request.containers, blocks: request.blocks };
+  const ctx: TargetContext = { ...post, targetNetworks };
+  return NETWORKS.flatMap((network) => {
+    const { blockRules, targetRules } = networkOptions[network];
+    const block = request.blocks[network];
+    return [
+      ...(block === undefined ? [] : blockRules(block, post)),
+      ...(targetNetworks.has(network) ? targetRules(block, ctx) : []),
+    ];
+  });
 }

@@ -1,37 +1,22 @@
-// Runs every platform-block contract case through a pure copy of the create pipeline (strip unknown
-// keys, schema-validate each block present, then each targeted network's request-time rules), so the
-// table and the twelve options files are checked against each other without a server.
+// Runs every platform-block contract case through the create pipeline without a server (parse and
+// schema-validate the body, then the platform rules for the case's targets, exactly as POST /v1/posts
+// does after resolving accounts), so the table and the twelve options files are checked against each
+// other in milliseconds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockCases, type BlockCase } from '../posts/platform-blocks.cases.ts';
 import { networkOptions } from '../../src/networks/options-registry.ts';
 import { mediaKind } from '../../src/networks/media-kind.ts';
 import { threadsLength } from '../../src/networks/threads/options.ts';
-import { NETWORKS, type ContainerInput, type CreateContext, type FieldIssue, type MediaInput, type NetworkId } from '../../src/networks/types.ts';
-import { validateSchema } from '../../src/validation/ajv.ts';
-import { stripUnknownKeys } from '../../src/validation/strip.ts';
+import { NETWORKS, type FieldIssue, type MediaInput, type NetworkId, type TargetContext } from '../../src/networks/types.ts';
+import { checkPlatformRules, parseCreateBody } from '../../src/posts/validate.ts';
 
 type RawContainer = { content?: string; media?: MediaInput[] };
 
-function containersOf(body: Record<string, unknown>): ContainerInput[] {
-  const raw = (body.containers as RawContainer[] | undefined) ?? [{ content: body.content as string }];
-  return raw.map((container) => ({ content: container.content ?? '', media: container.media ?? [] }));
-}
-
 function run(testCase: BlockCase): FieldIssue[] {
-  const blocks: CreateContext['blocks'] = {};
-  const issues: FieldIssue[] = [];
-  for (const network of NETWORKS) {
-    if (!(network in testCase.body)) continue;
-    const { schema } = networkOptions[network];
-    const { value } = stripUnknownKeys(schema, testCase.body[network], network);
-    issues.push(...validateSchema(schema, value, network));
-    blocks[network] = value as Record<string, unknown>;
-  }
-  // Request-time rules only see schema-valid blocks, as in the server.
-  if (issues.length > 0) return issues;
-  const ctx: CreateContext = { containers: containersOf(testCase.body), targetNetworks: new Set(testCase.networks), blocks };
-  return testCase.networks.flatMap((network) => networkOptions[network].check(blocks[network], ctx));
+  const parsed = parseCreateBody({ ...testCase.body, accounts: ['resolved-by-the-case'] }, new Date());
+  if (!parsed.ok) return parsed.details;
+  return checkPlatformRules(parsed.request, new Set(testCase.networks));
 }
 
 test('case table is well formed', () => {
@@ -92,8 +77,8 @@ test('threads counts graphemes, with emoji as their UTF-8 byte length', () => {
   assert.equal(threadsLength('❤️'), 6);
 });
 
-// A check must cope with "no block" for every network, since it runs whenever the network is targeted.
-test('every check accepts a missing block', () => {
-  const ctx: CreateContext = { containers: [{ content: 'Hi', media: [] }], targetNetworks: new Set<NetworkId>(NETWORKS), blocks: {} };
-  for (const network of NETWORKS) assert.doesNotThrow(() => networkOptions[network].check(undefined, ctx), network);
+// A target rule must cope with "no block" for every network, since it runs whenever the network is targeted.
+test('every target rule accepts a missing block', () => {
+  const ctx: TargetContext = { containers: [{ content: 'Hi', media: [] }], targetNetworks: new Set<NetworkId>(NETWORKS), blocks: {} };
+  for (const network of NETWORKS) assert.doesNotThrow(() => networkOptions[network].targetRules(undefined, ctx), network);
 });

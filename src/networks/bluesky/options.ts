@@ -1,7 +1,7 @@
 // Bluesky block: only a text override. The spec says the Bluesky 300-character limit is not
 // checked at request time (the network enforces it when publishing), so there are no request-time rules.
 import { Type, type Static } from 'typebox';
-import { ContentOverride } from '../rules.ts';
+import { ContentOverride, noRules } from '../rules.ts';
 import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
@@ -13,5 +13,6 @@ export type BlueskyBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'bluesky',
   schema,
-  check: () => [],
+  blockRules: noRules,
+  targetRules: noRules,
 };

@@ -1,7 +1,7 @@
 // Google Business Profile block. EVENT and OFFER posts carry their title and validity window in `event`
 // (rule 8), and a call to action needs a link unless it is a phone call.
 import { Type, type Static } from 'typebox';
-import { ContentOverride, issue } from '../rules.ts';
+import { ContentOverride, issue, noRules } from '../rules.ts';
 import { HttpUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';
 
@@ -34,8 +34,8 @@ export type GoogleBusinessBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'google_business',
   schema,
-  check(raw) {
-    const block = (raw ?? {}) as GoogleBusinessBlock;
+  blockRules(raw) {
+    const block = raw as GoogleBusinessBlock;
     const issues: FieldIssue[] = [];
     if ((block.topicType === 'EVENT' || block.topicType === 'OFFER') && block.event === undefined) {
       issues.push(issue('google_business.event', `is required when topicType is ${block.topicType}; give title, `
@@ -49,4 +49,5 @@ export const options: NetworkOptions = {
     }
     return issues;
   },
+  targetRules: noRules,
 };

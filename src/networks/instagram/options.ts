@@ -1,10 +1,11 @@
 // Instagram block. Stories, Reels and trial reels each accept only one shape of media, and that shape is
 // known at request time from the root container, so mismatches are rejected here instead of failing later
-// at Meta's container step.
+// at Meta's container step. What a Story cannot carry in the block is refused whatever is targeted; the
+// shape of the shared containers only matters when an Instagram account is targeted.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, isSingleVideo, storyMediaIssues } from '../rules.ts';
 import { HttpUrl, StringEnum } from '../../validation/schema.ts';
-import type { CreateContext, FieldIssue, NetworkOptions } from '../types.ts';
+import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
@@ -28,18 +29,43 @@ const schema = Type.Object({
 
 export type InstagramBlock = Static<typeof schema>;
 
-/** A Story has no caption from any source: the override, `caption`, or the root container's text. */
-function storyIssues(block: InstagramBlock, ctx: CreateContext): FieldIssue[] {
-  const issues = storyMediaIssues(ctx, 'An Instagram');
+/**
+ * What a Story cannot be combined with in the block itself: a caption (`content` or `caption`),
+ * collaborators, a Reel cover or a trial reel.
+ */
+function storyBlockIssues(block: InstagramBlock): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   const noCaption = 'an Instagram Story has no caption; remove it or drop instagram.publishAsStory';
   if (block.content !== undefined) issues.push(issue('instagram.content', noCaption));
   if (block.caption) issues.push(issue('instagram.caption', noCaption));
-  // The root text is only Instagram's caption when no override replaces it.
-  if (block.content === undefined && !block.caption && ctx.containers[0]?.content) {
-    issues.push(issue('containers[0].content', `${noCaption} (post captioned content for other networks in a separate request)`));
-  }
   if (block.collaborators?.length) {
     issues.push(issue('instagram.collaborators', 'collaborators are for feed posts and Reels, not Stories; remove them'));
+  }
+  if (block.reelCoverUrl !== undefined) issues.push(issue('instagram.reelCoverUrl', 'a Reel cover cannot be used on a Story; remove reelCoverUrl'));
+  if (block.trialReel !== undefined) issues.push(issue('instagram.trialReel', 'trialReel cannot be combined with publishAsStory; remove one of them'));
+  return issues;
+}
+
+/** What a targeted Story needs of the shared content: one image or video, and no root text as its caption. */
+function storyContentIssues(block: InstagramBlock, ctx: TargetContext): FieldIssue[] {
+  const issues = storyMediaIssues(ctx, 'An Instagram');
+  // The root text is only Instagram's caption when no override replaces it.
+  if (block.content === undefined && !block.caption && ctx.containers[0]?.content) {
+    issues.push(issue('containers[0].content', 'an Instagram Story has no caption; remove it or drop instagram.publishAsStory '
+      + '(post captioned content for other networks in a separate request)'));
+  }
+  return issues;
+}
+
+/** A Reel is a single video that is not a Story; covers and trial reels only exist for Reels. */
+function reelIssues(block: InstagramBlock, ctx: TargetContext): FieldIssue[] {
+  if (isSingleVideo(ctx)) return [];
+  const issues: FieldIssue[] = [];
+  if (block.reelCoverUrl !== undefined) {
+    issues.push(issue('instagram.reelCoverUrl', 'a Reel cover needs exactly one video in the first container (a Reel); remove reelCoverUrl for other posts'));
+  }
+  if (block.trialReel !== undefined) {
+    issues.push(issue('instagram.trialReel', 'trialReel needs exactly one video in the first container (published as a Reel), not images or carousels'));
   }
   return issues;
 }
@@ -47,22 +73,12 @@ function storyIssues(block: InstagramBlock, ctx: CreateContext): FieldIssue[] {
 export const options: NetworkOptions = {
   network: 'instagram',
   schema,
-  check(raw, ctx) {
+  blockRules(raw) {
+    const block = raw as InstagramBlock;
+    return block.publishAsStory === true ? storyBlockIssues(block) : [];
+  },
+  targetRules(raw, ctx) {
     const block = (raw ?? {}) as InstagramBlock;
-    const story = block.publishAsStory === true;
-    const issues = story ? storyIssues(block, ctx) : [];
-    // A Reel is a single video that is not a Story; covers and trial reels only exist for Reels.
-    const reel = !story && isSingleVideo(ctx);
-    if (block.reelCoverUrl !== undefined && !reel) {
-      issues.push(issue('instagram.reelCoverUrl', story
-        ? 'a Reel cover cannot be used on a Story; remove reelCoverUrl'
-        : 'a Reel cover needs exactly one video in the first container (a Reel); remove reelCoverUrl for other posts'));
-    }
-    if (block.trialReel !== undefined && !reel) {
-      issues.push(issue('instagram.trialReel', story
-        ? 'trialReel cannot be combined with publishAsStory; remove one of them'
-        : 'trialReel needs exactly one video in the first container (published as a Reel), not images or carousels'));
-    }
-    return issues;
+    return block.publishAsStory === true ? storyContentIssues(block, ctx) : reelIssues(block, ctx);
   },
 };

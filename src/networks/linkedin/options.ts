@@ -1,7 +1,7 @@
 // LinkedIn block. Mentions are written into the commentary by finding their text, so a name that is not in
-// the text would publish a broken mention; the spec has it rejected here instead.
+// the text would publish a broken mention; the spec has it rejected here instead, whatever is targeted.
 import { Type, type Static } from 'typebox';
-import { ContentOverride, issue, rootText } from '../rules.ts';
+import { ContentOverride, issue, noRules, rootText } from '../rules.ts';
 import { HttpUrl } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
@@ -28,14 +28,15 @@ export type LinkedinBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'linkedin',
   schema,
-  check(raw, ctx) {
-    const block = (raw ?? {}) as LinkedinBlock;
+  blockRules(raw, post) {
+    const block = raw as LinkedinBlock;
     // Mentions resolve against what LinkedIn publishes: linkedin.content when set, else the root text.
-    const text = rootText('linkedin', ctx);
+    const text = rootText('linkedin', post);
     const where = block.content !== undefined ? 'linkedin.content' : 'the first container\'s content';
     return (block.mentions ?? []).flatMap((mention, i) => text.includes(mention.text) ? [] : [issue(
       `linkedin.mentions[${i}].text`,
       `"${mention.text}" does not appear in ${where}; it must appear there verbatim (case-sensitive) to become the mention`,
     )]);
   },
+  targetRules: noRules,
 };

@@ -1,18 +1,20 @@
-// Reddit block. Crier publishes only text and link posts to Reddit (media posts need Reddit's undocumented
-// upload flow), and every submission needs a subreddit and a title, so both are enforced when targeted.
+// Reddit block. Every submission needs a subreddit and a title: the schema requires both in any Reddit
+// block, and the target rule when a Reddit account is targeted with no block. Crier publishes only text
+// and link posts to Reddit (media posts need Reddit's undocumented upload flow), so a targeted Reddit
+// account refuses containers with media.
 import { Type, type Static } from 'typebox';
-import { ContentOverride, issue } from '../rules.ts';
+import { ContentOverride, issue, noRules } from '../rules.ts';
 import { HttpUrl } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
-  subreddit: Type.Optional(Type.String({
+  subreddit: Type.String({
     minLength: 1,
     pattern: '^[^/\\s]*$',
     description: 'a subreddit name without the r/ prefix, such as "typescript" (or "u_<username>" for your profile)',
-  })),
-  title: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  }),
+  title: Type.String({ minLength: 1, maxLength: 300 }),
   url: Type.Optional(HttpUrl()),
   flairId: Type.Optional(Type.String()),
   flairText: Type.Optional(Type.String({ maxLength: 64 })),
@@ -26,13 +28,11 @@ export type RedditBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'reddit',
   schema,
-  check(raw, ctx) {
-    const block = (raw ?? {}) as RedditBlock;
+  blockRules: noRules,
+  targetRules(block, ctx) {
     const issues: FieldIssue[] = [];
-    if (block.subreddit === undefined) {
+    if (block === undefined) {
       issues.push(issue('reddit.subreddit', 'is required when a Reddit account is targeted; name the subreddit without r/ (or u_<username>)'));
-    }
-    if (block.title === undefined) {
       issues.push(issue('reddit.title', 'is required when a Reddit account is targeted; give the post title (1-300 characters)'));
     }
     ctx.containers.forEach((container, i) => {

@@ -1,5 +1,6 @@
 // Threads block. The 500-character limit is the one length limit the spec checks at request time
-// (POST /v1/posts rule 5), on every container, with `threads.content` standing in for the root's text.
+// (POST /v1/posts rule 5): on `threads.content` whenever it is set (a block rule), and on every container
+// when a Threads account is targeted, with `threads.content` standing in for the root's text.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
@@ -45,12 +46,14 @@ function tooLong(field: string, text: string, hint: string): FieldIssue[] {
 export const options: NetworkOptions = {
   network: 'threads',
   schema,
-  check(block, ctx) {
-    const override = (block as ThreadsBlock | undefined)?.content;
-    return ctx.containers.flatMap((container, index) =>
-      index === 0 && override !== undefined
-        ? tooLong('threads.content', override, 'shorten this Threads text')
-        : tooLong(`containers[${index}].content`, container.content,
-          index === 0 ? 'shorten it, or set threads.content to a shorter text for Threads' : 'shorten this reply'));
+  blockRules(block) {
+    const override = (block as ThreadsBlock).content;
+    return override === undefined ? [] : tooLong('threads.content', override, 'shorten this Threads text');
+  },
+  targetRules(block, ctx) {
+    const overridden = (block as ThreadsBlock | undefined)?.content !== undefined;
+    return ctx.containers.flatMap((container, index) => index === 0 && overridden ? [] : tooLong(
+      `containers[${index}].content`, container.content,
+      index === 0 ? 'shorten it, or set threads.content to a shorter text for Threads' : 'shorten this reply'));
   },
 };

@@ -1,7 +1,7 @@
 // TikTok block. Title and description limits are in UTF-16 code units (JS `string.length`), which JSON
 // Schema's maxLength cannot express (it counts code points), so they are checked here.
 import { Type, type Static } from 'typebox';
-import { ContentOverride, issue } from '../rules.ts';
+import { ContentOverride, issue, noRules } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';
 
@@ -35,8 +35,8 @@ function tooLong(field: string, value: string | undefined, max: number): FieldIs
 export const options: NetworkOptions = {
   network: 'tiktok',
   schema,
-  check(raw) {
-    const block = (raw ?? {}) as TiktokBlock;
+  blockRules(raw) {
+    const block = raw as TiktokBlock;
     const issues = [
       ...tooLong('tiktok.title', block.title, TIKTOK_TITLE_MAX),
       ...tooLong('tiktok.description', block.description, TIKTOK_DESCRIPTION_MAX),
@@ -48,4 +48,5 @@ export const options: NetworkOptions = {
     }
     return issues;
   },
+  targetRules: noRules,
 };

@@ -1,6 +1,6 @@
 // Vimeo block. Its constraints are two enums, so the schema says it all.
 import { Type, type Static } from 'typebox';
-import { ContentOverride } from '../rules.ts';
+import { ContentOverride, noRules } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
@@ -17,5 +17,6 @@ export type VimeoBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'vimeo',
   schema,
-  check: () => [],
+  blockRules: noRules,
+  targetRules: noRules,
 };

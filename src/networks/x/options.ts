@@ -1,7 +1,7 @@
 // X block: only a text override. The spec says the X limit is not
 // checked at request time (the network enforces it when publishing), so there are no request-time rules.
 import { Type, type Static } from 'typebox';
-import { ContentOverride } from '../rules.ts';
+import { ContentOverride, noRules } from '../rules.ts';
 import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
@@ -13,5 +13,6 @@ export type XBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'x',
   schema,
-  check: () => [],
+  blockRules: noRules,
+  targetRules: noRules,
 };

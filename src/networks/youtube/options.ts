@@ -1,7 +1,7 @@
 // YouTube block. Everything it constrains fits in the schema; thumbnails are checked when publishing
 // (downloaded then), so there are no request-time rules beyond it.
 import { Type, type Static } from 'typebox';
-import { ContentOverride } from '../rules.ts';
+import { ContentOverride, noRules } from '../rules.ts';
 import { HttpUrl, StringEnum } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
@@ -22,5 +22,6 @@ export type YoutubeBlock = Static<typeof schema>;
 export const options: NetworkOptions = {
   network: 'youtube',
   schema,
-  check: () => [],
+  blockRules: noRules,
+  targetRules: noRules,
 };
