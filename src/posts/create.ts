@@ -6,6 +6,7 @@ import { RequestError, validationError } from '../errors.ts';
 import type { FieldIssue, NetworkId } from '../networks/types.ts';
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
+import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
 import { checkPlatformRules, parseCreateBody, type CreateRequest } from './validate.ts';
@@ -15,8 +16,8 @@ export interface CreatePostResult {
   body: { success: true; warnings?: string[]; post: PostJson };
 }
 
-export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknown, now = new Date()): Promise<CreatePostResult> {
-  const parsed = parseCreateBody(body, now);
+export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknown, fetch: FetchPolicy, now = new Date()): Promise<CreatePostResult> {
+  const parsed = parseCreateBody(body, now, fetch);
   if (!parsed.ok) throw validationError(parsed.details);
   const request = parsed.request;
 

@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS } from '../networks/types.ts';
 import { PaginationQuery } from '../validation/pagination.ts';
-import { HttpsUrl, RangeBound } from '../validation/schema.ts';
+import { FetchedUrl, RangeBound } from '../validation/schema.ts';
 
 export const MAX_CONTENT_LENGTH = 100_000;
 export const MAX_CONTAINERS = 100;
@@ -12,7 +12,7 @@ export const MAX_ACCOUNTS = 100;
 export const MAX_MEDIA_PER_CONTAINER = 35;
 
 export const MediaInputSchema = Type.Object({
-  url: HttpsUrl({ maxLength: 2048 }),
+  url: FetchedUrl({ maxLength: 2048 }),
   filename: Type.String({
     minLength: 1,
     maxLength: 255,

@@ -5,6 +5,7 @@ import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS, type ContainerInput, type FieldIssue, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
+import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
 import { CreatePostBodySchema, type CreatePostBody } from './schema.ts';
 
@@ -31,11 +32,12 @@ const DEPRECATED_KEYS: Record<string, string> = {
     '"networkOverrideConfiguration" is a response field and was ignored; send per-network options as top-level keys such as "tiktok"',
 };
 
-export function parseCreateBody(body: unknown, now: Date): Parsed {
+/** `fetch` judges the URLs that will be fetched (media, covers): the installation's loopback switch and own media. */
+export function parseCreateBody(body: unknown, now: Date, fetch: FetchPolicy): Parsed {
   if (!isPlainObject(body)) return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
   const { value, dropped } = stripUnknownKeys(CreatePostBodySchema, body);
   const warnings = dropped.map((key) => DEPRECATED_KEYS[key] ?? `Unknown key "${key}" was ignored`);
-  const details = validateSchema(CreatePostBodySchema, value);
+  const details = validateSchema(CreatePostBodySchema, value, '', fetch);
   const input = value as CreatePostBody;
   details.push(...checkContentShape(input));
   // The schema has read scheduledAt with the one date-time parser, so it parses once the schema passed.

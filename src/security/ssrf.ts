@@ -82,7 +82,7 @@ const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  * when it is an IP literal. WHATWG URL has already turned `2130706433`, `0x7f.1`, `0177.0.0.1` and
  * `127.1` into `127.0.0.1`, and IPv6 into its canonical form, so one check sees every spelling.
  */
-function parseGuardedUrl(raw: string, allowLoopback = false): URL {
+export function parseGuardedUrl(raw: string, allowLoopback = false): URL {
   let url: URL;
   try {
     url = new URL(raw);

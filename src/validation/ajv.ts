@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import type { FieldIssue } from '../networks/types.ts';
 import { DATE_OR_DATE_TIME_MESSAGE, DATE_TIME_MESSAGE, parseDateOrDateTime, parseDateTime } from './date-time.ts';
+import { FETCHED_URL_KEYWORD, fetchedUrlProblem, STRICT_FETCH_POLICY, type FetchPolicy } from './fetched-url.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -14,28 +15,40 @@ const FORMAT_MESSAGES: Record<string, string> = {
 };
 
 /**
- * Crier's own formats, on every Ajv that validates a request (this one and Fastify's, see http/app.ts):
- * `date-time` is replaced by the one date-time parser, and `date-or-date-time` is a range bound that
- * may also be a plain day.
+ * Crier's own formats and keyword, on every Ajv that validates a request (this one and Fastify's, see
+ * http/app.ts): `date-time` is replaced by the one date-time parser, `date-or-date-time` is a range
+ * bound that may also be a plain day, and `x-fetched-url` marks a URL someone will fetch.
  */
 export function addCrierVocabulary(instance: Ajv): Ajv {
   instance.addFormat('date-time', { type: 'string', validate: (text: string) => parseDateTime(text) !== undefined });
   instance.addFormat('date-or-date-time', { type: 'string', validate: (text: string) => parseDateOrDateTime(text) !== undefined });
+  instance.addKeyword({ keyword: FETCHED_URL_KEYWORD, type: 'string', schemaType: 'boolean', errors: true, validate: checkFetchedUrl });
   return instance;
 }
 
-export const ajv = addCrierVocabulary(addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true })));
+/** The keyword's check. `this` is the FetchPolicy given to validateSchema (Ajv's passContext). */
+function checkFetchedUrl(this: FetchPolicy | undefined, enabled: boolean, url: string): boolean {
+  const problem = enabled ? fetchedUrlProblem(url, this ?? STRICT_FETCH_POLICY) : undefined;
+  checkFetchedUrl.errors = problem === undefined ? [] : [{ keyword: FETCHED_URL_KEYWORD, message: problem, params: {} }];
+  return problem === undefined;
+}
+checkFetchedUrl.errors = [] as Partial<ErrorObject>[];
+
+export const ajv = addCrierVocabulary(addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: false, verbose: true, passContext: true })));
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** Validates `value` against `schema`; problems come back with dotted field paths under `prefix`. */
-export function validateSchema(schema: TSchema, value: unknown, prefix = ''): FieldIssue[] {
+/**
+ * Validates `value` against `schema`; problems come back with dotted field paths under `prefix`. URLs
+ * marked as fetched are judged by `fetch` (the strict rules when none is given).
+ */
+export function validateSchema(schema: TSchema, value: unknown, prefix = '', fetch: FetchPolicy = STRICT_FETCH_POLICY): FieldIssue[] {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  if (validate(value)) return [];
+  if (validate.call(fetch, value)) return [];
   return ajvErrorsToIssues(validate.errors ?? [], prefix);
 }
 

@@ -86,12 +86,11 @@ describe("Crier's own media is read from storage, not fetched over the network",
     assert.equal((record.value as any).embed.images[0].image.ref.$link, cidForBlob(jpeg));
   });
 
-  it('another loopback URL is still refused by the guard', async () => {
+  it('another loopback URL is still refused by the guard, as soon as the post is created', async () => {
     const bsky = await h.stack.addBlueskyAccount(org);
     const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [bsky.id], containers: [{ content: 'not ours', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] } });
-    const post = await h.stack.waitForPost(org, created.body.post.id);
-    assert.equal(post.socialAccounts[0].status, 'failed');
-    assert.match(post.socialAccounts[0].error, /refused/);
+    assert.equal(created.status, 400);
+    assert.deepEqual(created.body.details, [{ field: 'containers[0].media[0].url', message: 'must be a public https URL; address 127.0.0.1 is not allowed (loopback)' }]);
   });
 
   it('a URL under /media/ with an unknown token fails the destination with a clear error', async () => {

@@ -203,7 +203,6 @@ const facebookCases: BlockCase[] = [
   { name: 'facebook: a reel with two videos is rejected', networks: ['facebook'], body: { containers: [{ content: 'Reel', media: [vid('a.mp4'), vid('b.mp4')] }], facebook: { publishAsReel: true } }, expect: badWhenTargeted('containers[0].media') },
   { name: 'facebook: a reel without media is rejected', networks: ['facebook'], body: { content: 'Reel', facebook: { publishAsReel: true } }, expect: badWhenTargeted('containers[0].media') },
   { name: 'facebook: a video cover on a single video is accepted', networks: ['facebook'], body: { containers: [{ content: 'Video', media: [vid()] }], facebook: { videoCoverUrl: 'https://cdn.example.com/cover.jpg' } }, expect: ok },
-  { name: 'facebook: a video cover may be an http URL', networks: ['facebook'], body: { containers: [{ content: 'Video', media: [vid()] }], facebook: { videoCoverUrl: 'http://cdn.example.com/cover.jpg' } }, expect: ok },
   { name: 'facebook: a video cover on a reel is accepted', networks: ['facebook'], body: { containers: [{ content: 'Reel', media: [vid()] }], facebook: { publishAsReel: true, videoCoverUrl: 'https://cdn.example.com/cover.jpg' } }, expect: ok },
   { name: 'facebook: a video cover on an image post is rejected', networks: ['facebook'], body: { containers: [{ content: 'Pic', media: [img()] }], facebook: { videoCoverUrl: 'https://cdn.example.com/cover.jpg' } }, expect: badWhenTargeted('facebook.videoCoverUrl') },
   { name: 'facebook: a video cover with two videos is rejected', networks: ['facebook'], body: { containers: [{ content: 'Two', media: [vid('a.mp4'), vid('b.mp4')] }], facebook: { videoCoverUrl: 'https://cdn.example.com/cover.jpg' } }, expect: badWhenTargeted('facebook.videoCoverUrl') },
@@ -420,6 +419,41 @@ const redditCases: BlockCase[] = [
   { name: 'reddit: media is rejected in a cross-post that targets Reddit', networks: ['reddit', 'x'], body: { containers: [{ content: 'Body', media: [img()] }], reddit }, expect: badWhenTargeted('containers[0].media') },
 ];
 
+// Every URL that Crier or a network fetches (media, covers, thumbnails, article cards) must be https and
+// not a literal private, loopback, link-local or metadata address however it is spelt, like the guarded
+// client's rules at connect time (the spec allows http for facebook.videoCoverUrl: https only, stricter).
+const UNFETCHABLE_URLS = [
+  'http://cdn.example.com/cover.jpg', 'http://169.254.169.254/latest/cover.jpg', 'https://169.254.169.254/cover.jpg',
+  'http://[::1]/cover.jpg', 'https://[::1]/cover.jpg', 'https://2130706433/cover.jpg', 'https://0x7f.1/cover.jpg',
+  'https://[::ffff:127.0.0.1]/cover.jpg', 'https://10.0.0.5/cover.jpg', 'https://[fd00::1]/cover.jpg',
+  'https://user:secret@cdn.example.com/cover.jpg', 'cover.jpg',
+];
+
+const FETCHED_URL_FIELDS: { field: string; network: NetworkId; body: (url: string) => Record<string, unknown> }[] = [
+  { field: 'containers[0].media[0].url', network: 'x', body: (url) => ({ containers: [{ media: [{ url, filename: 'cover.jpg' }] }] }) },
+  { field: 'youtube.thumbnailUrl', network: 'youtube', body: (url) => ({ containers: [{ media: [vid()] }], youtube: { thumbnailUrl: url } }) },
+  { field: 'instagram.reelCoverUrl', network: 'instagram', body: (url) => ({ containers: [{ content: 'Reel', media: [vid()] }], instagram: { reelCoverUrl: url } }) },
+  { field: 'facebook.videoCoverUrl', network: 'facebook', body: (url) => ({ containers: [{ content: 'Video', media: [vid()] }], facebook: { videoCoverUrl: url } }) },
+  { field: 'linkedin.article.source', network: 'linkedin', body: (url) => ({ content: 'Read', linkedin: { article: { source: url } } }) },
+  { field: 'linkedin.article.thumbnailUrl', network: 'linkedin', body: (url) => ({ content: 'Read', linkedin: { article: { source: 'https://blog.example.com/p', thumbnailUrl: url } } }) },
+  { field: 'pinterest.cover_image_url', network: 'pinterest', body: (url) => ({ containers: [{ content: 'Pin', media: [vid()] }], pinterest: { ...pinterest, cover_image_url: url } }) },
+];
+
+const fetchedUrlCases: BlockCase[] = [
+  ...FETCHED_URL_FIELDS.flatMap(({ field, network, body }) => UNFETCHABLE_URLS.map((url): BlockCase => ({
+    name: `${field}: ${url} is refused, it is not a public https URL`, networks: [network], body: body(url), expect: bad(field),
+  }))),
+  // Links nobody on our side fetches (a destination, a call to action) stay plain http(s) links.
+  { name: 'links: reddit.url may be any http link', networks: ['reddit'], body: { content: 'Body', reddit: { ...reddit, url: 'http://10.0.0.5/page' } }, expect: ok },
+  { name: 'links: pinterest.link may be any http link', networks: ['pinterest'], body: { containers: [{ content: 'Pin', media: [img()] }], pinterest: { ...pinterest, link: 'http://192.168.1.2/p' } }, expect: ok },
+  {
+    name: 'links: a call to action and an offer may use any http link',
+    networks: ['google_business'],
+    body: gbp({ topicType: 'OFFER', event, callToAction: { actionType: 'SHOP', url: 'http://127.0.0.1/shop' }, offer: { redeemOnlineUrl: 'http://127.0.0.1/redeem' } }),
+    expect: ok,
+  },
+];
+
 const crossNetworkCases: BlockCase[] = [
   {
     name: 'cross-post: text networks, each with its own override or required fields, are accepted',
@@ -476,5 +510,5 @@ function withUntargetedTwins(cases: BlockCase[]): BlockCase[] {
 export const blockCases: BlockCase[] = withUntargetedTwins([
   ...contentCases, ...xBlueskyCases, ...threadsCases, ...instagramCases, ...facebookCases, ...linkedinCases,
   ...youtubeCases, ...tiktokCases, ...googleBusinessCases, ...pinterestCases, ...vimeoCases, ...redditCases,
-  ...crossNetworkCases,
+  ...fetchedUrlCases, ...crossNetworkCases,
 ]);

@@ -166,12 +166,11 @@ describe('failures are classified and visible', () => {
     assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 1);
   });
 
-  test('a media URL that is not allowed fails the destination with the reason', async () => {
+  test('a media URL on an address that is not allowed is refused with the reason when the post is created', async () => {
     const ba = await stack.addBlueskyAccount(org);
-    const created = await create({ accounts: [ba.id], containers: [{ content: 'meta', media: [{ url: 'https://169.254.169.254/latest/a.png', filename: 'a.png' }] }] });
-    const post = await stack.waitForPost(org, created.id);
-    assert.equal(post.socialAccounts[0].status, 'failed');
-    assert.match(post.socialAccounts[0].error, /refused/);
+    const res = await stack.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [ba.id], containers: [{ content: 'meta', media: [{ url: 'https://169.254.169.254/latest/a.png', filename: 'a.png' }] }] } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.details, [{ field: 'containers[0].media[0].url', message: 'must be a public https URL; address 169.254.169.254 is not allowed (link_local)' }]);
   });
 });
 

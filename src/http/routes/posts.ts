@@ -7,6 +7,8 @@ import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
 import { getPost } from '../../posts/read.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { tokenOfPublicUrl } from '../../media/context.ts';
+import type { FetchPolicy } from '../../validation/fetched-url.ts';
 import {
   CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PatchPostBodySchema, PostDetailSchema,
   type ListPostsQuery,
@@ -18,6 +20,12 @@ import { IdParams } from '../params.ts';
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 
 export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Media and cover URLs are judged as the publishing worker will fetch them: own media is read from storage.
+  const fetchPolicy: FetchPolicy = {
+    allowLoopback: ctx.config.allowLoopbackFetch,
+    isOwnMedia: (url) => tokenOfPublicUrl(ctx.config.publicBaseUrl, url) !== undefined,
+  };
+
   app.post('/v1/posts', {
     schema: {
       summary: 'Create a post',
@@ -34,7 +42,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const { orgId } = request.owner;
       const result = await runIdempotent(ctx.db, { orgId, endpoint: 'POST /v1/posts', key, body: request.body }, async (tx) => {
-        const created = await createPost(tx, ctx.boss, orgId, request.body);
+        const created = await createPost(tx, ctx.boss, orgId, request.body, fetchPolicy);
         return { status: created.status, body: created.body, headers: {} };
       });
       if (result.replayed) reply.header('idempotency-replayed', 'true');

@@ -4,12 +4,13 @@
 // wants every conflict rejected rather than silently dropped (a Story with text would otherwise lose it).
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, isSingleVideo, rootText, storyMediaIssues } from '../rules.ts';
-import { HttpUrl } from '../../validation/schema.ts';
+import { FetchedUrl } from '../../validation/schema.ts';
 import { NETWORKS, type FieldIssue, type NetworkOptions, type TargetContext } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
-  videoCoverUrl: Type.Optional(HttpUrl()),
+  // The spec allows ^https?:// here; https only, like every URL something fetches (see README).
+  videoCoverUrl: Type.Optional(FetchedUrl()),
   mentions: Type.Optional(Type.Array(Type.Object({
     pageId: Type.String({ minLength: 1 }),
     text: Type.String({ minLength: 1 }),

@@ -4,7 +4,7 @@
 // shape of the shared containers only matters when an Instagram account is targeted.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, isSingleVideo, storyMediaIssues } from '../rules.ts';
-import { HttpUrl, StringEnum } from '../../validation/schema.ts';
+import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';
 
 const schema = Type.Object({
@@ -12,7 +12,7 @@ const schema = Type.Object({
   publishAsStory: Type.Optional(Type.Boolean()),
   locationId: Type.Optional(Type.String()),
   reelThumbOffset: Type.Optional(Type.Number()),
-  reelCoverUrl: Type.Optional(HttpUrl()),
+  reelCoverUrl: Type.Optional(FetchedUrl()),
   userTags: Type.Optional(Type.Array(Type.Object({
     username: Type.String(),
     x: Type.Number(),

@@ -2,16 +2,16 @@
 // the text would publish a broken mention; the spec has it rejected here instead, whatever is targeted.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, noRules, rootText } from '../rules.ts';
-import { HttpUrl } from '../../validation/schema.ts';
+import { FetchedUrl } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
   article: Type.Optional(Type.Object({
-    source: HttpUrl(),
+    source: FetchedUrl(),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 400 })),
     description: Type.Optional(Type.String({ maxLength: 4000 })),
-    thumbnailUrl: Type.Optional(HttpUrl()),
+    thumbnailUrl: Type.Optional(FetchedUrl()),
   })),
   mentions: Type.Optional(Type.Array(Type.Object({
     urn: Type.String({

@@ -3,13 +3,13 @@
 // block at all.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, noRules } from '../rules.ts';
-import { HttpUrl } from '../../validation/schema.ts';
+import { FetchedUrl, HttpUrl } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
   board_id: Type.String({ minLength: 1 }),
-  cover_image_url: Type.Optional(HttpUrl()),
+  cover_image_url: Type.Optional(FetchedUrl()),
   link: Type.Optional(HttpUrl()),
   alt_text: Type.Optional(Type.String({ maxLength: 500 })),
   title: Type.Optional(Type.String({ maxLength: 100 })),

@@ -2,7 +2,7 @@
 // (downloaded then), so there are no request-time rules beyond it.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, noRules } from '../rules.ts';
-import { HttpUrl, StringEnum } from '../../validation/schema.ts';
+import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
@@ -14,7 +14,7 @@ const schema = Type.Object({
   containsSyntheticMedia: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.Array(Type.String())),
   title: Type.Optional(Type.String()),
-  thumbnailUrl: Type.Optional(HttpUrl()),
+  thumbnailUrl: Type.Optional(FetchedUrl()),
 });
 
 export type YoutubeBlock = Static<typeof schema>;
