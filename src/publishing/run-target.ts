@@ -21,6 +21,8 @@ export interface EngineDeps {
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
+  /** A standard fetch through the SSRF guard, for API addresses a user chose (a Bluesky PDS). */
+  userFetch: typeof fetch;
   /** processMedia: swaps videos outside the network's profile for conforming renditions (media/renditions.ts). */
   prepareMedia?: PrepareMedia;
   logger: Logger;
@@ -73,6 +75,7 @@ async function publish(deps: EngineDeps, claim: Claim): Promise<Outcome> {
     containers,
     block: claim.block,
     fetchMedia: deps.fetchMedia,
+    userFetch: deps.userFetch,
     saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, claim.account.id, tokens),
   });
   // Parts exist only if an earlier attempt ran (a crash or a retry); a first attempt skips the query.

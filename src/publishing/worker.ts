@@ -12,7 +12,7 @@ import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { createGuardedClient } from '../security/ssrf.ts';
+import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
 import { runPublishJob, type EngineDeps } from './run-target.ts';
 
 export interface PublishingWorker {
@@ -36,6 +36,7 @@ export async function startPublishingWorker(
     box: deps.box,
     adapters: deps.adapters ?? createAdapters(config),
     fetchMedia,
+    userFetch: guardedFetch(guarded),
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,
