@@ -166,6 +166,16 @@ describe('failures are classified and visible', () => {
     assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 1);
   });
 
+  test('x 403 duplicate content for a post Crier cannot find: unknown (it may be live), never failed', async () => {
+    const xa = await stack.addXAccount(org);
+    stack.x.failNext({ status: 403, method: 'POST', path: '/2/tweets', body: { title: 'Forbidden', detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', status: 403 } });
+    const created = await create({ accounts: [xa.id], content: 'a duplicate of something unseen' });
+    const post = await stack.waitForPost(org, created.id);
+    assert.equal(post.socialAccounts[0].status, 'unknown');
+    assert.match(post.socialAccounts[0].error, /^x: could not tell whether container 1 is already posted \(X refused it as a duplicate of a post already on the account, which Crier could not find\)/);
+    assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 0);
+  });
+
   test('a media URL that is not allowed fails the destination with the reason', async () => {
     const ba = await stack.addBlueskyAccount(org);
     const created = await create({ accounts: [ba.id], containers: [{ content: 'meta', media: [{ url: 'https://169.254.169.254/latest/a.png', filename: 'a.png' }] }] });

@@ -9,6 +9,12 @@ export interface XTweet {
   referenced_tweets?: { type: string; id: string }[];
 }
 
+export interface XTimelinePage {
+  tweets: XTweet[];
+  /** Present when there are older posts in the range: the next page's pagination_token. */
+  next: string | undefined;
+}
+
 export class XClient {
   readonly baseUrl: string;
   readonly #token: string;
@@ -23,10 +29,19 @@ export class XClient {
     return (res as { data: { id: string; text: string } }).data;
   }
 
-  /** The user's most recent posts (replies included), newest first. */
-  async recentTweets(userId: string): Promise<XTweet[]> {
-    const res = await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?max_results=50&tweet.fields=referenced_tweets`);
-    return ((res as { data?: XTweet[] }).data ?? []);
+  /**
+   * One page of the user's posts (replies included) created at or after `since`, newest first, the
+   * largest page X serves. `since` is sent in whole seconds, rounded down, as X's start_time takes it.
+   */
+  async timelinePage(userId: string, since: Date, paginationToken?: string): Promise<XTimelinePage> {
+    const query = new URLSearchParams({
+      max_results: '100',
+      start_time: `${since.toISOString().slice(0, 19)}Z`,
+      'tweet.fields': 'referenced_tweets',
+      ...(paginationToken ? { pagination_token: paginationToken } : {}),
+    });
+    const res = (await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?${query}`)) as { data?: XTweet[]; meta?: { next_token?: string } };
+    return { tweets: res.data ?? [], next: res.meta?.next_token };
   }
 
   async uploadImage(bytes: Buffer, mediaType: string): Promise<string> {
