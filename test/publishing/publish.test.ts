@@ -176,6 +176,17 @@ describe('failures are classified and visible', () => {
     assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 0);
   });
 
+  test("x refusing a parameter: the error names the parameter and X's reason, not X's generic detail", async () => {
+    const xa = await stack.addXAccount(org);
+    const created = await create({ accounts: [xa.id], containers: [{ content: 'a'.repeat(281) }] });
+    const post = await stack.waitForPost(org, created.id);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.equal(
+      post.socialAccounts[0].error,
+      'x: text: Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text. (container 1)',
+    );
+  });
+
   test('a media URL that is not allowed fails the destination with the reason', async () => {
     const ba = await stack.addBlueskyAccount(org);
     const created = await create({ accounts: [ba.id], containers: [{ content: 'meta', media: [{ url: 'https://169.254.169.254/latest/a.png', filename: 'a.png' }] }] });

@@ -80,7 +80,7 @@ function preparedFor(client: XClient, input: PublishInput, sleep?: (ms: number) 
         });
         return { platformId: tweet.id, url: urlOf(tweet.id) };
       } catch (error) {
-        if (!isDuplicateContent(error)) throw error;
+        if (!isDuplicateContent(error)) throw inContainer(error, position);
         // X says this text is already on the account: it may be ours (an answer lost, a crash), and in
         // any case it is live. Find it and carry on from it; failing it would deny a live post.
         const since = new Date(Math.min(reservedAt(reservation).getTime(), Date.now() - DUPLICATE_LOOKBACK_MS));
@@ -93,6 +93,12 @@ function preparedFor(client: XClient, input: PublishInput, sleep?: (ms: number) 
       return (await findSince(position, root, reservedAt(reservation))) ?? 'absent';
     },
   };
+}
+
+/** A refusal of one container of a thread says which. */
+function inContainer(error: unknown, position: number): unknown {
+  if (!(error instanceof PublishError) || error.kind !== 'permanent') return error;
+  return new PublishError('permanent', `${error.message} (container ${position + 1})`);
 }
 
 async function upload(client: XClient, input: PublishInput, media: MediaInput, sleep?: (ms: number) => Promise<void>): Promise<string> {

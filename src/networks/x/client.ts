@@ -111,15 +111,28 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** X's error bodies: `{title, detail, status}` (problem) or `{errors: [{message}]}`. */
+/**
+ * X's error bodies: the invalid-request envelope `{errors: [{parameters, message}], title, detail}`
+ * (its detail only says "One or more parameters to your request was invalid."), a problem
+ * `{title, detail}`, or the legacy `{errors: [{message}]}`. Field errors come first: which parameter,
+ * and why.
+ */
 function reasonOf(status: number, body: unknown): string {
   if (body && typeof body === 'object') {
-    const b = body as { detail?: string; title?: string; errors?: { message?: string; detail?: string }[] };
+    const b = body as { detail?: string; title?: string; errors?: { message?: string; detail?: string; parameters?: Record<string, unknown> }[] };
+    const fieldErrors = (b.errors ?? []).filter((e) => e.message && e.parameters).map(fieldError);
+    if (fieldErrors.length) return fieldErrors.join('; ');
     const first = b.errors?.[0];
     const reason = b.detail ?? first?.message ?? first?.detail ?? b.title;
     if (reason) return reason;
   }
   return `HTTP ${status}`;
+}
+
+/** `media.media_ids: Your media IDs are invalid.`; the parameter's value is left out (it may be the whole text). */
+function fieldError(error: { message?: string; parameters?: Record<string, unknown> }): string {
+  const names = Object.keys(error.parameters ?? {});
+  return names.length ? `${names.join(', ')}: ${error.message}` : error.message!;
 }
 
 export function isDuplicateContent(error: unknown): boolean {
