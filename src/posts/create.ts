@@ -15,8 +15,9 @@ export interface CreatePostResult {
   body: { success: true; warnings?: string[]; post: PostJson };
 }
 
-export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknown, now = new Date()): Promise<CreatePostResult> {
-  const parsed = parseCreateBody(body, now);
+/** `publicBaseUrl`: where this Crier serves its media (PUBLIC_BASE_URL); its media URLs may be http. */
+export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknown, publicBaseUrl: string, now = new Date()): Promise<CreatePostResult> {
+  const parsed = parseCreateBody(body, now, publicBaseUrl);
   if (!parsed.ok) throw validationError(parsed.details);
   const request = parsed.request;
 

@@ -3,15 +3,17 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS } from '../networks/types.ts';
-import { HttpsUrl } from '../validation/schema.ts';
+import { HttpUrl } from '../validation/schema.ts';
 
 export const MAX_CONTENT_LENGTH = 100_000;
 export const MAX_CONTAINERS = 100;
 export const MAX_ACCOUNTS = 100;
 export const MAX_MEDIA_PER_CONTAINER = 35;
+export const MEDIA_URL_RULE = 'an https URL, or the url of media uploaded to this Crier';
 
 export const MediaInputSchema = Type.Object({
-  url: HttpsUrl({ maxLength: 2048 }),
+  // http only for Crier's own media (checked in validate.ts): a local install serves it over http.
+  url: HttpUrl({ maxLength: 2048, description: MEDIA_URL_RULE }),
   filename: Type.String({
     minLength: 1,
     maxLength: 255,

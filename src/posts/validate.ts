@@ -5,7 +5,8 @@ import { networkOptions } from '../networks/options-registry.ts';
 import { NETWORKS, type ContainerInput, type CreateContext, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
-import { CreatePostBodySchema, type CreatePostBody } from './schema.ts';
+import { tokenOfPublicUrl } from '../media/context.ts';
+import { CreatePostBodySchema, MEDIA_URL_RULE, type CreatePostBody } from './schema.ts';
 
 export const SCHEDULE_HORIZON_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -30,13 +31,15 @@ const DEPRECATED_KEYS: Record<string, string> = {
     '"networkOverrideConfiguration" is a response field and was ignored; send per-network options as top-level keys such as "tiktok"',
 };
 
-export function parseCreateBody(body: unknown, now: Date): Parsed {
+/** `publicBaseUrl`: where this Crier serves its media (PUBLIC_BASE_URL). */
+export function parseCreateBody(body: unknown, now: Date, publicBaseUrl: string): Parsed {
   if (!isPlainObject(body)) return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
   const { value, dropped } = stripUnknownKeys(CreatePostBodySchema, body);
   const warnings = dropped.map((key) => DEPRECATED_KEYS[key] ?? `Unknown key "${key}" was ignored`);
   const details = validateSchema(CreatePostBodySchema, value);
   const input = value as CreatePostBody;
   details.push(...checkContentShape(input));
+  details.push(...checkMediaUrls(input, publicBaseUrl));
   if (details.length === 0) details.push(...checkSchedule(input.scheduledAt, now));
   if (details.length) return { ok: false, details };
 
@@ -92,6 +95,23 @@ function checkSchedule(scheduledAt: string | undefined, now: Date): FieldIssue[]
     return [{ field: 'scheduledAt', message: 'must be at most 30 days in the future' }];
   }
   return [];
+}
+
+/**
+ * The schema takes http(s) media URLs; http only for Crier's own: a media URL under PUBLIC_BASE_URL is
+ * read from storage at publish time, never fetched, so its scheme does not matter (a local install's
+ * is http://localhost). This runs beside the schema check, so anything may still have the wrong type.
+ */
+function checkMediaUrls(input: CreatePostBody, publicBaseUrl: string): FieldIssue[] {
+  const containers: unknown[] = Array.isArray(input.containers) ? input.containers : [];
+  return containers.flatMap((container, i) => {
+    const media: unknown[] = isPlainObject(container) && Array.isArray(container.media) ? container.media : [];
+    return media.flatMap((item, j) => {
+      const url = isPlainObject(item) ? item.url : undefined;
+      const refused = typeof url === 'string' && url.startsWith('http://') && !tokenOfPublicUrl(publicBaseUrl, url);
+      return refused ? [{ field: `containers[${i}].media[${j}].url`, message: `must be ${MEDIA_URL_RULE}` }] : [];
+    });
+  });
 }
 
 function normalizeContainers(input: CreatePostBody): ContainerInput[] {

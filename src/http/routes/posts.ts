@@ -33,7 +33,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const { orgId } = request.owner;
       const result = await runIdempotent(ctx.db, { orgId, endpoint: 'POST /v1/posts', key, body: request.body }, async (tx) => {
-        const created = await createPost(tx, ctx.boss, orgId, request.body);
+        const created = await createPost(tx, ctx.boss, orgId, request.body, ctx.config.publicBaseUrl);
         return { status: created.status, body: created.body, headers: {} };
       });
       if (result.replayed) reply.header('idempotency-replayed', 'true');
