@@ -43,6 +43,8 @@ export interface BlueskyEmulator {
   blobs(did?: string): Array<Omit<StoredBlob, 'bytes'> & { did: string }>;
   /** Makes an access token answer 400 ExpiredToken from now on. */
   expireToken(accessJwt: string): void;
+  /** Moves the account to another PDS: its DID document names `url` from the next session answer on. */
+  setPdsEndpoint(did: string, url: string): void;
   /** Revokes every refresh token of the account: the next refreshSession answers ExpiredToken. */
   revokeSessions(did: string): void;
   failNext(fault: FaultSpec): void;
@@ -61,6 +63,7 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
     limits: { imageMaxBytes: opts.imageMaxBytes ?? 1_000_000, strictFacets: opts.strictFacets ?? true },
     limiter: new WindowLimiter(),
     rateLimits: opts.rateLimits ?? true,
+    url: '',
   };
   const methods = new Map<string, XrpcMethod>();
   for (const method of [...sessionMethods(world), ...writeMethods(world, blobLimit), ...readMethods(world)]) {
@@ -103,6 +106,7 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
   app.setErrorHandler((error: { statusCode?: number }, _req, reply) => send(reply, error.statusCode === 413 ? payloadTooLarge() : internalError()));
 
   const server = await listen(app, opts);
+  world.url = server.url;
   return {
     url: server.url,
     clock,
@@ -118,6 +122,11 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
         .filter(([owner]) => did === undefined || owner === did)
         .flatMap(([owner, blobs]) => [...blobs.values()].map(({ cid, mimeType, size }) => ({ did: owner, cid, mimeType, size }))),
     expireToken: (accessJwt) => world.store.expiredTokens.add(accessJwt),
+    setPdsEndpoint: (did, url) => {
+      const account = world.store.accounts.get(did);
+      if (!account) throw new Error(`no account ${did}`);
+      account.pdsEndpoint = url;
+    },
     revokeSessions: (did) => {
       for (const [id, session] of world.store.refreshSessions) if (session.did === did) world.store.refreshSessions.delete(id);
     },

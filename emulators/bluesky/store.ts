@@ -17,6 +17,8 @@ export interface AddAccountInput {
   appPasswords?: Array<string | AppPassword>;
   /** A fixed DID; by default a random did:plc. */
   did?: string;
+  /** The `#atproto_pds` endpoint of its DID document; by default the emulator itself. */
+  pdsEndpoint?: string;
 }
 
 export interface Account {
@@ -25,6 +27,7 @@ export interface Account {
   email?: string;
   password: string;
   appPasswords: AppPassword[];
+  pdsEndpoint?: string;
 }
 
 export interface StoredRecord {
@@ -72,7 +75,7 @@ export class PdsStore {
     const appPasswords = (input.appPasswords ?? []).map((p, i) =>
       typeof p === 'string' ? { name: `app-${i + 1}`, password: p } : p,
     );
-    const account: Account = { did, handle, email: input.email, password: input.password, appPasswords };
+    const account: Account = { did, handle, email: input.email, password: input.password, appPasswords, pdsEndpoint: input.pdsEndpoint };
     this.accounts.set(did, account);
     this.blobs.set(did, new Map());
     return account;

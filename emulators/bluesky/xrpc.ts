@@ -71,6 +71,8 @@ export interface PdsWorld {
   limits: Limits;
   limiter: WindowLimiter;
   rateLimits: boolean;
+  /** The emulator's own address, known once it listens: the PDS endpoint of its accounts' DID documents. */
+  url: string;
 }
 
 export function issueSession(world: PdsWorld, account: Account, scope: string, appPassword: string | null) {

@@ -155,14 +155,17 @@ export async function deleteSocialAccount(db: Db, orgId: number, id: number): Pr
   });
 }
 
-/** POST /v1/social-accounts/bluesky: log in with the app password, then store the account. */
+/**
+ * POST /v1/social-accounts/bluesky: log in with the app password, then store the account. `bluesky` is
+ * the configured service and the SSRF guard's test switch for the account's PDS address.
+ */
 export async function connectBlueskyAccount(
   db: Queryable,
   box: SecretBox,
-  service: string,
+  bluesky: { service: string; allowLoopback: boolean },
   input: { orgId: number; handle: string; appPassword: string; tenantId?: string },
 ): Promise<number> {
-  const identity = await loginWithAppPassword(service, input.handle.replace(/^@/, ''), input.appPassword);
+  const identity = await loginWithAppPassword(bluesky.service, input.handle.replace(/^@/, ''), input.appPassword, { allowLoopback: bluesky.allowLoopback });
   return upsertSocialAccount(db, box, {
     orgId: input.orgId,
     network: 'bluesky',

@@ -4,10 +4,11 @@
 // second refresh with the old one would fail. The lock is held across the token call so the new
 // refresh token is stored before anyone can read the old one. A token that cannot be refreshed
 // (a network or app without refresh) is marked inactive when it expires, with one
-// account.token_expired, so the app knows to reconnect it.
+// account.token_expired, so the app knows to reconnect it. The publishing engine also refreshes on
+// demand, under the same lock, when a network refuses a token the refresher has not replaced yet.
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { withTransaction, type Db } from '../db/pool.ts';
+import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { createOAuthProviders } from '../networks/registry.ts';
 import type { NetworkId } from '../networks/types.ts';
@@ -87,31 +88,75 @@ async function refreshAccount(db: Db, box: SecretBox, providers: Providers, poli
     const account = rows[0];
     if (!account) return 'skipped';
     const provider = providers[account.network]!;
-    const credential = provider.refreshUses === 'access_token'
-      ? openSecret(box, account.id, 'access', account.access_token_enc)
-      : openSecret(box, account.id, 'refresh', account.refresh_token_enc);
-    if (!provider.refresh || !credential) {
+    const spent = await spendRefresh(tx, box, provider, account);
+    if (spent === 'refreshed') return 'refreshed';
+    if (spent === 'no_refresh') {
       if (!account.expired) return 'skipped';
       await markAccountDisconnected(tx, account.org_id, account, `the ${account.network} token expired and cannot be refreshed; reconnect the account`);
       return 'disconnected';
     }
-    const app = await appCredentials(tx, box, account.org_id, account.network);
-    if (!app) {
+    if (spent === 'no_app') {
       logger?.warn({ accountId }, `${account.network} token not refreshed: the organization has no ${account.network} app registered (POST /v1/social-networks)`);
       await tx.query(`UPDATE social_accounts SET token_refresh_retry_at = now() + $2::interval WHERE id = $1`, [account.id, RETRY_AFTER]);
       return 'skipped';
     }
-    try {
-      const tokens = await provider.refresh(app, credential);
-      // An answer without a refresh token keeps the stored one (saveAccountSecrets never writes an empty one).
-      await saveAccountSecrets(tx, box, account.id, tokens);
-      await tx.query('UPDATE social_accounts SET token_refresh_retry_at = NULL WHERE id = $1', [account.id]);
-      return 'refreshed';
-    } catch (error) {
-      if (!(error instanceof OAuthError) || error.kind !== 'revoked') throw error;
-      await markAccountDisconnected(tx, account.org_id, account, `${error.message}; reconnect the account`);
-      return 'disconnected';
-    }
+    await markAccountDisconnected(tx, account.org_id, account, `${spent.revoked}; reconnect the account`);
+    return 'disconnected';
+  });
+}
+
+type Spent = 'refreshed' | 'no_refresh' | 'no_app' | { revoked: string };
+
+/**
+ * The refresh itself, under the caller's row lock: the new tokens are stored before the lock is let
+ * go, or the reason there are none. A failure without a verdict (network down, app refused) throws.
+ */
+async function spendRefresh(tx: Tx, box: SecretBox, provider: NetworkOAuth, account: LockedAccount): Promise<Spent> {
+  const credential = provider.refreshUses === 'access_token'
+    ? openSecret(box, account.id, 'access', account.access_token_enc)
+    : openSecret(box, account.id, 'refresh', account.refresh_token_enc);
+  if (!provider.refresh || !credential) return 'no_refresh';
+  const app = await appCredentials(tx, box, account.org_id, account.network);
+  if (!app) return 'no_app';
+  try {
+    const tokens = await provider.refresh(app, credential);
+    // An answer without a refresh token keeps the stored one (saveAccountSecrets never writes an empty one).
+    await saveAccountSecrets(tx, box, account.id, tokens);
+    await tx.query('UPDATE social_accounts SET token_refresh_retry_at = NULL WHERE id = $1', [account.id]);
+    return 'refreshed';
+  } catch (error) {
+    if (!(error instanceof OAuthError) || error.kind !== 'revoked') throw error;
+    return { revoked: error.message };
+  }
+}
+
+/** A refresh the publishing engine asked for: `refused` carries the network's reason. */
+export type RefusedTokenRefresh = { outcome: 'refreshed' | 'unavailable' } | { outcome: 'refused'; reason: string };
+
+/**
+ * A network refused an access token before the refresher replaced it (after a worker's downtime the
+ * refresher may not have run yet): refresh it now, under the refresher's row lock. The lock is waited
+ * for rather than skipped, and a token another worker replaced meanwhile is not refreshed again, so a
+ * rotating refresh token is still spent once. `unavailable`: the network, the org's app or the account
+ * has no way to refresh. Nothing here disconnects the account: the caller decides with its own error.
+ */
+export async function refreshRefusedToken(
+  db: Db, box: SecretBox, providers: Providers, account: { id: number; network: NetworkId; accessToken: string | null },
+): Promise<RefusedTokenRefresh> {
+  const provider = providers[account.network];
+  if (!provider?.refresh) return { outcome: 'unavailable' };
+  return withTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LockedAccount>(
+      `SELECT id, org_id, network, username, access_token_enc, refresh_token_enc, true AS expired
+         FROM social_accounts WHERE id = $1 AND is_active FOR UPDATE`,
+      [account.id],
+    );
+    const locked = rows[0];
+    if (!locked) return { outcome: 'unavailable' };
+    if (openSecret(box, locked.id, 'access', locked.access_token_enc) !== account.accessToken) return { outcome: 'refreshed' };
+    const spent = await spendRefresh(tx, box, provider, locked);
+    if (typeof spent === 'object') return { outcome: 'refused', reason: spent.revoked };
+    return { outcome: spent === 'refreshed' ? 'refreshed' : 'unavailable' };
   });
 }
 

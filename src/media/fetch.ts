@@ -4,7 +4,7 @@
 // a user-supplied address, and on a local install its URL is http://localhost, which the guard
 // rightly refuses.
 import { PublishError } from '../publishing/errors.ts';
-import { SsrfError, type GuardedClient } from '../security/ssrf.ts';
+import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';
 import { findServedFile } from './library.ts';
@@ -17,7 +17,7 @@ export function createMediaFetcher(client: GuardedClient, own?: MediaContext): M
     try {
       res = await client.fetch(url);
     } catch (error) {
-      if (error instanceof SsrfError && (error.code === 'timeout' || error.code === 'connect_failed' || error.code === 'dns_failure')) {
+      if (error instanceof SsrfError && isTransientSsrf(error)) {
         throw new PublishError('retryable', `media ${url} could not be downloaded (${error.message})`);
       }
       throw new PublishError('permanent', `media ${url} was refused: ${(error as Error).message}`);

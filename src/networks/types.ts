@@ -83,15 +83,28 @@ export interface PartRef {
   ref?: Record<string, unknown>;
 }
 
-/** Fetches a user-supplied media URL through the SSRF guard. */
+/**
+ * Downloads a file a post names by URL: media, and any other file URL a platform block carries (a
+ * cover or thumbnail URL). Crier's own media is read from storage; every other URL goes through the
+ * SSRF guard, at publish time. Adapters never fetch such a URL any other way.
+ */
 export type MediaFetcher = (url: string) => Promise<{ bytes: Buffer; contentType: string }>;
 
+/**
+ * Every address an adapter learns from a user rather than from Crier's configuration is reached through
+ * the SSRF guard (https only, addresses judged when the socket opens, redirects judged again):
+ *  - files a post names (containers' media, a block's cover or thumbnail URL): `fetchMedia`;
+ *  - any other call to such an address (a Bluesky account's PDS named by its DID document): `userFetch`.
+ * The network's own API hosts (configured, e.g. CRIER_X_API_URL) are called directly.
+ */
 export interface PublishInput {
   account: AccountCredentials;
   containers: ContainerInput[];
   /** The request's platform block for this network, if any. */
   block: Record<string, unknown> | undefined;
   fetchMedia: MediaFetcher;
+  /** A standard fetch through the SSRF guard, for an API address the user chose. */
+  userFetch: typeof fetch;
   /** New tokens after a refresh; stored encrypted before the next call needs them. */
   saveTokens(tokens: { accessToken?: string; refreshToken?: string; expiresAt?: Date | null }): Promise<void>;
 }

@@ -83,7 +83,7 @@ export async function isCurrentAttempt(db: Queryable, targetId: number, attemptI
   return rows[0]?.current_attempt_id === attemptId;
 }
 
-async function loadAccount(db: Queryable, box: SecretBox, accountId: number): Promise<{ active: boolean; credentials: AccountCredentials }> {
+export async function loadAccount(db: Queryable, box: SecretBox, accountId: number): Promise<{ active: boolean; credentials: AccountCredentials }> {
   const { rows } = await db.query<{
     id: number; org_id: number; network: NetworkId; username: string; network_unique_id: string; service_url: string | null;
     is_active: boolean; access_token_enc: Buffer | null; refresh_token_enc: Buffer | null; credential_enc: Buffer | null;

@@ -3,17 +3,19 @@
 // a crash anywhere is resumed by the next attempt without posting anything twice.
 import type { Logger } from 'pino';
 import type { Db, Tx } from '../db/pool.ts';
-import type { MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import type { NetworkOAuth } from '../networks/oauth.ts';
+import type { AccountCredentials, ContainerInput, MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
 import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { claimTarget, isCurrentAttempt, keepAttemptAlive, type Claim } from './claim.ts';
+import { claimTarget, isCurrentAttempt, keepAttemptAlive, loadAccount, type Claim } from './claim.ts';
 import { PublishError } from './errors.ts';
 import { failpoint } from './failpoints.ts';
 import { finishAttempt, type Outcome } from './finish.ts';
 import { confirmPart, loadParts, reservePart, type StoredPart } from './parts.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
+import { refreshRefusedToken } from '../accounts/token-refresh.ts';
 
 export interface EngineDeps {
   db: Db;
@@ -21,6 +23,10 @@ export interface EngineDeps {
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
+  /** A standard fetch through the SSRF guard, for API addresses a user chose (a Bluesky PDS). */
+  userFetch: typeof fetch;
+  /** The networks' OAuth sides: a token a network refuses is refreshed once before giving up on it. */
+  oauthProviders: Partial<Record<NetworkId, NetworkOAuth>>;
   /** processMedia: swaps videos outside the network's profile for conforming renditions (media/renditions.ts). */
   prepareMedia?: PrepareMedia;
   logger: Logger;
@@ -68,21 +74,52 @@ async function publish(deps: EngineDeps, claim: Claim): Promise<Outcome> {
   const containers = claim.processMedia && deps.prepareMedia
     ? await deps.prepareMedia({ orgId: claim.orgId, network: claim.account.network, block: claim.block, containers: claim.containers })
     : claim.containers;
+  // Parts exist only if an earlier attempt ran (a crash or a retry); a first attempt skips the query.
+  const resumed = claim.attemptCount > 1 || claim.interrupted;
+  try {
+    return await publishWith(deps, claim, adapter, claim.account, containers, resumed);
+  } catch (error) {
+    if (!(error instanceof PublishError) || error.kind !== 'auth') throw error;
+    const refreshed = await refreshedAccount(deps, claim.account, error);
+    return await publishWith(deps, claim, adapter, refreshed, containers, true);
+  }
+}
+
+async function publishWith(
+  deps: EngineDeps, claim: Claim, adapter: NetworkAdapter, account: AccountCredentials, containers: ContainerInput[], resumed: boolean,
+): Promise<Outcome> {
   const prepared = await adapter.prepare({
-    account: claim.account,
+    account,
     containers,
     block: claim.block,
     fetchMedia: deps.fetchMedia,
-    saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, claim.account.id, tokens),
+    userFetch: deps.userFetch,
+    saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
   });
-  // Parts exist only if an earlier attempt ran (a crash or a retry); a first attempt skips the query.
-  const parts = claim.attemptCount > 1 || claim.interrupted ? await loadParts(deps.db, claim.targetId) : new Map();
+  const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map();
   let root: PartRef | undefined;
   for (let position = 0; position < claim.containers.length; position++) {
     const ref = await publishContainer(deps, claim, prepared, parts.get(position), position, root);
     if (position === 0) root = ref;
   }
   return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url };
+}
+
+/**
+ * The network refused the account's token. The refresher may not have replaced it yet (a worker was
+ * down): refresh it once and hand back the account with the new token. Only when that cannot be done
+ * or is refused too does the refusal stand, and the account is disconnected.
+ */
+async function refreshedAccount(deps: EngineDeps, account: AccountCredentials, refusal: PublishError): Promise<AccountCredentials> {
+  let refresh;
+  try {
+    refresh = await refreshRefusedToken(deps.db, deps.box, deps.oauthProviders, account);
+  } catch (error) {
+    throw new PublishError('retryable', `${refusal.message}; refreshing the token failed for now (${(error as Error).message})`);
+  }
+  if (refresh.outcome === 'unavailable') throw refusal;
+  if (refresh.outcome === 'refused') throw new PublishError('auth', `${refusal.message}; refreshing the token was refused too (${refresh.reason})`);
+  return (await loadAccount(deps.db, deps.box, account.id)).credentials;
 }
 
 async function publishContainer(

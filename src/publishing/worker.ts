@@ -7,12 +7,12 @@ import type { Db } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
 import { createMediaFetcher } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
-import { createAdapters } from '../networks/registry.ts';
+import { createAdapters, createOAuthProviders } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { Boss } from '../queue/boss.ts';
 import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { createGuardedClient } from '../security/ssrf.ts';
+import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
 import { runPublishJob, type EngineDeps } from './run-target.ts';
 
 export interface PublishingWorker {
@@ -36,6 +36,8 @@ export async function startPublishingWorker(
     box: deps.box,
     adapters: deps.adapters ?? createAdapters(config),
     fetchMedia,
+    userFetch: guardedFetch(guarded),
+    oauthProviders: createOAuthProviders(config),
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,

@@ -327,3 +327,37 @@ function asSsrfError(error: unknown, signal: AbortSignal): SsrfError {
   if (/^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(code)) return new SsrfError('timeout', 'the request timed out', { cause: error });
   return new SsrfError('connect_failed', `request failed: ${(error as Error).message ?? String(error)}`, { cause: error });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same client as a WHATWG fetch
+
+/** Statuses whose Response must have no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The guarded client behind the standard fetch signature, for libraries that take a fetch of their
+ * own (@atproto/api's agent): every rule above applies, bodies are buffered both ways, and a refused
+ * address rejects with the SsrfError (as `cause` when the library wraps it).
+ */
+export function guardedFetch(client: GuardedClient): typeof fetch {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const res = await client.fetch(request.url, { method: request.method, headers: Object.fromEntries(request.headers), body });
+    const empty = NULL_BODY_STATUSES.has(res.status) || request.method === 'HEAD';
+    return new Response(empty ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+  };
+}
+
+/** The SsrfError behind a failure, however a library wrapped it (as `cause`, at any depth). */
+export function ssrfCause(error: unknown): SsrfError | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof SsrfError) return e;
+  }
+  return undefined;
+}
+
+/** Refusals that may go away by themselves (the host was unreachable or slow); the rest are final. */
+export function isTransientSsrf(error: SsrfError): boolean {
+  return error.code === 'timeout' || error.code === 'connect_failed' || error.code === 'dns_failure';
+}

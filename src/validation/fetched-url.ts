@@ -27,6 +27,7 @@ export function fetchedUrlProblem(url: string, policy: FetchPolicy): string | un
     parseGuardedUrl(url, policy.allowLoopback);
     return undefined;
   } catch (error) {
+    if (error instanceof SsrfError && error.code === 'not_https') return 'must be an https URL, or the url of media uploaded to this Crier';
     if (error instanceof SsrfError) return `must be a public https URL; ${error.message}`;
     throw error;
   }

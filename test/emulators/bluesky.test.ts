@@ -61,6 +61,14 @@ function decodeJwt(jwt: string) {
   return { header, payload };
 }
 
+/** The DID document a session answer carries: the handle and the PDS hosting the account. */
+const didDoc = (did: string, handle: string, endpoint: string) => ({
+  '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+  id: did,
+  alsoKnownAs: [`at://${handle}`],
+  service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: endpoint }],
+});
+
 before(async () => {
   pds = await startBlueskyEmulator();
 });
@@ -77,7 +85,8 @@ describe('server and sessions', () => {
     assert.match(account.did, /^did:plc:[a-z2-7]{24}$/);
     const main = await xrpc('com.atproto.server.createSession', { body: { identifier: 'session.test', password: 'hunter2' } });
     assert.equal(main.status, 200);
-    assert.deepEqual(Object.keys(main.body).sort(), ['accessJwt', 'active', 'did', 'email', 'emailConfirmed', 'handle', 'refreshJwt']);
+    assert.deepEqual(Object.keys(main.body).sort(), ['accessJwt', 'active', 'did', 'didDoc', 'email', 'emailConfirmed', 'handle', 'refreshJwt']);
+    assert.deepEqual(main.body.didDoc, didDoc(account.did, 'session.test', pds.url), 'the DID document names this PDS');
     assert.equal(main.body.handle, 'session.test');
     assert.equal(main.body.did, account.did);
     assert.equal(main.body.active, true);
@@ -102,10 +111,22 @@ describe('server and sessions', () => {
     assert.deepEqual([missing.status, missing.body], [400, { error: 'InvalidRequest', message: 'Missing required key "password" at $' }]);
   });
 
+  it("names the account's PDS in its DID document: set at creation or moved later, every session answer follows", async () => {
+    const moved = pds.addAccount({ handle: 'elsewhere.test', password: 'pw', pdsEndpoint: 'https://pds.example.com' });
+    const first = await xrpc('com.atproto.server.createSession', { body: { identifier: 'elsewhere.test', password: 'pw' } });
+    assert.deepEqual(first.body.didDoc, didDoc(moved.did, 'elsewhere.test', 'https://pds.example.com'));
+    pds.setPdsEndpoint(moved.did, 'https://other.example.net');
+    const refreshed = await xrpc('com.atproto.server.refreshSession', { token: first.body.refreshJwt, post: true });
+    assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+    assert.deepEqual(refreshed.body.didDoc.service, [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: 'https://other.example.net' }]);
+    const session = await xrpc('com.atproto.server.getSession', { token: refreshed.body.accessJwt });
+    assert.equal(session.body.didDoc.service[0].serviceEndpoint, 'https://other.example.net');
+  });
+
   it('answers getSession, and refuses missing, bogus, expired and wrong-type tokens', async () => {
     const s = await newAccount();
     const ok = await xrpc('com.atproto.server.getSession', { token: s.accessJwt });
-    assert.deepEqual([ok.status, ok.body], [200, { handle: s.handle, did: s.did, emailConfirmed: false, active: true }]);
+    assert.deepEqual([ok.status, ok.body], [200, { handle: s.handle, did: s.did, didDoc: didDoc(s.did, s.handle, pds.url), emailConfirmed: false, active: true }]);
     assert.deepEqual(await xrpc('com.atproto.server.getSession').then((r) => [r.status, r.body]), [401, { error: 'AuthMissing', message: 'Authentication Required' }]);
     assert.deepEqual(await xrpc('com.atproto.server.getSession', { token: 'bogus' }).then((r) => [r.status, r.body]), [400, { error: 'InvalidToken', message: 'Token could not be verified' }]);
     assert.deepEqual(await xrpc('com.atproto.server.getSession', { token: s.refreshJwt }).then((r) => [r.status, r.body]), [400, { error: 'InvalidToken', message: 'Invalid token type' }]);
@@ -120,7 +141,7 @@ describe('server and sessions', () => {
     const s = await newAccount();
     const first = await xrpc('com.atproto.server.refreshSession', { post: true, token: s.refreshJwt });
     assert.equal(first.status, 200);
-    assert.deepEqual(Object.keys(first.body).sort(), ['accessJwt', 'active', 'did', 'emailConfirmed', 'handle', 'refreshJwt']);
+    assert.deepEqual(Object.keys(first.body).sort(), ['accessJwt', 'active', 'did', 'didDoc', 'emailConfirmed', 'handle', 'refreshJwt']);
     assert.notEqual(first.body.refreshJwt, s.refreshJwt);
     assert.equal((await xrpc('com.atproto.server.getSession', { token: first.body.accessJwt })).status, 200);
     assert.equal((await xrpc('com.atproto.server.refreshSession', { post: true, token: s.refreshJwt })).status, 200);

@@ -333,6 +333,31 @@ describe('reads', () => {
     assert.deepEqual((await call('GET', `/2/users/${newUser().user.id}/tweets`, token)).body, { meta: { result_count: 0 } });
   });
 
+  it('bounds a timeline by start_time/end_time (inclusive, whole seconds) or since_id/until_id (exclusive, winning over the times)', async () => {
+    const { user, token } = newUser();
+    const ids: string[] = [];
+    const seconds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const id = (await tweet(token, { text: `timed ${i}` })).body.data.id as string;
+      ids.push(id);
+      seconds.push(`${x.tweets().find((t) => t.id === id)!.createdAt.slice(0, 19)}Z`);
+      x.clock.advance(60_000);
+    }
+    const list = async (query: string) => ((await call('GET', `/2/users/${user.id}/tweets?${query}`, token)).body.data ?? []).map((t: { id: string }) => t.id);
+    assert.deepEqual(await list(`start_time=${seconds[1]}`), [ids[3], ids[2], ids[1]], 'start_time includes its whole second');
+    assert.deepEqual(await list(`end_time=${seconds[2]}`), [ids[2], ids[1], ids[0]], 'end_time too');
+    assert.deepEqual(await list(`start_time=${seconds[1]}&end_time=${seconds[2]}`), [ids[2], ids[1]]);
+    assert.deepEqual(await list(`since_id=${ids[1]}`), [ids[3], ids[2]]);
+    assert.deepEqual(await list(`since_id=${ids[0]}&until_id=${ids[3]}`), [ids[2], ids[1]]);
+    assert.deepEqual(await list(`since_id=${ids[2]}&start_time=${seconds[0]}`), [ids[3]], 'since_id takes precedence');
+    assert.deepEqual(await list(`start_time=${seconds[1]}&max_results=5&pagination_token=${ids[1]}`), [ids[1]], 'pages stay inside the range');
+    const bad = await call('GET', `/2/users/${user.id}/tweets?start_time=yesterday`, token);
+    assert.deepEqual([bad.status, bad.body.errors[0].parameters, bad.body.detail], [400, { start_time: ['yesterday'] }, INVALID.detail]);
+    assert.equal((await call('GET', `/2/users/${user.id}/tweets?start_time=2009-01-01T00:00:00Z`, token)).status, 400, 'before 2010-11-06');
+    assert.equal((await call('GET', `/2/users/${user.id}/tweets?start_time=${seconds[2]}&end_time=${seconds[1]}`, token)).status, 400);
+    assert.equal((await call('GET', `/2/users/${user.id}/tweets?since_id=abc`, token)).status, 400);
+  });
+
   it('answers a missing post with 200 and a resource-not-found error, also after DELETE', async () => {
     const { token } = newUser();
     const id = (await tweet(token, { text: 'short-lived' })).body.data.id;

@@ -2,11 +2,14 @@
 // worker reads Crier's own media from storage (anyone else's URL goes through the SSRF guard) and
 // uploads the same bytes. A format a network does not take fails that destination, naming the format.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cidForBlob } from '../../emulators/bluesky/cid.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from './helpers.ts';
-import type { PublishingStack } from '../helpers/publishing.ts';
+import { PNG_1X1, startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 
 describe('publishing uploaded media', () => {
   let h: MediaHarness & { stack: PublishingStack };
@@ -100,5 +103,63 @@ describe("Crier's own media is read from storage, not fetched over the network",
     const post = await h.stack.waitForPost(org, created.body.post.id);
     assert.equal(post.socialAccounts[0].status, 'failed');
     assert.match(post.socialAccounts[0].error, /not \(or no longer\) available/);
+  });
+});
+
+describe('an install whose PUBLIC_BASE_URL is http (a local install, the sandbox)', () => {
+  const BASE = 'http://localhost:8123';
+  let stack: PublishingStack;
+  let dataDir: string;
+  let org: TestOrg;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-media-http-'));
+    stack = await startPublishingStack({ PUBLIC_BASE_URL: BASE, CRIER_DATA_DIR: dataDir });
+    org = await stack.server.createOrg();
+  });
+  after(async () => {
+    await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Upload and confirm; the signed PUT URL names PUBLIC_BASE_URL, which this test server answers under its own address. */
+  async function upload(filename: string, bytes: Buffer): Promise<{ url: string }> {
+    const started = await stack.server.request('POST', '/v1/media/upload', { key: org.key, body: { filename } });
+    const signed = new URL(started.body.data.upload_url);
+    assert.equal(signed.origin, BASE);
+    const put = await fetch(`${stack.server.url}${signed.pathname}${signed.search}`, { method: 'PUT', body: new Uint8Array(bytes) });
+    assert.equal(put.status, 200);
+    const confirmed = await stack.server.request('POST', `/v1/media/${started.body.data.id}/confirm`, { key: org.key });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    return confirmed.body.data;
+  }
+
+  it('its own http media URL is accepted and published: X has the image', async () => {
+    const media = await upload('dot.png', PNG_1X1);
+    assert.ok(media.url.startsWith(`${BASE}/media/`), media.url);
+    const xa = await stack.addXAccount(org);
+    const created = await stack.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [xa.id], containers: [{ content: 'own http media', media: [{ url: media.url, filename: 'dot.png' }] }] } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const post = await stack.waitForPost(org, created.body.post.id);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const tweet = stack.x.tweets().find((t) => t.id === post.socialAccounts[0].platformPostId)!;
+    const image = stack.x.media().find((m) => m.id === tweet.mediaIds[0]);
+    assert.deepEqual([image?.category, image?.size], ['tweet_image', PNG_1X1.length]);
+  });
+
+  it('any other http media URL is still a 400 naming it, and nothing is stored', async () => {
+    const xa = await stack.addXAccount(org);
+    const before = (await stack.server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId])).rows[0].n;
+    const res = await stack.server.request('POST', '/v1/posts', {
+      key: org.key,
+      body: { accounts: [xa.id], containers: [{ content: 'not ours', media: [{ url: 'http://cdn.example.com/a.png', filename: 'a.png' }, { url: `${BASE}/elsewhere/a.png`, filename: 'a.png' }] }] },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.success, false);
+    assert.deepEqual(res.body.details, [
+      { field: 'containers[0].media[0].url', message: 'must be an https URL, or the url of media uploaded to this Crier' },
+      { field: 'containers[0].media[1].url', message: 'must be an https URL, or the url of media uploaded to this Crier' },
+    ]);
+    assert.equal((await stack.server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId])).rows[0].n, before);
   });
 });

@@ -32,14 +32,18 @@ async function create(body: object): Promise<string> {
   return res.body.post.id;
 }
 
-/** Runs a worker armed with `failpoint` until it kills itself, then a healthy one to the end. */
-async function crashThenRecover(failpoint: string, postId: string) {
+/**
+ * Runs a worker armed with `failpoint` until it kills itself, then `meanwhile` (what happens before
+ * anyone picks the job up again), then a healthy worker to the end.
+ */
+async function crashThenRecover(failpoint: string, postId: string, meanwhile: () => Promise<void> = async () => {}) {
   const doomed = worker(failpoint);
   const exit = await Promise.race([
     new Promise<string>((resolve) => doomed.child.once('exit', (_code, signal) => resolve(String(signal)))),
     new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 30_000)),
   ]);
   assert.equal(exit, 'SIGKILL', `the worker should have died at ${failpoint}; output: ${doomed.output()}`);
+  await meanwhile();
   const healthy = worker();
   try {
     await healthy.waitFor(/Crier is running/);
@@ -90,5 +94,37 @@ describe('a worker killed with SIGKILL', { concurrency: false }, () => {
     const tweets = stack.x.tweets().filter((t) => t.authorId === account.userId);
     assert.equal(tweets.length, 1);
     assert.equal(post.socialAccounts[0].platformPostId, tweets[0]!.id);
+  });
+
+  test('(c) x thread: 150 other posts to the account before the retry: the root is found by paging the timeline, the reply posted once', async () => {
+    const account = await stack.addXAccount(org);
+    const postId = await create({ accounts: [account.id], containers: [{ content: 'crash c x root' }, { content: 'crash c x reply' }] });
+    const post = await crashThenRecover('after-network', postId, async () => {
+      // More than a page of X's timeline (100) lands on top of the root. X's per-user window allows 100
+      // posts per 15 minutes: its clock moves on instead of the test waiting.
+      for (let i = 0; i < 150; i++) {
+        if (i === 90) stack.x.clock.advance(15 * 60_000);
+        const res = await fetch(`${stack.x.url}/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: `meanwhile ${i}` }) });
+        assert.equal(res.status, 201, await res.text());
+      }
+    });
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const ours = stack.x.tweets().filter((t) => t.authorId === account.userId && t.text.startsWith('crash c x'));
+    assert.deepEqual(ours.map((t) => t.text), ['crash c x root', 'crash c x reply'], 'the root once, the reply once');
+    assert.equal(post.socialAccounts[0].platformPostId, ours[0]!.id);
+    assert.equal(ours[1]!.inReplyToTweetId, ours[0]!.id);
+    const events = (await stack.events(org.orgId)).filter((e) => e.data.postId === postId);
+    assert.deepEqual(events.map((e) => e.type), ['post.published']);
+  });
+
+  test('(c) x: when X cannot list the timeline after the crash, the destination ends unknown, never failed, never reposted', async () => {
+    const account = await stack.addXAccount(org);
+    const postId = await create({ accounts: [account.id], content: 'crash c x unknowable' });
+    const post = await crashThenRecover('after-network', postId, async () => {
+      stack.x.failNext({ method: 'GET', path: `/2/users/${account.userId}/tweets`, status: 503, times: 10 });
+    });
+    assert.equal(post.socialAccounts[0].status, 'unknown');
+    assert.match(post.socialAccounts[0].error, /^x: could not tell whether container 1 is already posted .*check the account before posting it again/);
+    assert.equal(stack.x.tweets().filter((t) => t.authorId === account.userId).length, 1, 'posted once, by the crashed attempt');
   });
 });

@@ -166,6 +166,27 @@ describe('failures are classified and visible', () => {
     assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 1);
   });
 
+  test('x 403 duplicate content for a post Crier cannot find: unknown (it may be live), never failed', async () => {
+    const xa = await stack.addXAccount(org);
+    stack.x.failNext({ status: 403, method: 'POST', path: '/2/tweets', body: { title: 'Forbidden', detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', status: 403 } });
+    const created = await create({ accounts: [xa.id], content: 'a duplicate of something unseen' });
+    const post = await stack.waitForPost(org, created.id);
+    assert.equal(post.socialAccounts[0].status, 'unknown');
+    assert.match(post.socialAccounts[0].error, /^x: could not tell whether container 1 is already posted \(X refused it as a duplicate of a post already on the account, which Crier could not find\)/);
+    assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 0);
+  });
+
+  test("x refusing a parameter: the error names the parameter and X's reason, not X's generic detail", async () => {
+    const xa = await stack.addXAccount(org);
+    const created = await create({ accounts: [xa.id], containers: [{ content: 'a'.repeat(281) }] });
+    const post = await stack.waitForPost(org, created.id);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.equal(
+      post.socialAccounts[0].error,
+      'x: text: Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text. (container 1)',
+    );
+  });
+
   test('a media URL on an address that is not allowed is refused with the reason when the post is created', async () => {
     const ba = await stack.addBlueskyAccount(org);
     const res = await stack.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [ba.id], containers: [{ content: 'meta', media: [{ url: 'https://169.254.169.254/latest/a.png', filename: 'a.png' }] }] } });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { classifyAddress } from '../../src/security/ip-ranges.ts';
-import { checkUrl, createGuardedClient, SsrfError } from '../../src/security/ssrf.ts';
+import { checkUrl, createGuardedClient, guardedFetch, SsrfError } from '../../src/security/ssrf.ts';
 import type { SsrfErrorCode } from '../../src/security/ssrf.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 
@@ -251,6 +251,20 @@ describe('guarded client against a local server (allowLoopback)', () => {
     const untrusting = createGuardedClient({ allowLoopback: true });
     await rejectsWith(untrusting.fetch(`${server.url}/hello`), 'connect_failed');
     await untrusting.close();
+  });
+
+  test('as a standard fetch (for client libraries): a Request goes out whole, the answer comes back as a Response', async () => {
+    server.route('/xrpc/m', (_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"InvalidRequest"}'));
+    const fetchGuarded = guardedFetch(client);
+    const response = await fetchGuarded(new Request(`${server.url}/xrpc/m?x=1`, { method: 'POST', headers: { 'x-sig': 'abc' }, body: new Uint8Array([1, 2, 3]) }));
+    assert.equal(response.status, 400);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.deepEqual(await response.json(), { error: 'InvalidRequest' });
+    const [received] = server.requests;
+    assert.deepEqual([received?.method, received?.path, received?.headers['x-sig']], ['POST', '/xrpc/m?x=1', 'abc']);
+    assert.deepEqual([...received!.body], [1, 2, 3]);
+    await rejectsWith(fetchGuarded(`http://127.0.0.1:${server.port}/xrpc/m`), 'not_https');
+    assert.equal(server.requests.length, 1, 'the http URL was not sent');
   });
 
   test('a closed port is connect_failed', async () => {

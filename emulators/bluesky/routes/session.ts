@@ -6,14 +6,28 @@ import { inputObject, isReply, issueSession, REFRESH_GRACE_MS, requireStrings, S
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
 
-/** The account fields every session-shaped response carries; didDoc is left out (no PLC here). */
-function accountView(account: Account) {
+/** The account fields every session-shaped response carries, with the account's DID document. */
+function accountView(world: PdsWorld, account: Account) {
   return {
     handle: account.handle,
     did: account.did,
+    didDoc: didDocument(world, account),
     ...(account.email ? { email: account.email } : {}),
     emailConfirmed: false,
     active: true,
+  };
+}
+
+/**
+ * What the PDS reads from the PLC directory and hands back: the handle, and the PDS that hosts the
+ * account, which clients switch to. No verificationMethod: no signing key is emulated.
+ */
+function didDocument(world: PdsWorld, account: Account) {
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/multikey/v1'],
+    id: account.did,
+    alsoKnownAs: [`at://${account.handle}`],
+    service: [{ id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: account.pdsEndpoint ?? world.url }],
   };
 }
 
@@ -58,7 +72,7 @@ export function sessionMethods(world: PdsWorld): XrpcMethod[] {
           scope = app.privileged ? SCOPE.appPassPrivileged : SCOPE.appPass;
           appPassword = app.name;
         }
-        return { status: 200, body: { ...issueSession(world, account, scope, appPassword), ...accountView(account) } };
+        return { status: 200, body: { ...issueSession(world, account, scope, appPassword), ...accountView(world, account) } };
       },
     },
     {
@@ -75,7 +89,7 @@ export function sessionMethods(world: PdsWorld): XrpcMethod[] {
           return expiredToken('Token has been revoked');
         }
         session.expiresAtMs = Math.min(session.expiresAtMs, world.clock.now() + REFRESH_GRACE_MS);
-        return { status: 200, body: { ...issueSession(world, account, session.scope, session.appPassword), ...accountView(account) } };
+        return { status: 200, body: { ...issueSession(world, account, session.scope, session.appPassword), ...accountView(world, account) } };
       },
     },
     {
@@ -85,7 +99,7 @@ export function sessionMethods(world: PdsWorld): XrpcMethod[] {
       handler: ({ auth }) => {
         const account = store.accounts.get(auth.did);
         if (!account) return invalidRequest(`Could not find user info for account: ${auth.did}`);
-        return { status: 200, body: accountView(account) };
+        return { status: 200, body: accountView(world, account) };
       },
     },
     {

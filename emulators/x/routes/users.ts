@@ -1,9 +1,16 @@
-// GET /2/users/me and GET /2/users/:id/tweets (the user's posts, newest first).
+// GET /2/users/me and GET /2/users/:id/tweets (the user's posts, newest first, bounded by time or id).
 import { badQueryValue, invalidRequest, notFoundItem } from '../errors.ts';
 import type { XRoute, XWorld } from '../route.ts';
+import type { XTweet } from '../store.ts';
 import { parseFields, renderTweet } from './tweets.ts';
 
 const ID = /^[0-9]{1,19}$/;
+/** "Only the 3200 most recent Tweets are available." */
+const TIMELINE_LIMIT = 3200;
+/** YYYY-MM-DDTHH:mm:ssZ (RFC 3339); X also takes fractional seconds and offsets. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+/** "Minimum allowable time is 2010-11-06T00:00:00Z" (start_time; end_time one second later). */
+const EARLIEST = Date.parse('2010-11-06T00:00:00Z');
 
 export function userRoutes(world: XWorld): XRoute[] {
   const { store } = world;
@@ -31,11 +38,16 @@ export function userRoutes(world: XWorld): XRoute[] {
         if ('invalid' in fields) return fields.invalid;
         if (!store.users.has(params.id)) return { status: 200, body: { errors: [notFoundItem('user', params.id)] } };
 
+        const range = timelineRange(query);
+        if ('invalid' in range) return range.invalid;
         const excluded = new Set((query.exclude ?? '').split(','));
         const all = store.tweets
           .filter((t) => t.authorId === params.id && !t.deleted)
+          .reverse()
+          // X serves the 3,200 most recent posts, replies included, before any other filter applies.
+          .slice(0, TIMELINE_LIMIT)
           .filter((t) => !(excluded.has('replies') && t.inReplyToTweetId))
-          .reverse();
+          .filter(range.includes);
         // The pagination token is the id of the first post of the page it opens.
         const start = query.pagination_token ? all.findIndex((t) => t.id === query.pagination_token) : 0;
         if (start < 0) return badQueryValue('pagination_token', query.pagination_token ?? '');
@@ -57,4 +69,43 @@ export function userRoutes(world: XWorld): XRoute[] {
       },
     },
   ];
+}
+
+/**
+ * The time and id bounds of a timeline request: start_time and end_time are inclusive and count whole
+ * seconds; since_id and until_id are exclusive and take precedence over the times.
+ */
+function timelineRange(query: Record<string, string | undefined>): { includes: (t: XTweet) => boolean } | { invalid: ReturnType<typeof badQueryValue> } {
+  for (const name of ['since_id', 'until_id'] as const) {
+    const value = query[name];
+    if (value !== undefined && !ID.test(value)) return { invalid: badQueryValue(name, value) };
+  }
+  const times: Record<'start_time' | 'end_time', number | undefined> = { start_time: undefined, end_time: undefined };
+  for (const name of ['start_time', 'end_time'] as const) {
+    const value = query[name];
+    if (value === undefined) continue;
+    const at = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(at) || at < EARLIEST + (name === 'end_time' ? 1000 : 0)) return { invalid: badQueryValue(name, value) };
+    times[name] = Math.floor(at / 1000) * 1000;
+  }
+  if (times.start_time !== undefined && times.end_time !== undefined && times.start_time > times.end_time) {
+    // The message's wording is not confirmed by a source.
+    return {
+      invalid: invalidRequest({
+        parameters: { start_time: [query.start_time!], end_time: [query.end_time!] },
+        message: `Invalid 'start_time':'${query.start_time}'. 'start_time' must be before 'end_time':'${query.end_time}'`,
+      }),
+    };
+  }
+  const sinceId = query.since_id === undefined ? undefined : BigInt(query.since_id);
+  const untilId = query.until_id === undefined ? undefined : BigInt(query.until_id);
+  return {
+    includes: (t) => {
+      const id = BigInt(t.id);
+      const created = Math.floor(Date.parse(t.createdAt) / 1000) * 1000;
+      if (sinceId !== undefined ? id <= sinceId : times.start_time !== undefined && created < times.start_time) return false;
+      if (untilId !== undefined ? id >= untilId : times.end_time !== undefined && created > times.end_time) return false;
+      return true;
+    },
+  };
 }

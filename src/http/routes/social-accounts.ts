@@ -90,7 +90,8 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
     handler: async (request) => {
       const { handle, appPassword, tenantId } = request.body;
-      const id = await connectBlueskyAccount(ctx.db, ctx.box, ctx.config.networks.blueskyService, { orgId: request.owner.orgId, handle, appPassword, tenantId });
+      const bluesky = { service: ctx.config.networks.blueskyService, allowLoopback: ctx.config.allowLoopbackFetch };
+      const id = await connectBlueskyAccount(ctx.db, ctx.box, bluesky, { orgId: request.owner.orgId, handle, appPassword, tenantId });
       const account = await getSocialAccount(ctx.db, request.owner.orgId, id);
       if (!account) throw new RequestError(500, 'the account vanished after connecting');
       return { success: true, data: account };

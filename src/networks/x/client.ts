@@ -9,6 +9,12 @@ export interface XTweet {
   referenced_tweets?: { type: string; id: string }[];
 }
 
+export interface XTimelinePage {
+  tweets: XTweet[];
+  /** Present when there are older posts in the range: the next page's pagination_token. */
+  next: string | undefined;
+}
+
 export class XClient {
   readonly baseUrl: string;
   readonly #token: string;
@@ -23,10 +29,19 @@ export class XClient {
     return (res as { data: { id: string; text: string } }).data;
   }
 
-  /** The user's most recent posts (replies included), newest first. */
-  async recentTweets(userId: string): Promise<XTweet[]> {
-    const res = await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?max_results=50&tweet.fields=referenced_tweets`);
-    return ((res as { data?: XTweet[] }).data ?? []);
+  /**
+   * One page of the user's posts (replies included) created at or after `since`, newest first, the
+   * largest page X serves. `since` is sent in whole seconds, rounded down, as X's start_time takes it.
+   */
+  async timelinePage(userId: string, since: Date, paginationToken?: string): Promise<XTimelinePage> {
+    const query = new URLSearchParams({
+      max_results: '100',
+      start_time: `${since.toISOString().slice(0, 19)}Z`,
+      'tweet.fields': 'referenced_tweets',
+      ...(paginationToken ? { pagination_token: paginationToken } : {}),
+    });
+    const res = (await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?${query}`)) as { data?: XTweet[]; meta?: { next_token?: string } };
+    return { tweets: res.data ?? [], next: res.meta?.next_token };
   }
 
   async uploadImage(bytes: Buffer, mediaType: string): Promise<string> {
@@ -96,15 +111,28 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** X's error bodies: `{title, detail, status}` (problem) or `{errors: [{message}]}`. */
+/**
+ * X's error bodies: the invalid-request envelope `{errors: [{parameters, message}], title, detail}`
+ * (its detail only says "One or more parameters to your request was invalid."), a problem
+ * `{title, detail}`, or the legacy `{errors: [{message}]}`. Field errors come first: which parameter,
+ * and why.
+ */
 function reasonOf(status: number, body: unknown): string {
   if (body && typeof body === 'object') {
-    const b = body as { detail?: string; title?: string; errors?: { message?: string; detail?: string }[] };
+    const b = body as { detail?: string; title?: string; errors?: { message?: string; detail?: string; parameters?: Record<string, unknown> }[] };
+    const fieldErrors = (b.errors ?? []).filter((e) => e.message && e.parameters).map(fieldError);
+    if (fieldErrors.length) return fieldErrors.join('; ');
     const first = b.errors?.[0];
     const reason = b.detail ?? first?.message ?? first?.detail ?? b.title;
     if (reason) return reason;
   }
   return `HTTP ${status}`;
+}
+
+/** `media.media_ids: Your media IDs are invalid.`; the parameter's value is left out (it may be the whole text). */
+function fieldError(error: { message?: string; parameters?: Record<string, unknown> }): string {
+  const names = Object.keys(error.parameters ?? {});
+  return names.length ? `${names.join(', ')}: ${error.message}` : error.message!;
 }
 
 export function isDuplicateContent(error: unknown): boolean {
