@@ -124,8 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhooks = webhookConfig(env, problems);
   const rateLimit = {
     enabled: boolean(env, 'CRIER_RATE_LIMIT_ENABLED', true, problems),
-    floor: integer(env, 'CRIER_RATE_LIMIT_FLOOR', 60, 1, 1_000_000_000, problems),
-    ceiling: integer(env, 'CRIER_RATE_LIMIT_CEILING', 1200, 1, 1_000_000_000, problems),
+    floor: integer(env, 'CRIER_RATE_LIMIT_FLOOR', 600, 1, 1_000_000_000, problems),
+    ceiling: integer(env, 'CRIER_RATE_LIMIT_CEILING', 3000, 1, 1_000_000_000, problems),
     windowSeconds: integer(env, 'CRIER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems),
     redisPrefix: env.CRIER_RATE_LIMIT_REDIS_PREFIX?.trim() || 'crier:rl',
   };
