@@ -1,6 +1,7 @@
 // Environment -> typed configuration, validated once at start with messages that say what to fix.
 import path from 'node:path';
 import { NETWORKS, type NetworkId } from './networks/types.ts';
+import { parseSecretKey } from './security/crypto.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -101,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const secretKey = env.CRIER_SECRET_KEY?.trim() || undefined;
+  if (secretKey) problems.push(...secretKeyProblem(secretKey));
   const billingUrl = env.CRIER_BILLING_URL?.trim() || `${publicBaseUrl}/billing`;
   if (!isHttpUrl(billingUrl)) problems.push('CRIER_BILLING_URL must be an http(s) URL');
   const bodyLimit = integer(env, 'CRIER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576, problems);
@@ -124,8 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhooks = webhookConfig(env, problems);
   const rateLimit = {
     enabled: boolean(env, 'CRIER_RATE_LIMIT_ENABLED', true, problems),
-    floor: integer(env, 'CRIER_RATE_LIMIT_FLOOR', 60, 1, 1_000_000_000, problems),
-    ceiling: integer(env, 'CRIER_RATE_LIMIT_CEILING', 1200, 1, 1_000_000_000, problems),
+    floor: integer(env, 'CRIER_RATE_LIMIT_FLOOR', 600, 1, 1_000_000_000, problems),
+    ceiling: integer(env, 'CRIER_RATE_LIMIT_CEILING', 3000, 1, 1_000_000_000, problems),
     windowSeconds: integer(env, 'CRIER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems),
     redisPrefix: env.CRIER_RATE_LIMIT_REDIS_PREFIX?.trim() || 'crier:rl',
   };
@@ -144,12 +146,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encodeConcurrency: integer(env, 'CRIER_MEDIA_ENCODE_CONCURRENCY', 2, 1, 64, problems),
   };
   if (problems.length) {
-    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    // One problem, one line (what operators grep their logs for); several, one line each.
+    throw new ConfigError(problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
     networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
   };
+}
+
+/** Checked with the rest of the configuration, so a bad key stops Crier before it touches the database. */
+function secretKeyProblem(value: string): string[] {
+  try {
+    parseSecretKey(value);
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
 }
 
 /** X and Bluesky have their own variables above; every other network can be pointed at one origin. */

@@ -1,24 +1,26 @@
 // The `crier` command line: start | api | worker | migrate | org | key | doctor.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, parseEnv } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { locateDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
-import { decodeId, encodeId } from './ids.ts';
+import { explainFailure, OperatorError } from './failures.ts';
+import { encodeId } from './ids.ts';
 import { createLogger } from './log.ts';
-import { createApiKey, createOrg, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './orgs/orgs.ts';
+import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type OrgMatch, type SubscriptionStatus } from './orgs/orgs.ts';
 import { setApiKeyRateLimit } from './orgs/api-keys.ts';
 import { linkStripeCustomer } from './billing/stripe.ts';
-import { startCrier, type Roles, type Running } from './runtime.ts';
-import { connectSandboxAccounts, prepareSandboxConnects, startSandbox, type SandboxAccount } from './sandbox.ts';
+import { startCrier, type Roles, type Running, type StartOptions } from './runtime.ts';
+import { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox, type SandboxAccount } from './sandbox.ts';
+import { sandboxInboxUrl } from './webhooks/inbox.ts';
 import { runDoctor } from './doctor.ts';
 import { parseSecretKey } from './security/crypto.ts';
 import { rotateSecretKey } from './security/secret-key.ts';
 
 const USAGE = `Usage: crier <command>
 
-  start [--sandbox]     API, worker and maintenance in one process (the default);
+  start [--sandbox]     API, worker and maintenance in one process (what npm start runs);
                         --sandbox also runs the network emulators, with sandbox accounts on X
                         and Bluesky and a ready connect flow on every OAuth network
   api                   only the HTTP API (run several behind a load balancer)
@@ -34,7 +36,8 @@ const USAGE = `Usage: crier <command>
                         with Crier stopped); the old key then fails closed
   doctor                check configuration, database, clock and public URL
 
-<org> is the numeric id or the orgId shown by the API. Configuration comes from environment
+<org> is the organization's numeric id, its orgId shown by the API, or its exact name. A bare
+\`crier\` prints this. Configuration comes from environment
 variables (PORT, HOST, DATABASE_URL, CRIER_DATA_DIR, PUBLIC_BASE_URL, LOG_LEVEL, ...): see README.`;
 
 /** An optional `.env` in the working directory; variables already set in the environment win. */
@@ -48,18 +51,29 @@ function loadDotEnv(): void {
 async function main(argv: string[]): Promise<number> {
   loadDotEnv();
   const [command, ...rest] = argv;
-  if ((command === undefined || command === 'start') && rest.includes('--sandbox')) return serveSandbox();
+  if (command === undefined) {
+    // Starting is `crier start` (what `npm start` runs): a bare `crier` only shows what it can do.
+    console.error(USAGE);
+    return 2;
+  }
   const config = loadConfig();
+  try {
+    return await run(config, command, rest);
+  } catch (error) {
+    throw new CommandFailed(explainFailure(error, config), { cause: error });
+  }
+}
+
+async function run(config: Config, command: string, rest: string[]): Promise<number> {
   switch (command) {
-    case undefined:
     case 'start':
-      return serve(config, { api: true, worker: true });
+      return rest.includes('--sandbox') ? serveSandbox() : serve(config, { api: true, worker: true });
     case 'api':
       return serve(config, { api: true, worker: false });
     case 'worker':
       return serve(config, { api: false, worker: true });
     case 'migrate':
-      return withDb(config, async () => 0);
+      return withDb(config, async () => 0, reportMigrations);
     case 'org':
       return withDb(config, (db) => orgCommand(db, rest));
     case 'key':
@@ -79,72 +93,108 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(config: Config, roles: Roles, afterStart?: (running: Running) => Promise<void>): Promise<number> {
+interface ServeHooks extends StartOptions {
+  afterStart?: (running: Running) => Promise<void>;
+}
+
+async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Promise<number> {
   const logger = createLogger(config.logLevel);
   // Listen for signals before starting, so a stop that arrives during start-up is not lost.
   const stopRequested = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  const running = await startCrier(config, logger, roles);
+  const running = await startCrier(config, logger, roles, hooks);
   logger.info({ url: running.url, roles }, 'crier started');
-  await afterStart?.(running);
+  await hooks.afterStart?.(running);
   await stopRequested;
   logger.info('stopping');
   await running.close();
   return 0;
 }
 
-/** `crier start --sandbox`: the emulators run in this process and sandbox accounts are connected. */
+/**
+ * `crier start --sandbox`: the emulators run in this process. Their data is in memory, so every run
+ * reconnects the sandbox accounts to them (same account ids), before the worker takes any job.
+ */
 async function serveSandbox(): Promise<number> {
   const sandbox = await startSandbox();
   const config = loadConfig({ ...process.env, ...sandbox.env });
+  let guide: SandboxGuide | undefined;
   try {
-    return await serve(config, { api: true, worker: true }, async (running) => {
-      const org = await running.db.query<{ id: number }>('SELECT id FROM orgs ORDER BY id LIMIT 1');
-      const orgId = org.rows[0]!.id;
-      const accounts = await connectSandboxAccounts(running.db, running.box, sandbox, orgId);
-      const connectable = await prepareSandboxConnects(running.db, running.box, sandbox, orgId, config.publicBaseUrl);
-      // The admin key is printed only on the very first start; a sandbox run always gets a key to use.
-      const key = running.firstStartKey ?? (await createApiKey(running.db, orgId, `sandbox ${new Date().toISOString()}`)).key;
-      printSandboxGuide(running.url!, key, accounts, connectable);
+    return await serve(config, { api: true, worker: true }, {
+      beforeWork: async ({ db, box, orgId }) => {
+        const accounts = await connectSandboxAccounts(db, box, sandbox, orgId);
+        const connectable = await prepareSandboxConnects(db, box, sandbox, orgId, config.publicBaseUrl);
+        guide = { key: await issueSandboxRunKey(db, orgId), accounts, connectable, inbox: sandboxInboxUrl(config)! };
+      },
+      afterStart: async (running) => printSandboxGuide(running.url!, guide!),
     });
   } finally {
     await sandbox.close();
   }
 }
 
-function printSandboxGuide(url: string, key: string, accounts: SandboxAccount[], connectable: string[]): void {
+interface SandboxGuide {
+  key: string;
+  accounts: SandboxAccount[];
+  connectable: string[];
+  inbox: string;
+}
+
+function printSandboxGuide(url: string, guide: SandboxGuide): void {
+  const { key, accounts, connectable, inbox } = guide;
+  const auth = `-H "Authorization: Bearer ${key}" -H "Content-Type: application/json"`;
   const lines = [
     '',
     'Sandbox: emulators of the twelve networks run inside this process; nothing leaves this machine.',
     ...accounts.map((a) => `  ${a.network.padEnd(8)} @${a.username.padEnd(14)} account id ${a.id}`),
     '',
     `  API key for this sandbox run: ${key}`,
+    '  (the previous run\'s key is revoked. Crier\'s database persists between runs: posts, accounts,',
+    '  webhooks and the admin key of the first start. The emulators start empty on every run.)',
     '',
     '  Publish a thread to both:',
-    `  curl -s ${url}/v1/posts -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+    `  curl -s ${url}/v1/posts ${auth} \\`,
     `    -d '{"accounts":["${accounts.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
+    '',
+    '  Receive its webhook with no setup: register the built-in inbox, publish, then list what it received:',
+    `  curl -s ${url}/v1/webhooks ${auth} \\`,
+    `    -d '{"name":"inbox","url":"${inbox}","events":["post.published","post.error"],"generateSecret":true}'`,
+    `  curl -s ${url}/v1/sandbox/webhook-inbox -H "Authorization: Bearer ${key}"`,
     '',
     `  Connect an account (${connectable.join(', ')}): open the auth_url this prints;`,
     '  the emulator consents at once and Crier answers the new account (or, for facebook, instagram,',
     '  linkedin and google_business, a session to pick pages from: GET /v1/social-accounts/pending/<session>):',
-    `  curl -s ${url}/v1/social-networks/linkedin/auth-url -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{}'`,
+    `  curl -s ${url}/v1/social-networks/linkedin/auth-url ${auth} -d '{}'`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+type MigrationReport = (applied: string[]) => void;
+
+/** Other commands mention the migrations they applied on the side; for `crier migrate` it is the output. */
+const noteMigrations: MigrationReport = (applied) => {
+  if (applied.length) console.error(`applied migrations: ${applied.join(', ')}`);
+};
+
+const reportMigrations: MigrationReport = (applied) => {
+  console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'the database is up to date: no migration to apply');
+};
+
 /** Opens the database (migrated) for a one-shot command, and closes it after. */
-async function withDb(config: Config, work: (db: Db) => Promise<number>): Promise<number> {
+async function withDb(config: Config, work: (db: Db) => Promise<number>, report = noteMigrations): Promise<number> {
   const database = await locateDatabase(config);
-  const db = createPool(database.url, 2);
   try {
-    const applied = await migrate(db, database.url);
-    if (applied.length) console.error(`applied migrations: ${applied.join(', ')}`);
-    return await work(db);
+    const db = createPool(database.url, 2);
+    try {
+      report(await migrate(db, database.url));
+      return await work(db);
+    } finally {
+      await db.end();
+    }
   } finally {
-    await db.end();
     await database.stop();
   }
 }
@@ -152,7 +202,8 @@ async function withDb(config: Config, work: (db: Db) => Promise<number>): Promis
 async function orgCommand(db: Db, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { status: { type: 'string' } } });
   const [sub, ...params] = positionals;
-  if (sub === 'create' && params[0]) {
+  if (sub === 'create') {
+    if (!params[0]) throw new UsageError('org create needs the organization\'s name: crier org create <name> [--status active]');
     const status = parseStatus(values.status ?? 'active');
     const org = await createOrg(db, params[0], status);
     console.log(`org created: id ${org.orgId} (orgId ${encodeId(org.orgId)}), subscription ${status}`);
@@ -162,15 +213,17 @@ async function orgCommand(db: Db, args: string[]): Promise<number> {
   if (sub === 'stripe-customer' && params[0] && params[1]) {
     const customer = params[1] === 'none' ? null : params[1];
     if (customer && !/^cus_\w+$/.test(customer)) throw new UsageError('the Stripe customer id looks like cus_...');
-    const ok = await linkStripeCustomer(db, parseOrg(params[0]), customer);
-    console.log(ok ? `org ${params[0]}: Stripe customer ${customer ?? 'unlinked'}` : `no organization ${params[0]}`);
-    return ok ? 0 : 1;
+    const org = await resolveOrg(db, params[0]);
+    await linkStripeCustomer(db, org.id, customer);
+    console.log(`org ${org.id} (${org.name}): Stripe customer ${customer ?? 'unlinked'}`);
+    return 0;
   }
   if (sub === 'subscription' && params[0] && params[1]) {
-    const orgId = parseOrg(params[0]);
-    const ok = await setSubscriptionStatus(db, orgId, parseStatus(params[1]));
-    console.log(ok ? `org ${orgId}: subscription ${params[1]}` : `no organization ${params[0]}`);
-    return ok ? 0 : 1;
+    const status = parseStatus(params[1]);
+    const org = await resolveOrg(db, params[0]);
+    await setSubscriptionStatus(db, org.id, status);
+    console.log(`org ${org.id} (${org.name}): subscription ${status}`);
+    return 0;
   }
   console.error(USAGE);
   return 2;
@@ -183,11 +236,13 @@ async function keyCommand(db: Db, args: string[]): Promise<number> {
     options: { org: { type: 'string' }, name: { type: 'string' }, quota: { type: 'string' } },
   });
   const [sub, param] = positionals;
-  if (sub === 'create' && values.org && values.name) {
+  if (sub === 'create') {
+    if (!values.org || !values.name) throw new UsageError('key create needs --org and --name: crier key create --org <org id or name> --name <name> [--quota <n>]');
     const quota = values.quota === undefined ? undefined : Number(values.quota);
     if (quota !== undefined && (!Number.isInteger(quota) || quota < 1)) throw new UsageError('--quota must be a positive integer');
-    const key = await createApiKey(db, parseOrg(values.org), values.name, quota);
-    console.log(`key ${key.id} "${values.name}" created. API key (shown once): ${key.key}`);
+    const org = await resolveOrg(db, values.org);
+    const key = await createApiKey(db, org.id, values.name, quota);
+    console.log(`key ${key.id} "${values.name}" created for org ${org.id} (${org.name}). API key (shown once): ${key.key}`);
     return 0;
   }
   if (sub === 'revoke' && param) {
@@ -229,12 +284,15 @@ function parseNewKey(value: string): Buffer {
   }
 }
 
-class UsageError extends Error {}
+class UsageError extends OperatorError {}
 
-function parseOrg(value: string): number {
-  const id = /^\d+$/.test(value) ? Number(value) : decodeId(value);
-  if (!id) throw new UsageError(`"${value}" is not an organization id`);
-  return id;
+/** The one organization `ref` names (numeric id, orgId or exact name), or a one-line refusal. */
+async function resolveOrg(db: Db, ref: string): Promise<OrgMatch> {
+  const matches = await findOrgs(db, ref);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new UsageError(`no organization "${ref}" (give its id, its orgId or its exact name)`);
+  const listed = matches.map((org) => `id ${org.id} "${org.name}"`).join(', ');
+  throw new UsageError(`"${ref}" is ambiguous, it matches ${matches.length} organizations (${listed}): give the id`);
 }
 
 function parseStatus(value: string): SubscriptionStatus {
@@ -244,11 +302,16 @@ function parseStatus(value: string): SubscriptionStatus {
   return value as SubscriptionStatus;
 }
 
+/** A failed command, explained in one line (failures.ts); the original error is its cause. */
+class CommandFailed extends OperatorError {}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
-    else console.error(error);
+    console.error(explainFailure(error, undefined));
+    // The stack is for whoever debugs Crier, not for the operator's screen.
+    const level = process.env.LOG_LEVEL?.trim();
+    if (level === 'debug' || level === 'trace') console.error(error instanceof CommandFailed ? error.cause : error);
     process.exit(1);
   },
 );

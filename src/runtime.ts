@@ -1,4 +1,4 @@
-// Starting Crier: database, migrations, first-start bootstrap, then the roles this process runs.
+// Starting Crier: database, secret key, migrations, the API, the default organization, then the worker.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -7,7 +7,7 @@ import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
-import { bootstrapDefaultOrg } from './orgs/orgs.ts';
+import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
 import { createBoss, type Boss } from './queue/boss.ts';
 import { PUBLISH_QUEUE } from './queue/queues.ts';
 import type { SecretBox } from './security/crypto.ts';
@@ -23,13 +23,28 @@ export interface Roles {
   worker: boolean;
 }
 
+/** What is ready before the worker takes its first job. */
+export interface Ready {
+  db: Db;
+  box: SecretBox;
+  /** The default organization (the first one). */
+  orgId: number;
+}
+
+export interface StartOptions {
+  /**
+   * Runs once the database, the default organization and the API are up, before the worker takes
+   * any job: the sandbox reconnects its accounts to fresh emulators here, so that jobs already due
+   * are never published to accounts that are not connected yet.
+   */
+  beforeWork?: (ready: Ready) => Promise<void>;
+}
+
 export interface Running {
   url: string | undefined;
   db: Db;
   boss: Boss;
   box: SecretBox;
-  /** The admin key created on the first start of an empty database (printed once). */
-  firstStartKey: string | undefined;
   app: FastifyInstance | undefined;
   close(): Promise<void>;
 }
@@ -37,13 +52,29 @@ export interface Running {
 const MAINTENANCE_INTERVAL_MS = 15 * 60 * 1000;
 const QUEUE_STATS_SECONDS = 2;
 
-export async function startCrier(config: Config, logger: Logger, roles: Roles): Promise<Running> {
+/**
+ * Starts what `roles` asks for. A start that fails part-way undoes what it had started, last first:
+ * nothing outlives the process (an embedded PostgreSQL left behind would keep the data dir busy).
+ */
+export async function startCrier(config: Config, logger: Logger, roles: Roles, options: StartOptions = {}): Promise<Running> {
+  const started = new Shutdown(logger);
+  try {
+    return await start(config, logger, roles, options, started);
+  } catch (error) {
+    await started.run();
+    throw error;
+  }
+}
+
+async function start(config: Config, logger: Logger, roles: Roles, options: StartOptions, started: Shutdown): Promise<Running> {
   const database = await locateDatabase(config, (line) => logger.debug({ component: 'embedded-postgres' }, line));
+  started.push(() => database.stop());
   const db = createPool(database.url, config.databasePoolSize);
+  started.push(() => db.end());
+  // The key is checked against the data before migrating: a wrong key changes nothing.
+  const box = await openSecretBox(config, db);
   const applied = await migrate(db, database.url);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-  const box = await openSecretBox(config, db);
-  const firstOrg = await bootstrapDefaultOrg(db);
 
   const boss = createBoss(database.url, {
     supervise: roles.worker,
@@ -56,45 +87,66 @@ export async function startCrier(config: Config, logger: Logger, roles: Roles): 
     queueCacheIntervalSeconds: QUEUE_STATS_SECONDS,
   });
   await boss.start();
+  started.push(() => boss.stop({ graceful: true, timeout: 10_000 }));
   // Jobs copy the queue's heartbeat when inserted, so every process applies the configured one.
   await boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: config.publishing.heartbeatSeconds });
-  const worker = roles.worker ? await startPublishingWorker(config, { db, boss, box, logger }) : undefined;
-  const deliverer = roles.worker ? await startWebhookDeliverer(config, { db, box, logger }) : undefined;
 
-  let app: FastifyInstance | undefined;
-  let url: string | undefined;
-  if (roles.api) {
-    app = await buildApp({ config, db, boss, box }, logger);
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    url = typeof address === 'object' && address ? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${address.port}` : undefined;
+  const api = roles.api ? await startApi(config, { db, boss, box, logger }, started) : undefined;
+  // Created once everything that commonly fails (database, key, port) has worked, so the start that
+  // creates the default org is one that reaches "ready" and prints its admin key.
+  const defaultOrg = await ensureDefaultOrg(db);
+  await options.beforeWork?.({ db, box, orgId: defaultOrg.orgId });
+  if (roles.worker) await startWorker(config, { db, boss, box, logger }, started);
+
+  announceStart(defaultOrg, api?.url ?? config.publicBaseUrl, database, roles);
+  return { url: api?.url, db, boss, box, app: api?.app, close: () => started.run() };
+}
+
+interface Parts {
+  db: Db;
+  boss: Boss;
+  box: SecretBox;
+  logger: Logger;
+}
+
+async function startApi(config: Config, { db, boss, box, logger }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
+  const app = await buildApp({ config, db, boss, box }, logger);
+  started.push(() => app.close());
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const url = typeof address === 'object' && address ? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${address.port}` : undefined;
+  return { app, url };
+}
+
+/** Publishing, webhook delivery, and the periodic maintenance, token refresh and media clean-up. */
+async function startWorker(config: Config, { db, boss, box, logger }: Parts, started: Shutdown): Promise<void> {
+  const worker = await startPublishingWorker(config, { db, boss, box, logger });
+  started.push(() => worker.stop());
+  const deliverer = await startWebhookDeliverer(config, { db, box, logger });
+  started.push(() => deliverer.stop());
+  const timers = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(config, db, box, logger)];
+  started.push(async () => timers.forEach((timer) => clearInterval(timer)));
+}
+
+/** What a start set up, undone in reverse order (on stop, or when a later step of the start fails). */
+class Shutdown {
+  private readonly steps: (() => Promise<unknown>)[] = [];
+  private readonly logger: Logger;
+
+  constructor(logger: Logger) {
+    this.logger = logger;
   }
-  const timers: NodeJS.Timeout[] = [];
-  if (roles.worker) timers.push(startMaintenance(db, config, logger));
-  if (roles.worker) timers.push(startMediaMaintenance(config, db, logger));
-  if (roles.worker) timers.push(startTokenRefresh(config, db, box, logger));
 
-  if (firstOrg) announceFirstStart(firstOrg.apiKey, url ?? config.publicBaseUrl, database);
-  // One human line whatever LOG_LEVEL is: operators and scripts wait for it.
-  const served = url ? `API ${url}/v1, docs ${url}/docs` : 'no HTTP API in this process';
-  process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
-  return {
-    url,
-    db,
-    boss,
-    box,
-    firstStartKey: firstOrg?.apiKey,
-    app,
-    close: async () => {
-      for (const timer of timers) clearInterval(timer);
-      await app?.close();
-      await worker?.stop();
-      await deliverer?.stop();
-      await boss.stop({ graceful: true, timeout: 10_000 });
-      await db.end();
-      await database.stop();
-    },
-  };
+  push(step: () => Promise<unknown>): void {
+    this.steps.push(step);
+  }
+
+  /** Every step runs even when one before it fails: the database must be stopped whatever happened. */
+  async run(): Promise<void> {
+    for (let step = this.steps.pop(); step; step = this.steps.pop()) {
+      await step().catch((error: unknown) => this.logger.warn({ err: error }, 'a part of Crier did not stop cleanly'));
+    }
+  }
 }
 
 function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeout {
@@ -109,6 +161,20 @@ function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeou
   };
   void run();
   return setInterval(run, MAINTENANCE_INTERVAL_MS).unref();
+}
+
+/**
+ * The human lines a start prints whatever LOG_LEVEL is (operators and scripts wait for them): on the
+ * start that created the default org, its admin key, the only time it is shown; on every later
+ * start, how to make a key, so a key lost with a failed or unread first start is never a dead end.
+ */
+function announceStart(defaultOrg: DefaultOrg, baseUrl: string, database: DatabaseLocation, roles: Roles): void {
+  if (defaultOrg.created) announceFirstStart(defaultOrg.created.apiKey, baseUrl, database);
+  const served = roles.api ? `API ${baseUrl}/v1, docs ${baseUrl}/docs` : 'no HTTP API in this process';
+  process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
+  if (!defaultOrg.created) {
+    process.stdout.write(`API keys are shown only when made. A new one for the default organization: crier key create --org ${defaultOrg.orgId} --name <name>\n`);
+  }
 }
 
 /** Printed once, on the first start of an empty database: the only time the admin key is shown. */

@@ -2,7 +2,9 @@
 // account on X and Bluesky for the default organization, and registers an app on every OAuth
 // network with a signed-in emulator user, so a newcomer can publish end to end and try the connect
 // flow of any network with no network credentials. Emulators keep their data in memory: a restart
-// starts them empty, and the sandbox accounts are connected again (same ids).
+// starts them empty, and the sandbox accounts are connected again (same ids). Crier's own database
+// persists between runs (posts, accounts, webhooks); each run gets a key of its own and revokes the
+// previous run's.
 import { randomBytes } from 'node:crypto';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../emulators/bluesky/server.ts';
 import { startFacebookEmulator } from '../emulators/facebook/server.ts';
@@ -16,6 +18,7 @@ import { startTikTokEmulator } from '../emulators/tiktok/server.ts';
 import { startVimeoEmulator } from '../emulators/vimeo/server.ts';
 import { startXEmulator, type XEmulator } from '../emulators/x/server.ts';
 import { upsertSocialAccount } from './accounts/social-accounts.ts';
+import { createApiKey, revokeApiKeysNamed } from './orgs/api-keys.ts';
 import { saveSocialNetwork } from './accounts/social-networks.ts';
 import type { Db } from './db/pool.ts';
 import { encodeId } from './ids.ts';
@@ -137,4 +140,15 @@ export async function prepareSandboxConnects(db: Db, box: SecretBox, sandbox: Sa
     }
   }
   return networks;
+}
+
+const RUN_KEY_NAME = 'sandbox run';
+
+/**
+ * The key printed for this sandbox run. The previous run's key is revoked, so the only sandbox key
+ * that works is the one on screen (the admin key of the very first start is a different key, kept).
+ */
+export async function issueSandboxRunKey(db: Db, orgId: number): Promise<string> {
+  await revokeApiKeysNamed(db, orgId, RUN_KEY_NAME);
+  return (await createApiKey(db, orgId, RUN_KEY_NAME)).key;
 }

@@ -4,18 +4,21 @@
 //
 //   limit = clamp(floor + 5 * accounts + round(4 * sqrt(posts created in the last 24 h)), floor, ceiling)
 //
-// - floor (default 60 per 60 s window, i.e. 1 req/s): enough for a dashboard, an integration that
-//   posts now and then, and status polling; every org gets it, even an empty one.
+// - floor (default 600 per 60 s window, i.e. 10 req/s): a self-hosted server belongs to its
+//   operator, so even an empty org (a developer's first script, a backfill, a dashboard polling
+//   several accounts) gets room to work; the operator lowers it when strangers share the instance.
 // - 5 per connected, active account: each account typically costs a few calls a minute (list its
 //   posts, create, poll the result), and accounts are what customers pay for, so this part is linear.
 // - 4 * sqrt(posts in 24 h): traffic is bursty and grows the need for polling, but sub-linearly,
 //   and a square root keeps a burst of posting from inflating its own limit (a feedback loop) while
 //   still rewarding real volume: 100 posts/day -> +40, 2,500 -> +200, 10,000 -> +400.
-// - ceiling (default 1,200 per window, 20 req/s): what one org may take from a shared instance; an
-//   operator raises it, or sets a per-key override (api_keys.rate_limit), for a heavy customer.
+// - ceiling (default 3,000 per window, 50 req/s): what one org may take from the instance, well
+//   within what one API process serves (see the README's benchmarks) and far enough above the floor
+//   that the formula matters; an operator raises it, or sets a per-key override (api_keys.rate_limit),
+//   for a heavy customer.
 //
-// Examples with the defaults: new org 60; 10 accounts + 100 posts/day 150; 100 accounts + 2,500
-// posts/day 760; 250 accounts with any traffic reaches the ceiling.
+// Examples with the defaults: new org 600; 10 accounts + 100 posts/day 690; 100 accounts + 2,500
+// posts/day 1,300; 480 accounts with any traffic reaches the ceiling.
 import type { Queryable } from '../db/pool.ts';
 
 export const PER_ACCOUNT = 5;

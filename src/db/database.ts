@@ -14,8 +14,13 @@ const EMBEDDED_DATABASE = 'crier';
 export async function locateDatabase(config: Config, log: (line: string) => void = () => {}): Promise<DatabaseLocation> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
   const server = await startEmbeddedPostgres(config.dataDir, log);
-  const url = await ensureDatabase(server.url, EMBEDDED_DATABASE);
-  return { url, embedded: true, stop: server.stop };
+  try {
+    const url = await ensureDatabase(server.url, EMBEDDED_DATABASE);
+    return { url, embedded: true, stop: server.stop };
+  } catch (error) {
+    await server.stop(); // a failed start leaves no PostgreSQL behind
+    throw error;
+  }
 }
 
 /** Creates database `name` on the server of `adminUrl` when missing; returns its URL. */

@@ -16,6 +16,7 @@ import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
+import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
 import { pendingConnectionsRoutes } from './routes/pending-connections.ts';
 import { oauthCallbackRoutes, socialNetworksRoutes } from './routes/social-networks.ts';
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     webhooksRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);
+    await sandboxInboxRoutes(v1, ctx);
   });
   return app;
 }

@@ -31,6 +31,12 @@ export async function revokeApiKey(db: Db, idOrKey: string): Promise<boolean> {
   return result.rowCount === 1;
 }
 
+/** Revokes the org's active keys of that name (the sandbox replaces its run key this way); returns how many. */
+export async function revokeApiKeysNamed(db: Queryable, orgId: number, name: string): Promise<number> {
+  const result = await db.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND name = $2 AND revoked_at IS NULL', [orgId, name]);
+  return result.rowCount ?? 0;
+}
+
 /**
  * An operator's per-window limit for one key (null: back to the organization's formula). Read on
  * every request with the key, so it applies to the key's very next request.

@@ -1,5 +1,6 @@
 // Organizations, their users and API keys.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
+import { decodeId } from '../ids.ts';
 import { insertApiKey } from './api-keys.ts';
 
 // API keys live in api-keys.ts; re-exported so existing imports keep working.
@@ -19,14 +20,37 @@ export async function createOrg(db: Db, name: string, status: SubscriptionStatus
   return withTransaction(db, (tx) => insertOrg(tx, name, status));
 }
 
-/** On an empty database: the default organization and its admin key. Returns undefined otherwise. */
-export async function bootstrapDefaultOrg(db: Db): Promise<CreatedOrg | undefined> {
+export interface DefaultOrg {
+  orgId: number;
+  /** Set on the start that created it: the only time its admin key exists in clear. */
+  created: CreatedOrg | undefined;
+}
+
+/** The default organization: the first one, created with its admin key on an empty database. */
+export async function ensureDefaultOrg(db: Db): Promise<DefaultOrg> {
   return withTransaction(db, async (tx) => {
     // Several processes may start at once on a fresh database: only one creates the default org.
     await tx.query('SELECT pg_advisory_xact_lock(727002)');
-    const any = await tx.query('SELECT 1 FROM orgs LIMIT 1');
-    return any.rowCount ? undefined : insertOrg(tx, 'default', 'active');
+    const first = await tx.query<{ id: number }>('SELECT id FROM orgs ORDER BY id LIMIT 1');
+    if (first.rows[0]) return { orgId: first.rows[0].id, created: undefined };
+    const created = await insertOrg(tx, 'default', 'active');
+    return { orgId: created.orgId, created };
   });
+}
+
+export interface OrgMatch {
+  id: number;
+  name: string;
+}
+
+/**
+ * The organizations `ref` may name: its numeric id, its public orgId, or its exact name. More than
+ * one match means the reference is ambiguous (two orgs of that name, or a name that is another's id).
+ */
+export async function findOrgs(db: Queryable, ref: string): Promise<OrgMatch[]> {
+  const id = /^\d{1,15}$/.test(ref) ? Number(ref) : decodeId(ref);
+  const { rows } = await db.query<OrgMatch>('SELECT id, name FROM orgs WHERE id = $1 OR name = $2 ORDER BY id', [id ?? null, ref]);
+  return rows;
 }
 
 async function insertOrg(tx: Queryable, name: string, status: SubscriptionStatus): Promise<CreatedOrg> {

@@ -35,9 +35,14 @@ const keyIdOf = (sealed: Buffer) => sealed.subarray(1, 5);
  * rotation the old key must fail closed, not half-work (every decrypt failing one by one).
  */
 export async function checkSecretKey(db: Queryable, box: SecretBox): Promise<void> {
+  // Start-up checks the key before migrating: a column the migrations have not created yet holds nothing.
+  const { rows: present } = await db.query<{ name: string }>(
+    "SELECT table_name || '.' || column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()",
+  );
+  const migrated = new Set(present.map((row) => row.name));
   for (const { table, column } of SEALED_COLUMNS) {
     // signing_keys is re-created under the current key when it does not open (media/signing.ts).
-    if (table === 'signing_keys') continue;
+    if (table === 'signing_keys' || !migrated.has(`${table}.${column}`)) continue;
     const { rows } = await db.query<{ sealed: Buffer }>(`SELECT ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL LIMIT 1`);
     const sealed = rows[0]?.sealed;
     if (sealed && !keyIdOf(sealed).equals(box.keyId)) {

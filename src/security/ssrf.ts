@@ -26,6 +26,12 @@ export interface GuardOptions {
   timeoutMs?: number;
   /** Redirects followed. 0 makes any 3xx an error (webhooks). Default 3. */
   maxRedirects?: number;
+  /**
+   * Crier's own sandbox webhook inbox (webhooks/inbox.ts): this exact URL is let through although it
+   * is plain http on Crier's own, usually loopback, origin. Only as the URL asked for: a redirect to
+   * it, or any other URL of that origin, is judged by the rules above and dialled through the guard.
+   */
+  ownUrl?: string;
 }
 
 export type SsrfErrorCode =
@@ -82,13 +88,14 @@ const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  * when it is an IP literal. WHATWG URL has already turned `2130706433`, `0x7f.1`, `0177.0.0.1` and
  * `127.1` into `127.0.0.1`, and IPv6 into its canonical form, so one check sees every spelling.
  */
-export function parseGuardedUrl(raw: string, allowLoopback = false): URL {
+export function parseGuardedUrl(raw: string, allowLoopback = false, ownUrl?: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new SsrfError('invalid_url', 'not a valid absolute URL');
   }
+  if (isOwnUrl(url, ownUrl)) return url;
   if (url.protocol !== 'https:') throw new SsrfError('not_https', `only https URLs are allowed (got ${url.protocol})`);
   if (url.username || url.password) throw new SsrfError('credentials_in_url', 'URLs must not contain credentials');
   const literal = unbracket(url.hostname);
@@ -106,6 +113,10 @@ function assertAddressAllowed(address: string, allowLoopback: boolean): void {
   throw new SsrfError('blocked_address', `address ${address} is not allowed (${classifyAddress(address)})`);
 }
 
+function isOwnUrl(url: URL, ownUrl: string | undefined): boolean {
+  return ownUrl !== undefined && url.href === new URL(ownUrl).href;
+}
+
 function unbracket(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
@@ -114,10 +125,10 @@ function unbracket(hostname: string): string {
  * Validates a URL when it is saved, so the user hears about a bad one immediately. Resolving now is
  * a courtesy, not the protection: the address is judged again at connect time by the client.
  */
-export async function checkUrl(url: string, options: Pick<GuardOptions, 'allowLoopback'> = {}): Promise<void> {
-  const parsed = parseGuardedUrl(url, options.allowLoopback);
+export async function checkUrl(url: string, options: Pick<GuardOptions, 'allowLoopback' | 'ownUrl'> = {}): Promise<void> {
+  const parsed = parseGuardedUrl(url, options.allowLoopback, options.ownUrl);
   const host = unbracket(parsed.hostname);
-  if (isIP(host)) return;
+  if (isIP(host) || isOwnUrl(parsed, options.ownUrl)) return;
   const addresses = await resolveAll(host);
   for (const { address } of addresses) assertAddressAllowed(address, options.allowLoopback ?? false);
 }
@@ -178,14 +189,17 @@ function guardedConnector(options: GuardOptions): buildConnector.connector {
 
 export function createGuardedClient(options: GuardOptions = {}): GuardedClient {
   const settings = { ...DEFAULTS, ...definedOnly(options) };
-  const agent = new Agent({
-    connect: guardedConnector(options),
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-  });
+  const timeouts = { headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs };
+  const guarded = new Agent({ connect: guardedConnector(options), ...timeouts });
+  // Crier's own inbox is dialled without the guard (`localhost` may resolve to ::1 and 127.0.0.1
+  // while Crier listens on one of them: both are tried), and only as the URL asked for.
+  const own = options.ownUrl === undefined ? undefined : new Agent({ connect: { timeout: settings.timeoutMs, autoSelectFamily: true }, ...timeouts });
+  const agentFor = (url: URL, redirects: number) => (own && redirects === 0 && isOwnUrl(url, options.ownUrl) ? own : guarded);
   return {
-    fetch: (url, init = {}) => withDeadline(settings.timeoutMs, (signal) => followRedirects(agent, settings, url, init, signal)),
-    close: () => agent.close(),
+    fetch: (url, init = {}) => withDeadline(settings.timeoutMs, (signal) => followRedirects(agentFor, settings, url, init, signal)),
+    close: async () => {
+      await Promise.all([guarded.close(), own?.close()]);
+    },
   };
 }
 
@@ -208,11 +222,11 @@ async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => 
   }
 }
 
-async function followRedirects(agent: Agent, settings: Settings, raw: string, init: GuardedRequest, signal: AbortSignal): Promise<GuardedResponse> {
-  let url = parseGuardedUrl(raw, settings.allowLoopback);
+async function followRedirects(agentFor: (url: URL, redirects: number) => Agent, settings: Settings, raw: string, init: GuardedRequest, signal: AbortSignal): Promise<GuardedResponse> {
+  let url = parseGuardedUrl(raw, settings.allowLoopback, settings.ownUrl);
   let request = init;
   for (let redirects = 0; ; redirects++) {
-    const response = await send(agent, url, request, signal);
+    const response = await send(agentFor(url, redirects), url, request, signal);
     const location = redirectLocation(response, settings.maxRedirects);
     if (location === undefined) return finalResponse(response, url, settings.maxBytes);
     await response.body.dump(); // a redirect's body is never used; draining it lets the socket be reused

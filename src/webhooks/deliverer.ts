@@ -10,6 +10,7 @@ import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, type GuardedClient } from '../security/ssrf.ts';
 import { attempt } from './deliver.ts';
 import { claimDue, msUntilNextDue, recordResults, type ClaimedDelivery, type RecordedAttempt } from './deliveries.ts';
+import { sandboxInboxUrl } from './inbox.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 import { createSchedule, type Schedule } from './schedule.ts';
 
@@ -41,6 +42,7 @@ export async function startWebhookDeliverer(config: Config, deps: DelivererDeps)
     maxBytes: MAX_RESPONSE_BYTES,
     timeoutMs: schedule.timeoutMs,
     maxRedirects: 0, // a redirect is a failed attempt, and its target is never contacted
+    ownUrl: sandboxInboxUrl(config),
   });
   const loop = new DeliveryLoop({ ...deps, client, schedule, concurrency: config.webhooks.concurrency });
   const done = loop.run().catch((error: unknown) => deps.logger.error({ err: error }, 'the webhook deliverer stopped on an error'));

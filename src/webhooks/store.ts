@@ -51,6 +51,8 @@ export interface StoreDeps {
   box: SecretBox;
   /** The SSRF guard's test switch (CRIER_ALLOW_LOOPBACK_FETCH). */
   allowLoopback: boolean;
+  /** In sandbox mode, Crier's own webhook inbox: the one http, loopback URL accepted (inbox.ts). */
+  inboxUrl: string | undefined;
 }
 
 export const secretAd = (id: number) => `webhooks:${id}:secret`;
@@ -59,7 +61,7 @@ export const headersAd = (id: number) => `webhooks:${id}:headers`;
 // Validation runs before the transaction: the URL check resolves DNS, which must not hold row locks.
 
 export async function createWebhook(db: Db, deps: StoreDeps, orgId: number, input: WebhookInput): Promise<WebhookJson> {
-  await assertValid(input, deps.allowLoopback, true);
+  await assertValid(input, deps, true);
   return withTransaction(db, (tx) => insertWebhook(tx, deps, orgId, input));
 }
 
@@ -77,7 +79,7 @@ async function insertWebhook(tx: Tx, deps: StoreDeps, orgId: number, input: Webh
 
 /** Applies the fields present in `patch`; undefined when the org has no such webhook. */
 export async function updateWebhook(db: Db, deps: StoreDeps, orgId: number, id: number, patch: WebhookInput): Promise<WebhookJson | undefined> {
-  await assertValid(patch, deps.allowLoopback, false);
+  await assertValid(patch, deps, false);
   return withTransaction(db, (tx) => applyPatch(tx, deps, orgId, id, patch));
 }
 
@@ -162,9 +164,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const HEADER_VALUE = /^[\t\x20-\x7e]{0,2048}$/;
 export const MAX_CUSTOM_HEADERS = 20;
 
-async function assertValid(input: WebhookInput, allowLoopback: boolean, creating: boolean): Promise<void> {
+async function assertValid(input: WebhookInput, deps: StoreDeps, creating: boolean): Promise<void> {
   const issues: FieldIssue[] = [];
-  if (creating || input.url !== undefined) issues.push(...(await urlIssues(input.url ?? '', allowLoopback)));
+  if (creating || input.url !== undefined) issues.push(...(await urlIssues(input.url ?? '', deps)));
   if (input.headers) issues.push(...headerIssues(input.headers));
   if (typeof input.secret === 'string') {
     const problem = secretProblem(input.secret);
@@ -181,13 +183,19 @@ function summary(issues: FieldIssue[]): string {
   return header ? `Custom header "${header.field.slice('headers.'.length)}" is not allowed: it ${header.message}` : 'Validation failed';
 }
 
-/** The guard's own rules, applied at save time so a bad URL is refused at once (and again at delivery). */
-async function urlIssues(url: string, allowLoopback: boolean): Promise<FieldIssue[]> {
+/**
+ * The guard's own rules, applied at save time so a bad URL is refused at once (and again at delivery).
+ * A name that does not resolve (yet) is accepted: DNS may be set up after the endpoint, and sending to
+ * it fails like any unreachable receiver, on record in the delivery log and retried. An address the
+ * name resolves to when it does is judged here and at every connection.
+ */
+async function urlIssues(url: string, deps: StoreDeps): Promise<FieldIssue[]> {
   try {
-    await checkUrl(url, { allowLoopback });
+    await checkUrl(url, { allowLoopback: deps.allowLoopback, ownUrl: deps.inboxUrl });
     return [];
   } catch (error) {
     if (!(error instanceof SsrfError)) throw error;
+    if (error.code === 'dns_failure') return [];
     return [{ field: 'url', message: `is refused (${error.code}): ${error.message}` }];
   }
 }

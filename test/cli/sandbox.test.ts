@@ -1,12 +1,16 @@
 // `crier start --sandbox` (npm run demo) as the README walks a newcomer through it: start, publish a
-// thread to the sandbox accounts by username, see it published on GET /v1/posts/:id.
+// thread to the sandbox accounts by username, see it published on GET /v1/posts/:id; receive its
+// signed webhook in the built-in inbox; what a second run keeps; a kill -9 and a restart.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../src/db/embedded.ts';
-import { startCrierProcess } from '../helpers/process.ts';
+import { runCrier, startCrierProcess } from '../helpers/process.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;
@@ -28,30 +32,48 @@ async function runSandbox(t: { after(fn: () => unknown): void }) {
 const api = (pathname: string, key: string, init: RequestInit = {}) =>
   fetch(`http://127.0.0.1:${env.PORT}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
 
+/** What the first run printed and published, for the test of what a later run keeps. */
+const firstRun = { key: '', postId: '' };
+
+const published = (post: any) => post.socialAccounts.every((a: any) => a.status !== 'pending' && a.status !== 'publishing');
+
+async function waitForPost(key: string, id: string): Promise<any> {
+  let post: any;
+  for (let i = 0; i < 100; i++) {
+    post = (await api(`/v1/posts/${id}`, key)).body.post;
+    if (published(post)) return post;
+    await sleep(100);
+  }
+  return post;
+}
+
 test('the README walk-through: a thread to both sandbox accounts is published', async (t) => {
   const { key, accounts } = await runSandbox(t);
   assert.deepEqual(accounts.map((a) => [a.network, a.username]), [['x', 'sandbox_x'], ['bluesky', 'sandbox.test']]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  let post: any;
-  for (let i = 0; i < 100; i++) {
-    post = (await api(`/v1/posts/${created.body.post.id}`, key)).body.post;
-    if (post.socialAccounts.every((a: any) => a.status === 'published')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const post = await waitForPost(key, created.body.post.id);
   assert.deepEqual(post.socialAccounts.map((a: any) => a.status), ['published', 'published']);
   assert.match(post.socialAccounts[0].platformPostUrl, /^https:\/\/x\.com\/sandbox_x\/status\/\d+$/);
   assert.match(post.socialAccounts[1].platformPostUrl, /^https:\/\/bsky\.app\/profile\/sandbox\.test\/post\/\w+$/);
   const listed = await api('/v1/social-accounts', key);
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true), 'sandbox accounts say so');
+  Object.assign(firstRun, { key, postId: created.body.post.id });
 });
 
-test('a second sandbox run prints a fresh key and keeps the same sandbox account ids', async (t) => {
-  const { key, accounts } = await runSandbox(t);
+test('a second run keeps the database (posts, account ids), revokes the previous run\'s key, and says so', async (t) => {
+  const { crier, key, accounts } = await runSandbox(t);
+  assert.notEqual(key, firstRun.key);
+  assert.equal((await api('/v1/social-accounts', firstRun.key)).status, 401, "the previous run's key is revoked");
   assert.equal((await api('/v1/social-accounts', 'crier_not_a_key')).status, 401);
   const listed = await api('/v1/social-accounts', key);
   assert.equal(listed.status, 200);
   assert.deepEqual(listed.body.data.map((a: any) => a.id), accounts.map((a) => a.id));
+  const kept = await api(`/v1/posts/${firstRun.postId}`, key);
+  assert.equal(kept.status, 200, 'the first run\'s post is still there');
+  assert.deepEqual(kept.body.post.socialAccounts.map((a: any) => a.status), ['published', 'published']);
+  const guide = crier.output().replace(/\s+/g, ' ');
+  assert.match(guide, /the previous run's key is revoked\. Crier's database persists between runs: posts, accounts, webhooks and the admin key of the first start\. The emulators start empty on every run\./);
 });
 
 test('the sandbox offers the connect flow of every OAuth network, pick-a-page sessions included', async (t) => {
@@ -89,4 +111,96 @@ test('the sandbox offers the connect flow of every OAuth network, pick-a-page se
   const listed = await api('/v1/social-accounts?limit=100', key);
   assert.deepEqual([...new Set(listed.body.data.map((a: any) => a.network))].sort(), ['bluesky', ...networks].sort());
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true));
+});
+
+test('the README webhook walk-through: the built-in inbox receives the signed post.published, for its own org only', async (t) => {
+  const { crier, key } = await runSandbox(t);
+  // As printed by the guide and written in the README: <PUBLIC_BASE_URL>/sandbox/webhook-inbox.
+  const inbox = crier.output().match(/"url":"(http:\/\/\S+\/sandbox\/webhook-inbox)"/)![1]!;
+  assert.equal(inbox, `http://localhost:${env.PORT}/sandbox/webhook-inbox`);
+  const registered = await api('/v1/webhooks', key, { method: 'POST', body: JSON.stringify({ name: 'inbox', url: inbox, events: ['post.published', 'post.error'], generateSecret: true }) });
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  const secret = registered.body.data.secret as string;
+
+  const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], content: 'Hello, webhook inbox' }) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const postId = created.body.post.id;
+  let entry: any;
+  for (let i = 0; i < 100 && !entry; i++) {
+    const listed = await api('/v1/sandbox/webhook-inbox', key);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    entry = listed.body.data.find((e: any) => e.body?.data?.postId === postId);
+    if (!entry) await sleep(100);
+  }
+  assert.ok(entry, 'the inbox received the delivery');
+  assert.equal(entry.event, 'post.published');
+  assert.equal(entry.webhookId, registered.body.data.id);
+  assert.deepEqual(entry.signature, { verified: true, detail: "X-Service-Signature and webhook-signature match the webhook's secret" });
+  assert.deepEqual(entry.body.data.socialAccounts.map((a: any) => a.network).sort(), ['bluesky', 'x']);
+  // What a receiver would check, with the secret Crier generated: both signatures, over the raw body.
+  const raw = JSON.stringify(entry.body);
+  assert.equal(entry.headers['x-service-signature'], 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex'));
+  assert.doesNotThrow(() => new Webhook(secret).verify(raw, entry.headers));
+  assert.equal(entry.headers['webhook-id'], entry.eventId);
+
+  // Another org of this Crier sees only its own deliveries, and nobody can post into an inbox.
+  const other = await runCrier(['org', 'create', 'another'], env);
+  assert.equal(other.code, 0, other.stderr);
+  const otherKey = other.stdout.match(/(crier_\S+)/)![1]!;
+  assert.deepEqual((await api('/v1/sandbox/webhook-inbox', otherKey)).body.data, []);
+  const otherHook = await api('/v1/webhooks', otherKey, { method: 'POST', body: JSON.stringify({ name: 'inbox', url: inbox, events: ['test'] }) });
+  assert.equal(otherHook.status, 201);
+  assert.equal((await api(`/v1/webhooks/${otherHook.body.data.id}/test`, otherKey, { method: 'POST', body: '{}' })).status, 202);
+  let others: any[] = [];
+  for (let i = 0; i < 100 && others.length === 0; i++) {
+    others = (await api('/v1/sandbox/webhook-inbox', otherKey)).body.data;
+    if (others.length === 0) await sleep(100);
+  }
+  assert.deepEqual(others.map((e) => [e.event, e.webhookId, e.signature.verified]), [['test', otherHook.body.data.id, null]]);
+  const mine = (await api('/v1/sandbox/webhook-inbox', key)).body.data;
+  assert.ok(mine.every((e: any) => e.webhookId === registered.body.data.id), 'the other org\'s delivery is not in this inbox');
+
+  const forged = await fetch(inbox, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': entry.eventId }, body: JSON.stringify({ event: 'post.published', data: { postId: 'forged' } }) });
+  assert.equal(forged.status, 404, 'the inbox takes only what Crier has on its way to it');
+  assert.equal((await api('/v1/sandbox/webhook-inbox', key)).body.data.length, mine.length);
+});
+
+test('after a kill -9, posts falling due as the sandbox restarts all publish: accounts are reconnected before the worker starts', async (t) => {
+  // A data dir of its own: the sandbox accounts exactly as the sandbox connects them, nothing the
+  // tests above did to them (this is the last test of the file: the others' env is not needed again).
+  const own = await mkdtemp(path.join(os.tmpdir(), 'crier-sandbox-kill-'));
+  t.after(() => rm(own, { recursive: true, force: true }));
+  env = { ...env, CRIER_DATA_DIR: own, PORT: String(await freePort()) };
+  const first = await runSandbox(t);
+  // Due after the kill and before the restarted worker takes jobs, so they are due the moment it does.
+  const due = Date.now() + 10_000;
+  const ids: string[] = [];
+  for (let batch = 0; batch < 10; batch++) {
+    const created = await Promise.all(Array.from({ length: 10 }, (_, i) => api('/v1/posts', first.key, {
+      method: 'POST',
+      body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], content: `due at restart ${batch * 10 + i} ${due}`, scheduledAt: new Date(due).toISOString() }),
+    })));
+    for (const res of created) {
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      ids.push(res.body.post.id);
+    }
+  }
+  assert.ok(Date.now() < due - 2000, 'the posts were created well before they fall due');
+  first.crier.child.kill('SIGKILL');
+  await first.crier.exited;
+  await sleep(due + 500 - Date.now());
+
+  const { key } = await runSandbox(t);
+  // Each post read once it is final (the run's key has the default rate limit of 600 a minute).
+  const statuses = new Map<string, string[]>();
+  for (const deadline = Date.now() + 60_000; statuses.size < ids.length && Date.now() < deadline; await sleep(1000)) {
+    for (const id of ids.filter((id) => !statuses.has(id))) {
+      const post = (await api(`/v1/posts/${id}`, key)).body.post;
+      if (published(post)) statuses.set(id, post.socialAccounts.map((a: any) => a.status));
+    }
+  }
+  assert.equal(statuses.size, ids.length, 'every post is finished');
+  const all = [...statuses.values()].flat();
+  const counts = Object.fromEntries([...new Set(all)].map((s) => [s, all.filter((x) => x === s).length]));
+  assert.deepEqual(counts, { published: 200 }, 'every destination (100 on X, 100 on Bluesky) is published');
 });

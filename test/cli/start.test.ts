@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startCrierProcess } from '../helpers/process.ts';
+import { runCrier, startCrierProcess } from '../helpers/process.ts';
 import { freePort } from '../../src/db/embedded.ts';
 
 let dataDir: string;
@@ -51,11 +51,17 @@ test('first start creates the default org, prints its key once, and serves the A
   process.env.CRIER_START_TEST_KEY = key;
 });
 
-test('a second start prints no key and keeps the data', async (t) => {
+test('a second start prints no key, says how to make one, and keeps the data', async (t) => {
   const crier = startCrierProcess(['start'], env);
   t.after(() => crier.child.kill('SIGKILL'));
   await crier.waitFor(/Crier is running/);
   assert.doesNotMatch(crier.output(), /Admin API key/);
+  // A key lost with an unread (or failed) first start is not a dead end.
+  const [, orgId] = await crier.waitFor(/A new one for the default organization: crier key create --org (\d+) --name <name>/);
+  const made = await runCrier(['key', 'create', '--org', orgId!, '--name', 'replacement'], env);
+  assert.equal(made.code, 0, made.stderr);
+  const [, replacement] = made.stdout.match(/(crier_\S+)/)!;
+  assert.equal((await fetch(`${base()}/v1/posts`, { headers: { authorization: `Bearer ${replacement}` } })).status, 200);
   const res = await fetch(`${base()}/v1/posts`, { headers: { authorization: `Bearer ${process.env.CRIER_START_TEST_KEY}` } });
   assert.equal(res.status, 200);
   crier.child.kill('SIGTERM');

@@ -58,7 +58,8 @@ export async function createTestDatabase(): Promise<string> {
   return ensureDatabase(adminUrl, `crier_t_${randomBytes(6).toString('hex')}`, template);
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `env` overrides the test defaults; a variable set to undefined is left unset (Crier's own default). */
+export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const databaseUrl = await createTestDatabase();
   // Window limits far above what any test sends, so only the tests of limits (which pass their own) meet them.
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, CRIER_RATE_LIMIT_FLOOR: '1000000', CRIER_RATE_LIMIT_CEILING: '1000000', ...env });

@@ -4,15 +4,18 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { windowLimit } from '../../src/billing/limits.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { startTestServer } from '../helpers/harness.ts';
+import { rateHeaders } from './helpers.ts';
 
-const DEFAULTS = { floor: 60, ceiling: 1200 };
+const DEFAULTS = { floor: 600, ceiling: 3000 };
 
 test('the documented examples: floor + 5 per account + 4 * sqrt(posts of the last 24 h)', () => {
-  assert.equal(windowLimit({ accounts: 0, posts24h: 0 }, DEFAULTS), 60);
-  assert.equal(windowLimit({ accounts: 10, posts24h: 100 }, DEFAULTS), 150);
-  assert.equal(windowLimit({ accounts: 100, posts24h: 2500 }, DEFAULTS), 760);
-  assert.equal(windowLimit({ accounts: 250, posts24h: 0 }, DEFAULTS), 1200);
-  assert.equal(windowLimit({ accounts: 0, posts24h: 10_000_000 }, DEFAULTS), 1200);
+  assert.equal(windowLimit({ accounts: 0, posts24h: 0 }, DEFAULTS), 600);
+  assert.equal(windowLimit({ accounts: 10, posts24h: 100 }, DEFAULTS), 690);
+  assert.equal(windowLimit({ accounts: 100, posts24h: 2500 }, DEFAULTS), 1300);
+  assert.equal(windowLimit({ accounts: 479, posts24h: 0 }, DEFAULTS), 2995);
+  assert.equal(windowLimit({ accounts: 480, posts24h: 0 }, DEFAULTS), 3000);
+  assert.equal(windowLimit({ accounts: 0, posts24h: 10_000_000 }, DEFAULTS), 3000);
 });
 
 test('always within [floor, ceiling], and never lower for more accounts or more posts', () => {
@@ -29,7 +32,7 @@ test('always within [floor, ceiling], and never lower for more accounts or more 
 
 test('limits configuration: defaults, and clear messages for bad values', () => {
   const config = loadConfig({});
-  assert.deepEqual(config.rateLimit, { enabled: true, floor: 60, ceiling: 1200, windowSeconds: 60, redisPrefix: 'crier:rl' });
+  assert.deepEqual(config.rateLimit, { enabled: true, floor: 600, ceiling: 3000, windowSeconds: 60, redisPrefix: 'crier:rl' });
   assert.equal(config.redisUrl, undefined);
   assert.equal(config.stripe, undefined);
 
@@ -51,4 +54,19 @@ test('limits configuration: defaults, and clear messages for bad values', () => 
   assert.match(problems({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'secret' }), /STRIPE_WEBHOOK_SECRET must be/);
   assert.equal(loadConfig({ CRIER_RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled, false);
   assert.deepEqual(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe, { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' });
+});
+
+test("with the default limits, a new org's first script does not meet 429: 600 requests a minute", async () => {
+  // The harness raises the limits for every other test; here they are left at their defaults.
+  const server = await startTestServer({ CRIER_RATE_LIMIT_FLOOR: undefined, CRIER_RATE_LIMIT_CEILING: undefined });
+  try {
+    const org = await server.createOrg();
+    const answers = [];
+    for (let i = 0; i < 100; i++) answers.push(await server.request('GET', '/v1/posts', { key: org.key }));
+    assert.deepEqual(new Set(answers.map((res) => res.status)), new Set([200]));
+    const last = rateHeaders(answers.at(-1)!);
+    assert.deepEqual([last.limit, last.remaining], [600, 500]);
+  } finally {
+    await server.close();
+  }
 });

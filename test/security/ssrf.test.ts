@@ -1,6 +1,9 @@
 // The SSRF guard, against a real local HTTPS server: which URLs are refused (and that refused ones are
-// never dialled), what loopback-allowed test mode still refuses, redirects, size and time caps.
+// never dialled), what loopback-allowed test mode still refuses, redirects, size and time caps, and
+// the one URL let through in the sandbox: Crier's own webhook inbox.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { classifyAddress } from '../../src/security/ip-ranges.ts';
 import { checkUrl, createGuardedClient, guardedFetch, SsrfError } from '../../src/security/ssrf.ts';
@@ -406,5 +409,51 @@ describe('guarded client against a local server (allowLoopback)', () => {
       assert.ok(took < 2000, `took ${took} ms`);
       await quick.close().catch(() => {});
     });
+  });
+});
+
+describe("Crier's own URL (the sandbox's webhook inbox)", () => {
+  let server: Server;
+  let own: string;
+  const seen: string[] = [];
+  before(async () => {
+    server = createServer((req, res) => {
+      seen.push(req.url!);
+      res.end('received');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    own = `http://localhost:${(server.address() as AddressInfo).port}/sandbox/webhook-inbox`;
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  test('exactly that URL is accepted and reached, although it is plain http on loopback', async () => {
+    await checkUrl(own, { ownUrl: own });
+    const client = createGuardedClient({ ownUrl: own, maxRedirects: 0 });
+    const response = await client.fetch(own, { method: 'POST', body: '{}' });
+    await client.close();
+    assert.equal(response.status, 200);
+    assert.deepEqual(seen, ['/sandbox/webhook-inbox']);
+  });
+
+  test('any other URL of its origin is judged as usual, and never dialled', async () => {
+    const other = own.replace('/sandbox/webhook-inbox', '/elsewhere');
+    await rejectsWith(checkUrl(other, { ownUrl: own }), 'not_https');
+    await rejectsWith(checkUrl(`${own}/more`, { ownUrl: own }), 'not_https');
+    const client = createGuardedClient({ ownUrl: own });
+    await rejectsWith(client.fetch(other), 'not_https');
+    await rejectsWith(client.fetch(own.replace('http:', 'https:')), 'blocked_address');
+    await client.close();
+    assert.deepEqual(seen, []);
+  });
+
+  test('without the option, the same URL is refused', async () => {
+    await rejectsWith(checkUrl(own), 'not_https');
+    const client = createGuardedClient();
+    await rejectsWith(client.fetch(own), 'not_https');
+    await client.close();
+    assert.deepEqual(seen, []);
   });
 });

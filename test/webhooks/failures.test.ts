@@ -1,8 +1,9 @@
 // Receivers that fail, as a receiver would see it and as the delivery log records it: a receiver that
 // always fails gets exactly 6 attempts on the spec's growing schedule (shrunk by the test time scale),
 // a hanging one is cut at the attempt timeout, a redirect is a failure whose target is never called,
-// a receiver that is down for a while gets every event once it is back, and a URL the guard refuses
-// at delivery time is never dialled.
+// a receiver that is down for a while gets every event once it is back, a URL the guard refuses
+// at delivery time is never dialled, and a name that does not resolve (yet) is a delivery failure,
+// not a refusal at registration.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:https';
 import { after, before, describe, test } from 'node:test';
@@ -175,5 +176,27 @@ describe('the SSRF guard at delivery time', () => {
     }
     assert.equal(arrivals.length, 0);
     assert.equal(guarded.receiver.connections, 0, 'not even a TCP connection');
+  });
+});
+
+describe('a receiver whose name does not resolve yet', () => {
+  test('is registered (201), and each delivery fails as "connect", on record and retried', async () => {
+    const webhook = await webhookTo('https://receiver-not-set-up-yet.crier-test.invalid/hooks');
+    assert.equal(webhook.url, 'https://receiver-not-set-up-yet.crier-test.invalid/hooks');
+    await publish('unresolved');
+    const rows = await waitUntil(async () => {
+      const all = finished(await stack.attempts(org, webhook.id));
+      return all.length >= 2 && all;
+    }, 'two attempts');
+    for (const row of rows) {
+      assert.equal(row.errorKind, 'connect');
+      assert.match(row.error, /could not resolve receiver-not-set-up-yet\.crier-test\.invalid/);
+    }
+  });
+
+  test('literal private addresses are still refused at registration', async () => {
+    const res = await stack.server.request('POST', '/v1/webhooks', { key: org.key, body: { name: 'inside', url: 'https://10.0.0.7/hooks', events: ['test'] } });
+    assert.equal(res.status, 400);
+    assert.match(res.body.details[0].message, /blocked_address/);
   });
 });

@@ -228,4 +228,13 @@ describe('the SSRF guard at save time', () => {
     }
     assert.equal(stack.receiver.connections, 0, 'saving a URL never connects to it');
   });
+  test("outside the sandbox there is no built-in inbox: its URL is refused like any http URL, and it lists nothing", async () => {
+    const owner = await guarded.createOrg();
+    const inbox = `${guarded.config.publicBaseUrl}/sandbox/webhook-inbox`;
+    const res = await guarded.request('POST', '/v1/webhooks', { key: owner.key, body: { name: 'inbox', url: inbox, events: ['test'] } });
+    assert.equal(res.status, 400);
+    assert.match(res.body.details[0].message, /not_https/);
+    assert.equal((await guarded.request('GET', '/v1/sandbox/webhook-inbox', { key: owner.key })).status, 404);
+    assert.equal((await guarded.request('POST', '/sandbox/webhook-inbox', { body: {} })).status, 404);
+  });
 });

@@ -3,6 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/deliveries.ts';
+import { sandboxInboxUrl } from '../../webhooks/inbox.ts';
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
 import { SECRET_MAX_LENGTH } from '../../webhooks/signing.ts';
 import { MAX_CUSTOM_HEADERS, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, type StoreDeps, type WebhookInput } from '../../webhooks/store.ts';
@@ -69,7 +70,7 @@ function bodySchema(creating: boolean): TSchema {
 }
 
 export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const deps: StoreDeps = { box: ctx.box, allowLoopback: ctx.config.allowLoopbackFetch };
+  const deps: StoreDeps = { box: ctx.box, allowLoopback: ctx.config.allowLoopbackFetch, inboxUrl: sandboxInboxUrl(ctx.config) };
 
   app.post<{ Body: WebhookInput }>('/v1/webhooks', {
     schema: {
