@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { installAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
+import { installInputScan } from './input-scan.ts';
 import { installMetrics } from './metrics.ts';
 import { installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
@@ -39,6 +40,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  installInputScan(app);
   installMetrics(app);
 
   await app.register(swagger, {

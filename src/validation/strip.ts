@@ -1,7 +1,7 @@
 // Drops keys a schema does not declare, and says which: the spec wants unknown keys ignored,
 // removed before storing and listed in `warnings`, never rejected.
 import type { TSchema } from 'typebox';
-import { fieldPath } from './ajv.ts';
+import { childField } from './ajv.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -25,7 +25,7 @@ function strip(schema: JsonSchema, value: unknown, path: string, dropped: string
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     const childSchema = schema.properties[key];
-    const childPath = fieldPath(path, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const childPath = childField(path, key);
     if (!childSchema) {
       dropped.push(childPath);
       continue;
