@@ -34,6 +34,10 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // `__proto__` and `constructor` are valid JSON keys: kept as own properties by the parser, then
+    // dropped with a warning like any unknown key (validation/strip.ts), never followed or merged.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   app.addHook('onRequest', async (request, reply) => {

@@ -24,7 +24,8 @@ function strip(schema: JsonSchema, value: unknown, path: string, dropped: string
   if (!isPlainObject(value) || !schema.properties) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = schema.properties[key];
+    // Own properties only: `constructor` or `__proto__` must not find Object.prototype's members.
+    const childSchema = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     const childPath = childField(path, key);
     if (!childSchema) {
       dropped.push(childPath);

@@ -121,3 +121,19 @@ describe('numbers and nesting', () => {
     assert.deepEqual(res.body.warnings, ['Unknown key "extra" was ignored']);
   });
 });
+
+describe('keys named like members of Object.prototype are ordinary unknown keys', () => {
+  test('__proto__, constructor and toString are dropped with a warning, at the top and inside a block, and pollute nothing', async () => {
+    const members = '"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"toString":"x"';
+    const res = await server.request('POST', '/v1/posts', {
+      key: org.key,
+      rawBody: `{"accounts":["bad_x"],"content":"hi",${members},"x":{${members},"content":"for x"}}`,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.warnings, ['__proto__', 'constructor', 'toString', 'x.__proto__', 'x.constructor', 'x.toString'].map((key) => `Unknown key "${key}" was ignored`));
+    const { rows } = await server.db.query('SELECT network_options FROM posts WHERE org_id = $1 ORDER BY id DESC LIMIT 1', [org.orgId]);
+    assert.deepEqual(rows[0].network_options, { x: { content: 'for x' } });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(Object.prototype.toString.call([]), '[object Array]');
+  });
+});
