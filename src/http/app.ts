@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { installAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
-import { installErrorHandling } from './errors.ts';
+import { earlyErrorOptions, installErrorHandling } from './errors.ts';
 import { installInputScan } from './input-scan.ts';
 import { installMetrics } from './metrics.ts';
 import { installRateLimit } from './rate-limit.ts';
@@ -38,6 +38,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     // dropped with a warning like any unknown key (validation/strip.ts), never followed or merged.
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
+    ...earlyErrorOptions,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   app.addHook('onRequest', async (request, reply) => {
