@@ -36,7 +36,38 @@ function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyR
     return reply.status(error.statusCode).send(errorBody(error.message, 'bad_request'));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.status(500).send({ success: false, error: 'Internal error', code: 'internal_error', message: 'The request failed on our side; it is safe to retry.' });
+  if (isTransient(error)) return reply.status(500).header('retry-after', '1').send(TRANSIENT_FAILURE);
+  return reply.status(500).send(INTERNAL_ERROR);
+}
+
+// Only a failure that passes by itself is worth retrying; an unexpected exception fails the same way
+// again, so its answer must not invite the client to retry in a loop.
+const TRANSIENT_FAILURE = {
+  success: false,
+  error: 'Temporary failure',
+  code: 'temporarily_unavailable',
+  message: 'The request failed on our side for a temporary reason (the database was unreachable or busy); retry it in a moment. A create retried with the same Idempotency-Key is not applied twice.',
+};
+const INTERNAL_ERROR = {
+  success: false,
+  error: 'Internal error',
+  code: 'internal_error',
+  message: 'The request failed on our side because of an unexpected error; sending it again will most likely fail the same way. Quote the x-request-id header of this answer when you report it.',
+};
+
+/** SQLSTATEs of failures a retry gets past: serialization failure, deadlock, too many connections, the server shutting down or starting. */
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '53300', '57P01', '57P02', '57P03']);
+/** The database (or Redis) could not be reached, or the connection dropped. */
+const TRANSIENT_SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+function isTransient(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? '';
+    // Class 08: connection exceptions. pg's own errors for a lost or unobtainable connection have no code.
+    if (/^08[0-9A-Z]{3}$/.test(code) || TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SOCKET_ERRORS.has(code)) return true;
+    if (/^Connection terminated|timeout exceeded when trying to connect/.test(cause.message)) return true;
+  }
+  return false;
 }
 
 /**

@@ -44,3 +44,54 @@ describe('errors before routing use the envelope', () => {
     assert.equal(res.body.code, 'invalid_url');
   });
 });
+
+describe('a 500 invites a retry only when the failure is temporary', () => {
+  test('an unexpected error (a table missing) says a retry would fail the same way', async () => {
+    await server.db.query('ALTER TABLE webhooks RENAME TO webhooks_moved');
+    try {
+      const res = await server.request('GET', '/v1/webhooks', { key: org.key });
+      assert.equal(res.status, 500);
+      assert.equal(res.body.success, false);
+      assert.equal(res.body.code, 'internal_error');
+      assert.doesNotMatch(res.body.message, /safe to retry|retry it/);
+      assert.match(res.body.message, /fail the same way/);
+      assert.equal(res.headers.get('retry-after'), null);
+    } finally {
+      await server.db.query('ALTER TABLE webhooks_moved RENAME TO webhooks');
+    }
+  });
+
+  test('the database connection lost mid-request (a restart) invites a retry', async () => {
+    // Hold a lock the request will wait on, then end its database sessions as a restart would.
+    const holder = await server.db.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE webhooks IN ACCESS EXCLUSIVE MODE');
+    try {
+      const pending = server.request('GET', '/v1/webhooks', { key: org.key });
+      // Outside the holder's transaction, which would keep seeing its first snapshot of pg_stat_activity.
+      await until(async () => {
+        const { rowCount } = await server.db.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        return (rowCount ?? 0) > 0;
+      });
+      const res = await pending;
+      assert.equal(res.status, 500);
+      assert.equal(res.body.code, 'temporarily_unavailable');
+      assert.match(res.body.message, /retry it in a moment/);
+      assert.equal(res.headers.get('retry-after'), '1');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    assert.equal((await server.request('GET', '/v1/webhooks', { key: org.key })).status, 200, 'the next request works again');
+  });
+});
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not met in 2 s');
+}
