@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { installAuth } from './auth.ts';
+import { installBodyDrain } from './body-drain.ts';
 import type { AppContext } from './context.ts';
 import { earlyErrorOptions, installErrorHandling } from './errors.ts';
 import { installInputScan } from './input-scan.ts';
@@ -46,6 +47,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   });
   installErrorHandling(app);
   installInputScan(app);
+  installBodyDrain(app);
   installMetrics(app);
 
   await app.register(swagger, {
