@@ -24,6 +24,13 @@ import { usageRoutes } from './routes/usage.ts';
 import { webhooksRoutes } from './routes/webhooks.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CORS_PATH = /^\/(v1|media-uploads)\//;
+const CORS = {
+  origin: true,
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
+  exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+};
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
@@ -50,6 +57,9 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   installBodyDrain(app);
   installMetrics(app);
 
+  // Browsers may call the API (/v1, with its key) and the signed upload URL from any origin; no
+  // cookies are involved, so reflecting the origin grants nothing the caller's key does not.
+  await app.register(cors, { delegator: (request, done) => done(null, CORS_PATH.test(request.url ?? '') ? CORS : { origin: false }) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -69,7 +79,6 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   oauthCallbackRoutes(app, ctx);
 
   await app.register(async (v1) => {
-    await v1.register(cors, { origin: true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'], exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] });
     installAuth(v1, ctx.db, ctx.config.billingUrl);
     await installRateLimit(v1, ctx);
     apiKeysRoutes(v1, ctx);
