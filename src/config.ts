@@ -18,6 +18,8 @@ export interface Config {
   billingUrl: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Bearer token that /metrics requires; absent: /metrics is not served. */
+  metricsToken: string | undefined;
   databasePoolSize: number;
   /** Where each network's API is; tests and the sandbox point these at the emulators. */
   networks: {
@@ -105,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isHttpUrl(billingUrl)) problems.push('CRIER_BILLING_URL must be an http(s) URL');
   const bodyLimit = integer(env, 'CRIER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576, problems);
   const databasePoolSize = integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500, problems);
+  const metricsToken = env.CRIER_METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('CRIER_METRICS_TOKEN must be at least 16 characters (a random token: openssl rand -hex 24)');
   const networks = {
     xApiUrl: url(env, 'CRIER_X_API_URL', 'https://api.x.com', problems),
     blueskyService: url(env, 'CRIER_BLUESKY_SERVICE', 'https://bsky.social', problems),
@@ -147,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return {
-    port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
+    port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, metricsToken, databasePoolSize,
     networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
   };
 }

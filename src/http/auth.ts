@@ -39,7 +39,8 @@ export function installAuth(app: FastifyInstance, db: Db, defaultBillingUrl: str
   });
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/** The credential of an `Authorization: Bearer <credential>` header. */
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

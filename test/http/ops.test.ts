@@ -6,8 +6,10 @@ import { startTestServer, type TestOrg, type TestServer } from '../helpers/harne
 let server: TestServer;
 let org: TestOrg;
 
+const METRICS_TOKEN = 'metrics-token-for-the-scraper-0123';
+
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ CRIER_METRICS_TOKEN: METRICS_TOKEN });
   org = await server.createOrg();
 });
 after(() => server.close());
@@ -18,13 +20,37 @@ test('/healthz answers ok without a key', async () => {
   assert.deepEqual(res.body, { status: 'ok' });
 });
 
-test('/metrics exposes request latencies per route in Prometheus format', async () => {
+test('/metrics exposes request latencies per route in Prometheus format, to the metrics token', async () => {
   await server.request('GET', '/v1/posts', { key: org.key });
-  const res = await server.request('GET', '/metrics');
+  const res = await server.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /text\/plain/);
   assert.match(res.body, /crier_http_request_duration_seconds_count\{method="GET",route="\/v1\/posts",status="200"\} \d+/);
   assert.match(res.body, /process_resident_memory_bytes/);
+});
+
+test('/metrics without the token, with a wrong one or with an API key: 401, nothing of the metrics', async () => {
+  for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}x`, `Bearer ${org.key}`, METRICS_TOKEN]) {
+    const res = await server.request('GET', '/metrics', { headers: authorization ? { authorization } : {} });
+    assert.equal(res.status, 401, String(authorization));
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+    assert.equal(res.body.code, 'unauthorized');
+    assert.doesNotMatch(JSON.stringify(res.body), /crier_http|process_/);
+  }
+});
+
+test('without CRIER_METRICS_TOKEN, /metrics is not served at all (secure by default); /healthz stays open', async () => {
+  const plain = await startTestServer();
+  try {
+    const res = await plain.request('GET', '/metrics');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+    assert.match(res.body.error, /CRIER_METRICS_TOKEN/);
+    assert.equal((await plain.request('GET', '/metrics', { headers: { authorization: 'Bearer anything-at-all-here' } })).status, 404);
+    assert.equal((await plain.request('GET', '/healthz')).status, 200);
+  } finally {
+    await plain.close();
+  }
 });
 
 test('/openapi.json is OpenAPI 3.1 and documents the posts contract from the validating schemas', async () => {
