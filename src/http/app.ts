@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { installAuth } from './auth.ts';
+import { installAuth, installSubscriptionGate } from './auth.ts';
 import { installBodyDrain } from './body-drain.ts';
 import type { AppContext } from './context.ts';
 import { earlyErrorOptions, installErrorHandling } from './errors.ts';
@@ -79,8 +79,9 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   oauthCallbackRoutes(app, ctx);
 
   await app.register(async (v1) => {
-    installAuth(v1, ctx.db, ctx.config.billingUrl);
+    installAuth(v1, ctx.db);
     await installRateLimit(v1, ctx);
+    installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);

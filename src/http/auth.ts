@@ -1,5 +1,6 @@
 // Bearer API key authentication and the subscription gate, for every /v1 route (except those
-// whose config says `apiKey: false`).
+// whose config says `apiKey: false`). The two are separate hooks so that the request limits run
+// between them: a 402 is an answer to a known key and carries its X-RateLimit-* headers too.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
 import { findKeyOwner, type KeyOwner } from '../orgs/orgs.ts';
@@ -15,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export function installAuth(app: FastifyInstance, db: Db, defaultBillingUrl: string): void {
+export function installAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('owner', undefined as unknown as KeyOwner);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return; // CORS preflight carries no credentials
@@ -29,13 +30,19 @@ export function installAuth(app: FastifyInstance, db: Db, defaultBillingUrl: str
         .header('www-authenticate', 'Bearer')
         .send({ success: false, error: key ? 'Invalid API key' : 'Missing API key: send "Authorization: Bearer <API_KEY>"' });
     }
-    if (owner.subscriptionStatus !== 'active') {
-      return reply.status(402).send({
-        ...errorBody(`The organization's subscription is ${owner.subscriptionStatus}; access returns when it is active again`, 'subscription_inactive'),
-        billingUrl: owner.billingUrl ?? defaultBillingUrl,
-      });
-    }
     request.owner = owner;
+  });
+}
+
+/** 402 for a key whose organization's subscription is not active; installed after the request limits. */
+export function installSubscriptionGate(app: FastifyInstance, defaultBillingUrl: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const owner = request.owner as KeyOwner | undefined;
+    if (!owner || owner.subscriptionStatus === 'active') return;
+    return reply.status(402).send({
+      ...errorBody(`The organization's subscription is ${owner.subscriptionStatus}; access returns when it is active again`, 'subscription_inactive'),
+      billingUrl: owner.billingUrl ?? defaultBillingUrl,
+    });
   });
 }
 

@@ -1,5 +1,5 @@
 // Request limits of API keys, for every /v1 route; runs after authentication (it needs the key) and
-// before the handler.
+// before the subscription gate and the handler.
 //
 // - A key with a fixed quota counts each request against it in PostgreSQL (atomic, shared by every
 //   API process); when used up every request answers 429 "API key request quota exhausted", without
@@ -39,7 +39,8 @@ export async function installRateLimit(app: FastifyInstance, ctx: AppContext): P
   app.addHook('onRequest', async (request, reply) => {
     const owner = request.owner as KeyOwner | undefined;
     if (!owner) return; // CORS preflight: no key, nothing to count
-    if (owner.fixedQuota !== null) return enforceQuota(ctx.db, owner, reply);
+    // A key of an inactive organization gets a 402 next: it is served nothing, so its quota is shown, not spent.
+    if (owner.fixedQuota !== null) return owner.subscriptionStatus === 'active' ? enforceQuota(ctx.db, owner, reply) : void quotaHeaders(reply, owner.fixedQuota, owner.quotaUsed);
     await touch(owner.keyId);
     if (windows) return enforceWindow(windows, owner, orgLimits, settings.windowSeconds, reply);
   });
@@ -51,13 +52,17 @@ export async function installRateLimit(app: FastifyInstance, ctx: AppContext): P
 async function enforceQuota(db: Db, owner: KeyOwner, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const use = await consumeQuota(db, owner.keyId);
   const quota = use?.quota ?? owner.fixedQuota!;
-  reply.header('x-ratelimit-limit', quota).header('x-ratelimit-remaining', use ? quota - use.used : 0);
+  quotaHeaders(reply, quota, use ? use.used : quota);
   if (use) return undefined;
   return reply.status(429).send({
     success: false,
     error: 'API key request quota exhausted',
     details: `This key's fixed quota of ${quota} requests is used up. Waiting does not restore it: use another key, or ask for a new one.`,
   });
+}
+
+function quotaHeaders(reply: FastifyReply, quota: number, used: number): void {
+  reply.header('x-ratelimit-limit', quota).header('x-ratelimit-remaining', Math.max(quota - used, 0));
 }
 
 // ---- fixed windows ------------------------------------------------------------------------------
