@@ -5,13 +5,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { createAuthFailureGuard } from './auth-failures.ts';
 import { installAuth, installSubscriptionGate } from './auth.ts';
 import { installBodyDrain } from './body-drain.ts';
 import type { AppContext } from './context.ts';
 import { earlyErrorOptions, installErrorHandling } from './errors.ts';
 import { installInputScan } from './input-scan.ts';
 import { installMetrics } from './metrics.ts';
-import { installRateLimit } from './rate-limit.ts';
+import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -47,6 +48,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
     ...earlyErrorOptions,
+    // The client address (failed-authentication limits, logs) behind a reverse proxy: CRIER_TRUST_PROXY.
+    trustProxy: ctx.config.trustProxy,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -79,8 +82,10 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   oauthCallbackRoutes(app, ctx);
 
   await app.register(async (v1) => {
-    installAuth(v1, ctx.db);
-    await installRateLimit(v1, ctx);
+    const counters = await createCounterStore(ctx.config, v1);
+    v1.addHook('onClose', () => counters.close());
+    installAuth(v1, ctx.db, createAuthFailureGuard(counters, ctx.config.authFailures));
+    installRateLimit(v1, ctx, counters);
     installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
