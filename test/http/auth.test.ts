@@ -108,6 +108,18 @@ describe('402 subscription gate', () => {
     assert.deepEqual(served, [200, 200, 200, 429], 'the whole quota is still there after the 402s');
   });
 
+  test("the default billingUrl is a page saying what the 402 means and how an operator changes the status", async () => {
+    const unpaid = await server.createOrg('unpaid');
+    const { billingUrl } = (await server.request('GET', '/v1/posts', { key: unpaid.key })).body;
+    assert.equal(billingUrl, server.config.billingUrl);
+    // billingUrl is under PUBLIC_BASE_URL, not where this test server listens: same path, this server.
+    const page = await fetch(`${server.url}${new URL(billingUrl).pathname}`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    const text = await page.text();
+    for (const expected of ['402 subscription_inactive', 'past_due', 'crier org subscription &lt;org&gt; active']) assert.ok(text.includes(expected), expected);
+  });
+
   test('a 402 stores nothing', async () => {
     await setSubscriptionStatus(server.db, org.orgId, 'canceled');
     const before = await server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId]);
