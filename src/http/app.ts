@@ -37,12 +37,6 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
-    // A caller's request id is kept (so logs can be correlated across services); otherwise a new one.
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    requestIdHeader: false,
     // `__proto__` and `constructor` are valid JSON keys: kept as own properties by the parser, then
     // dropped with a warning like any unknown key (validation/strip.ts), never followed or merged.
     onProtoPoisoning: 'ignore',
@@ -50,6 +44,12 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     ...earlyErrorOptions,
     // The client address (failed-authentication limits, logs) behind a reverse proxy: CRIER_TRUST_PROXY.
     trustProxy: ctx.config.trustProxy,
+    // A caller's request id is kept (so logs can be correlated across services); otherwise a new one.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
   });
   app.addHook('onRequest', async (request, reply) => {
