@@ -77,7 +77,7 @@ export interface Config {
    * (the socket's peer is the client), true (every hop), or the proxies' addresses and CIDR ranges.
    */
   trustProxy: boolean | string[];
-  /** Redis for rate-limit counters shared by every API process; per-process memory when absent. */
+  /** Redis for request counters (rate limits, invalid keys) shared by every API process; per-process memory when absent. */
   redisUrl: string | undefined;
   /** Stripe subscription webhooks (POST /billing/stripe/webhook); absent: the CLI sets subscription status. */
   stripe: { secretKey: string; webhookSecret: string } | undefined;

@@ -39,8 +39,11 @@ export function installRateLimit(app: FastifyInstance, ctx: AppContext, counters
   app.addHook('onRequest', async (request, reply) => {
     const owner = request.owner as KeyOwner | undefined;
     if (!owner) return; // CORS preflight: no key, nothing to count
-    // A key of an inactive organization gets a 402 next: it is served nothing, so its quota is shown, not spent.
-    if (owner.fixedQuota !== null) return owner.subscriptionStatus === 'active' ? enforceQuota(ctx.db, owner, reply) : void quotaHeaders(reply, owner.fixedQuota, owner.quotaUsed);
+    if (owner.fixedQuota !== null) {
+      // A key of an inactive organization gets a 402 next: it is served nothing, so its quota is shown, not spent.
+      if (owner.subscriptionStatus !== 'active') return quotaHeaders(reply, owner.fixedQuota, owner.quotaUsed);
+      return enforceQuota(ctx.db, owner, reply);
+    }
     await touch(owner.keyId);
     if (windows) return enforceWindow(windows, owner, orgLimits, settings.windowSeconds, reply);
   });
