@@ -40,8 +40,9 @@ function holdsUnstorable(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return badText(value) || HUGE_NUMBER_TEXT.test(value);
   if (value === null || typeof value !== 'object') return false;
   if (depth >= 32) return true;
-  // What JSON.stringify writes: an array's elements (mutate may give an array a named property, which is not sent).
-  if (Array.isArray(value)) return value.some((item) => holdsUnstorable(item, depth + 1));
+  // What JSON.stringify writes: an array's elements, by index (mutate may give an array a named
+  // property, not sent, or even replace its prototype through `__proto__`, so no array methods here).
+  if (Array.isArray(value)) return Array.prototype.some.call(value, (item) => holdsUnstorable(item, depth + 1));
   return Object.entries(value).some(([key, item]) => badText(key) || holdsUnstorable(item, depth + 1));
 }
 
