@@ -1,4 +1,5 @@
 // Environment -> typed configuration, validated once at start with messages that say what to fix.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { NETWORKS, type NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
@@ -19,6 +20,8 @@ export interface Config {
   billingUrl: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Bearer token that /metrics requires; absent: /metrics is not served. */
+  metricsToken: string | undefined;
   databasePoolSize: number;
   /** Where each network's API is; tests and the sandbox point these at the emulators. */
   networks: {
@@ -64,7 +67,18 @@ export interface Config {
     /** Namespace of the counters in Redis, so several deployments (or test runs) can share one Redis. */
     redisPrefix: string;
   };
-  /** Redis for rate-limit counters shared by every API process; per-process memory when absent. */
+  /** Requests with an invalid API key, per client address (http/auth-failures.ts). */
+  authFailures: {
+    /** Failures allowed per window; past it the address is refused until the window ends. */
+    limit: number;
+    windowSeconds: number;
+  };
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy): false
+   * (the socket's peer is the client), true (every hop), or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: boolean | string[];
+  /** Redis for request counters (rate limits, invalid keys) shared by every API process; per-process memory when absent. */
   redisUrl: string | undefined;
   /** Stripe subscription webhooks (POST /billing/stripe/webhook); absent: the CLI sets subscription status. */
   stripe: { secretKey: string; webhookSecret: string } | undefined;
@@ -107,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isHttpUrl(billingUrl)) problems.push('CRIER_BILLING_URL must be an http(s) URL');
   const bodyLimit = integer(env, 'CRIER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576, problems);
   const databasePoolSize = integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500, problems);
+  const metricsToken = env.CRIER_METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('CRIER_METRICS_TOKEN must be at least 16 characters (a random token: openssl rand -hex 24)');
   const networks = {
     xApiUrl: url(env, 'CRIER_X_API_URL', 'https://api.x.com', problems),
     blueskyService: url(env, 'CRIER_BLUESKY_SERVICE', 'https://bsky.social', problems),
@@ -134,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (rateLimit.ceiling < rateLimit.floor) {
     problems.push(`CRIER_RATE_LIMIT_CEILING (${rateLimit.ceiling}) must be at least CRIER_RATE_LIMIT_FLOOR (${rateLimit.floor})`);
   }
+  const authFailures = {
+    limit: integer(env, 'CRIER_AUTH_FAILURE_LIMIT', 30, 1, 1_000_000_000, problems),
+    windowSeconds: integer(env, 'CRIER_AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems),
+  };
+  const trustProxy = trustedProxies(env, problems);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const stripe = stripeConfig(env, problems);
@@ -150,8 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return {
-    port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, databasePoolSize,
-    networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, redisUrl, stripe, webhooks, media,
+    port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, metricsToken, databasePoolSize,
+    networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, authFailures, trustProxy, redisUrl, stripe, webhooks, media,
   };
 }
 
@@ -186,6 +207,25 @@ function webhookConfig(env: NodeJS.ProcessEnv, problems: string[]): Config['webh
     timeScale: timeScale > 0 && timeScale <= 1 ? timeScale : 1,
     retentionDays: integer(env, 'CRIER_EVENT_RETENTION_DAYS', 30, 1, 3650, problems),
   };
+}
+
+/** CRIER_TRUST_PROXY: false (default), true, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal. */
+function trustedProxies(env: NodeJS.ProcessEnv, problems: string[]): Config['trustProxy'] {
+  const raw = env.CRIER_TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length) problems.push(`CRIER_TRUST_PROXY must be true, false, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal); not ${wrong.map((w) => `"${w}"`).join(', ')}`);
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {

@@ -6,11 +6,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { addCrierVocabulary } from '../validation/ajv.ts';
-import { installAuth } from './auth.ts';
+import { createAuthFailureGuard } from './auth-failures.ts';
+import { installAuth, installSubscriptionGate } from './auth.ts';
+import { installBodyDrain } from './body-drain.ts';
 import type { AppContext } from './context.ts';
-import { installErrorHandling } from './errors.ts';
+import { earlyErrorOptions, installErrorHandling } from './errors.ts';
+import { installInputScan } from './input-scan.ts';
 import { installMetrics } from './metrics.ts';
-import { installRateLimit } from './rate-limit.ts';
+import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -24,11 +27,25 @@ import { usageRoutes } from './routes/usage.ts';
 import { webhooksRoutes } from './routes/webhooks.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CORS_PATH = /^\/(v1|media-uploads)\//;
+const CORS = {
+  origin: true,
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
+  exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+};
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
+    // `__proto__` and `constructor` are valid JSON keys: kept as own properties by the parser, then
+    // dropped with a warning like any unknown key (validation/strip.ts), never followed or merged.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    ...earlyErrorOptions,
+    // The client address (failed-authentication limits, logs) behind a reverse proxy: CRIER_TRUST_PROXY.
+    trustProxy: ctx.config.trustProxy,
     // A caller's request id is kept (so logs can be correlated across services); otherwise a new one.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -41,8 +58,13 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  installInputScan(app);
+  installBodyDrain(app);
   installMetrics(app);
 
+  // Browsers may call the API (/v1, with its key) and the signed upload URL from any origin; no
+  // cookies are involved, so reflecting the origin grants nothing the caller's key does not.
+  await app.register(cors, { delegator: (request, done) => done(null, CORS_PATH.test(request.url ?? '') ? CORS : { origin: false }) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -62,9 +84,11 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   oauthCallbackRoutes(app, ctx);
 
   await app.register(async (v1) => {
-    await v1.register(cors, { origin: true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'], exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] });
-    installAuth(v1, ctx.db, ctx.config.billingUrl);
-    await installRateLimit(v1, ctx);
+    const counters = await createCounterStore(ctx.config, v1);
+    v1.addHook('onClose', () => counters.close());
+    installAuth(v1, ctx.db, createAuthFailureGuard(counters, ctx.config.authFailures));
+    installRateLimit(v1, ctx, counters);
+    installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);

@@ -1,8 +1,11 @@
 // Bearer API key authentication and the subscription gate, for every /v1 route (except those
-// whose config says `apiKey: false`).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// whose config says `apiKey: false`). The two are separate hooks so that the request limits run
+// between them: a 402 is an answer to a known key and carries its X-RateLimit-* headers too.
+// Invalid keys are counted per client address (auth-failures.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
 import { findKeyOwner, type KeyOwner } from '../orgs/orgs.ts';
+import type { AuthFailureGuard } from './auth-failures.ts';
 import { errorBody } from './errors.ts';
 
 declare module 'fastify' {
@@ -15,31 +18,51 @@ declare module 'fastify' {
   }
 }
 
-export function installAuth(app: FastifyInstance, db: Db, defaultBillingUrl: string): void {
+export function installAuth(app: FastifyInstance, db: Db, failures: AuthFailureGuard): void {
   app.decorateRequest('owner', undefined as unknown as KeyOwner);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return; // CORS preflight carries no credentials
     // Routes that carry their own credential (a pending connect's session token) say so in their config.
     if (request.routeOptions.config?.apiKey === false) return;
     const key = bearerToken(request);
-    const owner = key ? await findKeyOwner(db, key) : undefined;
+    if (!key) return unauthorized(reply, 'Missing API key: send "Authorization: Bearer <API_KEY>"');
+    const blocked = failures.blockedFor(request.ip, key);
+    if (blocked) return tooManyFailures(reply, blocked);
+    const owner = await findKeyOwner(db, key);
     if (!owner) {
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer')
-        .send({ success: false, error: key ? 'Invalid API key' : 'Missing API key: send "Authorization: Bearer <API_KEY>"' });
+      const blockedNow = await failures.recordFailure(request.ip);
+      return blockedNow ? tooManyFailures(reply, blockedNow) : unauthorized(reply, 'Invalid API key');
     }
-    if (owner.subscriptionStatus !== 'active') {
-      return reply.status(402).send({
-        ...errorBody(`The organization's subscription is ${owner.subscriptionStatus}; access returns when it is active again`, 'subscription_inactive'),
-        billingUrl: owner.billingUrl ?? defaultBillingUrl,
-      });
-    }
+    failures.recordSuccess(key);
     request.owner = owner;
   });
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+function unauthorized(reply: FastifyReply, error: string): FastifyReply {
+  return reply.status(401).header('www-authenticate', 'Bearer').send({ success: false, error });
+}
+
+function tooManyFailures(reply: FastifyReply, retryAfter: number): FastifyReply {
+  return reply
+    .status(429)
+    .header('retry-after', retryAfter)
+    .send(errorBody(`Too many requests with an invalid API key from this address; retry in ${retryAfter} s`, 'too_many_auth_failures'));
+}
+
+/** 402 for a key whose organization's subscription is not active; installed after the request limits. */
+export function installSubscriptionGate(app: FastifyInstance, defaultBillingUrl: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const owner = request.owner as KeyOwner | undefined;
+    if (!owner || owner.subscriptionStatus === 'active') return;
+    return reply.status(402).send({
+      ...errorBody(`The organization's subscription is ${owner.subscriptionStatus}; access returns when it is active again`, 'subscription_inactive'),
+      billingUrl: owner.billingUrl ?? defaultBillingUrl,
+    });
+  });
+}
+
+/** The credential of an `Authorization: Bearer <credential>` header. */
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

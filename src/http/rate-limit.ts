@@ -1,5 +1,5 @@
 // Request limits of API keys, for every /v1 route; runs after authentication (it needs the key) and
-// before the handler.
+// before the subscription gate and the handler.
 //
 // - A key with a fixed quota counts each request against it in PostgreSQL (atomic, shared by every
 //   API process); when used up every request answers 429 "API key request quota exhausted", without
@@ -31,19 +31,22 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** How long start-up waits for Redis before counting in memory until it is reachable. */
 const REDIS_CONNECT_TIMEOUT_MS = 3_000;
 
-export async function installRateLimit(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export function installRateLimit(app: FastifyInstance, ctx: AppContext, counters: CounterStore): void {
   const settings = ctx.config.rateLimit;
-  const windows = settings.enabled ? await createWindowCounter(ctx.config, app) : undefined;
+  const windows = settings.enabled ? windowCounter(counters.limiter('', Number.MAX_SAFE_INTEGER, settings.windowSeconds)) : undefined;
   const orgLimits = createOrgLimits(ctx.db, settings, ORG_LIMIT_TTL_MS);
   const touch = throttledTouch(ctx.db);
   app.addHook('onRequest', async (request, reply) => {
     const owner = request.owner as KeyOwner | undefined;
     if (!owner) return; // CORS preflight: no key, nothing to count
-    if (owner.fixedQuota !== null) return enforceQuota(ctx.db, owner, reply);
+    if (owner.fixedQuota !== null) {
+      // A key of an inactive organization gets a 402 next: it is served nothing, so its quota is shown, not spent.
+      if (owner.subscriptionStatus !== 'active') return quotaHeaders(reply, owner.fixedQuota, owner.quotaUsed);
+      return enforceQuota(ctx.db, owner, reply);
+    }
     await touch(owner.keyId);
     if (windows) return enforceWindow(windows, owner, orgLimits, settings.windowSeconds, reply);
   });
-  app.addHook('onClose', async () => windows?.close());
 }
 
 // ---- fixed quotas -------------------------------------------------------------------------------
@@ -51,13 +54,17 @@ export async function installRateLimit(app: FastifyInstance, ctx: AppContext): P
 async function enforceQuota(db: Db, owner: KeyOwner, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const use = await consumeQuota(db, owner.keyId);
   const quota = use?.quota ?? owner.fixedQuota!;
-  reply.header('x-ratelimit-limit', quota).header('x-ratelimit-remaining', use ? quota - use.used : 0);
+  quotaHeaders(reply, quota, use ? use.used : quota);
   if (use) return undefined;
   return reply.status(429).send({
     success: false,
     error: 'API key request quota exhausted',
     details: `This key's fixed quota of ${quota} requests is used up. Waiting does not restore it: use another key, or ask for a new one.`,
   });
+}
+
+function quotaHeaders(reply: FastifyReply, quota: number, used: number): void {
+  reply.header('x-ratelimit-limit', quota).header('x-ratelimit-remaining', Math.max(quota - used, 0));
 }
 
 // ---- fixed windows ------------------------------------------------------------------------------
@@ -87,33 +94,44 @@ interface WindowCount {
 
 interface WindowCounter {
   hit(keyId: number): Promise<WindowCount>;
-  close(): Promise<void>;
 }
 
 /**
  * The counter never refuses by itself (its points are unbounded): limits are dynamic per org and per
  * key, so the hook compares the count with the limit of the moment. One counter per key id.
  */
-async function createWindowCounter(config: Config, app: FastifyInstance): Promise<WindowCounter> {
-  const base = { points: Number.MAX_SAFE_INTEGER, duration: config.rateLimit.windowSeconds };
-  // Memory: this process's counters; also what Redis falls back to while it is unreachable, so an
-  // outage loosens the limit to per-process instead of failing every request.
-  const memory = new RateLimiterMemory({ ...base, keyPrefix: 'key' });
-  if (!config.redisUrl) return counterOver(memory, async () => {});
-  const redis = await connectRedis(config.redisUrl, app);
-  const shared = new RateLimiterRedis({ ...base, storeClient: redis, keyPrefix: config.rateLimit.redisPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
-  return counterOver(shared, async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-}
-
-function counterOver(limiter: RateLimiterAbstract, close: () => Promise<void>): WindowCounter {
+function windowCounter(limiter: RateLimiterAbstract): WindowCounter {
   return {
     async hit(keyId) {
       const res = await limiter.consume(String(keyId));
       return { consumed: res.consumedPoints, msBeforeReset: res.msBeforeNext };
     },
-    close,
+  };
+}
+
+// ---- where counters live ------------------------------------------------------------------------
+
+/** Counters in this process's memory, or in Redis (REDIS_URL) so that every API process shares them. */
+export interface CounterStore {
+  /** Fixed windows of `duration` seconds allowing `points`; `name` keeps these counters apart from others in Redis. */
+  limiter(name: string, points: number, duration: number): RateLimiterAbstract;
+  close(): Promise<void>;
+}
+
+export async function createCounterStore(config: Config, app: FastifyInstance): Promise<CounterStore> {
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : undefined;
+  return {
+    limiter(name, points, duration) {
+      // Memory: this process's counters; also what Redis falls back to while it is unreachable, so an
+      // outage loosens a limit to per-process instead of failing every request.
+      const memory = new RateLimiterMemory({ points, duration, keyPrefix: name || 'key' });
+      if (!redis) return memory;
+      const keyPrefix = name ? `${config.rateLimit.redisPrefix}:${name}` : config.rateLimit.redisPrefix;
+      return new RateLimiterRedis({ points, duration, storeClient: redis, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+    },
+    async close() {
+      await redis?.quit().catch(() => redis.disconnect());
+    },
   };
 }
 
@@ -123,11 +141,11 @@ async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
   let reported = false;
   redis.on('error', (error: Error) => {
-    if (!reported) app.log.warn({ err: error }, 'Redis for rate limits is unreachable; counting per process until it is back');
+    if (!reported) app.log.warn({ err: error }, 'Redis for request counters is unreachable; counting per process until it is back');
     reported = true;
   });
   redis.on('ready', () => {
-    if (reported) app.log.info('Redis for rate limits is reachable again');
+    if (reported) app.log.info('Redis for request counters is reachable again');
     reported = false;
   });
   await redis.connect().catch(() => {}); // reported by the error listener; ioredis keeps retrying

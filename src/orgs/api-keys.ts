@@ -54,6 +54,8 @@ export interface KeyOwner {
   billingUrl: string | null;
   /** Not null: the key has a fixed request quota instead of a per-window limit. */
   fixedQuota: number | null;
+  /** Requests counted against the fixed quota so far (when this request was authenticated). */
+  quotaUsed: number;
   /** Not null: an operator's override of the organization's per-window limit. */
   rateLimit: number | null;
 }
@@ -63,7 +65,7 @@ export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner
   const result = await db.query<KeyOwner>(
     `SELECT k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
             o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
-            k.fixed_quota AS "fixedQuota", k.rate_limit AS "rateLimit"
+            k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit"
        FROM api_keys k JOIN orgs o ON o.id = k.org_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hashApiKey(key)],

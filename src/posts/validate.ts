@@ -36,7 +36,7 @@ const DEPRECATED_KEYS: Record<string, string> = {
 export function parseCreateBody(body: unknown, now: Date, fetch: FetchPolicy): Parsed {
   if (!isPlainObject(body)) return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
   const { value, dropped } = stripUnknownKeys(CreatePostBodySchema, body);
-  const warnings = dropped.map((key) => DEPRECATED_KEYS[key] ?? `Unknown key "${key}" was ignored`);
+  const warnings = dropped.map((key) => (Object.hasOwn(DEPRECATED_KEYS, key) ? DEPRECATED_KEYS[key] : `Unknown key "${key}" was ignored`));
   const details = validateSchema(CreatePostBodySchema, value, '', fetch);
   const input = value as CreatePostBody;
   details.push(...checkContentShape(input));

@@ -77,6 +77,11 @@ export function fieldPath(prefix: string, instancePath: string): string {
   return path;
 }
 
+/** The field path of `key` under `path` (`containers[0]` + `content` -> `containers[0].content`). */
+export function childField(path: string, key: string): string {
+  return fieldPath(path, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
+
 function toIssue(error: ErrorObject, prefix: string): FieldIssue {
   let field = fieldPath(prefix, error.instancePath);
   let message = error.message ?? 'is invalid';

@@ -1,7 +1,7 @@
 // Drops keys a schema does not declare, and says which: the spec wants unknown keys ignored,
 // removed before storing and listed in `warnings`, never rejected.
 import type { TSchema } from 'typebox';
-import { fieldPath } from './ajv.ts';
+import { childField } from './ajv.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -24,8 +24,9 @@ function strip(schema: JsonSchema, value: unknown, path: string, dropped: string
   if (!isPlainObject(value) || !schema.properties) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = schema.properties[key];
-    const childPath = fieldPath(path, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    // Own properties only: `constructor` or `__proto__` must not find Object.prototype's members.
+    const childSchema = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+    const childPath = childField(path, key);
     if (!childSchema) {
       dropped.push(childPath);
       continue;

@@ -86,6 +86,40 @@ describe('402 subscription gate', () => {
     }
   });
 
+  test('a 402 carries the key\'s X-RateLimit-* headers; a fixed quota is shown there, not spent', async () => {
+    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const quotaKey = await createApiKey(server.db, org.orgId, 'quota', 3);
+    await setSubscriptionStatus(server.db, org.orgId, 'past_due');
+    try {
+      const res = await server.request('GET', '/v1/posts', { key: org.key });
+      assert.equal(res.status, 402);
+      for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) assert.match(res.headers.get(header) ?? '', /^\d+$/, header);
+      for (let i = 0; i < 4; i++) {
+        const refused = await server.request('GET', '/v1/posts', { key: quotaKey.key });
+        assert.equal(refused.status, 402);
+        assert.equal(refused.headers.get('x-ratelimit-limit'), '3');
+        assert.equal(refused.headers.get('x-ratelimit-remaining'), '3');
+      }
+    } finally {
+      await setSubscriptionStatus(server.db, org.orgId, 'active');
+    }
+    const served = [];
+    for (let i = 0; i < 4; i++) served.push((await server.request('GET', '/v1/posts', { key: quotaKey.key })).status);
+    assert.deepEqual(served, [200, 200, 200, 429], 'the whole quota is still there after the 402s');
+  });
+
+  test("the default billingUrl is a page saying what the 402 means and how an operator changes the status", async () => {
+    const unpaid = await server.createOrg('unpaid');
+    const { billingUrl } = (await server.request('GET', '/v1/posts', { key: unpaid.key })).body;
+    assert.equal(billingUrl, server.config.billingUrl);
+    // billingUrl is under PUBLIC_BASE_URL, not where this test server listens: same path, this server.
+    const page = await fetch(`${server.url}${new URL(billingUrl).pathname}`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /^text\/html/);
+    const text = await page.text();
+    for (const expected of ['402 subscription_inactive', 'past_due', 'crier org subscription &lt;org&gt; active']) assert.ok(text.includes(expected), expected);
+  });
+
   test('a 402 stores nothing', async () => {
     await setSubscriptionStatus(server.db, org.orgId, 'canceled');
     const before = await server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId]);

@@ -1,5 +1,6 @@
 // Request logs never carry what authenticates a request: the OAuth callback's code and state, a
-// pending connect's session token, a signed upload URL's signature, an API key.
+// pending connect's session token, a signed upload URL's signature, an API key (in the Authorization
+// header or in the query string), any query parameter named like a credential.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -20,12 +21,20 @@ test('request URLs and headers are logged without their credentials', async () =
     await fetch(`${base}/v1/social-accounts/pending/SESSION-SECRET-3`);
     await fetch(`${base}/media-uploads/12?expires=1&signature=SIG-SECRET-4`, { method: 'PUT' });
     await fetch(`${base}/v1/posts?limit=5`, { headers: { authorization: 'Bearer crier_KEY-SECRET-5' } });
+    await fetch(`${base}/v1/posts?api_key=crier_KEY-SECRET-6&limit=5&Access_Token=TOKEN-SECRET-7&client%5Fsecret=SECRET-8&password=PW-SECRET-9&X-Amz-Signature=SIG-SECRET-10&authKey=AUTH-SECRET-11&tenant_id=t1`);
   } finally {
     await app.close();
   }
   const log = lines.join('');
-  for (const secret of ['CODE-SECRET-1', 'STATE-SECRET-2', 'SESSION-SECRET-3', 'SIG-SECRET-4', 'KEY-SECRET-5']) assert.ok(!log.includes(secret), `${secret} was logged`);
-  // What is useful stays: which route, and a harmless query.
+  const secrets = ['CODE-SECRET-1', 'STATE-SECRET-2', 'SESSION-SECRET-3', 'SIG-SECRET-4', 'KEY-SECRET-5', 'KEY-SECRET-6', 'TOKEN-SECRET-7', 'SECRET-8', 'PW-SECRET-9', 'SIG-SECRET-10', 'AUTH-SECRET-11'];
+  for (const secret of secrets) assert.ok(!log.includes(secret), `${secret} was logged`);
+  // What is useful stays: which route, the names of the parameters, and the harmless values.
   const urls = lines.map((l) => JSON.parse(l)).filter((l) => l.req).map((l) => l.req.url);
-  assert.deepEqual(urls, ['/oauth/callback/x?[redacted]', '/v1/social-accounts/pending/[session]', '/media-uploads/12?[redacted]', '/v1/posts?limit=5']);
+  assert.deepEqual(urls, [
+    '/oauth/callback/x?code=[redacted]&state=[redacted]',
+    '/v1/social-accounts/pending/[session]',
+    '/media-uploads/12?expires=1&signature=[redacted]',
+    '/v1/posts?limit=5',
+    '/v1/posts?api_key=[redacted]&limit=5&Access_Token=[redacted]&client%5Fsecret=[redacted]&password=[redacted]&X-Amz-Signature=[redacted]&authKey=[redacted]&tenant_id=t1',
+  ]);
 });

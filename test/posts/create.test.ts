@@ -301,9 +301,12 @@ describe('bad bodies never 500', () => {
     assert.equal(res.body.code, 'payload_too_large');
   });
 
-  test('__proto__ in the body is refused, not merged', async () => {
+  // The hardening review: __proto__ is a valid JSON key, so it is an unknown key like any other.
+  test('__proto__ in the body is dropped with a warning, not merged', async () => {
     const res = await server.request('POST', '/v1/posts', { key: org.key, rawBody: '{"accounts":["alice_x"],"content":"x","__proto__":{"isDraft":true}}' });
-    assert.equal(res.status, 400);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.warnings, ['Unknown key "__proto__" was ignored']);
+    assert.equal(res.body.post.isDraft, false);
   });
 });
 
