@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { locateDatabase } from './db/database.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkInstalled, LAZY_PACKAGES } from './lazy.ts';
 import { parseSecretKey } from './security/crypto.ts';
 
 interface Check {
@@ -15,6 +16,10 @@ interface Check {
 export async function runDoctor(config: Config): Promise<number> {
   const checks: Check[] = [];
   checks.push({ name: 'config', ok: true, detail: `port ${config.port}, data dir ${config.dataDir}` });
+  checks.push(await check('installation', async () => {
+    checkInstalled();
+    return `the ${LAZY_PACKAGES.length} packages loaded on first use are installed`;
+  }));
   checks.push(await check('secret key', async () => {
     if (config.secretKey) {
       parseSecretKey(config.secretKey);

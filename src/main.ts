@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { explainFailure, OperatorError } from './failures.ts';
 import { encodeId } from './ids.ts';
+import { checkInstalled } from './lazy.ts';
 import { createLogger } from './log.ts';
 import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type OrgMatch, type SubscriptionStatus } from './orgs/orgs.ts';
 import { setApiKeyRateLimit } from './orgs/api-keys.ts';
@@ -98,6 +99,8 @@ interface ServeHooks extends StartOptions {
 }
 
 async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Promise<number> {
+  // Packages loaded on first use (lazy.ts) would otherwise be found missing only when first needed.
+  checkInstalled();
   const logger = createLogger(config.logLevel);
   // Listen for signals before starting, so a stop that arrives during start-up is not lost.
   const stopRequested = new Promise<void>((resolve) => {

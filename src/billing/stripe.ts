@@ -2,10 +2,11 @@
 // /v1 route). Stripe tells us through signed webhooks; this file verifies them and applies the three
 // subscription events. An org is found by the subscription's metadata.crier_org_id (set it when
 // creating the subscription), else by the customer linked to it (orgs.stripe_customer_id).
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Queryable } from '../db/pool.ts';
 import { RequestError } from '../errors.ts';
 import { decodeId } from '../ids.ts';
+import { lazy } from '../lazy.ts';
 import type { SubscriptionStatus } from '../orgs/orgs.ts';
 
 /**
@@ -29,14 +30,20 @@ const SUBSCRIPTION_EVENTS = new Set(['customer.subscription.created', 'customer.
 
 export interface StripeWebhookVerifier {
   /** The event, if `signature` is Stripe's signature of exactly `rawBody`; a 400 RequestError otherwise. */
-  verify(rawBody: Buffer, signature: string | undefined): Stripe.Event;
+  verify(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event>;
 }
 
+/** The Stripe library loads with the first event (lazy.ts): most servers never receive one. */
 export function createStripeWebhookVerifier(settings: { secretKey: string; webhookSecret: string }): StripeWebhookVerifier {
-  const stripe = new Stripe(settings.secretKey);
+  const client = lazy('stripe (verifying Stripe webhooks)', async () => {
+    const { default: StripeClient } = await import('stripe');
+    return new StripeClient(settings.secretKey);
+  });
   return {
-    verify(rawBody, signature) {
+    async verify(rawBody, signature) {
       if (!signature) throw new RequestError(400, 'Missing Stripe-Signature header', { code: 'invalid_signature' });
+      // Outside the try: a library that fails to load is a server error, not a bad signature.
+      const stripe = await client();
       try {
         // Also rejects a signature older than five minutes: a captured request cannot be replayed later.
         return stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);

@@ -16,11 +16,12 @@
 // CRIER_RATE_LIMIT_ENABLED=false turns window limits off; fixed quotas are a contract of the key, not
 // load protection, and stay enforced.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createOrgLimits, type OrgLimits } from '../billing/limits.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
+import { lazy } from '../lazy.ts';
 import { consumeQuota, touchApiKey, type KeyOwner } from '../orgs/api-keys.ts';
 import type { AppContext } from './context.ts';
 
@@ -135,7 +136,11 @@ export async function createCounterStore(config: Config, app: FastifyInstance): 
   };
 }
 
+/** The Redis client loads only where REDIS_URL is set (lazy.ts). */
+const ioredis = lazy('ioredis (the Redis client of REDIS_URL)', () => import('ioredis'));
+
 async function connectRedis(url: string, app: FastifyInstance): Promise<Redis> {
+  const { Redis } = await ioredis();
   // No offline queue: while Redis is down a counter call fails at once (and the memory insurance
   // counts) instead of queueing behind a reconnect and stalling requests.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });

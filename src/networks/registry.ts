@@ -1,7 +1,7 @@
 // Network id -> adapter (publishing) and OAuth (connecting). Adding a network is one folder and a
 // line in each list here.
 import type { Config } from '../config.ts';
-import { createBlueskyAdapter } from './bluesky/adapter.ts';
+import { lazy } from '../lazy.ts';
 import { createFacebookOAuth } from './facebook/oauth.ts';
 import { createGoogleBusinessOAuth } from './google_business/oauth.ts';
 import { createInstagramOAuth } from './instagram/oauth.ts';
@@ -20,8 +20,20 @@ import { createXOAuth } from './x/oauth.ts';
 export function createAdapters(config: Config): Partial<Record<NetworkId, NetworkAdapter>> {
   return {
     x: createXAdapter({ apiUrl: config.networks.xApiUrl }),
-    bluesky: createBlueskyAdapter({ service: config.networks.blueskyService }),
+    bluesky: loadedOnFirstPublish('bluesky', '@atproto/api (publishing to Bluesky)', async () => {
+      const { createBlueskyAdapter } = await import('./bluesky/adapter.ts');
+      return createBlueskyAdapter({ service: config.networks.blueskyService });
+    }),
   };
+}
+
+/**
+ * An adapter whose module, and the network's SDK it imports, loads when it first publishes rather
+ * than at start (see lazy.ts): the SDK costs memory in every process that never posts there.
+ */
+function loadedOnFirstPublish(network: NetworkId, what: string, load: () => Promise<NetworkAdapter>): NetworkAdapter {
+  const adapter = lazy(what, load);
+  return { network, prepare: async (input) => (await adapter()).prepare(input) };
 }
 
 /** Every network that connects through OAuth (bluesky connects with an app password instead). */

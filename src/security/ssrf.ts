@@ -11,8 +11,8 @@ import dns from 'node:dns';
 import { isIP } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { rootCertificates } from 'node:tls';
-import { Agent, buildConnector } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
+import { lazy } from '../lazy.ts';
 import { classifyAddress } from './ip-ranges.ts';
 
 export interface GuardOptions {
@@ -167,9 +167,9 @@ function guardedLookup(allowLoopback: boolean) {
  * Every socket the agent opens goes through here. Names are judged by the lookup above; IP literals
  * never reach a lookup (net connects to them directly), so they are judged here before dialling.
  */
-function guardedConnector(options: GuardOptions): buildConnector.connector {
+function guardedConnector(undici: Undici, options: GuardOptions): buildConnector.connector {
   const allowLoopback = options.allowLoopback ?? false;
-  const connect = buildConnector({
+  const connect = undici.buildConnector({
     lookup: guardedLookup(allowLoopback),
     // `ca` replaces Node's trust store, so keep the public roots beside the extra one.
     ...(options.ca ? { ca: [...rootCertificates, options.ca.toString()] } : {}),
@@ -187,20 +187,43 @@ function guardedConnector(options: GuardOptions): buildConnector.connector {
 // ---------------------------------------------------------------------------------------------
 // The client
 
+type Undici = typeof import('undici');
+
+/** undici loads with the first request (lazy.ts): a process that never fetches a user's URL never needs it. */
+const undici = lazy("undici (the HTTP client for users' URLs)", () => import('undici'));
+
 export function createGuardedClient(options: GuardOptions = {}): GuardedClient {
   const settings = { ...DEFAULTS, ...definedOnly(options) };
-  const timeouts = { headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs };
-  const guarded = new Agent({ connect: guardedConnector(options), ...timeouts });
-  // Crier's own inbox is dialled without the guard (`localhost` may resolve to ::1 and 127.0.0.1
-  // while Crier listens on one of them: both are tried), and only as the URL asked for.
-  const own = options.ownUrl === undefined ? undefined : new Agent({ connect: { timeout: settings.timeoutMs, autoSelectFamily: true }, ...timeouts });
-  const agentFor = (url: URL, redirects: number) => (own && redirects === 0 && isOwnUrl(url, options.ownUrl) ? own : guarded);
+  let agents: Agents | undefined;
+  // Outside the deadline: a client that fails to load is Crier's failure, not the URL's.
+  const ready = async () => {
+    const loaded = await undici();
+    return (agents ??= createAgents(loaded, options, settings));
+  };
   return {
-    fetch: (url, init = {}) => withDeadline(settings.timeoutMs, (signal) => followRedirects(agentFor, settings, url, init, signal)),
+    fetch: async (url, init = {}) => {
+      const { agentFor } = await ready();
+      return withDeadline(settings.timeoutMs, (signal) => followRedirects(agentFor, settings, url, init, signal));
+    },
     close: async () => {
-      await Promise.all([guarded.close(), own?.close()]);
+      await Promise.all([agents?.guarded.close(), agents?.own?.close()]);
     },
   };
+}
+
+interface Agents {
+  guarded: Agent;
+  own: Agent | undefined;
+  agentFor(url: URL, redirects: number): Agent;
+}
+
+function createAgents(undici: Undici, options: GuardOptions, settings: Settings): Agents {
+  const timeouts = { headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs };
+  const guarded = new undici.Agent({ connect: guardedConnector(undici, options), ...timeouts });
+  // Crier's own inbox is dialled without the guard (`localhost` may resolve to ::1 and 127.0.0.1
+  // while Crier listens on one of them: both are tried), and only as the URL asked for.
+  const own = options.ownUrl === undefined ? undefined : new undici.Agent({ connect: { timeout: settings.timeoutMs, autoSelectFamily: true }, ...timeouts });
+  return { guarded, own, agentFor: (url, redirects) => (own && redirects === 0 && isOwnUrl(url, options.ownUrl) ? own : guarded) };
 }
 
 type Settings = typeof DEFAULTS & GuardOptions;

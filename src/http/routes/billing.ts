@@ -21,7 +21,7 @@ export function billingRoutes(app: FastifyInstance, ctx: AppContext): void {
     scope.post('/billing/stripe/webhook', { schema: { summary: 'Stripe webhook (subscription events)', tags: ['billing'], security: [], hide: !verifier } }, async (request) => {
       if (!verifier) throw new RequestError(404, 'Stripe billing is not enabled on this server', { code: 'not_found' });
       if (!Buffer.isBuffer(request.body)) throw new RequestError(400, 'Send the event exactly as Stripe does (a JSON body)', { code: 'bad_request' });
-      const event = verifier.verify(request.body, request.headers['stripe-signature'] as string | undefined);
+      const event = await verifier.verify(request.body, request.headers['stripe-signature'] as string | undefined);
       const change = subscriptionChange(event);
       // Every verified event gets a 2xx, applied or not: a non-2xx makes Stripe retry for days.
       if (!change) return { received: true, applied: false };

@@ -1,7 +1,7 @@
 // Connecting a Bluesky account with an app password: validated by logging in; the app password is
 // kept (encrypted) so the session can always be re-established, and the session tokens with it.
-import { AtpAgent, XRPCError } from '@atproto/api';
 import { RequestError } from '../../errors.ts';
+import { lazy } from '../../lazy.ts';
 import { isTransientSsrf, SsrfError } from '../../security/ssrf.ts';
 import { checkPdsAddress } from './pds.ts';
 
@@ -20,6 +20,8 @@ export interface BlueskyIdentity {
  * is the guard's test switch (CRIER_ALLOW_LOOPBACK_FETCH).
  */
 export async function loginWithAppPassword(service: string, handle: string, appPassword: string, options: { allowLoopback?: boolean } = {}): Promise<BlueskyIdentity> {
+  // Loaded outside the try: a client that fails to load is Crier's failure, not Bluesky's answer.
+  const { AtpAgent, XRPCError } = await atproto();
   const agent = new AtpAgent({ service });
   try {
     const res = await agent.login({ identifier: handle, password: appPassword });
@@ -27,11 +29,13 @@ export async function loginWithAppPassword(service: string, handle: string, appP
     await checkPdsAddress(serviceUrl, service, options.allowLoopback ?? false);
     return { did: res.data.did, handle: res.data.handle, accessJwt: res.data.accessJwt, refreshJwt: res.data.refreshJwt, serviceUrl };
   } catch (error) {
-    throw connectError(error);
+    throw connectError(error, XRPCError);
   }
 }
 
-function connectError(error: unknown): RequestError {
+const atproto = lazy('@atproto/api (connecting a Bluesky account)', () => import('@atproto/api'));
+
+function connectError(error: unknown, XRPCError: typeof import('@atproto/api').XRPCError): RequestError {
   if (error instanceof SsrfError && !isTransientSsrf(error)) {
     return new RequestError(400, `The account's Bluesky server (PDS) address is not allowed: ${error.message}`, {
       code: 'bluesky_pds_refused',
