@@ -60,7 +60,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   installErrorHandling(app);
   installInputScan(app);
   installBodyDrain(app);
-  installMetrics(app);
+  const metrics = await installMetrics(app, ctx.config.metricsToken);
 
   // Browsers may call the API (/v1, with its key) and the signed upload URL from any origin; no
   // cookies are involved, so reflecting the origin grants nothing the caller's key does not.
@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  healthRoutes(app, ctx);
+  healthRoutes(app, ctx, metrics);
   // Outside /v1, no API key: the upload PUT (signed URL) and public media files (unguessable token).
   await publicMediaRoutes(app, ctx);
   billingRoutes(app, ctx);

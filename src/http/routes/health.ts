@@ -6,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../errors.ts';
 import { bearerToken } from '../auth.ts';
 import type { AppContext } from '../context.ts';
-import { metricsRegistry } from '../metrics.ts';
+import type { Metrics } from '../metrics.ts';
 
-export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** `metrics`: undefined without CRIER_METRICS_TOKEN. */
+export function healthRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics | undefined): void {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await ctx.db.query('SELECT 1');
@@ -20,12 +21,12 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   const token = ctx.config.metricsToken;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!token) throw new RequestError(404, 'Metrics are not served: set CRIER_METRICS_TOKEN and scrape with "Authorization: Bearer <token>"', { code: 'not_found' });
+    if (!token || !metrics) throw new RequestError(404, 'Metrics are not served: set CRIER_METRICS_TOKEN and scrape with "Authorization: Bearer <token>"', { code: 'not_found' });
     if (!sameSecret(bearerToken(request), token)) {
       throw new RequestError(401, 'Missing or wrong metrics token: send "Authorization: Bearer <CRIER_METRICS_TOKEN>"', { code: 'unauthorized', headers: { 'www-authenticate': 'Bearer' } });
     }
-    reply.header('content-type', metricsRegistry.contentType);
-    return metricsRegistry.metrics();
+    reply.header('content-type', metrics.contentType);
+    return metrics.render();
   });
 }
 
