@@ -13,7 +13,7 @@ import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus,
 import { setApiKeyRateLimit } from './orgs/api-keys.ts';
 import { linkStripeCustomer } from './billing/stripe.ts';
 import { startCrier, type Roles, type Running, type StartOptions } from './runtime.ts';
-import { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox, type SandboxAccount } from './sandbox.ts';
+import type { SandboxAccount } from './sandbox.ts';
 import { sandboxInboxUrl } from './webhooks/inbox.ts';
 import { runDoctor } from './doctor.ts';
 import { parseSecretKey } from './security/crypto.ts';
@@ -121,6 +121,8 @@ async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Prom
  * reconnects the sandbox accounts to them (same account ids), before the worker takes any job.
  */
 async function serveSandbox(): Promise<number> {
+  // The emulators are loaded only here: every other command would carry them in memory for nothing.
+  const { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox } = await import('./sandbox.ts');
   const sandbox = await startSandbox();
   const config = loadConfig({ ...process.env, ...sandbox.env });
   let guide: SandboxGuide | undefined;
