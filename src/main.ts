@@ -1,5 +1,6 @@
 // The `crier` command line: start | api | worker | migrate | org | key | doctor.
 import { existsSync, readFileSync } from 'node:fs';
+import { flushCompileCache } from 'node:module';
 import { parseArgs, parseEnv } from 'node:util';
 import { loadConfig, type Config } from './config.ts';
 import { locateDatabase } from './db/database.ts';
@@ -109,6 +110,9 @@ async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Prom
   });
   const running = await startCrier(config, logger, roles, hooks);
   logger.info({ url: running.url, roles }, 'crier started');
+  // The compile cache (bin/crier.js) is written at exit, which a killed server never reaches: write
+  // what the start compiled now, so that the next start finds it.
+  flushCompileCache();
   await hooks.afterStart?.(running);
   await stopRequested;
   logger.info('stopping');
