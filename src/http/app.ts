@@ -12,6 +12,7 @@ import { installBodyDrain } from './body-drain.ts';
 import type { AppContext } from './context.ts';
 import { earlyErrorOptions, installErrorHandling } from './errors.ts';
 import { installInputScan } from './input-scan.ts';
+import { lazySchemaCompilers } from './lazy-schemas.ts';
 import { installMetrics } from './metrics.ts';
 import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
@@ -36,6 +37,7 @@ const CORS = {
 };
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
+  const compilers = lazySchemaCompilers();
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
@@ -53,7 +55,10 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     },
     requestIdHeader: false,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true }, onCreate: addCrierVocabulary },
+    // Each route's schemas compile on its first request, not at start (lazy-schemas.ts).
+    schemaController: { compilersFactory: compilers.compilersFactory },
   });
+  compilers.attach(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
