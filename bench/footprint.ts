@@ -100,9 +100,10 @@ async function measureProcess(spec: ProcessSpec): Promise<Measured> {
   const died = exited.then((code) => {
     throw new Error(`${spec.label} exited (${code}) before it was running:\n${stdout}${stderr}`);
   });
+  const polling = new AbortController();
   try {
-    const ready = waitUntil(() => spec.ready.test(stdout)).then(() => performance.now() - t0);
-    const healthy = spec.http ? firstOk(`${base}/healthz`).then(() => performance.now() - t0) : Promise.resolve(undefined);
+    const ready = waitUntil(() => spec.ready.test(stdout), polling.signal).then(() => performance.now() - t0);
+    const healthy = spec.http ? firstOk(`${base}/healthz`, polling.signal).then(() => performance.now() - t0) : Promise.resolve(undefined);
     const [readyMs, healthyMs] = await Promise.race([Promise.all([ready, healthy]), died]);
     if (spec.startOnly) return { readyMs, healthyMs, idle: noMemory, afterTraffic: undefined, peakRssMb: await rssMb(child.pid!, 'VmHWM'), stdout };
     await sleep(profile.settleMs);
@@ -115,6 +116,7 @@ async function measureProcess(spec: ProcessSpec): Promise<Measured> {
     }
     return { readyMs, healthyMs, idle, afterTraffic, peakRssMb: await rssMb(child.pid!, 'VmHWM'), stdout };
   } finally {
+    polling.abort();
     died.catch(() => {});
     const code = await stop(child, exited);
     if (code !== 0) problems.push(`${spec.label} exited with ${code} when stopped:\n${stderr.slice(-2000)}`);
@@ -132,17 +134,17 @@ async function stop(child: ReturnType<typeof spawn>, exited: Promise<number | nu
   return code;
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs = 120_000): Promise<void> {
+/** Polls every few milliseconds: the figures are start times, the poll's own period must not dominate them. */
+async function waitUntil(condition: () => boolean, signal: AbortSignal, timeoutMs = 120_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
-    if (performance.now() > deadline) throw new Error('timed out');
+    if (performance.now() > deadline || signal.aborted) throw new Error('timed out');
     await sleep(2);
   }
 }
 
-/** Polls every few milliseconds: the figure is a start time, the poll's own period must not dominate it. */
-async function firstOk(url: string): Promise<void> {
-  for (;;) {
+async function firstOk(url: string, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
@@ -152,6 +154,7 @@ async function firstOk(url: string): Promise<void> {
     }
     await sleep(5);
   }
+  throw new Error(`${url} never answered 200`);
 }
 
 async function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
