@@ -61,10 +61,13 @@ class Attempt {
   private readonly claim: Claim;
   /** A container the network accepted; written with the next step or with the outcome. */
   unconfirmed: ConfirmedPart | undefined;
+  /** The previous attempt ended asking to wait (PublishWait), and no crash came after it. */
+  private readonly resumingWait: boolean;
 
   constructor(deps: EngineDeps, claim: Claim) {
     this.deps = deps;
     this.claim = claim;
+    this.resumingWait = claim.checkpoint !== undefined && !claim.interrupted;
   }
 
   async publish(): Promise<Outcome> {
@@ -131,7 +134,12 @@ class Attempt {
   private async publishContainer(prepared: PreparedPublish, stored: StoredPart | undefined, position: number, root: PartRef | undefined): Promise<PartRef> {
     if (stored?.status === 'published' && stored.ref) return stored.ref;
     let reservation: Record<string, unknown>;
-    if (stored?.status === 'reserved') {
+    if (stored?.status === 'reserved' && this.resumingWait) {
+      // The last attempt stopped here by asking to wait, not by crashing: the adapter resumes it from
+      // its checkpoint, there is nothing to reconcile.
+      reservation = stored.reservation;
+      await this.step(undefined);
+    } else if (stored?.status === 'reserved') {
       // An earlier attempt got as far as the call: ask the network before doing anything.
       const found = await prepared.reconcile(position, stored.reservation, root);
       if (found !== 'absent') {
