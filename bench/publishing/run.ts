@@ -50,7 +50,7 @@ const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', defau
 const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 const wanted = (figure: 'drain' | 'load' | 'schedule' | 'scale') => !only || only.has(figure);
 const profile = flags.smoke
-  ? { name: 'smoke', drain: 3_000, underLoadSec: 8, backlog: 20_000, singles: 6, burst: 2_000, scaleSec: 6 }
+  ? { name: 'smoke', drain: 5_000, underLoadSec: 8, backlog: 20_000, singles: 6, burst: 2_000, scaleSec: 6 }
   : { name: 'full', drain: 20_000, underLoadSec: 30, backlog: 1_000_000, singles: 20, burst: 10_000, scaleSec: 20 };
 /** Accounts the posts are spread over (round robin), each its own emulator user and token. */
 const ACCOUNTS = 50;
@@ -59,7 +59,7 @@ const CREATE_CONNECTIONS = 20;
 /** Destinations one worker has in flight, parsed the way Crier parses it (same default), passed on to the workers. */
 const CONCURRENCY = loadConfig({ CRIER_PUBLISH_CONCURRENCY: process.env.CRIER_PUBLISH_CONCURRENCY }).publishing.concurrency;
 /** Ceiling runs post at least this many tweets, so that a smoke run's ceiling is not a blink. */
-const MIN_CEILING_TWEETS = 3_000;
+const MIN_CEILING_TWEETS = 6_000;
 /** Due targets are written this long before they are due: the workers find them by their own timers. */
 const DUE_LEAD_MS = 2_000;
 

@@ -98,7 +98,7 @@ export async function waitForTargets(env: Env, name: string, postIds: number[], 
       lastLogAt = now;
       log(`${name}: ${published}/${total} published after ${((now - startedAt) / 1000).toFixed(0)} s`);
     }
-    await sleep(50);
+    await sleep(250);
   }
 }
 

@@ -91,7 +91,10 @@ class PublishLoop {
   private readonly capacity: number;
   private readonly mediaSlots: Semaphore;
   private readonly timer = new WakeTimer();
+  /** Publishes running (network calls): what `capacity` bounds. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes waiting for their group commit: they hold no network slot, but are bounded too. */
+  private readonly recording = new Set<Promise<void>>();
   private readonly leaseSeconds: number;
   private workerId = 0;
   private listener: Tx | undefined;
@@ -121,7 +124,7 @@ class PublishLoop {
     this.stopping = true;
     this.timer.wakeAt(0);
     await this.running;
-    const settled = Promise.allSettled(this.inFlight).then(() => true);
+    const settled = Promise.allSettled(this.inFlight).then(() => Promise.allSettled(this.recording)).then(() => true);
     const finished = await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref())]);
     await Promise.all([this.deps.steps.flushed(), this.deps.outcomes.flushed()]);
     for (const timer of this.timers) clearInterval(timer);
@@ -135,7 +138,7 @@ class PublishLoop {
     let backlog = false;
     while (!this.stopping) {
       await this.listen();
-      const free = this.capacity - this.inFlight.size;
+      const free = this.capacity - this.inFlight.size - Math.max(0, this.recording.size - this.capacity);
       // With a backlog, claim in batches rather than one target per finished publish: a claim is a commit.
       const enough = backlog ? Math.ceil(this.capacity / 4) : 1;
       if (free < enough) {
@@ -147,7 +150,7 @@ class PublishLoop {
       const wanted = Math.min(free, MAX_CLAIM);
       const claimed = await this.claim(wanted);
       if (claimed.length) failpoint('after-claim');
-      for (const row of claimed) this.track(this.publish(row));
+      for (const row of claimed) this.track(this.inFlight, this.publish(row));
       backlog = claimed.length === wanted;
       if (!backlog) await this.timer.sleep(await this.untilNextDue());
     }
@@ -177,18 +180,24 @@ class PublishLoop {
     } finally {
       if (heavy) this.mediaSlots.release();
     }
-    const recorded = await this.deps.outcomes.submit({ claim, ...result });
-    const { outcome } = result;
+    // The network part is over: its slot is free for the next claim while the outcome waits for its
+    // group commit. The target stays `publishing` under this worker's lease until it is written.
+    this.track(this.recording, this.record({ claim, ...result }));
+  }
+
+  private async record(finished: FinishedAttempt): Promise<void> {
+    const { claim, outcome } = finished;
+    const recorded = await this.deps.outcomes.submit(finished);
     if ((outcome.status === 'retry' || outcome.status === 'wait') && recorded) this.timer.wakeAt(Date.now() + outcome.delayMs);
     this.deps.logger.info({ targetId: claim.targetId, postId: claim.postId, network: claim.account.network, outcome: outcome.status, recorded }, 'publish attempt finished');
   }
 
-  private track(publishing: Promise<void>): void {
-    this.inFlight.add(publishing);
-    void publishing
+  private track(set: Set<Promise<void>>, work: Promise<void>): void {
+    set.add(work);
+    void work
       .catch((error: unknown) => this.deps.logger.error({ err: error }, 'publishing failed unexpectedly'))
       .finally(() => {
-        this.inFlight.delete(publishing);
+        set.delete(work);
         if (this.full) this.timer.wakeAt(0);
       });
   }
