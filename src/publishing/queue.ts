@@ -32,6 +32,8 @@ export interface ClaimRow {
   refresh_token_enc: Buffer | null;
   credential_enc: Buffer | null;
   containers: { content: string; media: { url: string; filename: string; altText: string | null }[] }[];
+  /** Milliseconds until the next target not claimed here is due (null: none queued), so that a worker need not ask. */
+  next_due_ms: number | null;
 }
 
 /**
@@ -71,7 +73,8 @@ export async function claimDue(db: Queryable, workerId: number, limit: number): 
             (SELECT json_agg(json_build_object('content', k.content, 'media',
                 (SELECT coalesce(json_agg(json_build_object('url', m.url, 'filename', m.filename, 'altText', m.alt_text) ORDER BY m.position), '[]')
                    FROM container_media m WHERE m.container_id = k.id)) ORDER BY k.position)
-               FROM containers k WHERE k.post_id = c.post_id) AS containers
+               FROM containers k WHERE k.post_id = c.post_id) AS containers,
+            (SELECT extract(epoch FROM min(due_at) - clock_timestamp()) * 1000 FROM targets WHERE due_at > now())::float8 AS next_due_ms
        FROM claimed c JOIN posts p ON p.id = c.post_id JOIN social_accounts a ON a.id = c.account_id
       ORDER BY c.id`),
     values: [limit, workerId],

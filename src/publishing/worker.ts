@@ -152,7 +152,7 @@ class PublishLoop {
       if (claimed.length) failpoint('after-claim');
       for (const row of claimed) this.track(this.inFlight, this.publish(row));
       backlog = claimed.length === wanted;
-      if (!backlog) await this.timer.sleep(await this.untilNextDue());
+      if (!backlog) await this.timer.sleep(await this.untilNextDue(claimed[0]));
     }
   }
 
@@ -202,9 +202,10 @@ class PublishLoop {
       });
   }
 
-  private async untilNextDue(): Promise<number> {
+  /** How long to sleep: until the next target is due (the claim said, or we ask), at most MAX_SLEEP_MS. */
+  private async untilNextDue(claimed: ClaimRow | undefined): Promise<number> {
     try {
-      const ms = await msUntilNextDue(this.deps.db);
+      const ms = claimed ? (claimed.next_due_ms ?? undefined) : await msUntilNextDue(this.deps.db);
       return ms === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(MIN_SLEEP_MS, ms));
     } catch {
       return MAX_SLEEP_MS;
