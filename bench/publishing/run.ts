@@ -164,6 +164,15 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * The bench grows tables by tens of thousands of rows in seconds, far faster than autovacuum (one
+ * look a minute) refreshes the planner's statistics on a live system: plans made for the empty tables
+ * of a fresh database (sequential scans) would be measured instead of the steady state's index plans.
+ */
+async function steadyStatistics(db: Db, vacuum = false): Promise<void> {
+  await db.query(`${vacuum ? 'VACUUM ' : ''}ANALYZE posts, containers, targets, attempts, target_parts`);
+}
+
 function cpuPct(before: NodeJS.CpuUsage, t0: number): number {
   const used = process.cpuUsage(before);
   return ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100;
@@ -215,6 +224,7 @@ async function drainFigure(env: Env, workerCount: number, ceiling: number): Prom
 async function drain(env: Env, name: string, count: number, tag: string, set: ProcessSet) {
   const dueAt = new Date(Date.now() + DUE_LEAD_MS);
   const seeded = await seedDuePosts(env.db, env.fixture, { count, tag, when: { at: dueAt } });
+  await steadyStatistics(env.db);
   const lead = dueAt.getTime() - Date.now();
   if (lead < 500) problems.push(`${name}: the due targets were written only ${lead} ms before their time`);
   await sleep(Math.max(0, lead - 100));
@@ -240,6 +250,7 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
 
 async function underLoadFigure(env: Env): Promise<void> {
   const name = 'publish.under_load';
+  await steadyStatistics(env.db);
   const set = await startProcesses({ workers: 1, apis: 1, repoRoot, env: env.crierEnv, db: env.db, log, tag: 'load' });
   try {
     const api = set.processes.find((p) => p.url)!.url!;
@@ -303,9 +314,7 @@ async function scheduleFigures(env: Env, ceiling2: number): Promise<void> {
   const backlog = await seedDuePosts(env.db, env.fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [1, 7] }, keepIds: false });
   log(`schedule: seeded ${profile.backlog} pending posts 1-7 days ahead in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
   void backlog;
-  // After a bulk load the planner has no statistics yet; autovacuum would see to it within a minute
-  // on a live system. Do it now so plans are the steady-state ones.
-  await env.db.query('VACUUM ANALYZE posts, containers, targets');
+  await steadyStatistics(env.db, true);
   const set = await startProcesses({ workers: 2, apis: 1, repoRoot, env: env.crierEnv, db: env.db, log, tag: 'schedule' });
   try {
     const api = set.processes.find((p) => p.url)!.url!;
@@ -357,6 +366,7 @@ async function burstFigure(env: Env, set: ProcessSet, ceiling2: number): Promise
   const name = 'schedule.burst';
   const at = new Date(Math.ceil((Date.now() + DUE_LEAD_MS) / 1000) * 1000);
   const seeded = await seedDuePosts(env.db, env.fixture, { count: profile.burst, tag: 'burst', when: { at } });
+  await steadyStatistics(env.db);
   const slack = at.getTime() - Date.now();
   if (slack < 500) problems.push(`${name}: the burst was written only ${slack} ms before it was due`);
   await sleep(Math.max(0, slack - 100));
@@ -391,6 +401,7 @@ interface ScaleResult {
 
 async function scaleFigure(env: Env, apis: number, workers: number, run: number): Promise<ScaleResult> {
   const name = `scale.${apis}+${workers}.run${run}`;
+  await steadyStatistics(env.db);
   const set = await startProcesses({ workers, apis, repoRoot, env: env.crierEnv, db: env.db, log, tag: `scale${apis}${workers}r${run}` });
   try {
     const urls = set.processes.filter((p) => p.url).map((p) => p.url!);
