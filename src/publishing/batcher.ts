@@ -8,6 +8,11 @@ export interface BatcherOptions<I, O> {
   /** Writes `items` in one transaction; returns one result per item, in order. */
   write(items: I[]): Promise<O[]>;
   maxBatch: number;
+  /**
+   * When fewer than maxBatch / 4 items wait, wait this long for more before writing (0: write at
+   * once). For writes nobody waits on: a round trip costs a worker more than most of what it writes.
+   */
+  lingerMs?: number;
   logger: Logger;
   /** What the log says is being written. */
   label: string;
@@ -47,6 +52,8 @@ export class Batcher<I, O> {
 
   private async drain(): Promise<void> {
     try {
+      const linger = this.options.lingerMs ?? 0;
+      if (linger > 0 && this.waiting.length < this.options.maxBatch / 4) await new Promise((resolve) => setTimeout(resolve, linger));
       while (this.waiting.length) {
         const batch = this.waiting.splice(0, this.options.maxBatch);
         await this.writeBatch(batch);

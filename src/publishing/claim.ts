@@ -17,6 +17,8 @@ export interface Claim {
   interrupted: boolean;
   accountActive: boolean;
   account: AccountCredentials;
+  /** Every account the post goes to, this one included. */
+  postAccountIds: number[];
   block: Record<string, unknown> | undefined;
   containers: ContainerInput[];
   /** The post asked for processMedia: videos are fitted to the network before the adapter sees them. */
@@ -60,6 +62,7 @@ export function claimFromRow(box: SecretBox, row: ClaimRow): Claim {
     interrupted: row.previous_attempt_id !== null,
     accountActive: row.is_active,
     account,
+    postAccountIds: row.post_account_ids.map(Number),
     block: row.network_options?.[account.network],
     containers: row.containers.map((c) => ({
       content: c.content,

@@ -20,6 +20,8 @@ export interface ClaimRow {
   /** The attempt this claim superseded: the target was left mid-attempt by a worker that died. */
   previous_attempt_id: number | null;
   checkpoint: Record<string, unknown> | null;
+  /** Every account the post goes to (its completion event names them). */
+  post_account_ids: number[];
   network_options: Record<string, Record<string, unknown>> | null;
   process_media: boolean;
   account_id: number;
@@ -67,6 +69,7 @@ export async function claimDue(db: Queryable, workerId: number, limit: number): 
        SELECT current_attempt_id, org_id, id, $2 FROM claimed
      )
      SELECT c.id AS target_id, c.org_id, c.post_id, c.current_attempt_id AS attempt_id, c.attempt_count, c.previous_attempt_id, c.checkpoint,
+            array(SELECT o.account_id FROM targets o WHERE o.post_id = c.post_id) AS post_account_ids,
             p.network_options, p.process_media,
             a.id AS account_id, a.network, a.username, a.network_unique_id, a.service_url, a.is_active,
             a.access_token_enc, a.refresh_token_enc, a.credential_enc,

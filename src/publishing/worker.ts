@@ -43,6 +43,8 @@ const MIN_SLEEP_MS = 20;
 /** One claim statement takes at most this many targets; one write at most this many steps or outcomes. */
 const MAX_CLAIM = 256;
 const MAX_WRITE = 512;
+/** How long an outcome may wait for others to share its write. */
+const OUTCOME_LINGER_MS = 10;
 /** How long stop() waits for publishes in flight; what is left is taken over once the lease lapses. */
 const STOP_GRACE_MS = 30_000;
 
@@ -55,7 +57,10 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
   });
   const fetchMedia = createMediaFetcher(guarded, mediaContext(config, deps.db, deps.box));
   const steps = new Batcher<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
-  const outcomes = new Batcher<FinishedAttempt, boolean>({ write: (items) => recordOutcomes(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing outcomes' });
+  // Nothing waits on an outcome (its publish has freed its slot): it lingers a little to share a write.
+  const outcomes = new Batcher<FinishedAttempt, boolean>({
+    write: (items) => recordOutcomes(deps.db, items), maxBatch: MAX_WRITE, lingerMs: OUTCOME_LINGER_MS, logger: deps.logger, label: 'publishing outcomes',
+  });
   const engine: EngineDeps = {
     db: deps.db,
     box: deps.box,

@@ -37,31 +37,26 @@ export async function emitEvent(db: Queryable, orgId: number, type: EventType, d
   return rows[0]!.id;
 }
 
-export interface NewEvent {
-  orgId: number;
-  type: EventType;
-  data: Record<string, unknown>;
-}
-
-/** emitEvent for many events in one statement (the publishing engine finishes posts in batches). */
-export async function emitEvents(db: Queryable, events: NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await db.query(
-    `WITH event AS (
+/**
+ * The outbox as part of another domain's statement, for events that statement produces (the
+ * publishing engine finishes posts in batches, in one statement): CTEs `event`, `fanned` and `woken`
+ * that write the rows of CTE `source` (columns org_id, type, data; rows whose type is null are not
+ * events) as events and fan them out like emitEvent. The statement must read `woken` (for instance
+ * `(SELECT count(*) FROM woken)`) for the deliverers to be notified.
+ */
+export function outboxCtes(source: string): string {
+  return `event AS (
        INSERT INTO events (org_id, type, data)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::jsonb[])
+       SELECT org_id, type, data FROM ${source} WHERE type IS NOT NULL
        RETURNING id, org_id, type
      ), fanned AS (
        INSERT INTO webhook_deliveries (org_id, webhook_id, event_id, max_attempts)
-       SELECT w.org_id, w.id, event.id, $4
+       SELECT w.org_id, w.id, event.id, ${MAX_ATTEMPTS}
          FROM event JOIN webhooks w ON w.org_id = event.org_id AND w.enabled AND event.type = ANY (w.events)
        RETURNING 1
      ), woken AS (
        SELECT pg_notify('${DELIVERY_CHANNEL}', '') FROM (SELECT 1 FROM fanned LIMIT 1) AS any_delivery
-     )
-     SELECT (SELECT count(*) FROM event) AS events, (SELECT count(*) FROM woken) AS woken`,
-    [events.map((e) => e.orgId), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), MAX_ATTEMPTS],
-  );
+     )`;
 }
 
 /**
