@@ -122,9 +122,6 @@ BEGIN
 
   RETURN QUERY SELECT id, NULL::bigint, NULL::text, NULL::jsonb FROM unnest(v_recorded) AS id;
 
-  -- publishedAt is the first success.
-  UPDATE posts SET published_at = now() WHERE id = ANY (v_published) AND published_at IS NULL;
-
   IF EXISTS (SELECT 1 FROM targets t WHERE t.post_id = ANY (v_settled) AND NOT p_public_ids ? ('a' || t.account_id)) THEN
     RAISE EXCEPTION 'publishing_record_outcomes: no public id for an account of posts %', v_settled;
   END IF;
@@ -136,7 +133,13 @@ BEGIN
      WHERE p.id = ANY (v_settled) AND p.completed_at IS NULL
        AND NOT EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.status IN ('pending', 'publishing'))
   ), completed AS (
-    UPDATE posts p SET completed_at = now(), queued = false FROM done WHERE p.id = done.id
+    -- publishedAt is the first success; one row version per post whatever this statement did to it.
+    UPDATE posts p
+       SET completed_at = CASE WHEN done.id IS NOT NULL THEN now() ELSE p.completed_at END,
+           queued = CASE WHEN done.id IS NOT NULL THEN false ELSE p.queued END,
+           published_at = CASE WHEN p.id = ANY (v_published) THEN coalesce(p.published_at, now()) ELSE p.published_at END
+      FROM (SELECT unnest(v_settled) AS id) AS settled LEFT JOIN done ON done.id = settled.id
+     WHERE p.id = settled.id AND (done.id IS NOT NULL OR (p.id = ANY (v_published) AND p.published_at IS NULL))
   ), states AS (
     SELECT d.id, d.org_id,
            jsonb_agg(jsonb_build_object('accountId', p_public_ids->>('a' || t.account_id), 'network', a.network, 'username', a.username,
