@@ -43,6 +43,8 @@ const MIN_SLEEP_MS = 20;
 /** One claim statement takes at most this many targets; one write at most this many steps or outcomes. */
 const MAX_CLAIM = 256;
 const MAX_WRITE = 512;
+/** Without a backlog, claims are at least this far apart. */
+const CLAIM_PACE_MS = 50;
 /** How long an outcome may wait for others to share its write. */
 const OUTCOME_LINGER_MS = 10;
 /** How long stop() waits for publishes in flight; what is left is taken over once the lease lapses. */
@@ -108,6 +110,7 @@ class PublishLoop {
   private full = false;
   private stopping = false;
   private running: Promise<void> | undefined;
+  private lastClaimAt = 0;
 
   constructor(deps: LoopDeps) {
     this.deps = deps;
@@ -152,13 +155,22 @@ class PublishLoop {
         this.full = false;
         continue;
       }
+      // Without a backlog, claims are paced: under a stream of creates (each API process wakes every
+      // worker), a claim then takes what arrived since the last one instead of a few posts each time.
+      if (!backlog) await this.pace();
       const wanted = Math.min(free, MAX_CLAIM);
+      this.lastClaimAt = Date.now();
       const claimed = await this.claim(wanted);
       if (claimed.length) failpoint('after-claim');
       for (const row of claimed) this.track(this.inFlight, this.publish(row));
       backlog = claimed.length === wanted;
       if (!backlog) await this.timer.sleep(await this.untilNextDue(claimed[0]));
     }
+  }
+
+  private async pace(): Promise<void> {
+    const wait = this.lastClaimAt + CLAIM_PACE_MS - Date.now();
+    if (wait > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 
   private async claim(limit: number): Promise<ClaimRow[]> {
