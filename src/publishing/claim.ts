@@ -42,16 +42,29 @@ interface SealedAccount {
   credential_enc: Buffer | null;
 }
 
-export function claimFromRow(box: SecretBox, row: ClaimRow): Claim {
+/** The claims of one claim statement; each account's secrets are opened once for the batch. */
+export function claimsFromRows(box: SecretBox, rows: ClaimRow[]): Claim[] {
+  const opened = new Map<number, { account: AccountCredentials; unreadable?: string }>();
+  return rows.map((row) => {
+    let account = opened.get(row.account_id);
+    if (!account) {
+      account = openRowAccount(box, row);
+      opened.set(row.account_id, account);
+    }
+    return claimFromRow(row, { ...account, account: { ...account.account } });
+  });
+}
+
+function openRowAccount(box: SecretBox, row: ClaimRow): { account: AccountCredentials; unreadable?: string } {
   const sealed = { ...row, id: row.account_id };
-  let account: AccountCredentials;
-  let unreadable: string | undefined;
   try {
-    account = openAccount(box, sealed);
+    return { account: openAccount(box, sealed) };
   } catch (error) {
-    account = openAccount(box, { ...sealed, access_token_enc: null, refresh_token_enc: null, credential_enc: null });
-    unreadable = (error as Error).message;
+    return { account: openAccount(box, { ...sealed, access_token_enc: null, refresh_token_enc: null, credential_enc: null }), unreadable: (error as Error).message };
   }
+}
+
+function claimFromRow(row: ClaimRow, { account, unreadable }: { account: AccountCredentials; unreadable?: string }): Claim {
   return {
     ...(unreadable ? { unreadable } : {}),
     attemptId: row.attempt_id,

@@ -82,10 +82,22 @@ function publicIds(items: FinishedAttempt[]): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const { claim } of items) {
     ids[`p${claim.postId}`] ??= encodeId(claim.postId);
-    ids[`o${claim.orgId}`] ??= encodeId(claim.orgId);
-    for (const account of claim.postAccountIds) ids[`a${account}`] ??= encodeId(account);
+    ids[`o${claim.orgId}`] ??= encodedOnce(claim.orgId);
+    for (const account of claim.postAccountIds) ids[`a${account}`] ??= encodedOnce(account);
   }
   return ids;
+}
+
+/** Orgs and accounts come back post after post: their encodings are kept (a bounded memo). */
+const encoded = new Map<number, string>();
+function encodedOnce(id: number): string {
+  let value = encoded.get(id);
+  if (value === undefined) {
+    if (encoded.size >= 10_000) encoded.clear();
+    value = encodeId(id);
+    encoded.set(id, value);
+  }
+  return value;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
 import { Batcher } from './batcher.ts';
-import { claimFromRow } from './claim.ts';
+import { claimsFromRows, type Claim } from './claim.ts';
 import { failpoint } from './failpoints.ts';
 import { recordOutcomes, type FinishedAttempt } from './finish.ts';
 import { writePartSteps, type PartStep } from './parts.ts';
@@ -162,7 +162,7 @@ class PublishLoop {
       this.lastClaimAt = Date.now();
       const claimed = await this.claim(wanted);
       if (claimed.length) failpoint('after-claim');
-      for (const row of claimed) this.track(this.inFlight, this.publish(row));
+      for (const claim of claimsFromRows(this.deps.box, claimed)) this.track(this.inFlight, this.publish(claim));
       backlog = claimed.length === wanted;
       if (!backlog) await this.timer.sleep(await this.untilNextDue(claimed[0]));
     }
@@ -183,8 +183,7 @@ class PublishLoop {
     }
   }
 
-  private async publish(row: ClaimRow): Promise<void> {
-    const claim = claimFromRow(this.deps.box, row);
+  private async publish(claim: Claim): Promise<void> {
     const heavy = claim.containers.some((c) => c.media.length > 0);
     if (heavy) await this.mediaSlots.acquire();
     let result;
