@@ -39,7 +39,7 @@ export async function openBenchDatabase(name: string, cleanups: Cleanup[], log: 
   cleanups.push({ label: `drop database ${dbName}`, run: dropDatabase });
   const db = createPool(databaseUrl, 4);
   cleanups.push({ label: 'close setup pool', run: () => db.end() });
-  await migrate(db, databaseUrl);
+  await migrate(db);
   const settings = await db.query<{ name: string; setting: string }>(
     "SELECT name, setting FROM pg_settings WHERE name IN ('server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_connections') ORDER BY name",
   );

@@ -71,7 +71,7 @@ async function startApi(tempDir: string): Promise<{ url: string; key: string }> 
     await admin.end();
   });
   const db = createPool(databaseUrl, 2);
-  await migrate(db, databaseUrl);
+  await migrate(db);
   const org = await createOrg(db, 'bench');
   await db.end();
   const port = await freePort();

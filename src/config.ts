@@ -33,14 +33,16 @@ export interface Config {
     baseUrls: Partial<Record<NetworkId, string>>;
   };
   publishing: {
-    /** Jobs one worker process runs at once. */
+    /** Destinations one worker process publishes at once. */
     concurrency: number;
+    /** Of those, how many may carry media (downloads, uploads, renditions: memory and CPU). */
+    mediaConcurrency: number;
     /** Attempts per destination before a retryable error becomes a failure. */
     maxAttempts: number;
     retryBaseMs: number;
-    /** A worker that stops sending heartbeats (killed) loses its job to another after this. */
+    /** A worker that stops renewing its lease (killed) loses its destinations to another after this. */
     heartbeatSeconds: number;
-    /** How often a worker looks for jobs whose worker died. */
+    /** How often a worker looks for destinations whose worker died. */
     superviseIntervalSeconds: number;
   };
   /** `crier start --sandbox`: the networks are emulators, accounts connected are marked sandbox. */
@@ -130,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrls: networkBaseUrls(env, problems),
   };
   const publishing = {
-    concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 8, 1, 256, problems),
+    concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 256, 1, 1024, problems),
+    mediaConcurrency: integer(env, 'CRIER_PUBLISH_MEDIA_CONCURRENCY', 8, 1, 256, problems),
     maxAttempts: integer(env, 'CRIER_PUBLISH_MAX_ATTEMPTS', 5, 1, 50, problems),
     retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
     heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 10, 3600, problems),

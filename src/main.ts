@@ -198,7 +198,7 @@ async function withDb(config: Config, work: (db: Db) => Promise<number>, report 
   try {
     const db = createPool(database.url, 2);
     try {
-      report(await migrate(db, database.url));
+      report(await migrate(db));
       return await work(db);
     } finally {
       await db.end();

@@ -8,11 +8,10 @@ import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
 import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
-import { createBoss, type Boss } from './queue/boss.ts';
-import { PUBLISH_QUEUE } from './queue/queues.ts';
 import type { SecretBox } from './security/crypto.ts';
 import { openSecretBox } from './security/secret-key.ts';
 import { startPublishingWorker } from './publishing/worker.ts';
+import { createPublishWaker } from './publishing/wake.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/deliverer.ts';
@@ -43,14 +42,12 @@ export interface StartOptions {
 export interface Running {
   url: string | undefined;
   db: Db;
-  boss: Boss;
   box: SecretBox;
   app: FastifyInstance | undefined;
   close(): Promise<void>;
 }
 
 const MAINTENANCE_INTERVAL_MS = 15 * 60 * 1000;
-const QUEUE_STATS_SECONDS = 2;
 
 /**
  * Starts what `roles` asks for. A start that fails part-way undoes what it had started, last first:
@@ -73,44 +70,30 @@ async function start(config: Config, logger: Logger, roles: Roles, options: Star
   started.push(() => db.end());
   // The key is checked against the data before migrating: a wrong key changes nothing.
   const box = await openSecretBox(config, db);
-  const applied = await migrate(db, database.url);
+  const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
 
-  const boss = createBoss(database.url, {
-    supervise: roles.worker,
-    schedule: roles.worker,
-    migrate: false,
-    superviseIntervalSeconds: config.publishing.superviseIntervalSeconds,
-    // The monitor pass runs the heartbeat sweep and counts each queue's ready jobs; workers read that
-    // count (queue cache) to switch to continuous fetching when a backlog is due (burst, worker.ts).
-    monitorIntervalSeconds: QUEUE_STATS_SECONDS,
-    queueCacheIntervalSeconds: QUEUE_STATS_SECONDS,
-  });
-  await boss.start();
-  started.push(() => boss.stop({ graceful: true, timeout: 10_000 }));
-  // Jobs copy the queue's heartbeat when inserted, so every process applies the configured one.
-  await boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: config.publishing.heartbeatSeconds });
-
-  const api = roles.api ? await startApi(config, { db, boss, box, logger }, started) : undefined;
+  const api = roles.api ? await startApi(config, { db, box, logger }, started) : undefined;
   // Created once everything that commonly fails (database, key, port) has worked, so the start that
   // creates the default org is one that reaches "ready" and prints its admin key.
   const defaultOrg = await ensureDefaultOrg(db);
   await options.beforeWork?.({ db, box, orgId: defaultOrg.orgId });
-  if (roles.worker) await startWorker(config, { db, boss, box, logger }, started);
+  if (roles.worker) await startWorker(config, { db, box, logger }, started);
 
   announceStart(defaultOrg, api?.url ?? config.publicBaseUrl, database, roles);
-  return { url: api?.url, db, boss, box, app: api?.app, close: () => started.run() };
+  return { url: api?.url, db, box, app: api?.app, close: () => started.run() };
 }
 
 interface Parts {
   db: Db;
-  boss: Boss;
   box: SecretBox;
   logger: Logger;
 }
 
-async function startApi(config: Config, { db, boss, box, logger }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
-  const app = await buildApp({ config, db, boss, box }, logger);
+async function startApi(config: Config, { db, box, logger }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
+  const waker = createPublishWaker(db);
+  started.push(() => waker.close());
+  const app = await buildApp({ config, db, waker, box }, logger);
   started.push(() => app.close());
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -119,8 +102,8 @@ async function startApi(config: Config, { db, boss, box, logger }: Parts, starte
 }
 
 /** Publishing, webhook delivery, and the periodic maintenance, token refresh and media clean-up. */
-async function startWorker(config: Config, { db, boss, box, logger }: Parts, started: Shutdown): Promise<void> {
-  const worker = await startPublishingWorker(config, { db, boss, box, logger });
+async function startWorker(config: Config, { db, box, logger }: Parts, started: Shutdown): Promise<void> {
+  const worker = await startPublishingWorker(config, { db, box, logger });
   started.push(() => worker.stop());
   const deliverer = await startWebhookDeliverer(config, { db, box, logger });
   started.push(() => deliverer.stop());

@@ -35,7 +35,7 @@ if (!adminUrl) {
 const template = `crier_template_${process.pid}`;
 const templateUrl = await ensureDatabase(adminUrl, template);
 const pool = createPool(templateUrl, 2);
-await migrate(pool, templateUrl);
+await migrate(pool);
 await pool.end();
 
 const files = requested.length ? requested : await testFiles(path.join(root, 'test'));

@@ -1,19 +1,28 @@
-// `npm run bench:publish` (full, several minutes) / `npm run bench:publish -- --smoke` (short, for CI).
+// `npm run bench:publish` (full, a few minutes) / `npm run bench:publish -- --smoke` (short, for CI).
 //
-// Measures Crier's publishing engine end to end, with the workers started as child processes exactly
-// as deployed (`crier worker`) and the X emulator (in this process) as the network:
+// Measures Crier's publishing engine end to end, with Crier started as child processes exactly as
+// deployed (`crier worker`, `crier api`) and the X emulator (in this process) as the network. Each
+// figure is printed beside its ceiling from the same run and its goal (the performance issue), with
+// PASS or MISS:
 //
-//  1. publish.e2e.workers_N: throughput, targets/s, from the first POST /v1/posts (through a started
-//     `crier api`, each post with one X target, queued at once) to the moment the emulator holds all
-//     of them as tweets, with one and with two workers; against the emulator's own ceiling, a plain
-//     concurrent loop of POST /2/tweets at the workers' total concurrency.
-//  2. schedule.lateness: with a backlog of pending posts scheduled 1-7 days ahead, a burst of posts all
-//     due in the same second is published by two workers; lateness = the tweet's creation time on the
-//     emulator minus the scheduled time.
+//  1. publish.drain.workers_N: N due targets drained by 1 and 2 worker processes, targets/s, against
+//     the emulator's own ceiling (a plain loop of POST /2/tweets at the workers' total concurrency).
+//     Goal: >= 80% of the ceiling.
+//  2. publish.under_load: an API process creating posts as fast as 20 connections can, one worker
+//     publishing them; the due backlog is sampled throughout. Goal: it does not grow.
+//  3. schedule.single: posts scheduled one at a time among a pending backlog (1,000,000 in the full
+//     run), each alone at its own time. Goal: lateness p99 < 1 s.
+//  4. schedule.burst: a burst all due in the same second over that backlog, two workers. Goal:
+//     lateness p99 <= 1.5 x burst / ceiling + 1 s.
+//  5. scale.A+W: A API + W worker processes creating and publishing at once, 1+1 against 2+2 (in a
+//     full run two runs each, alternated), with the CPU each process and PostgreSQL used and the lock waits
+//     PostgreSQL saw (pg_stat_activity sampled). Goal, on a machine whose cores the processes share:
+//     2+2 loses no throughput.
 //
-// Prints one JSON line per figure on stdout, then Markdown tables; progress goes to stderr. Exits 1
-// when something broke (a target not published, a tweet missing or posted twice, a retry, a create
-// that failed, a crash); slow figures are reported, not failed.
+// Every published target is checked against the emulator: one tweet each, one attempt each. Prints
+// one JSON line per figure on stdout, then Markdown tables; progress goes to stderr. Exits 1 when
+// something broke (a target not published or published twice, a failed create, a crash); a MISS is
+// reported, not failed.
 //
 // Database: BENCH_DATABASE_URL (an admin URL allowed to CREATE DATABASE), else a throwaway embedded
 // PostgreSQL in a temporary directory. Either way a fresh database of its own, dropped at the end.
@@ -24,114 +33,91 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { startXEmulator, type XEmulator, type XTweet } from '../../emulators/x/server.ts';
+import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { freePort } from '../../src/db/embedded.ts';
 import type { Db } from '../../src/db/pool.ts';
-import { decodeId } from '../../src/ids.ts';
-import { createBoss } from '../../src/queue/boss.ts';
-import { PUBLISH_QUEUE } from '../../src/queue/queues.ts';
 import { createSecretBox } from '../../src/security/crypto.ts';
-import { machineBusyShare, spawnNode, waitForHttp } from '../proc.ts';
+import { machineBusyShare } from '../proc.ts';
 import { percentile, round } from '../stats.ts';
 import { measureEmulatorCeiling } from './ceiling.ts';
-import { createXFixture, seedQueuedPosts, type PublishFixture } from './fixture.ts';
-import { startWorkers } from './workers.ts';
+import { createXFixture, seedDuePosts, type PublishFixture } from './fixture.ts';
+import { startLockSampler, type LockWait } from './locks.ts';
+import { startProcesses, type ProcessSet, type Usage } from './processes.ts';
+import { createPosts, verifyPublished, waitForTargets } from './traffic.ts';
 
 const started = performance.now();
-const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, only: { type: 'string' } } });
+/** `--only drain,schedule`: run those figures alone (with the ceilings they are read against). */
+const only = flags.only ? new Set(flags.only.split(',')) : undefined;
+const wanted = (figure: 'drain' | 'load' | 'schedule' | 'scale') => !only || only.has(figure);
 const profile = flags.smoke
-  ? { name: 'smoke', posts: 300, backlog: 10_000, due: 1_000, leadSec: 12 }
-  : { name: 'full', posts: 2_000, backlog: 100_000, due: 10_000, leadSec: 15 };
+  ? { name: 'smoke', drain: 5_000, underLoadSec: 8, backlog: 20_000, singles: 6, burst: 2_000, scaleSec: 5, scaleRuns: 1 }
+  : { name: 'full', drain: 20_000, underLoadSec: 30, backlog: 1_000_000, singles: 20, burst: 10_000, scaleSec: 12, scaleRuns: 2 };
 /** Accounts the posts are spread over (round robin), each its own emulator user and token. */
 const ACCOUNTS = 50;
 /** Concurrent POST /v1/posts loops, as bench/run.ts's CONNECTIONS. */
 const CREATE_CONNECTIONS = 20;
-/** Jobs one worker runs at once, parsed the way Crier parses it (same default), passed on to the workers. */
+/** Destinations one worker has in flight, parsed the way Crier parses it (same default), passed on to the workers. */
 const CONCURRENCY = loadConfig({ CRIER_PUBLISH_CONCURRENCY: process.env.CRIER_PUBLISH_CONCURRENCY }).publishing.concurrency;
-/** A phase that publishes nothing new for this long is stuck: reported as broken. */
-const STALL_MS = 60_000;
 /** Ceiling runs post at least this many tweets, so that a smoke run's ceiling is not a blink. */
-const MIN_CEILING_TWEETS = 2_000;
+const MIN_CEILING_TWEETS = 6_000;
+/** Due targets are written this long before they are due: the workers find them by their own timers. */
+const DUE_LEAD_MS = 2_000;
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench:publish: ${line}\n`);
 
 // ---- results ---------------------------------------------------------------------------------
 
-interface ThroughputFigure {
+interface Figure {
   figure: string;
-  targets: number;
-  targets_per_s: number;
-  elapsed_s: number;
-  /** When the last create was answered, counted from the first create (figure 1 only). */
-  creates_done_s: number | null;
-  /**
-   * Ceilings: latency of one POST /2/tweets. Crier: duration of one publishing attempt, from the claim
-   * to the recorded outcome (attempts.started_at to finished_at), network call included.
-   */
-  p50_ms: number | null;
-  p99_ms: number | null;
-  peak_rss_mb: number[] | null;
-  worker_cpu_pct: number[] | null;
-  /** PostgreSQL backends serving the workers, % of one core (null: PostgreSQL not on this machine). */
-  db_cpu_pct: number | null;
-  /** CPU of this process (emulator, load generator, polling) over the figure, % of one core. */
-  bench_cpu_pct: number;
-  ceiling: string | null;
-  ceiling_value: number | null;
-  ratio: number | null;
+  [key: string]: unknown;
 }
 
-interface LatenessFigure {
+interface Goal {
+  goal: string;
   figure: string;
-  targets: number;
-  backlog: number;
-  workers: number;
-  scheduled_at: string;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-  min_ms: number;
-  /** Duration of one publishing attempt (claim to recorded outcome), as in the throughput figures. */
-  attempt_p50_ms: number;
-  attempt_p99_ms: number;
-  /** From the scheduled second to the last tweet. */
-  all_published_s: number;
-  /** targets / all_published_s: the burst's publishing rate. */
-  targets_per_s: number;
-  peak_rss_mb: number[];
-  worker_cpu_pct: number[];
-  db_cpu_pct: number | null;
-  bench_cpu_pct: number;
-  /** While the workers wait for the due second, polling over the backlog with nothing due. */
-  idle_worker_cpu_pct: number[];
-  idle_db_cpu_pct: number | null;
+  value: string;
+  ceiling: string;
+  ratio: string;
+  target: string;
+  pass: boolean;
 }
 
-const throughput: ThroughputFigure[] = [];
-const lateness: LatenessFigure[] = [];
+const figures: Figure[] = [];
+const goals: Goal[] = [];
 const problems: string[] = [];
 
-function emit(figure: ThroughputFigure | LatenessFigure): void {
+function emit(figure: Figure): void {
+  figures.push(figure);
   process.stdout.write(JSON.stringify(figure) + '\n');
 }
+
+function judge(goal: Goal): void {
+  goals.push(goal);
+  log(`${goal.pass ? 'PASS' : 'MISS'} ${goal.goal}: ${goal.value} (target ${goal.target})`);
+}
+
+const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
+const usageSummary = (u: Usage) => ({
+  processes: u.processes.map((p) => ({ label: p.label, cpu_pct: round(p.cpuPct, 0), peak_rss_mb: round(p.peakRssMb, 1) })),
+  db_cpu_pct: u.dbCpuPct === null ? null : round(u.dbCpuPct, 0),
+});
 
 // ---- resources, released in reverse order whatever happens ------------------------------------
 
 const { cleanups, cleanUp } = createCleanups(log);
 
-interface Env {
+export interface Env {
   db: Db;
   x: XEmulator;
   fixture: PublishFixture;
-  apiUrl: string;
-  workerEnv: NodeJS.ProcessEnv;
+  crierEnv: NodeJS.ProcessEnv;
 }
 
 async function main(): Promise<void> {
-  log(`${profile.name} run: ${profile.posts} posts per throughput figure; ${profile.due} due posts over a backlog of ${profile.backlog}; ` +
-    `${ACCOUNTS} X accounts; worker concurrency ${CONCURRENCY}`);
+  log(`${profile.name} run: drain ${profile.drain} targets; under load ${profile.underLoadSec} s; ${profile.singles} single posts and a burst of ` +
+    `${profile.burst} over ${profile.backlog} pending; scale ${profile.scaleSec} s each; ${ACCOUNTS} X accounts; ${CONCURRENCY} destinations in flight per worker`);
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was already in use before the bench started; figures will be low and noisy`);
   const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench_publish', cleanups, log);
@@ -148,69 +134,47 @@ async function main(): Promise<void> {
   // Workers decrypt account tokens with CRIER_SECRET_KEY: seal them under the same key.
   const secretKey = randomBytes(32);
   const fixture = await createXFixture(db, createSecretBox(secretKey), x, ACCOUNTS);
-  const baseEnv: NodeJS.ProcessEnv = {
+  const crierEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
     CRIER_SECRET_KEY: secretKey.toString('hex'),
     CRIER_DATA_DIR: path.join(tempDir, 'crier-data'), // nothing lands in the repo's ./data
+    CRIER_X_API_URL: x.url,
+    CRIER_PUBLISH_CONCURRENCY: String(CONCURRENCY),
+    // Per-key request limits would turn the bench's creates into 429s: they are the API's business
+    // (bench/run.ts), not the publishing path's, so they are off here.
+    CRIER_RATE_LIMIT_ENABLED: 'false',
   };
-  const workerEnv = { ...baseEnv, CRIER_X_API_URL: x.url, CRIER_PUBLISH_CONCURRENCY: String(CONCURRENCY) };
+  const env: Env = { db, x, fixture, crierEnv };
+  log(`X emulator on ${x.url}`);
 
-  const port = await freePort();
-  // Per-key request limits would turn the bench's creates into 429s: they are the API's business
-  // (bench/run.ts), not the publishing path's, so they are off here.
-  const apiEnv = { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', CRIER_RATE_LIMIT_ENABLED: 'false' };
-  const api = spawnNode('api', path.join(repoRoot, 'bin', 'crier.js'), ['api'], apiEnv, repoRoot);
-  cleanups.push({ label: 'stop Crier API', run: () => api.stop() });
-  const apiUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${apiUrl}/healthz`);
-  log(`Crier API pid ${api.pid} on ${apiUrl}; X emulator on ${x.url}`);
-  const env: Env = { db, x, fixture, apiUrl, workerEnv };
-
-  // ---- ceilings: the emulator alone ----------------------------------------------------------
-  const ceilings = new Map<number, ThroughputFigure>();
-  for (const workers of [1, 2]) {
-    const concurrency = workers * CONCURRENCY;
-    const name = `ceiling.emulator.c${concurrency}`;
-    log(`${name}: POST /2/tweets directly, ${concurrency} concurrent loops`);
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const c = await measureEmulatorCeiling(x.url, fixture.accounts, {
-      concurrency,
-      tweets: Math.max(profile.posts, MIN_CEILING_TWEETS),
-      warmup: 200,
-      tag: `ceiling-c${concurrency}`,
-    });
-    if (c.failures) problems.push(`${name}: ${c.failures} posts refused by the emulator (first: ${c.firstFailure})`);
-    const figure: ThroughputFigure = {
-      figure: name,
-      targets: c.tweets,
-      targets_per_s: round(c.tweetsPerSec, 1),
-      elapsed_s: round(c.tweets / c.tweetsPerSec, 2),
-      creates_done_s: null,
-      p50_ms: round(c.p50_ms, 2),
-      p99_ms: round(c.p99_ms, 2),
-      peak_rss_mb: null,
-      worker_cpu_pct: null,
-      db_cpu_pct: null,
-      bench_cpu_pct: round(cpuPct(cpu0, t0), 0),
-      ceiling: null,
-      ceiling_value: null,
-      ratio: null,
-    };
-    ceilings.set(workers, figure);
-    throughput.push(figure);
-    emit(figure);
+  // The emulator's ceiling is measured right before and right after each figure read against it, and
+  // the figure compared with their mean: load from outside the bench drifts during a run.
+  if (wanted('drain')) {
+    for (const workers of [1, 2]) {
+      const before = await ceilingFigure(env, workers, 'before');
+      await drainFigure(env, workers, before, () => ceilingFigure(env, workers, 'after'));
+    }
   }
-
-  // ---- figure 1: end-to-end throughput ---------------------------------------------------------
-  for (const workers of [1, 2]) {
-    await throughputFigure(env, workers, ceilings.get(workers)!);
+  if (wanted('load')) await underLoadFigure(env);
+  if (wanted('schedule')) await scheduleFigures(env, (when) => ceilingFigure(env, 2, when));
+  if (wanted('scale')) {
+    // Alternated, twice each in a full run: load from outside the bench that comes and goes then
+    // weighs on both.
+    const runs: ScaleResult[] = [];
+    for (let run = 1; run <= profile.scaleRuns; run++) for (const [apis, workers] of [[1, 1], [2, 2]] as const) runs.push(await scaleFigure(env, apis, workers, run));
+    judgeScale(runs.filter((r) => r.processes === 2), runs.filter((r) => r.processes === 4));
   }
+}
 
-  // ---- figure 2: scheduling lateness over a backlog ------------------------------------------
-  await latenessFigure(env, 2);
+/**
+ * The bench grows tables by tens of thousands of rows in seconds, far faster than autovacuum (one
+ * look a minute) refreshes the planner's statistics on a live system: plans made for the empty tables
+ * of a fresh database (sequential scans) would be measured instead of the steady state's index plans.
+ */
+async function steadyStatistics(db: Db, vacuum = false): Promise<void> {
+  await db.query(`${vacuum ? 'VACUUM ' : ''}ANALYZE posts, containers, targets, attempts, target_parts`);
 }
 
 function cpuPct(before: NodeJS.CpuUsage, t0: number): number {
@@ -218,316 +182,308 @@ function cpuPct(before: NodeJS.CpuUsage, t0: number): number {
   return ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100;
 }
 
-// ---- figure 1 ---------------------------------------------------------------------------------
+// ---- ceilings: the emulator alone ----------------------------------------------------------------
 
-async function throughputFigure(env: Env, workerCount: number, ceiling: ThroughputFigure): Promise<void> {
-  const name = `publish.e2e.workers_${workerCount}`;
-  const workers = await startWorkers({ count: workerCount, repoRoot, env: env.workerEnv, db: env.db, log });
+async function ceilingFigure(env: Env, workers: number, when: string): Promise<number> {
+  const concurrency = workers * CONCURRENCY;
+  const name = `ceiling.emulator.c${concurrency}.${when.replace(/ /g, '_')}`;
+  log(`${name}: POST /2/tweets directly, ${concurrency} concurrent loops`);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const c = await measureEmulatorCeiling(env.x.url, env.fixture.accounts, {
+    concurrency,
+    tweets: Math.max(profile.drain, MIN_CEILING_TWEETS),
+    warmup: 500,
+    tag: `ceiling-c${concurrency}`,
+  });
+  if (c.failures) problems.push(`${name}: ${c.failures} posts refused by the emulator (first: ${c.firstFailure})`);
+  emit({ figure: name, tweets: c.tweets, tweets_per_s: round(c.tweetsPerSec, 1), p50_ms: round(c.p50_ms, 2), p99_ms: round(c.p99_ms, 2), bench_cpu_pct: round(cpuPct(cpu0, t0), 0) });
+  return c.tweetsPerSec;
+}
+
+// ---- 1: draining due targets -----------------------------------------------------------------------
+
+async function drainFigure(env: Env, workerCount: number, before: number, ceilingAfter: () => Promise<number>): Promise<void> {
+  const name = `publish.drain.workers_${workerCount}`;
+  const set = await startProcesses({ workers: workerCount, apis: 0, repoRoot, env: env.crierEnv, db: env.db, log, tag: `drain${workerCount}` });
+  let result;
   try {
     // Warm-up through the whole path (JIT, pools, PostgreSQL caches), excluded from the figure.
-    const warmTag = `warm-w${workerCount}`;
-    const warm = await createPosts(env, 4 * CONCURRENCY * workerCount, warmTag);
-    await waitForTargets(env, `${name} warm-up`, warm.postIds, Date.now());
-    await verifyPublished(env, `${name} warm-up`, warm.postIds, warmTag);
-
-    await workers.mark();
-    const cpu0 = process.cpuUsage();
-    const t0perf = performance.now();
-    const tag = `e2e-w${workerCount}`;
-    log(`${name}: creating ${profile.posts} posts through POST /v1/posts (${CREATE_CONNECTIONS} connections), queued at once`);
-    const created = await createPosts(env, profile.posts, tag);
-    log(`${name}: ${created.postIds.length} posts created in ${((created.lastAnsweredAt - created.firstSentAt) / 1000).toFixed(1)} s; waiting for the workers`);
-    await waitForTargets(env, name, created.postIds, created.firstSentAt);
-    const stats = await workers.sample();
-    const benchCpu = cpuPct(cpu0, t0perf);
-    const { tweets, attemptMs } = await verifyPublished(env, name, created.postIds, tag);
-    if (tweets.length === 0) return;
-    const lastTweetAt = Math.max(...tweets.map((t) => Date.parse(t.createdAt)));
-    const elapsedSec = (lastTweetAt - created.firstSentAt) / 1000;
-    const rate = created.postIds.length / elapsedSec;
-    const figure: ThroughputFigure = {
-      figure: name,
-      targets: created.postIds.length,
-      targets_per_s: round(rate, 1),
-      elapsed_s: round(elapsedSec, 2),
-      creates_done_s: round((created.lastAnsweredAt - created.firstSentAt) / 1000, 2),
-      p50_ms: round(percentile(attemptMs, 0.5), 2),
-      p99_ms: round(percentile(attemptMs, 0.99), 2),
-      peak_rss_mb: stats.peakRssMb.map((v) => round(v, 1)),
-      worker_cpu_pct: stats.cpuPct.map((v) => round(v, 0)),
-      db_cpu_pct: stats.dbCpuPct === null ? null : round(stats.dbCpuPct, 0),
-      bench_cpu_pct: round(benchCpu, 0),
-      ceiling: ceiling.figure,
-      ceiling_value: ceiling.targets_per_s,
-      ratio: round(rate / ceiling.targets_per_s, 4),
-    };
-    throughput.push(figure);
-    emit(figure);
+    await drain(env, `${name} warm-up`, Math.min(profile.drain, 4 * CONCURRENCY * workerCount), `warm-d${workerCount}`, set);
+    result = await drain(env, name, profile.drain, `drain-w${workerCount}`, set);
   } finally {
-    await workers.stop();
+    await set.stop();
+  }
+  {
+    const ceiling = (before + (await ceilingAfter())) / 2;
+    const ratio = result.rate / ceiling;
+    emit({
+      figure: name, targets: profile.drain, targets_per_s: round(result.rate, 1), elapsed_s: round(result.elapsedSec, 2),
+      attempt_p50_ms: result.attemptP50, attempt_p99_ms: result.attemptP99, ...usageSummary(result.usage),
+      ceiling: `ceiling.emulator.c${workerCount * CONCURRENCY} (mean of before and after)`, ceiling_value: round(ceiling, 1), ratio: round(ratio, 4),
+    });
+    judge({
+      goal: `publishing throughput, ${workerCount} worker${workerCount > 1 ? 's' : ''}`, figure: name, value: `${result.rate.toFixed(0)} targets/s`,
+      ceiling: `${ceiling.toFixed(0)} posts/s (emulator alone, c${workerCount * CONCURRENCY}, mean of before and after)`, ratio: pct(ratio), target: '>= 80% of the ceiling', pass: ratio >= 0.8,
+    });
   }
 }
 
-interface Created {
-  postIds: number[];
-  /** Date.now() when the first create was sent and when the last one was answered. */
-  firstSentAt: number;
-  lastAnsweredAt: number;
-}
-
-/**
- * POST /v1/posts `count` times from CREATE_CONNECTIONS concurrent loops, post i on account i % N with
- * the content `<tag> <i>`. A post that is not answered 200 (202 = stored without its jobs) is broken.
- */
-async function createPosts(env: Env, count: number, tag: string): Promise<Created> {
-  const postIds: number[] = [];
-  const codes: Record<string, number> = {};
-  let firstFailure: string | undefined;
-  let next = 0;
-  const firstSentAt = Date.now();
-  const loop = async () => {
-    for (let i = next++; i < count; i = next++) {
-      const account = env.fixture.accounts[i % env.fixture.accounts.length]!;
-      const res = await fetch(`${env.apiUrl}/v1/posts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${env.fixture.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ accounts: [account.id], content: `${tag} ${i}` }),
-      });
-      const text = await res.text();
-      codes[res.status] = (codes[res.status] ?? 0) + 1;
-      if (res.status === 200) postIds.push(rawPostId(JSON.parse(text).post.id));
-      else firstFailure ??= `HTTP ${res.status}: ${text.slice(0, 300)}`;
-    }
+async function drain(env: Env, name: string, count: number, tag: string, set: ProcessSet) {
+  const dueAt = new Date(Date.now() + DUE_LEAD_MS);
+  const seeded = await seedDuePosts(env.db, env.fixture, { count, tag, when: { at: dueAt } });
+  await steadyStatistics(env.db);
+  const lead = dueAt.getTime() - Date.now();
+  if (lead < 500) problems.push(`${name}: the due targets were written only ${lead} ms before their time`);
+  await sleep(Math.max(0, lead - 100));
+  await set.mark();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await waitForTargets(env, name, seeded.postIds, log);
+  const usage = await set.sample();
+  const benchCpu = cpuPct(cpu0, t0);
+  const { tweets, attemptMs } = await verifyPublished(env, name, seeded.postIds, tag, problems, log);
+  const last = Math.max(dueAt.getTime(), ...tweets.map((t) => Date.parse(t.createdAt)));
+  const elapsedSec = (last - dueAt.getTime()) / 1000;
+  return {
+    rate: tweets.length / elapsedSec,
+    elapsedSec,
+    attemptP50: round(percentile(attemptMs, 0.5), 2),
+    attemptP99: round(percentile(attemptMs, 0.99), 2),
+    usage: { ...usage, processes: [...usage.processes, { label: 'bench (emulator)', peakRssMb: Number.NaN, cpuPct: benchCpu }] },
   };
-  await Promise.all(Array.from({ length: CREATE_CONNECTIONS }, loop));
-  const lastAnsweredAt = Date.now();
-  if (postIds.length !== count) {
-    const summary = Object.entries(codes).map(([c, n]) => `${c}: ${n}`).join(', ');
-    throw new Error(`${tag}: only ${postIds.length} of ${count} creates answered 200 (${summary}); first failure ${firstFailure}`);
-  }
-  return { postIds, firstSentAt, lastAnsweredAt };
 }
 
-/** The API answers public (sqids) post ids; the bench works with raw ones. */
-function rawPostId(publicId: string): number {
-  const id = decodeId(publicId);
-  if (id === undefined) throw new Error(`the API answered a post id that does not decode: ${publicId}`);
-  return id;
-}
+// ---- 2: keeping up with creation under API load --------------------------------------------------
 
-/**
- * Polls the database until no target of `postIds` is open any more (pending or publishing). Cheap
- * for the emulator in this process (unlike cloning its tweet list on every poll); the figures take
- * their end time from the tweets' own creation times, not from this poll. Throws when nothing
- * moves for STALL_MS (a stuck queue, a dead worker).
- */
-async function waitForTargets(env: Env, name: string, postIds: number[], startedAt: number): Promise<void> {
-  let lastDone = -1;
-  let lastProgressAt = Date.now();
-  let lastLogAt = Date.now();
-  for (;;) {
-    const { rows } = await env.db.query<{ done: number; published: number; total: number }>(
-      `SELECT count(*) FILTER (WHERE status NOT IN ('pending', 'publishing'))::int AS done,
-              count(*) FILTER (WHERE status = 'published')::int AS published, count(*)::int AS total
-         FROM targets WHERE post_id = ANY($1::bigint[])`,
-      [postIds],
-    );
-    const { done, published, total } = rows[0]!;
-    if (total > 0 && done === total) return;
-    const now = Date.now();
-    if (done !== lastDone) {
-      lastDone = done;
-      lastProgressAt = now;
-    } else if (now - lastProgressAt > STALL_MS && now > startedAt) {
-      throw new Error(`${name}: stuck at ${done}/${total} targets done (${published} published) for ${STALL_MS / 1000} s`);
-    }
-    if (now - lastLogAt >= 10_000) {
-      lastLogAt = now;
-      log(`${name}: ${published}/${total} published after ${((now - startedAt) / 1000).toFixed(0)} s`);
-    }
-    await sleep(250);
-  }
-}
-
-/**
- * Every target of `postIds` published, with exactly one tweet each on the emulator (content
- * `<tag> ...`, unique per target), its platform id being that tweet, in one attempt, its pg-boss job
- * completed. Anything else is recorded as broken. Returns the tweets.
- */
-async function verifyPublished(env: Env, name: string, postIds: number[], tag: string): Promise<{ tweets: XTweet[]; attemptMs: Float64Array }> {
-  const { rows: targets } = await env.db.query<{ id: number; status: string; platform_post_id: string | null; attempt_count: number; error: string | null }>(
-    'SELECT id, status, platform_post_id, attempt_count, error FROM targets WHERE post_id = ANY($1::bigint[]) ORDER BY id',
-    [postIds],
-  );
-  const tweets = env.x.tweets().filter((t) => t.text.startsWith(`${tag} `));
-  const before = problems.length;
-  const notPublished = targets.filter((t) => t.status !== 'published');
-  if (notPublished.length) {
-    const sample = notPublished.slice(0, 3).map((t) => `#${t.id} ${t.status}: ${t.error}`).join('; ');
-    problems.push(`${name}: ${notPublished.length} of ${targets.length} targets not published (${sample})`);
-  }
-  if (targets.length !== postIds.length) problems.push(`${name}: ${postIds.length} posts have ${targets.length} targets, expected one each`);
-  if (tweets.length !== targets.length) problems.push(`${name}: the emulator holds ${tweets.length} tweets for ${targets.length} targets`);
-  const byText = new Map<string, number>();
-  for (const t of tweets) byText.set(t.text, (byText.get(t.text) ?? 0) + 1);
-  const duplicated = [...byText].filter(([, n]) => n > 1);
-  if (duplicated.length) problems.push(`${name}: ${duplicated.length} targets were posted more than once (e.g. "${duplicated[0]![0]}" ${duplicated[0]![1]} times)`);
-  const tweetIds = new Set(tweets.map((t) => t.id));
-  const unmatched = targets.filter((t) => t.status === 'published' && !tweetIds.has(t.platform_post_id ?? ''));
-  if (unmatched.length) problems.push(`${name}: ${unmatched.length} published targets point at no tweet of this figure (e.g. #${unmatched[0]!.id} -> ${unmatched[0]!.platform_post_id})`);
-  const retried = targets.filter((t) => t.attempt_count !== 1);
-  if (retried.length) problems.push(`${name}: ${retried.length} targets took other than one attempt (e.g. #${retried[0]!.id}: ${retried[0]!.attempt_count})`);
-  // A job is completed by pg-boss right after the handler returns, which is after the target row was
-  // written: give the last ones a moment before looking.
-  let jobs: { state: string; n: number }[] = [];
-  for (let tries = 0; tries < 20; tries++) {
-    ({ rows: jobs } = await env.db.query<{ state: string; n: number }>(
-      `SELECT state::text, count(*)::int AS n FROM pgboss.job
-        WHERE name = $1 AND (data->>'postId')::bigint = ANY($2::bigint[]) GROUP BY state ORDER BY state`,
-      [PUBLISH_QUEUE, postIds],
-    ));
-    if (jobs.every((j) => j.state === 'completed')) break;
-    await sleep(250);
-  }
-  const jobSummary = jobs.map((j) => `${j.state}: ${j.n}`).join(', ');
-  const completed = jobs.find((j) => j.state === 'completed')?.n ?? 0;
-  if (completed !== targets.length || jobs.some((j) => j.state !== 'completed')) {
-    problems.push(`${name}: pg-boss jobs for ${targets.length} targets: ${jobSummary}; expected all completed, one each`);
-  }
-  if (problems.length === before) log(`${name}: verified ${targets.length} targets published, ${tweets.length} tweets, one attempt each, jobs ${jobSummary}`);
-  const { rows: attempts } = await env.db.query<{ ms: number }>(
-    `SELECT extract(epoch FROM a.finished_at - a.started_at)::float8 * 1000 AS ms
-       FROM attempts a JOIN targets t ON t.id = a.target_id
-      WHERE t.post_id = ANY($1::bigint[]) AND a.finished_at IS NOT NULL`,
-    [postIds],
-  );
-  return { tweets, attemptMs: Float64Array.from(attempts.map((a) => a.ms)).sort() };
-}
-
-// ---- figure 2 ---------------------------------------------------------------------------------
-
-async function latenessFigure(env: Env, workerCount: number): Promise<void> {
-  const name = 'schedule.lateness';
-  const boss = createBoss(env.workerEnv.DATABASE_URL!, { supervise: false, schedule: false, migrate: false });
-  await boss.start();
+async function underLoadFigure(env: Env): Promise<void> {
+  const name = 'publish.under_load';
+  await steadyStatistics(env.db);
+  const set = await startProcesses({ workers: 1, apis: 1, repoRoot, env: env.crierEnv, db: env.db, log, tag: 'load' });
   try {
-    const seedStart = performance.now();
-    // Created over the past week, one at a time as through the API, not in a few instants (see
-    // seedQueuedPosts: it changes what a fetch costs).
-    const backlog = await seedQueuedPosts(env.db, boss, env.fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [1, 7] }, createdOverPastDays: 7 });
-    log(`${name}: seeded ${backlog.targetIds.length} pending posts 1-7 days ahead, with their jobs, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-    // After a bulk load the planner has no statistics yet, and the created_on update left dead
-    // index entries; autovacuum would deal with both within a minute or so on a live system. Do it
-    // now so plans and scans are the steady-state ones.
-    await env.db.query('VACUUM ANALYZE pgboss.job');
-    await env.db.query('ANALYZE posts, containers, targets');
-
-    const workers = await startWorkers({ count: workerCount, repoRoot, env: env.workerEnv, db: env.db, log });
-    try {
-      // Give the fresh workers the same warm-up as figure 1, on the backlog's database.
-      const warm = await createPosts(env, 4 * CONCURRENCY * workerCount, 'warm-lateness');
-      await waitForTargets(env, `${name} warm-up`, warm.postIds, Date.now());
-      await verifyPublished(env, `${name} warm-up`, warm.postIds, 'warm-lateness');
-
-      const scheduledAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + profile.leadSec * 1000);
-      const dueStart = performance.now();
-      const due = await seedQueuedPosts(env.db, boss, env.fixture, { count: profile.due, tag: 'due', when: { at: scheduledAt } });
-      const slackMs = scheduledAt.getTime() - Date.now();
-      log(`${name}: ${due.targetIds.length} posts due at ${scheduledAt.toISOString()} written in ${((performance.now() - dueStart) / 1000).toFixed(1)} s, ${(slackMs / 1000).toFixed(1)} s before they are due`);
-      if (slackMs < 1000) problems.push(`${name}: writing the due posts ended ${(slackMs / 1000).toFixed(1)} s before their time; lateness figures are not meaningful (raise leadSec)`);
-
-      // Until the due second the workers poll a queue with nothing due: what that costs.
-      await workers.mark();
-      await sleep(Math.max(0, scheduledAt.getTime() - Date.now() - 500));
-      const idle = await workers.sample();
-      log(`${name}: idle polling over the backlog: workers ${idle.cpuPct.map((v) => v.toFixed(0)).join(' + ')}% CPU, their PostgreSQL backends ${idle.dbCpuPct?.toFixed(0) ?? '?'}%`);
-      await workers.mark();
-      const cpu0 = process.cpuUsage();
-      const t0perf = performance.now();
-      await waitForTargets(env, name, due.postIds, scheduledAt.getTime());
-      const stats = await workers.sample();
-      const benchCpu = cpuPct(cpu0, t0perf);
-      const { tweets, attemptMs } = await verifyPublished(env, name, due.postIds, 'due');
-
-      // Nothing of the backlog may have been published: none of it is due.
-      const { rows } = await env.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM targets WHERE post_id = ANY($1::bigint[]) AND status <> 'pending'",
-        [backlog.postIds],
-      );
-      if (rows[0]!.n) problems.push(`${name}: ${rows[0]!.n} backlog targets (due in 1-7 days) are no longer pending`);
-      const early = env.x.tweets().filter((t) => t.text.startsWith('backlog ')).length;
-      if (early) problems.push(`${name}: ${early} backlog posts (due in 1-7 days) were published already`);
-      if (tweets.length === 0) return;
-
-      const late = Float64Array.from(tweets.map((t) => Date.parse(t.createdAt) - scheduledAt.getTime())).sort();
-      const tooEarly = late.filter((ms) => ms < 0).length;
-      if (tooEarly) problems.push(`${name}: ${tooEarly} posts were published before their scheduled time (earliest ${late[0]} ms)`);
-      const allSec = late[late.length - 1]! / 1000;
-      const figure: LatenessFigure = {
-        figure: name,
-        targets: tweets.length,
-        backlog: backlog.targetIds.length,
-        workers: workerCount,
-        scheduled_at: scheduledAt.toISOString(),
-        p50_ms: round(percentile(late, 0.5), 0),
-        p99_ms: round(percentile(late, 0.99), 0),
-        max_ms: round(late[late.length - 1]!, 0),
-        min_ms: round(late[0]!, 0),
-        attempt_p50_ms: round(percentile(attemptMs, 0.5), 2),
-        attempt_p99_ms: round(percentile(attemptMs, 0.99), 2),
-        all_published_s: round(allSec, 2),
-        targets_per_s: round(tweets.length / allSec, 1),
-        peak_rss_mb: stats.peakRssMb.map((v) => round(v, 1)),
-        worker_cpu_pct: stats.cpuPct.map((v) => round(v, 0)),
-        db_cpu_pct: stats.dbCpuPct === null ? null : round(stats.dbCpuPct, 0),
-        bench_cpu_pct: round(benchCpu, 0),
-        idle_worker_cpu_pct: idle.cpuPct.map((v) => round(v, 0)),
-        idle_db_cpu_pct: idle.dbCpuPct === null ? null : round(idle.dbCpuPct, 0),
-      };
-      lateness.push(figure);
-      emit(figure);
-    } finally {
-      await workers.stop();
-    }
+    const api = set.processes.find((p) => p.url)!.url!;
+    await createPosts(env, [api], { count: 4 * CONCURRENCY, connections: CREATE_CONNECTIONS, tag: 'warm-load' });
+    await sleep(1000);
+    await set.mark();
+    const samples: { at: number; due: number; publishing: number }[] = [];
+    const sampling = sampleBacklog(env.db, samples);
+    log(`${name}: creating through POST /v1/posts with ${CREATE_CONNECTIONS} connections for ${profile.underLoadSec} s, one worker publishing`);
+    const created = await createPosts(env, [api], { durationSec: profile.underLoadSec, connections: CREATE_CONNECTIONS, tag: 'load' });
+    sampling.stop();
+    await sampling.done;
+    const usage = await set.sample();
+    await waitForTargets(env, name, created.postIds, log);
+    const { tweets } = await verifyPublished(env, name, created.postIds, 'load', problems, log);
+    const createRate = created.postIds.length / created.elapsedSec;
+    const inWindow = tweets.filter((t) => Date.parse(t.createdAt) <= created.lastAnsweredAt).length;
+    const publishRate = inWindow / created.elapsedSec;
+    const third = Math.max(1, Math.floor(samples.length / 3));
+    const mean = (xs: typeof samples) => xs.reduce((a, s) => a + s.due, 0) / Math.max(1, xs.length);
+    const first = mean(samples.slice(0, third));
+    const last = mean(samples.slice(-third));
+    const maxDue = Math.max(0, ...samples.map((s) => s.due));
+    const latency = Float64Array.from(tweets.map((t) => Date.parse(t.createdAt) - (created.sentAt.get(t.text) ?? Number.NaN)).filter((v) => !Number.isNaN(v))).sort();
+    emit({
+      figure: name, creates: created.postIds.length, creates_per_s: round(createRate, 1), published_in_window_per_s: round(publishRate, 1),
+      backlog_first_third: round(first, 1), backlog_last_third: round(last, 1), backlog_max: maxDue,
+      create_to_tweet_p50_ms: round(percentile(latency, 0.5), 1), create_to_tweet_p99_ms: round(percentile(latency, 0.99), 1), ...usageSummary(usage),
+    });
+    // Growing: the due backlog at the end is larger than at the start by more than one claim's worth.
+    const growing = last - first > CONCURRENCY;
+    judge({
+      goal: 'publishing keeps up with creation under API load', figure: name,
+      value: `creates ${createRate.toFixed(0)}/s, published ${publishRate.toFixed(0)}/s; due backlog ${first.toFixed(0)} -> ${last.toFixed(0)} (max ${maxDue})`,
+      ceiling: `the create rate (${createRate.toFixed(0)}/s)`, ratio: pct(publishRate / createRate), target: 'due backlog not growing', pass: !growing,
+    });
   } finally {
-    await boss.stop({ graceful: false });
+    await set.stop();
   }
+}
+
+/** Samples the due, unclaimed backlog every 250 ms until stopped. */
+function sampleBacklog(db: Db, into: { at: number; due: number; publishing: number }[]) {
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      const { rows } = await db.query<{ due: number; publishing: number }>(
+        "SELECT (SELECT count(*) FROM targets WHERE due_at <= now())::int AS due, (SELECT count(*) FROM targets WHERE status = 'publishing')::int AS publishing",
+      );
+      into.push({ at: Date.now(), ...rows[0]! });
+      await sleep(250);
+    }
+  })();
+  return { done, stop: () => (stopped = true) };
+}
+
+// ---- 3 and 4: scheduling over a pending backlog -------------------------------------------------
+
+async function scheduleFigures(env: Env, ceiling2: (when: string) => Promise<number>): Promise<void> {
+  const seedStart = performance.now();
+  const backlog = await seedDuePosts(env.db, env.fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [1, 7] }, keepIds: false });
+  log(`schedule: seeded ${profile.backlog} pending posts 1-7 days ahead in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  void backlog;
+  await steadyStatistics(env.db, true);
+  const set = await startProcesses({ workers: 2, apis: 1, repoRoot, env: env.crierEnv, db: env.db, log, tag: 'schedule' });
+  try {
+    const api = set.processes.find((p) => p.url)!.url!;
+    await createPosts(env, [api], { count: 4 * CONCURRENCY, connections: CREATE_CONNECTIONS, tag: 'warm-schedule' });
+    await singleFigure(env, api, set);
+    await burstFigure(env, set, await ceiling2('before burst'), () => ceiling2('after burst'));
+    const { rows } = await env.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM targets t JOIN containers c ON c.post_id = t.post_id WHERE c.content LIKE 'backlog %' AND t.status <> 'pending'",
+    );
+    if (rows[0]!.n) problems.push(`schedule: ${rows[0]!.n} backlog targets (due in 1-7 days) are no longer pending`);
+    const early = env.x.tweets().filter((t) => t.text.startsWith('backlog ')).length;
+    if (early) problems.push(`schedule: ${early} backlog posts (due in 1-7 days) were published already`);
+  } finally {
+    await set.stop();
+  }
+}
+
+/**
+ * Posts created through the API one at a time, each scheduled alone at its own time: half of them
+ * 0.5 s ahead (the API's wake-up reaches the workers), half 2.5 s ahead (found by the workers' timers).
+ */
+async function singleFigure(env: Env, api: string, set: ProcessSet): Promise<void> {
+  const name = 'schedule.single';
+  await set.mark();
+  const late: number[] = [];
+  for (let i = 0; i < profile.singles; i++) {
+    const lead = i % 2 === 0 ? 500 : 2500;
+    const at = new Date(Date.now() + lead);
+    const tag = `single-${i}`;
+    const created = await createPosts(env, [api], { count: 1, connections: 1, tag, scheduledAt: at });
+    await waitForTargets(env, `${name} ${i}`, created.postIds, log);
+    const { tweets } = await verifyPublished(env, `${name} ${i}`, created.postIds, tag, problems, log);
+    for (const t of tweets) late.push(Date.parse(t.createdAt) - at.getTime());
+    await sleep(200);
+  }
+  const usage = await set.sample();
+  const sorted = Float64Array.from(late).sort();
+  const tooEarly = late.filter((ms) => ms < 0).length;
+  if (tooEarly) problems.push(`${name}: ${tooEarly} posts were published before their scheduled time`);
+  const p99 = percentile(sorted, 0.99);
+  emit({ figure: name, samples: late.length, backlog: profile.backlog, lateness_ms: late.map((v) => round(v, 0)), p50_ms: round(percentile(sorted, 0.5), 0), p99_ms: round(p99, 0), ...usageSummary(usage) });
+  judge({
+    goal: `a single post scheduled among ${profile.backlog.toLocaleString('en')} pending starts on time`, figure: name, value: `lateness p99 ${p99.toFixed(0)} ms (${late.length} samples)`,
+    ceiling: '—', ratio: '—', target: 'p99 < 1 s', pass: p99 < 1000,
+  });
+}
+
+async function burstFigure(env: Env, set: ProcessSet, ceilingBefore: number, ceilingAfter: () => Promise<number>): Promise<void> {
+  const name = 'schedule.burst';
+  const at = new Date(Math.ceil((Date.now() + DUE_LEAD_MS) / 1000) * 1000);
+  const seeded = await seedDuePosts(env.db, env.fixture, { count: profile.burst, tag: 'burst', when: { at } });
+  await steadyStatistics(env.db);
+  const slack = at.getTime() - Date.now();
+  if (slack < 500) problems.push(`${name}: the burst was written only ${slack} ms before it was due`);
+  await sleep(Math.max(0, slack - 100));
+  await set.mark();
+  await waitForTargets(env, name, seeded.postIds, log);
+  const usage = await set.sample();
+  const { tweets } = await verifyPublished(env, name, seeded.postIds, 'burst', problems, log);
+  const late = Float64Array.from(tweets.map((t) => Date.parse(t.createdAt) - at.getTime())).sort();
+  if (late.length && late[0]! < 0) problems.push(`${name}: posts were published before their scheduled time (earliest ${late[0]} ms)`);
+  const p99 = percentile(late, 0.99);
+  const ceiling2 = (ceilingBefore + (await ceilingAfter())) / 2;
+  const bound = (1.5 * profile.burst) / ceiling2 * 1000 + 1000;
+  emit({
+    figure: name, targets: tweets.length, backlog: profile.backlog, workers: 2, p50_ms: round(percentile(late, 0.5), 0), p99_ms: round(p99, 0),
+    max_ms: round(late[late.length - 1] ?? Number.NaN, 0), targets_per_s: round(tweets.length / ((late[late.length - 1] ?? 1) / 1000), 1),
+    bound_ms: round(bound, 0), ceiling_value: round(ceiling2, 1), ...usageSummary(usage),
+  });
+  judge({
+    goal: `a burst of ${profile.burst.toLocaleString('en')} due at once drains in time`, figure: name, value: `lateness p99 ${(p99 / 1000).toFixed(2)} s`,
+    ceiling: `${ceiling2.toFixed(0)} posts/s (emulator alone, c${2 * CONCURRENCY}, mean of before and after)`, ratio: `${(p99 / bound).toFixed(2)} of the bound`,
+    target: `p99 <= 1.5 x ${profile.burst} / ceiling + 1 s = ${(bound / 1000).toFixed(2)} s`, pass: p99 <= bound,
+  });
+}
+
+// ---- 5: scale out --------------------------------------------------------------------------------
+
+interface ScaleResult {
+  name: string;
+  processes: number;
+  createRate: number;
+  publishRate: number;
+}
+
+async function scaleFigure(env: Env, apis: number, workers: number, run: number): Promise<ScaleResult> {
+  const name = `scale.${apis}+${workers}.run${run}`;
+  await steadyStatistics(env.db);
+  const set = await startProcesses({ workers, apis, repoRoot, env: env.crierEnv, db: env.db, log, tag: `scale${apis}${workers}r${run}` });
+  try {
+    const urls = set.processes.filter((p) => p.url).map((p) => p.url!);
+    await createPosts(env, urls, { count: 4 * CONCURRENCY * workers, connections: CREATE_CONNECTIONS, tag: `warm-${name}` });
+    await sleep(1000);
+    await set.mark();
+    const locks = startLockSampler(env.db);
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    log(`${name}: ${apis} API + ${workers} worker processes; creating with ${CREATE_CONNECTIONS} connections for ${profile.scaleSec} s`);
+    const tag = `scale-${apis}-${workers}-${run}`;
+    const created = await createPosts(env, urls, { durationSec: profile.scaleSec, connections: CREATE_CONNECTIONS, tag });
+    const usage = await set.sample();
+    const waits = await locks.stop();
+    const benchCpu = cpuPct(cpu0, t0);
+    await waitForTargets(env, name, created.postIds, log);
+    const { tweets } = await verifyPublished(env, name, created.postIds, tag, problems, log);
+    const createRate = created.postIds.length / created.elapsedSec;
+    const publishRate = tweets.filter((t) => Date.parse(t.createdAt) <= created.lastAnsweredAt).length / created.elapsedSec;
+    emit({
+      figure: name, apis, workers, creates_per_s: round(createRate, 1), published_in_window_per_s: round(publishRate, 1),
+      ...usageSummary(usage), bench_cpu_pct: round(benchCpu, 0), lock_samples: waits.samples, top_waits: waits.top.slice(0, 5),
+    });
+    return { name, processes: apis + workers, createRate, publishRate };
+  } finally {
+    await set.stop();
+  }
+}
+
+function judgeScale(small: ScaleResult[], large: ScaleResult[]): void {
+  const mean = (runs: ScaleResult[], pick: (r: ScaleResult) => number) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
+  const one = { create: mean(small, (r) => r.createRate), publish: mean(small, (r) => r.publishRate) };
+  const two = { create: mean(large, (r) => r.createRate), publish: mean(large, (r) => r.publishRate) };
+  const createRatio = two.create / one.create;
+  const publishRatio = two.publish / one.publish;
+  judge({
+    goal: 'scale out: 2 API + 2 worker processes lose no throughput against 1 + 1 (cores shared)',
+    figure: `scale.2+2 vs scale.1+1 (${small.length > 1 ? `mean of ${small.length} runs each, alternated` : 'one run each'})`,
+    value: `creates ${two.create.toFixed(0)} vs ${one.create.toFixed(0)}/s, published ${two.publish.toFixed(0)} vs ${one.publish.toFixed(0)}/s`,
+    ceiling: 'scale.1+1', ratio: `${createRatio.toFixed(2)}x / ${publishRatio.toFixed(2)}x`, target: '>= 0.9x each', pass: createRatio >= 0.9 && publishRatio >= 0.9,
+  });
 }
 
 // ---- report -----------------------------------------------------------------------------------
 
 function printTables(): void {
-  const list = (values: number[] | null) => (values ? values.map((v) => v.toFixed(0)).join(' + ') : '—');
   const lines: string[] = [];
-  if (throughput.length) {
-    lines.push(
-      '',
-      '| figure | targets | targets/s | elapsed s | p50 ms¹ | p99 ms¹ | worker peak RSS MB | worker CPU % | DB CPU %² | ceiling | % of ceiling |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
-    );
-    for (const f of throughput) {
-      const ceiling = f.ceiling ? `${f.ceiling} (${f.ceiling_value})` : '—';
-      const pct = f.ratio === null ? '—' : `${(f.ratio * 100).toFixed(1)}%`;
-      lines.push(`| ${f.figure} | ${f.targets} | ${f.targets_per_s.toFixed(1)} | ${f.elapsed_s.toFixed(1)} | ${f.p50_ms?.toFixed(2) ?? '—'} | ${f.p99_ms?.toFixed(2) ?? '—'} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} | ${f.db_cpu_pct ?? '—'} | ${ceiling} | ${pct} |`);
+  if (goals.length) {
+    lines.push('', '| goal | figure | value | ceiling (same run) | ratio | target | |', '|---|---|---|---|---|---|---|');
+    for (const g of goals) lines.push(`| ${g.goal} | ${g.figure} | ${g.value} | ${g.ceiling} | ${g.ratio} | ${g.target} | ${g.pass ? 'PASS' : 'MISS'} |`);
+  }
+  const usage = figures.filter((f) => Array.isArray(f.processes));
+  if (usage.length) {
+    lines.push('', '| figure | CPU % of one core per process (peak RSS MB) | PostgreSQL CPU %¹ |', '|---|---|---:|');
+    for (const f of usage) {
+      const procs = (f.processes as { label: string; cpu_pct: number; peak_rss_mb: number }[])
+        .map((p) => `${p.label} ${p.cpu_pct}${Number.isNaN(p.peak_rss_mb) || p.peak_rss_mb === null ? '' : ` (${p.peak_rss_mb})`}`).join(', ');
+      lines.push(`| ${f.figure} | ${procs} | ${f.db_cpu_pct ?? '—'} |`);
     }
   }
-  if (lateness.length) {
-    lines.push(
-      '',
-      '| figure | targets | backlog | workers | lateness p50 s | p99 s | max s | all published after s | targets/s | attempt p50 ms¹ | worker peak RSS MB | worker CPU % | DB CPU %² | idle: worker / DB CPU %³ |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    );
-    for (const f of lateness) {
-      const s = (ms: number) => (ms / 1000).toFixed(2);
-      lines.push(`| ${f.figure} | ${f.targets} | ${f.backlog} | ${f.workers} | ${s(f.p50_ms)} | ${s(f.p99_ms)} | ${s(f.max_ms)} | ${f.all_published_s.toFixed(2)} | ${f.targets_per_s.toFixed(1)} | ${f.attempt_p50_ms.toFixed(1)} | ${list(f.peak_rss_mb)} | ${list(f.worker_cpu_pct)} | ${f.db_cpu_pct ?? '—'} | ${list(f.idle_worker_cpu_pct)} / ${f.idle_db_cpu_pct ?? '—'} |`);
+  const scale = figures.filter((f) => f.figure.startsWith('scale.'));
+  if (scale.length) {
+    lines.push('', '| figure | lock waits seen (share of samples²) |', '|---|---|');
+    for (const f of scale) {
+      const top = (f.top_waits as LockWait[]).map((w) => `${w.wait} ${(w.share * 100).toFixed(1)}% \`${w.statement}\``).join('; ') || 'none';
+      lines.push(`| ${f.figure} | ${top} |`);
     }
   }
   if (lines.length) {
     lines.push(
       '',
-      '¹ ceilings: one POST /2/tweets; Crier: one publishing attempt, claim to recorded outcome (attempts table), network call included.',
-      '² PostgreSQL backends serving the workers (matched by application_name), % of one core, over the figure.',
-      '³ the workers and their backends while waiting for the due second: polling over the backlog with nothing due.',
+      '¹ PostgreSQL backends serving the figure\'s Crier processes (matched by application_name), % of one core.',
+      '² pg_stat_activity sampled every 20 ms: the share of samples in which a backend waited on that lock, with its statement.',
     );
     process.stdout.write(lines.join('\n') + '\n');
   }

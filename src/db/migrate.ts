@@ -4,14 +4,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withTransaction, type Db } from './pool.ts';
-import { QUEUES } from '../queue/queues.ts';
-import { createBoss } from '../queue/boss.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const MIGRATION_LOCK = 727_001;
 
-export async function migrate(db: Db, connectionString: string): Promise<string[]> {
-  const applied = await withTransaction(db, async (tx) => {
+export async function migrate(db: Db): Promise<string[]> {
+  return withTransaction(db, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
@@ -25,12 +23,4 @@ export async function migrate(db: Db, connectionString: string): Promise<string[
     }
     return fresh;
   });
-  // pg-boss owns its schema (pgboss.*); starting it installs or upgrades that schema.
-  const boss = createBoss(connectionString, { supervise: false, schedule: false });
-  await boss.start();
-  for (const { name, ...options } of QUEUES) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, options);
-  }
-  await boss.stop({ graceful: false });
-  return applied;
 }

@@ -107,6 +107,8 @@ export interface PublishInput {
   userFetch: typeof fetch;
   /** New tokens after a refresh; stored encrypted before the next call needs them. */
   saveTokens(tokens: { accessToken?: string; refreshToken?: string; expiresAt?: Date | null }): Promise<void>;
+  /** What the adapter stored when it last asked to wait (PublishWait); undefined on a fresh start. */
+  checkpoint?: Record<string, unknown>;
 }
 
 /**

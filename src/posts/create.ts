@@ -1,22 +1,23 @@
-// POST /v1/posts in one transaction: validate, resolve accounts, insert the post with its containers,
-// media and targets, and queue one publishing job per target. If queueing fails the post is still
-// committed, unqueued (`scheduled: false`), and the caller answers 202.
-import { prepared, trySavepoint, type Tx } from '../db/pool.ts';
+// POST /v1/posts in one transaction: validate, resolve accounts, and insert the post with its
+// containers, media and targets in one statement. The targets are the publishing queue: they are
+// written due (at scheduledAt, or now), so a stored post is always queued — there is no separate job
+// that could fail to be queued after the post was stored. Drafts are written with nothing due.
+import { prepared, type Tx } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import type { FieldIssue, NetworkId } from '../networks/types.ts';
-import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
-import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
 import { checkPlatformRules, parseCreateBody, type CreateRequest } from './validate.ts';
 
 export interface CreatePostResult {
-  status: 200 | 202;
+  status: 200;
   body: { success: true; warnings?: string[]; post: PostJson };
+  /** When the targets are due (null: now); undefined for a draft. Wake the workers once committed. */
+  dueAt: Date | null | undefined;
 }
 
-export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknown, fetch: FetchPolicy, now = new Date()): Promise<CreatePostResult> {
+export async function createPost(tx: Tx, orgId: number, body: unknown, fetch: FetchPolicy, now = new Date()): Promise<CreatePostResult> {
   const parsed = parseCreateBody(body, now, fetch);
   if (!parsed.ok) throw validationError(parsed.details);
   const request = parsed.request;
@@ -31,21 +32,8 @@ export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknow
   const issues: FieldIssue[] = checkPlatformRules(request, new Set(accounts.map((a) => a.network as NetworkId)));
   if (issues.length) throw validationError(issues);
 
-  const queue = !request.isDraft;
-  const stored = await insertPost(tx, orgId, request, accounts, queue);
-  let queued = queue;
-  if (queue) {
-    const startAfter = request.scheduledAt && request.scheduledAt > now ? request.scheduledAt : undefined;
-    const jobs = stored.targetIds.map((targetId) => ({
-      data: { targetId, postId: stored.postId, generation: 1 } satisfies PublishJob,
-      startAfter,
-    }));
-    const enqueued = await trySavepoint(tx, 'enqueue', () => enqueueInTransaction(boss, tx, PUBLISH_QUEUE, jobs));
-    if (!enqueued.ok) {
-      queued = false;
-      await tx.query('UPDATE posts SET queued = false WHERE id = $1', [stored.postId]);
-    }
-  }
+  const queued = !request.isDraft;
+  const stored = await insertPost(tx, orgId, request, accounts, queued);
 
   const post = toPostJson({
     id: stored.postId,
@@ -62,24 +50,27 @@ export async function createPost(tx: Tx, boss: Boss, orgId: number, body: unknow
   });
   const responseBody: CreatePostResult['body'] = { success: true, post };
   if (request.warnings.length) responseBody.warnings = request.warnings;
-  return { status: queue && !queued ? 202 : 200, body: responseBody };
+  const dueAt = !queued ? undefined : request.scheduledAt && request.scheduledAt > now ? request.scheduledAt : null;
+  return { status: 200, body: responseBody, dueAt };
 }
 
 interface StoredPost {
   postId: number;
   createdAt: Date;
-  targetIds: number[];
   containers: { id: number; content: string; media: { id: number; url: string; filename: string; altText: string | null }[] }[];
 }
 
-/** One statement writes the post, its containers, media and targets: one round trip. */
+/**
+ * One statement writes the post, its containers, media and targets: one round trip. A queued post's
+ * targets are due at scheduledAt, or now (a past scheduledAt publishes now).
+ */
 async function insertPost(tx: Tx, orgId: number, request: CreateRequest, accounts: ResolvedAccount[], queued: boolean): Promise<StoredPost> {
   const containers = request.containers.map((c, position) => ({ position, content: c.content }));
   const media = request.containers.flatMap((c, containerPosition) =>
     c.media.map((m, position) => ({ container: containerPosition, position, url: m.url, filename: m.filename, alt: m.altText ?? null })),
   );
   const networkOptions = Object.keys(request.blocks).length ? JSON.stringify(request.blocks) : null;
-  const { rows } = await tx.query<{ id: number; created_at: Date; containers: StoredPost['containers']; target_ids: number[] }>({
+  const { rows } = await tx.query<{ id: number; created_at: Date; containers: StoredPost['containers'] }>({
     ...prepared(`WITH p AS (
        INSERT INTO posts (org_id, is_draft, scheduled_at, network_options, process_media, queued)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at
@@ -94,19 +85,18 @@ async function insertPost(tx: Tx, orgId: number, request: CreateRequest, account
          JOIN c ON c.position = x.container
        RETURNING id, container_id, position, url, filename, alt_text
      ), t AS (
-       INSERT INTO targets (org_id, post_id, account_id)
-       SELECT $1, p.id, a.account_id FROM p, unnest($9::bigint[]) WITH ORDINALITY AS a(account_id, ord) ORDER BY a.ord
-       RETURNING id
+       INSERT INTO targets (org_id, post_id, account_id, due_at)
+       SELECT $1, p.id, a.account_id, CASE WHEN $6 THEN coalesce($3, now()) END
+         FROM p, unnest($9::bigint[]) WITH ORDINALITY AS a(account_id, ord) ORDER BY a.ord
      )
      SELECT p.id, p.created_at,
        (SELECT json_agg(json_build_object(
            'id', c.id, 'content', c.content,
            'media', (SELECT coalesce(json_agg(json_build_object('id', m.id, 'url', m.url, 'filename', m.filename, 'altText', m.alt_text) ORDER BY m.position), '[]')
-                       FROM m WHERE m.container_id = c.id)) ORDER BY c.position) FROM c) AS containers,
-       (SELECT array_agg(t.id ORDER BY t.id) FROM t) AS target_ids
+                       FROM m WHERE m.container_id = c.id)) ORDER BY c.position) FROM c) AS containers
      FROM p`),
     values: [orgId, request.isDraft, request.scheduledAt, networkOptions, request.processMedia, queued, JSON.stringify(containers), JSON.stringify(media), accounts.map((a) => a.id)],
   });
   const row = rows[0]!;
-  return { postId: row.id, createdAt: row.created_at, targetIds: row.target_ids.map(Number), containers: row.containers };
+  return { postId: row.id, createdAt: row.created_at, containers: row.containers };
 }

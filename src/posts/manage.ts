@@ -1,11 +1,12 @@
-// Rescheduling (PATCH) and cancelling (DELETE) a post. Both take the post's row lock first (the
-// order every writer uses) and bump its generation, so jobs queued before are no-ops when they run.
-import { trySavepoint, type Tx } from '../db/pool.ts';
+// Rescheduling (PATCH) and cancelling (DELETE) a post. Both lock the post, then its targets (the order
+// every writer uses), and read the targets' states under those locks: a worker's claim holds a target
+// it is taking, so a target is seen either before the claim (and the claim then skips it) or as
+// `publishing` (and is left alone). The targets are the publishing queue: rescheduling moves their
+// due time, cancelling clears it, and nothing of the old schedule remains to publish.
+import type { Tx } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId } from '../ids.ts';
 import type { FieldIssue } from '../networks/types.ts';
-import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
-import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
@@ -22,18 +23,21 @@ interface LockedPost {
 
 async function lockPost(tx: Tx, orgId: number, encodedId: string): Promise<LockedPost> {
   const id = decodeId(encodedId);
-  const post = id === undefined ? undefined : (await tx.query<LockedPost>(
-    `SELECT p.id, p.generation, p.is_draft, p.cancelled_at, array(SELECT status FROM targets WHERE post_id = p.id ORDER BY id) AS statuses
-       FROM posts p WHERE p.id = $1 AND p.org_id = $2 FOR UPDATE`,
+  const post = id === undefined ? undefined : (await tx.query<Omit<LockedPost, 'statuses'>>(
+    'SELECT id, generation, is_draft, cancelled_at FROM posts WHERE id = $1 AND org_id = $2 FOR UPDATE',
     [id, orgId],
   )).rows[0];
   if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
-  return post;
+  // A statement of its own, after the post lock: it waits for a claim in progress and sees its result.
+  const targets = await tx.query<{ status: string }>('SELECT status FROM targets WHERE post_id = $1 ORDER BY id FOR UPDATE', [post.id]);
+  return { ...post, statuses: targets.rows.map((t) => t.status) };
 }
 
 export interface PatchResult {
-  status: 200 | 202;
+  status: 200;
   warnings: string[];
+  /** When the targets are due again (null: now); undefined when nothing is queued (a draft). */
+  dueAt: Date | null | undefined;
 }
 
 /**
@@ -41,7 +45,7 @@ export interface PatchResult {
  * unless the post is (or is made) a draft: `isDraft` left out keeps the post's own, so moving a draft's
  * time never publishes it.
  */
-export async function reschedulePost(tx: Tx, boss: Boss, orgId: number, encodedId: string, body: unknown, now = new Date()): Promise<PatchResult> {
+export async function reschedulePost(tx: Tx, orgId: number, encodedId: string, body: unknown, now = new Date()): Promise<PatchResult> {
   const { scheduledAt, isDraft, warnings } = parsePatch(body, now);
   const post = await lockPost(tx, orgId, encodedId);
   if (post.statuses.includes('published')) {
@@ -57,22 +61,17 @@ export async function reschedulePost(tx: Tx, boss: Boss, orgId: number, encodedI
        cancelled_at = NULL, completed_at = NULL, queued = $6 WHERE id = $1`,
     [post.id, generation, draft, scheduledAt !== undefined, scheduledAt ?? null, !draft],
   );
-  await tx.query("UPDATE targets SET status = 'pending', error = NULL, current_attempt_id = NULL, attempt_count = 0 WHERE post_id = $1", [post.id]);
-  await tx.query('DELETE FROM target_parts WHERE target_id IN (SELECT id FROM targets WHERE post_id = $1)', [post.id]);
-  if (draft) return { status: 200, warnings };
-  const row = await tx.query<{ scheduled_at: Date | null; targets: number[] }>(
-    'SELECT scheduled_at, array(SELECT id FROM targets WHERE post_id = $1 ORDER BY id) AS targets FROM posts WHERE id = $1',
-    [post.id],
+  const row = await tx.query<{ scheduled_at: Date | null }>(
+    `UPDATE targets t SET status = 'pending', error = NULL, current_attempt_id = NULL, attempt_count = 0, checkpoint = NULL,
+            due_at = CASE WHEN $2 THEN NULL ELSE coalesce(p.scheduled_at, now()) END
+       FROM posts p WHERE p.id = $1 AND t.post_id = p.id
+     RETURNING p.scheduled_at`,
+    [post.id, draft],
   );
-  const at = row.rows[0]!.scheduled_at;
-  const jobs = row.rows[0]!.targets.map((targetId) => ({
-    data: { targetId: Number(targetId), postId: post.id, generation } satisfies PublishJob,
-    startAfter: at && at > now ? at : undefined,
-  }));
-  const enqueued = await trySavepoint(tx, 'enqueue', () => enqueueInTransaction(boss, tx, PUBLISH_QUEUE, jobs));
-  if (enqueued.ok) return { status: 200, warnings };
-  await tx.query('UPDATE posts SET queued = false WHERE id = $1', [post.id]);
-  return { status: 202, warnings };
+  await tx.query('DELETE FROM target_parts WHERE target_id IN (SELECT id FROM targets WHERE post_id = $1)', [post.id]);
+  if (draft) return { status: 200, warnings, dueAt: undefined };
+  const at = row.rows[0]?.scheduled_at ?? null;
+  return { status: 200, warnings, dueAt: at && at > now ? at : null };
 }
 
 function parsePatch(body: unknown, now: Date): { scheduledAt?: Date; isDraft?: boolean; warnings: string[] } {
@@ -96,7 +95,7 @@ export type DeleteResult =
   | { outcome: 'record_deleted'; message: string };
 
 /**
- * DELETE: a post that has not started publishing is cancelled (its jobs become no-ops). A post whose
+ * DELETE: a post that has not started publishing is cancelled (nothing of it is due any more). A post whose
  * publishing is over loses only Crier's record; what was published stays on the networks.
  */
 export async function deletePost(tx: Tx, orgId: number, encodedId: string): Promise<DeleteResult> {
@@ -107,7 +106,7 @@ export async function deletePost(tx: Tx, orgId: number, encodedId: string): Prom
   const started = post.statuses.some((s) => s === 'published' || s === 'failed' || s === 'unknown');
   if (!started) {
     await tx.query('UPDATE posts SET cancelled_at = coalesce(cancelled_at, now()), generation = generation + 1, queued = false WHERE id = $1', [post.id]);
-    await tx.query("UPDATE targets SET status = 'cancelled' WHERE post_id = $1", [post.id]);
+    await tx.query("UPDATE targets SET status = 'cancelled', due_at = NULL, checkpoint = NULL WHERE post_id = $1", [post.id]);
     return { outcome: 'cancelled', message: 'The post was cancelled; nothing was published.' };
   }
   if (post.statuses.some((s) => s === 'pending')) {

@@ -1,4 +1,4 @@
-// How a network said no. Adapters classify; the engine decides what happens next.
+// How a network said no, or "not yet". Adapters classify; the engine decides what happens next.
 //  retryable: try again later (429, 5xx, connection refused before sending), honouring retryAfterMs
 //  auth:      the account's token is expired or revoked: the account becomes inactive
 //  permanent: the content or the request is refused for good (validation, policy)
@@ -13,5 +13,22 @@ export class PublishError extends Error {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A network's waiting step (media processing, an upload session): nothing failed, but the next step
+ * can only happen later. The engine stores `checkpoint` on the target, frees the worker slot and makes
+ * the target due again after `delayMs`; the next claim hands the checkpoint back to the adapter
+ * (PublishInput.checkpoint), with every container published so far on record.
+ */
+export class PublishWait extends Error {
+  readonly delayMs: number;
+  readonly checkpoint: Record<string, unknown>;
+
+  constructor(delayMs: number, checkpoint: Record<string, unknown>, reason = 'waiting for the network') {
+    super(reason);
+    this.delayMs = delayMs;
+    this.checkpoint = checkpoint;
   }
 }

@@ -1,46 +1,103 @@
-// Recording how an attempt ended, and — when it was the post's last open target — emitting the
-// post's one event (post.published or post.error) in the same transaction.
-import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts';
+// Recording how attempts ended, many in one statement, and — for each post whose last open target
+// this finished — emitting the post's one event (post.published or post.error) in that statement's
+// transaction. The work is the SQL function publishing_record_outcomes (migration 010); the events
+// it builds go to the outbox in the same statement.
+import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
-import { emitEvent } from '../webhooks/outbox.ts';
+import { emitEvent, outboxCtes } from '../webhooks/outbox.ts';
 import type { Claim } from './claim.ts';
+import type { ConfirmedPart } from './parts.ts';
 
 export type Outcome =
   | { status: 'published'; platformPostId: string; platformPostUrl: string }
   | { status: 'failed' | 'unknown'; error: string; deactivateAccount?: boolean }
-  | { status: 'retry'; error: string; delayMs: number };
+  /** Due again after `delayMs`, as a new attempt (a retryable error). */
+  | { status: 'retry'; error: string; delayMs: number }
+  /** A network's waiting step: due again after `delayMs`, resuming from `checkpoint`. */
+  | { status: 'wait'; checkpoint: Record<string, unknown>; delayMs: number };
+
+export interface FinishedAttempt {
+  claim: Claim;
+  outcome: Outcome;
+  /** The last container the network accepted, not yet on record: written with the outcome. */
+  confirm?: ConfirmedPart;
+}
+
+const TARGET_STATUS = { published: 'published', failed: 'failed', unknown: 'unknown', retry: 'pending', wait: 'pending' } as const;
+const ATTEMPT_OUTCOME = { published: 'published', failed: 'failed', unknown: 'unknown', retry: 'retry', wait: 'waiting' } as const;
+
+const RECORD_OUTCOMES = prepared(`WITH outcome AS (
+     SELECT * FROM publishing_record_outcomes($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+   ), ${outboxCtes('outcome')}
+   SELECT (SELECT coalesce(array_agg(attempt_id), '{}') FROM outcome WHERE attempt_id IS NOT NULL) AS recorded,
+          (SELECT count(*) FROM woken) AS woken`);
 
 /**
- * Applies `outcome` if `claim` is still the target's current attempt; returns false when a newer
- * attempt took over (then this one records nothing). `requeue` queues the retry job in the same
- * transaction.
+ * Applies each outcome whose claim is still its target's current attempt; returns, per item, false
+ * when a newer attempt took over (then it records nothing but the container it published). An
+ * account whose token the network refused for good is disconnected in the same transaction.
  */
-export async function finishAttempt(db: Db, claim: Claim, outcome: Outcome, requeue: (tx: Tx, delayMs: number) => Promise<void>): Promise<boolean> {
+export async function recordOutcomes(db: Db, items: FinishedAttempt[]): Promise<boolean[]> {
+  const disconnecting = items.filter((i) => 'deactivateAccount' in i.outcome && i.outcome.deactivateAccount);
+  if (disconnecting.length === 0) return writeOutcomes(db, items);
   return withTransaction(db, async (tx) => {
-    await tx.query('SELECT 1 FROM posts WHERE id = $1 FOR UPDATE', [claim.postId]);
-    const current = await tx.query<{ current_attempt_id: number | null }>('SELECT current_attempt_id FROM targets WHERE id = $1 FOR UPDATE', [claim.targetId]);
-    if (current.rows[0]?.current_attempt_id !== claim.attemptId) return false;
-
-    const attemptOutcome = outcome.status === 'retry' ? 'retry' : outcome.status;
-    const error = 'error' in outcome ? outcome.error : null;
-    await tx.query('UPDATE attempts SET finished_at = now(), outcome = $2, error = $3 WHERE id = $1', [claim.attemptId, attemptOutcome, error]);
-    if (outcome.status === 'published') {
-      await tx.query(
-        `UPDATE targets SET status = 'published', platform_post_id = $2, platform_post_url = $3, published_at = now(), error = NULL, current_attempt_id = NULL WHERE id = $1`,
-        [claim.targetId, outcome.platformPostId, outcome.platformPostUrl],
-      );
-      await tx.query('UPDATE posts SET published_at = coalesce(published_at, now()) WHERE id = $1', [claim.postId]);
-    } else if (outcome.status === 'retry') {
-      await tx.query("UPDATE targets SET status = 'pending', error = $2, current_attempt_id = NULL WHERE id = $1", [claim.targetId, outcome.error]);
-      await requeue(tx, outcome.delayMs);
-      return true;
-    } else {
-      await tx.query('UPDATE targets SET status = $2, error = $3, current_attempt_id = NULL WHERE id = $1', [claim.targetId, outcome.status, outcome.error]);
-      if (outcome.deactivateAccount) await markAccountDisconnected(tx, claim.orgId, claim.account, outcome.error);
+    const recorded = await writeOutcomes(tx, items);
+    for (const { claim, outcome } of disconnecting) {
+      if (recorded[items.findIndex((i) => i.claim === claim)] && 'error' in outcome) {
+        await markAccountDisconnected(tx, claim.orgId, claim.account, outcome.error);
+      }
     }
-    await completePostIfDone(tx, claim.postId, claim.orgId);
-    return true;
+    return recorded;
   });
+}
+
+async function writeOutcomes(db: Queryable, items: FinishedAttempt[]): Promise<boolean[]> {
+  // Same row order in every batch: two batches touching the same targets cannot deadlock.
+  const rows = [...items].sort((a, b) => a.claim.targetId - b.claim.targetId);
+  const column = <T>(pick: (i: FinishedAttempt) => T) => rows.map(pick);
+  const { rows: result } = await db.query<{ recorded: string[] }>({ ...RECORD_OUTCOMES, values: [
+    column((i) => i.claim.targetId),
+    column((i) => i.claim.attemptId),
+    column((i) => i.claim.orgId),
+    column((i) => i.claim.postId),
+    column((i) => TARGET_STATUS[i.outcome.status]),
+    column((i) => ATTEMPT_OUTCOME[i.outcome.status]),
+    column((i) => ('error' in i.outcome ? i.outcome.error : null)),
+    column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostId : null)),
+    column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostUrl : null)),
+    column((i) => ('delayMs' in i.outcome ? i.outcome.delayMs : null)),
+    column((i) => (i.outcome.status === 'wait' ? JSON.stringify(i.outcome.checkpoint) : null)),
+    column((i) => i.confirm?.position ?? null),
+    column((i) => i.confirm?.ref.platformId ?? null),
+    column((i) => i.confirm?.ref.url ?? null),
+    column((i) => (i.confirm?.ref.ref ? JSON.stringify(i.confirm.ref.ref) : null)),
+    JSON.stringify(publicIds(items)),
+  ] });
+  const recorded = new Set(result[0]!.recorded.map(Number));
+  return items.map((i) => recorded.has(i.claim.attemptId));
+}
+
+/** The encoded ids a completion event of these posts may name: the posts, their orgs, all their accounts. */
+function publicIds(items: FinishedAttempt[]): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const { claim } of items) {
+    ids[`p${claim.postId}`] ??= encodeId(claim.postId);
+    ids[`o${claim.orgId}`] ??= encodedOnce(claim.orgId);
+    for (const account of claim.postAccountIds) ids[`a${account}`] ??= encodedOnce(account);
+  }
+  return ids;
+}
+
+/** Orgs and accounts come back post after post: their encodings are kept (a bounded memo). */
+const encoded = new Map<number, string>();
+function encodedOnce(id: number): string {
+  let value = encoded.get(id);
+  if (value === undefined) {
+    if (encoded.size >= 10_000) encoded.clear();
+    value = encodeId(id);
+    encoded.set(id, value);
+  }
+  return value;
 }
 
 /**
@@ -58,34 +115,4 @@ export async function markAccountDisconnected(tx: Queryable, orgId: number, acco
       error,
     });
   }
-}
-
-/** When no target of the post is open any more: exactly one event, and the post leaves the queue. */
-export async function completePostIfDone(tx: Tx, postId: number, orgId: number): Promise<void> {
-  const post = await tx.query<{ completed_at: Date | null }>('SELECT completed_at FROM posts WHERE id = $1', [postId]);
-  if (!post.rows[0] || post.rows[0].completed_at) return;
-  const { rows } = await tx.query<{ account_id: number; network: string; username: string; status: string; error: string | null; platform_post_id: string | null; platform_post_url: string | null }>(
-    `SELECT t.account_id, a.network, a.username, t.status, t.error, t.platform_post_id, t.platform_post_url
-       FROM targets t JOIN social_accounts a ON a.id = t.account_id WHERE t.post_id = $1 ORDER BY t.id`,
-    [postId],
-  );
-  if (rows.some((t) => t.status === 'pending' || t.status === 'publishing')) return;
-  const published = rows.filter((t) => t.status === 'published');
-  const failed = rows.filter((t) => t.status === 'failed' || t.status === 'unknown');
-  const base = { postId: encodeId(postId), orgId: encodeId(orgId) };
-  if (published.length) {
-    await emitEvent(tx, orgId, 'post.published', {
-      ...base,
-      socialAccounts: published.map((t) => ({
-        accountId: encodeId(t.account_id), network: t.network, username: t.username,
-        platformPostId: t.platform_post_id, platformPostUrl: t.platform_post_url,
-      })),
-    });
-  } else if (failed.length) {
-    await emitEvent(tx, orgId, 'post.error', {
-      ...base,
-      socialAccounts: failed.map((t) => ({ accountId: encodeId(t.account_id), network: t.network, username: t.username, error: t.error ?? 'failed' })),
-    });
-  }
-  await tx.query('UPDATE posts SET completed_at = now(), queued = false WHERE id = $1', [postId]);
 }

@@ -1,7 +1,8 @@
 // Each container of a target is a part: reserved (what was chosen before the network call) and then
-// published (its id on the network). Written in their own small transactions, at once, so that a
+// published (its id on the network). The reservation is committed before the call and the
+// confirmation right after it (with the next container's reservation, or with the outcome), so a
 // crash at any point leaves a record saying exactly how far the thread got.
-import type { Db } from '../db/pool.ts';
+import { prepared, type Db, type Queryable } from '../db/pool.ts';
 import type { PartRef } from '../networks/types.ts';
 
 export interface StoredPart {
@@ -29,20 +30,63 @@ export async function loadParts(db: Db, targetId: number): Promise<Map<number, S
   );
 }
 
-export async function reservePart(db: Db, orgId: number, targetId: number, position: number, reservation: Record<string, unknown>): Promise<void> {
-  await db.query(
-    `INSERT INTO target_parts (target_id, position, org_id, status, reservation) VALUES ($1, $2, $3, 'reserved', $4)
-     ON CONFLICT (target_id, position) DO UPDATE SET reservation = EXCLUDED.reservation, updated_at = now()
-     WHERE target_parts.status = 'reserved'`,
-    [targetId, position, orgId, JSON.stringify(reservation)],
-  );
+/** A container the network accepted, to record as published. */
+export interface ConfirmedPart {
+  position: number;
+  ref: PartRef;
 }
 
-export async function confirmPart(db: Db, orgId: number, targetId: number, position: number, part: PartRef): Promise<void> {
-  await db.query(
-    `INSERT INTO target_parts (target_id, position, org_id, status, platform_id, platform_url, ref) VALUES ($1, $2, $3, 'published', $4, $5, $6)
-     ON CONFLICT (target_id, position) DO UPDATE SET status = 'published', platform_id = EXCLUDED.platform_id,
-       platform_url = EXCLUDED.platform_url, ref = EXCLUDED.ref, updated_at = now()`,
-    [targetId, position, orgId, part.platformId, part.url, part.ref ? JSON.stringify(part.ref) : null],
-  );
+/**
+ * One step of one attempt before its next network call: confirm the container just published (if
+ * any), reserve the next one (if any), and check that the attempt is still the target's current one.
+ */
+export interface PartStep {
+  orgId: number;
+  targetId: number;
+  attemptId: number;
+  confirm?: ConfirmedPart;
+  reserve?: { position: number; reservation: Record<string, unknown> };
+}
+
+/**
+ * Writes many attempts' steps in one statement; returns, per step, whether its attempt is still
+ * current (false: a newer attempt took the target over, and this one must not call the network).
+ * A confirmation is written either way: what the network published must be on record for whichever
+ * attempt carries on. A reservation is written only for a current attempt, and never over a part
+ * already published.
+ */
+export async function writePartSteps(db: Queryable, steps: PartStep[]): Promise<boolean[]> {
+  const column = <T>(pick: (s: PartStep) => T) => steps.map(pick);
+  const { rows } = await db.query<{ target_id: number; attempt_id: number }>({
+    ...prepared(`WITH s AS (
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::text[], $6::text[], $7::jsonb[], $8::int[], $9::jsonb[])
+         AS s(target_id, attempt_id, org_id, confirm_position, platform_id, platform_url, ref, reserve_position, reservation)
+     ), live AS (
+       SELECT s.* FROM s JOIN targets t ON t.id = s.target_id AND t.current_attempt_id = s.attempt_id
+     ), confirmed AS (
+       INSERT INTO target_parts (target_id, position, org_id, status, platform_id, platform_url, ref)
+       SELECT target_id, confirm_position, org_id, 'published', platform_id, platform_url, ref FROM s WHERE confirm_position IS NOT NULL
+       ON CONFLICT (target_id, position) DO UPDATE SET status = 'published', platform_id = EXCLUDED.platform_id,
+         platform_url = EXCLUDED.platform_url, ref = EXCLUDED.ref, updated_at = now()
+     ), reserved AS (
+       INSERT INTO target_parts (target_id, position, org_id, status, reservation)
+       SELECT target_id, reserve_position, org_id, 'reserved', reservation FROM live WHERE reserve_position IS NOT NULL
+       ON CONFLICT (target_id, position) DO UPDATE SET reservation = EXCLUDED.reservation, updated_at = now()
+       WHERE target_parts.status = 'reserved'
+     )
+     SELECT target_id, attempt_id FROM live`),
+    values: [
+      column((s) => s.targetId),
+      column((s) => s.attemptId),
+      column((s) => s.orgId),
+      column((s) => s.confirm?.position ?? null),
+      column((s) => s.confirm?.ref.platformId ?? null),
+      column((s) => s.confirm?.ref.url ?? null),
+      column((s) => (s.confirm?.ref.ref ? JSON.stringify(s.confirm.ref.ref) : null)),
+      column((s) => s.reserve?.position ?? null),
+      column((s) => (s.reserve ? JSON.stringify(s.reserve.reservation) : null)),
+    ],
+  });
+  const live = new Set(rows.map((r) => `${r.target_id}:${r.attempt_id}`));
+  return steps.map((s) => live.has(`${s.targetId}:${s.attemptId}`));
 }

@@ -1,25 +1,23 @@
-// One publishing job: claim the target, publish its containers in order (root first, the others as
-// replies to the root), and record the outcome. Every step is written down before the next one, so
-// a crash anywhere is resumed by the next attempt without posting anything twice.
+// Publishing one claimed target: its containers in order (root first, the others as replies to the
+// root), each reserved before its network call and confirmed after it, then the outcome. Every step
+// is written down before the next one, so a crash anywhere is resumed by the next attempt without
+// posting anything twice.
 import type { Logger } from 'pino';
-import type { Db, Tx } from '../db/pool.ts';
+import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
 import type { AccountCredentials, ContainerInput, MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
-import { enqueueInTransaction, type Boss } from '../queue/boss.ts';
-import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { claimTarget, isCurrentAttempt, keepAttemptAlive, loadAccount, type Claim } from './claim.ts';
-import { PublishError } from './errors.ts';
-import { failpoint } from './failpoints.ts';
-import { finishAttempt, type Outcome } from './finish.ts';
-import { confirmPart, loadParts, reservePart, type StoredPart } from './parts.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
 import { refreshRefusedToken } from '../accounts/token-refresh.ts';
+import { loadAccount, type Claim } from './claim.ts';
+import { PublishError, PublishWait } from './errors.ts';
+import { failpoint } from './failpoints.ts';
+import type { Outcome } from './finish.ts';
+import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
 
 export interface EngineDeps {
   db: Db;
-  boss: Boss;
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
@@ -34,143 +32,167 @@ export interface EngineDeps {
   maxAttempts: number;
   /** First retry delay; doubles each attempt (a network's Retry-After wins when longer). */
   retryBaseMs: number;
-  /** An attempt whose lease was not renewed for this long is dead and may be taken over. */
-  leaseSeconds: number;
+  /** Writes a step before a network call (batched); false when the attempt is no longer current. */
+  writeStep(step: PartStep): Promise<boolean>;
 }
 
-class Superseded extends Error {}
+/** How one attempt ended, with the last container the network accepted that is not on record yet. */
+export interface AttemptResult {
+  outcome: Outcome;
+  confirm?: ConfirmedPart;
+}
 
-export async function runPublishJob(deps: EngineDeps, job: PublishJob, jobId: string): Promise<void> {
-  failpoint('after-claim');
-  const claim = await claimTarget(deps.db, deps.box, job, jobId, deps.leaseSeconds);
-  if (!claim) return; // cancelled, rescheduled or already done: a stale job is a no-op
-  if (claim === 'busy') {
-    // A live attempt holds the target (a duplicate job): look again once its lease could have lapsed.
-    await enqueueInTransaction(deps.boss, deps.db, PUBLISH_QUEUE, [{ data: job, startAfter: new Date(Date.now() + deps.leaseSeconds * 1000) }]);
-    return;
-  }
-  failpoint('after-attempt');
-  const stopLease = keepAttemptAlive(deps.db, claim.attemptId, deps.leaseSeconds);
-  let outcome: Outcome;
+/** A newer attempt took the target over: this one stops and records nothing. */
+export class Superseded extends Error {}
+
+/** Publishes `claim`; throws Superseded when the attempt lost its target. Never throws anything else. */
+export async function publishClaim(deps: EngineDeps, claim: Claim): Promise<AttemptResult> {
+  const run = new Attempt(deps, claim);
   try {
-    outcome = await publish(deps, claim);
+    return { outcome: await run.publish(), confirm: run.unconfirmed };
   } catch (error) {
-    if (error instanceof Superseded) return;
-    if (!(error instanceof PublishError)) throw error; // a bug or the database: pg-boss retries the job
-    outcome = toOutcome(deps, claim, error);
-  } finally {
-    stopLease();
-  }
-  const recorded = await finishAttempt(deps.db, claim, outcome, (tx, delayMs) => requeue(deps.boss, tx, claim, delayMs));
-  deps.logger.info({ targetId: claim.targetId, postId: claim.postId, network: claim.account.network, outcome: outcome.status, recorded }, 'publish attempt finished');
-}
-
-async function publish(deps: EngineDeps, claim: Claim): Promise<Outcome> {
-  const adapter = deps.adapters[claim.account.network];
-  if (!adapter) throw new PublishError('permanent', `${claim.account.network}: publishing to this network is not available yet in this Crier version`);
-  if (!claim.accountActive) {
-    throw new PublishError('permanent', `${claim.account.network}: the account @${claim.account.username} is disconnected (its token expired or was revoked); reconnect it and create a new post`);
-  }
-  const containers = claim.processMedia && deps.prepareMedia
-    ? await deps.prepareMedia({ orgId: claim.orgId, network: claim.account.network, block: claim.block, containers: claim.containers })
-    : claim.containers;
-  // Parts exist only if an earlier attempt ran (a crash or a retry); a first attempt skips the query.
-  const resumed = claim.attemptCount > 1 || claim.interrupted;
-  try {
-    return await publishWith(deps, claim, adapter, claim.account, containers, resumed);
-  } catch (error) {
-    if (!(error instanceof PublishError) || error.kind !== 'auth') throw error;
-    const refreshed = await refreshedAccount(deps, claim.account, error);
-    return await publishWith(deps, claim, adapter, refreshed, containers, true);
+    if (error instanceof Superseded) throw error;
+    return { outcome: toOutcome(deps, claim, error), confirm: run.unconfirmed };
   }
 }
 
-async function publishWith(
-  deps: EngineDeps, claim: Claim, adapter: NetworkAdapter, account: AccountCredentials, containers: ContainerInput[], resumed: boolean,
-): Promise<Outcome> {
-  const prepared = await adapter.prepare({
-    account,
-    containers,
-    block: claim.block,
-    fetchMedia: deps.fetchMedia,
-    userFetch: deps.userFetch,
-    saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
-  });
-  const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map();
-  let root: PartRef | undefined;
-  for (let position = 0; position < claim.containers.length; position++) {
-    const ref = await publishContainer(deps, claim, prepared, parts.get(position), position, root);
-    if (position === 0) root = ref;
-  }
-  return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url };
-}
+class Attempt {
+  private readonly deps: EngineDeps;
+  private readonly claim: Claim;
+  /** A container the network accepted; written with the next step or with the outcome. */
+  unconfirmed: ConfirmedPart | undefined;
+  /** The previous attempt ended asking to wait (PublishWait), and no crash came after it. */
+  private readonly resumingWait: boolean;
 
-/**
- * The network refused the account's token. The refresher may not have replaced it yet (a worker was
- * down): refresh it once and hand back the account with the new token. Only when that cannot be done
- * or is refused too does the refusal stand, and the account is disconnected.
- */
-async function refreshedAccount(deps: EngineDeps, account: AccountCredentials, refusal: PublishError): Promise<AccountCredentials> {
-  let refresh;
-  try {
-    refresh = await refreshRefusedToken(deps.db, deps.box, deps.oauthProviders, account);
-  } catch (error) {
-    throw new PublishError('retryable', `${refusal.message}; refreshing the token failed for now (${(error as Error).message})`);
+  constructor(deps: EngineDeps, claim: Claim) {
+    this.deps = deps;
+    this.claim = claim;
+    this.resumingWait = claim.checkpoint !== undefined && !claim.interrupted;
   }
-  if (refresh.outcome === 'unavailable') throw refusal;
-  if (refresh.outcome === 'refused') throw new PublishError('auth', `${refusal.message}; refreshing the token was refused too (${refresh.reason})`);
-  return (await loadAccount(deps.db, deps.box, account.id)).credentials;
-}
 
-async function publishContainer(
-  deps: EngineDeps,
-  claim: Claim,
-  prepared: PreparedPublish,
-  stored: StoredPart | undefined,
-  position: number,
-  root: PartRef | undefined,
-): Promise<PartRef> {
-  if (stored?.status === 'published' && stored.ref) return stored.ref;
-  let reservation: Record<string, unknown>;
-  if (stored?.status === 'reserved') {
-    // An earlier attempt got as far as the call: ask the network before doing anything.
-    const found = await prepared.reconcile(position, stored.reservation, root);
-    if (found !== 'absent') {
-      await confirmPart(deps.db, claim.orgId, claim.targetId, position, found);
-      return found;
+  async publish(): Promise<Outcome> {
+    const { deps, claim } = this;
+    const adapter = deps.adapters[claim.account.network];
+    if (!adapter) throw new PublishError('permanent', `${claim.account.network}: publishing to this network is not available yet in this Crier version`);
+    if (claim.unreadable) {
+      throw new PublishError('permanent', `${claim.account.network}: the account's stored credentials cannot be opened (${claim.unreadable}); reconnect it and create a new post`);
     }
-    reservation = stored.reservation;
-  } else {
-    reservation = prepared.reserve(position);
-    await reservePart(deps.db, claim.orgId, claim.targetId, position, reservation);
+    if (!claim.accountActive) {
+      throw new PublishError('permanent', `${claim.account.network}: the account @${claim.account.username} is disconnected (its token expired or was revoked); reconnect it and create a new post`);
+    }
+    const containers = claim.processMedia && deps.prepareMedia
+      ? await deps.prepareMedia({ orgId: claim.orgId, network: claim.account.network, block: claim.block, containers: claim.containers })
+      : claim.containers;
+    // Parts exist only if an earlier attempt ran (a crash, a retry, a wait); a first attempt skips the query.
+    const resumed = claim.attemptCount > 1 || claim.interrupted || claim.checkpoint !== undefined;
+    try {
+      return await this.publishWith(adapter, claim.account, containers, resumed);
+    } catch (error) {
+      if (!(error instanceof PublishError) || error.kind !== 'auth') throw error;
+      const refreshed = await this.refreshedAccount(claim.account, error);
+      return await this.publishWith(adapter, refreshed, containers, true);
+    }
   }
-  if (!(await isCurrentAttempt(deps.db, claim.targetId, claim.attemptId))) throw new Superseded();
-  const ref = await prepared.publishPart(position, reservation, root);
-  failpoint('after-network');
-  await confirmPart(deps.db, claim.orgId, claim.targetId, position, ref);
-  return ref;
+
+  private async publishWith(adapter: NetworkAdapter, account: AccountCredentials, containers: ContainerInput[], resumed: boolean): Promise<Outcome> {
+    const { deps, claim } = this;
+    const prepared = await adapter.prepare({
+      account,
+      containers,
+      block: claim.block,
+      fetchMedia: deps.fetchMedia,
+      userFetch: deps.userFetch,
+      saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
+      ...(claim.checkpoint ? { checkpoint: claim.checkpoint } : {}),
+    });
+    const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map<number, StoredPart>();
+    let root: PartRef | undefined;
+    for (let position = 0; position < claim.containers.length; position++) {
+      const ref = await this.publishContainer(prepared, parts.get(position), position, root);
+      if (position === 0) root = ref;
+    }
+    return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url };
+  }
+
+  /**
+   * The network refused the account's token. The refresher may not have replaced it yet (a worker was
+   * down): refresh it once and hand back the account with the new token. Only when that cannot be done
+   * or is refused too does the refusal stand, and the account is disconnected.
+   */
+  private async refreshedAccount(account: AccountCredentials, refusal: PublishError): Promise<AccountCredentials> {
+    let refresh;
+    try {
+      refresh = await refreshRefusedToken(this.deps.db, this.deps.box, this.deps.oauthProviders, account);
+    } catch (error) {
+      throw new PublishError('retryable', `${refusal.message}; refreshing the token failed for now (${(error as Error).message})`);
+    }
+    if (refresh.outcome === 'unavailable') throw refusal;
+    if (refresh.outcome === 'refused') throw new PublishError('auth', `${refusal.message}; refreshing the token was refused too (${refresh.reason})`);
+    return (await loadAccount(this.deps.db, this.deps.box, account.id)).credentials;
+  }
+
+  private async publishContainer(prepared: PreparedPublish, stored: StoredPart | undefined, position: number, root: PartRef | undefined): Promise<PartRef> {
+    if (stored?.status === 'published' && stored.ref) return stored.ref;
+    let reservation: Record<string, unknown>;
+    if (stored?.status === 'reserved' && this.resumingWait) {
+      // The last attempt stopped here by asking to wait, not by crashing: the adapter resumes it from
+      // its checkpoint, there is nothing to reconcile.
+      reservation = stored.reservation;
+      await this.step(undefined);
+    } else if (stored?.status === 'reserved') {
+      // An earlier attempt got as far as the call: ask the network before doing anything.
+      const found = await prepared.reconcile(position, stored.reservation, root);
+      if (found !== 'absent') {
+        await this.step(undefined);
+        this.unconfirmed = { position, ref: found };
+        return found;
+      }
+      reservation = stored.reservation;
+      await this.step(undefined);
+    } else {
+      reservation = prepared.reserve(position);
+      await this.step({ position, reservation });
+    }
+    failpoint('after-attempt');
+    const ref = await prepared.publishPart(position, reservation, root);
+    failpoint('after-network');
+    this.unconfirmed = { position, ref };
+    return ref;
+  }
+
+  /** Before a network call: the previous container confirmed, this one reserved, the fence checked. */
+  private async step(reserve: PartStep['reserve']): Promise<void> {
+    const { claim } = this;
+    const current = await this.deps.writeStep({
+      orgId: claim.orgId,
+      targetId: claim.targetId,
+      attemptId: claim.attemptId,
+      ...(this.unconfirmed ? { confirm: this.unconfirmed } : {}),
+      ...(reserve ? { reserve } : {}),
+    });
+    this.unconfirmed = undefined;
+    if (!current) throw new Superseded();
+  }
 }
 
-function toOutcome(deps: EngineDeps, claim: Claim, error: PublishError): Outcome {
-  switch (error.kind) {
+function toOutcome(deps: EngineDeps, claim: Claim, error: unknown): Outcome {
+  if (error instanceof PublishWait) return { status: 'wait', checkpoint: error.checkpoint, delayMs: error.delayMs };
+  // Anything that is not the network's answer (the database, a bug) is retried like a retryable error.
+  const failure = error instanceof PublishError ? error : new PublishError('retryable', `internal error: ${(error as Error)?.message ?? String(error)}`);
+  if (!(error instanceof PublishError)) deps.logger.error({ err: error, targetId: claim.targetId }, 'publishing failed on an internal error; retrying later');
+  switch (failure.kind) {
     case 'permanent':
-      return { status: 'failed', error: error.message };
+      return { status: 'failed', error: failure.message };
     case 'unknown':
-      return { status: 'unknown', error: error.message };
+      return { status: 'unknown', error: failure.message };
     case 'auth':
-      return { status: 'failed', error: error.message, deactivateAccount: true };
+      return { status: 'failed', error: failure.message, deactivateAccount: true };
     case 'retryable': {
       if (claim.attemptCount >= deps.maxAttempts) {
-        return { status: 'failed', error: `${error.message} (gave up after ${claim.attemptCount} attempts)` };
+        return { status: 'failed', error: `${failure.message} (gave up after ${claim.attemptCount} attempts)` };
       }
       const backoff = deps.retryBaseMs * 2 ** (claim.attemptCount - 1);
-      return { status: 'retry', error: error.message, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
+      return { status: 'retry', error: failure.message, delayMs: Math.max(backoff, failure.retryAfterMs ?? 0) };
     }
   }
-}
-
-/** The retry is a new job of the same generation, queued in the transaction that recorded the failure. */
-async function requeue(boss: Boss, tx: Tx, claim: Claim, delayMs: number): Promise<void> {
-  const data: PublishJob = { targetId: claim.targetId, postId: claim.postId, generation: claim.generation };
-  await enqueueInTransaction(boss, tx, PUBLISH_QUEUE, [{ data, startAfter: new Date(Date.now() + delayMs) }]);
 }

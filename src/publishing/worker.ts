@@ -1,28 +1,56 @@
-// The publishing worker: pg-boss hands it one job per destination; heartbeats let another worker take
-// over the job of one that died, and the attempt fence makes that takeover safe.
+// The publishing worker of a process: claims due targets in batches (queue.ts), publishes many at once
+// (run-target.ts), and writes their steps and outcomes in group commits (batcher.ts). It sleeps until
+// the next target is due, and wakes early when one is created due sooner (LISTEN/NOTIFY), when a slot
+// frees while it is full, or when one of its own retries comes due. One lease per process, renewed
+// every few seconds, covers every target it holds; a process that stops renewing it (killed) has its
+// targets handed to the other workers by their sweep, and the attempt fence makes that takeover safe.
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/pool.ts';
+import type { Db, Tx } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
 import { createMediaFetcher } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
 import { createAdapters, createOAuthProviders } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
-import type { Boss } from '../queue/boss.ts';
-import { PUBLISH_QUEUE, type PublishJob } from '../queue/queues.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
-import { runPublishJob, type EngineDeps } from './run-target.ts';
+import { Batcher } from './batcher.ts';
+import { claimsFromRows, type Claim } from './claim.ts';
+import { failpoint } from './failpoints.ts';
+import { recordOutcomes, type FinishedAttempt } from './finish.ts';
+import { writePartSteps, type PartStep } from './parts.ts';
+import { claimDue, msUntilNextDue, PUBLISH_CHANNEL, registerWorker, removeWorker, renewWorker, sweepDeadWorkers, WORKER_MAX_SLEEP_MS, type ClaimRow } from './queue.ts';
+import { publishClaim, Superseded, type EngineDeps } from './run-target.ts';
+import { Semaphore, WakeTimer } from './timing.ts';
 
 export interface PublishingWorker {
+  /** Stops claiming, lets what is in flight finish (up to a grace period), and gives up the lease. */
   stop(): Promise<void>;
 }
 
-export async function startPublishingWorker(
-  config: Config,
-  deps: { db: Db; boss: Boss; box: SecretBox; logger: Logger; adapters?: Partial<Record<NetworkId, NetworkAdapter>> },
-): Promise<PublishingWorker> {
+export interface WorkerDeps {
+  db: Db;
+  box: SecretBox;
+  logger: Logger;
+  adapters?: Partial<Record<NetworkId, NetworkAdapter>>;
+}
+
+/** Targets created or retried sooner than planned are noticed within this, even without a notification. */
+const MAX_SLEEP_MS = WORKER_MAX_SLEEP_MS;
+/** Floor between claims when due targets are held by other claims: they are released within milliseconds. */
+const MIN_SLEEP_MS = 20;
+/** One claim statement takes at most this many targets; one write at most this many steps or outcomes. */
+const MAX_CLAIM = 256;
+const MAX_WRITE = 512;
+/** Without a backlog, claims are at least this far apart. */
+const CLAIM_PACE_MS = 50;
+/** How long an outcome may wait for others to share its write. */
+const OUTCOME_LINGER_MS = 10;
+/** How long stop() waits for publishes in flight; what is left is taken over once the lease lapses. */
+const STOP_GRACE_MS = 30_000;
+
+export async function startPublishingWorker(config: Config, deps: WorkerDeps): Promise<PublishingWorker> {
   const guarded = createGuardedClient({
     allowLoopback: config.allowLoopbackFetch,
     ca: config.extraCaFile ? readFileSync(config.extraCaFile) : undefined,
@@ -30,9 +58,13 @@ export async function startPublishingWorker(
     timeoutMs: 120_000,
   });
   const fetchMedia = createMediaFetcher(guarded, mediaContext(config, deps.db, deps.box));
+  const steps = new Batcher<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
+  // Nothing waits on an outcome (its publish has freed its slot): it lingers a little to share a write.
+  const outcomes = new Batcher<FinishedAttempt, boolean>({
+    write: (items) => recordOutcomes(deps.db, items), maxBatch: MAX_WRITE, lingerMs: OUTCOME_LINGER_MS, logger: deps.logger, label: 'publishing outcomes',
+  });
   const engine: EngineDeps = {
     db: deps.db,
-    boss: deps.boss,
     box: deps.box,
     adapters: deps.adapters ?? createAdapters(config),
     fetchMedia,
@@ -42,27 +74,205 @@ export async function startPublishingWorker(
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,
     retryBaseMs: config.publishing.retryBaseMs,
-    // The same span after which pg-boss gives a silent worker's job to another.
-    leaseSeconds: config.publishing.heartbeatSeconds,
+    writeStep: (step) => steps.submit(step),
   };
-  const workerId = await deps.boss.work<PublishJob>(
-    PUBLISH_QUEUE,
-    {
-      batchSize: 1,
-      localConcurrency: config.publishing.concurrency,
-      pollingIntervalSeconds: 0.5,
-      // Without this each slot waits the polling interval after every job (2 jobs/s per slot); with a
-      // backlog of due jobs it fetches again at once until the queue is drained.
-      burstWhenReadyExceeds: 1,
-    },
-    async ([job]) => {
-      await runPublishJob(engine, job!.data, job!.id);
-    },
-  );
+  const loop = new PublishLoop({ ...deps, engine, outcomes, steps, config });
+  await loop.start();
   return {
     async stop() {
-      await deps.boss.offWork(PUBLISH_QUEUE, { id: workerId, wait: true });
+      await loop.stop();
       await guarded.close();
     },
   };
+}
+
+interface LoopDeps extends WorkerDeps {
+  config: Config;
+  engine: EngineDeps;
+  steps: Batcher<PartStep, boolean>;
+  outcomes: Batcher<FinishedAttempt, boolean>;
+}
+
+class PublishLoop {
+  private readonly deps: LoopDeps;
+  private readonly capacity: number;
+  private readonly mediaSlots: Semaphore;
+  private readonly timer = new WakeTimer();
+  /** Publishes running (network calls): what `capacity` bounds. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes waiting for their group commit: they hold no network slot, but are bounded too. */
+  private readonly recording = new Set<Promise<void>>();
+  private readonly leaseSeconds: number;
+  private workerId = 0;
+  private listener: Tx | undefined;
+  private timers: NodeJS.Timeout[] = [];
+  /** The loop sleeps because every slot is taken: a finished publish wakes it. */
+  private full = false;
+  private stopping = false;
+  private running: Promise<void> | undefined;
+  private lastClaimAt = 0;
+
+  constructor(deps: LoopDeps) {
+    this.deps = deps;
+    this.capacity = deps.config.publishing.concurrency;
+    this.mediaSlots = new Semaphore(deps.config.publishing.mediaConcurrency);
+    this.leaseSeconds = deps.config.publishing.heartbeatSeconds;
+  }
+
+  async start(): Promise<void> {
+    this.workerId = await registerWorker(this.deps.db);
+    this.timers.push(setInterval(() => void this.renewLease(), (this.leaseSeconds * 1000) / 3).unref());
+    this.timers.push(setInterval(() => void this.sweep(), this.deps.config.publishing.superviseIntervalSeconds * 1000).unref());
+    // Targets of a worker that died before this one started (perhaps this process's previous life).
+    await this.sweep();
+    this.running = this.run().catch((error: unknown) => this.deps.logger.error({ err: error }, 'the publishing worker stopped on an error'));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.timer.wakeAt(0);
+    await this.running;
+    const settled = Promise.allSettled(this.inFlight).then(() => Promise.allSettled(this.recording)).then(() => true);
+    const finished = await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref())]);
+    await Promise.all([this.deps.steps.flushed(), this.deps.outcomes.flushed()]);
+    for (const timer of this.timers) clearInterval(timer);
+    this.unlisten();
+    // With publishes still running, the lease is left to lapse: another worker takes them over.
+    if (finished) await removeWorker(this.deps.db, this.workerId).catch(() => {});
+    else this.deps.logger.warn({ inFlight: this.inFlight.size }, 'publishing worker stopped with publishes in flight; another worker takes them over once its lease lapses');
+  }
+
+  private async run(): Promise<void> {
+    let backlog = false;
+    while (!this.stopping) {
+      await this.listen();
+      const free = this.capacity - this.inFlight.size - Math.max(0, this.recording.size - this.capacity);
+      // With a backlog, claim in batches rather than one target per finished publish: a claim is a commit.
+      const enough = backlog ? Math.ceil(this.capacity / 4) : 1;
+      if (free < enough) {
+        this.full = true;
+        await this.timer.sleep(MAX_SLEEP_MS);
+        this.full = false;
+        continue;
+      }
+      // Without a backlog, claims are paced: under a stream of creates (each API process wakes every
+      // worker), a claim then takes what arrived since the last one instead of a few posts each time.
+      if (!backlog) await this.pace();
+      const wanted = Math.min(free, MAX_CLAIM);
+      this.lastClaimAt = Date.now();
+      const claimed = await this.claim(wanted);
+      if (claimed.length) failpoint('after-claim');
+      for (const claim of claimsFromRows(this.deps.box, claimed)) this.track(this.inFlight, this.publish(claim));
+      backlog = claimed.length === wanted;
+      if (!backlog) await this.timer.sleep(await this.untilNextDue(claimed[0]));
+    }
+  }
+
+  private async pace(): Promise<void> {
+    const wait = this.lastClaimAt + CLAIM_PACE_MS - Date.now();
+    if (wait > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  private async claim(limit: number): Promise<ClaimRow[]> {
+    try {
+      return await claimDue(this.deps.db, this.workerId, limit);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'due targets could not be claimed; trying again');
+      await this.timer.sleep(MAX_SLEEP_MS);
+      return [];
+    }
+  }
+
+  private async publish(claim: Claim): Promise<void> {
+    const heavy = claim.containers.some((c) => c.media.length > 0);
+    if (heavy) await this.mediaSlots.acquire();
+    let result;
+    try {
+      result = await publishClaim(this.deps.engine, claim);
+    } catch (error) {
+      if (!(error instanceof Superseded)) throw error;
+      this.deps.logger.warn({ targetId: claim.targetId, attemptId: claim.attemptId }, 'publish attempt superseded by a newer one; it stops here');
+      return;
+    } finally {
+      if (heavy) this.mediaSlots.release();
+    }
+    // The network part is over: its slot is free for the next claim while the outcome waits for its
+    // group commit. The target stays `publishing` under this worker's lease until it is written.
+    this.track(this.recording, this.record({ claim, ...result }));
+  }
+
+  private async record(finished: FinishedAttempt): Promise<void> {
+    const { claim, outcome } = finished;
+    const recorded = await this.deps.outcomes.submit(finished);
+    if ((outcome.status === 'retry' || outcome.status === 'wait') && recorded) this.timer.wakeAt(Date.now() + outcome.delayMs);
+    this.deps.logger.info({ targetId: claim.targetId, postId: claim.postId, network: claim.account.network, outcome: outcome.status, recorded }, 'publish attempt finished');
+  }
+
+  private track(set: Set<Promise<void>>, work: Promise<void>): void {
+    set.add(work);
+    void work
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'publishing failed unexpectedly'))
+      .finally(() => {
+        set.delete(work);
+        if (this.full) this.timer.wakeAt(0);
+      });
+  }
+
+  /** How long to sleep: until the next target is due (the claim said, or we ask), at most MAX_SLEEP_MS. */
+  private async untilNextDue(claimed: ClaimRow | undefined): Promise<number> {
+    try {
+      const ms = claimed ? (claimed.next_due_ms ?? undefined) : await msUntilNextDue(this.deps.db);
+      return ms === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(MIN_SLEEP_MS, ms));
+    } catch {
+      return MAX_SLEEP_MS;
+    }
+  }
+
+  private async renewLease(): Promise<void> {
+    try {
+      if (await renewWorker(this.deps.db, this.workerId)) return;
+      // Presumed dead and swept (a stall longer than the lease): what it held is being taken over,
+      // and the fence stops those attempts. Carry on under a new lease.
+      this.workerId = await registerWorker(this.deps.db);
+      this.deps.logger.warn({ workerId: this.workerId }, 'the publishing worker lost its lease and took a new one');
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'the publishing worker could not renew its lease');
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const handed = await sweepDeadWorkers(this.deps.db, this.leaseSeconds);
+      if (handed) {
+        this.deps.logger.warn({ targets: handed }, 'targets of a worker that stopped are due again');
+        this.timer.wakeAt(0);
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'the sweep for stopped workers failed');
+    }
+  }
+
+  /** Keeps one connection listening; a lost one is replaced on the next turn, the timer covers the gap. */
+  private async listen(): Promise<void> {
+    if (this.listener) return;
+    try {
+      const connection = await this.deps.db.connect();
+      connection.on('notification', (message) => this.timer.wakeAt(message.payload ? Number(message.payload) : 0));
+      connection.on('error', () => {
+        if (this.listener === connection) this.unlisten();
+      });
+      this.listener = connection;
+      await connection.query(`LISTEN ${PUBLISH_CHANNEL}`);
+    } catch (error) {
+      this.unlisten();
+      this.deps.logger.debug({ err: error }, 'publishing worker cannot listen for notifications; polling');
+    }
+  }
+
+  /** The connection is closed, not returned to the pool: it would stay subscribed to the channel. */
+  private unlisten(): void {
+    const connection = this.listener;
+    this.listener = undefined;
+    connection?.release(true);
+  }
 }

@@ -38,6 +38,28 @@ export async function emitEvent(db: Queryable, orgId: number, type: EventType, d
 }
 
 /**
+ * The outbox as part of another domain's statement, for events that statement produces (the
+ * publishing engine finishes posts in batches, in one statement): CTEs `event`, `fanned` and `woken`
+ * that write the rows of CTE `source` (columns org_id, type, data; rows whose type is null are not
+ * events) as events and fan them out like emitEvent. The statement must read `woken` (for instance
+ * `(SELECT count(*) FROM woken)`) for the deliverers to be notified.
+ */
+export function outboxCtes(source: string): string {
+  return `event AS (
+       INSERT INTO events (org_id, type, data)
+       SELECT org_id, type, data FROM ${source} WHERE type IS NOT NULL
+       RETURNING id, org_id, type
+     ), fanned AS (
+       INSERT INTO webhook_deliveries (org_id, webhook_id, event_id, max_attempts)
+       SELECT w.org_id, w.id, event.id, ${MAX_ATTEMPTS}
+         FROM event JOIN webhooks w ON w.org_id = event.org_id AND w.enabled AND event.type = ANY (w.events)
+       RETURNING 1
+     ), woken AS (
+       SELECT pg_notify('${DELIVERY_CHANNEL}', '') FROM (SELECT 1 FROM fanned LIMIT 1) AS any_delivery
+     )`;
+}
+
+/**
  * The Test action: a `test` event delivered to one webhook only (whatever it subscribed to), with
  * the normal retry schedule. Returns the event id.
  */

@@ -11,7 +11,7 @@ import { upsertSocialAccount, type NewSocialAccount } from '../../src/accounts/s
 import { encodeId } from '../../src/ids.ts';
 import type { NetworkId } from '../../src/networks/types.ts';
 import { createOrg, type SubscriptionStatus } from '../../src/orgs/orgs.ts';
-import { createBoss, type Boss } from '../../src/queue/boss.ts';
+import { createPublishWaker } from '../../src/publishing/wake.ts';
 import { createSecretBox, type SecretBox } from '../../src/security/crypto.ts';
 
 export interface TestOrg {
@@ -37,7 +37,6 @@ export interface TestServer {
   box: SecretBox;
   db: Db;
   databaseUrl: string;
-  boss: Boss;
   app: FastifyInstance;
   config: Config;
   createOrg(status?: SubscriptionStatus): Promise<TestOrg>;
@@ -64,9 +63,8 @@ export async function startTestServer(env: Record<string, string | undefined> = 
   // Window limits far above what any test sends, so only the tests of limits (which pass their own) meet them.
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, CRIER_RATE_LIMIT_FLOOR: '1000000', CRIER_RATE_LIMIT_CEILING: '1000000', ...env });
   const db = createPool(databaseUrl, 10);
-  const boss = createBoss(databaseUrl, { supervise: false, schedule: false, migrate: false });
-  await boss.start();
-  const app = await buildApp({ config, db, boss, box }, createLogger('silent'));
+  const waker = createPublishWaker(db);
+  const app = await buildApp({ config, db, waker, box }, createLogger('silent'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
@@ -77,7 +75,6 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     box,
     db,
     databaseUrl,
-    boss,
     app,
     config,
     async createOrg(status = 'active') {
@@ -114,7 +111,7 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     },
     async close() {
       await app.close();
-      await boss.stop({ graceful: false });
+      await waker.close();
       await db.end();
       const admin = new pg.Client({ connectionString: process.env.CRIER_TEST_ADMIN_URL });
       await admin.connect();

@@ -7,9 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/bluesky/server.ts';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
 import { createLogger } from '../../src/log.ts';
+import type { NetworkAdapter, NetworkId } from '../../src/networks/types.ts';
 import { startPublishingWorker, type PublishingWorker } from '../../src/publishing/worker.ts';
-import { createBoss, type Boss } from '../../src/queue/boss.ts';
-import { PUBLISH_QUEUE } from '../../src/queue/queues.ts';
 import { startTestServer, TEST_SECRET_KEY_HEX, type TestAccount, type TestOrg, type TestServer } from './harness.ts';
 import { startHttpsServer, type TestHttpsServer } from './https-server.ts';
 
@@ -20,7 +19,8 @@ export interface PublishingStack {
   media: TestHttpsServer;
   /** The environment a `crier worker` child process needs to reach the same database and networks. */
   env: Record<string, string>;
-  startWorker(): Promise<{ boss: Boss; worker: PublishingWorker; stop(): Promise<void> }>;
+  /** A worker in this process; `adapters` replaces the networks' own (a test's fake network). */
+  startWorker(adapters?: Partial<Record<NetworkId, NetworkAdapter>>): Promise<{ worker: PublishingWorker; stop(): Promise<void> }>;
   addXAccount(org: TestOrg, username?: string): Promise<TestAccount & { token: string; userId: string }>;
   addBlueskyAccount(org: TestOrg, handle?: string): Promise<TestAccount & { did: string }>;
   /** Polls GET /v1/posts/:id until `done` says so (default: every account terminal). */
@@ -54,7 +54,6 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     ...extraEnv,
   };
   const server = await startTestServer(env);
-  await server.boss.updateQueue(PUBLISH_QUEUE, { heartbeatSeconds: server.config.publishing.heartbeatSeconds });
   const workers: { stop(): Promise<void> }[] = [];
   let counter = 0;
 
@@ -64,11 +63,9 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     bsky,
     media,
     env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
-    async startWorker() {
-      const boss = createBoss(server.databaseUrl, { supervise: true, schedule: false, migrate: false, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, queueCacheIntervalSeconds: 1 });
-      await boss.start();
-      const worker = await startPublishingWorker(server.config, { db: server.db, boss, box: server.box, logger: createLogger('silent') });
-      const handle = { boss, worker, stop: async () => { await worker.stop(); await boss.stop({ graceful: false }); } };
+    async startWorker(adapters) {
+      const worker = await startPublishingWorker(server.config, { db: server.db, box: server.box, logger: createLogger('silent'), ...(adapters ? { adapters } : {}) });
+      const handle = { worker, stop: () => worker.stop() };
       workers.push(handle);
       return handle;
     },

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
-import { createBoss } from '../../src/queue/boss.ts';
+import { createPublishWaker } from '../../src/publishing/wake.ts';
 import type { ApiResponse, TestServer } from '../helpers/harness.ts';
 
 export interface RateHeaders {
@@ -32,9 +32,8 @@ export interface SecondServer {
 export async function startSecondServer(first: TestServer, env: Record<string, string>): Promise<SecondServer> {
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: first.databaseUrl, ...env });
   const db = createPool(first.databaseUrl, 5);
-  const boss = createBoss(first.databaseUrl, { supervise: false, schedule: false, migrate: false });
-  await boss.start();
-  const app: FastifyInstance = await buildApp({ config, db, boss, box: first.box }, createLogger('silent'));
+  const waker = createPublishWaker(db);
+  const app: FastifyInstance = await buildApp({ config, db, waker, box: first.box }, createLogger('silent'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   return {
@@ -45,7 +44,7 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
     },
     async close() {
       await app.close();
-      await boss.stop({ graceful: false });
+      await waker.close();
       await db.end();
     },
   };

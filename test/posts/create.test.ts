@@ -171,12 +171,12 @@ describe('accounts resolution (rules 1-3)', () => {
 });
 
 describe('scheduledAt (rule 4)', () => {
-  test('omitted: published immediately, a job is queued to start now', async () => {
+  test('omitted: published immediately, its target is due now', async () => {
     const res = await post({ accounts: [x.id], content: 'now' });
     assert.equal(res.body.post.scheduledAt, null);
-    const jobs = await jobsFor(res.body.post.id);
-    assert.equal(jobs.length, 1);
-    assert.ok(Math.abs(jobs[0].start_after.getTime() - Date.now()) < 60_000);
+    const due = await dueFor(res.body.post.id);
+    assert.equal(due.length, 1);
+    assert.ok(Math.abs(due[0]!.getTime() - Date.now()) < 60_000);
   });
 
   test('in the past: published immediately', async () => {
@@ -185,28 +185,28 @@ describe('scheduledAt (rule 4)', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.post.scheduledAt, past);
     assert.equal(res.body.post.scheduled, true);
-    const jobs = await jobsFor(res.body.post.id);
-    assert.ok(jobs[0].start_after.getTime() <= Date.now() + 1000);
+    const due = await dueFor(res.body.post.id);
+    assert.ok(due[0]!.getTime() <= Date.now() + 1000);
   });
 
-  test('in the future within 30 days: the job starts at scheduledAt', async () => {
+  test('in the future within 30 days: its targets are due at scheduledAt', async () => {
     const at = new Date(Date.now() + 29 * 86400_000);
     const res = await post({ accounts: [x.id, bsky.id], content: 'later', scheduledAt: at.toISOString() });
     assert.equal(res.status, 200);
     assert.equal(res.body.post.scheduledAt, at.toISOString());
-    const jobs = await jobsFor(res.body.post.id);
-    assert.equal(jobs.length, 2);
-    for (const job of jobs) assert.equal(job.start_after.getTime(), at.getTime());
+    const due = await dueFor(res.body.post.id);
+    assert.equal(due.length, 2);
+    for (const when of due) assert.equal(when.getTime(), at.getTime());
   });
 
   test('more than 30 days ahead: 400, nothing stored, nothing queued', async () => {
     const before = await storedPosts();
-    const jobsBefore = await countJobs();
+    const dueBefore = await countDue();
     const res = await post({ accounts: [x.id], content: 'too far', scheduledAt: new Date(Date.now() + 31 * 86400_000).toISOString() });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.details.map((d: any) => d.field), ['scheduledAt']);
     assert.equal(await storedPosts(), before);
-    assert.equal(await countJobs(), jobsBefore);
+    assert.equal(await countDue(), dueBefore);
   });
 
   test('a date-time without a time zone is rejected', async () => {
@@ -218,12 +218,13 @@ describe('scheduledAt (rule 4)', () => {
 
 describe('drafts and processMedia', () => {
   test('a draft is stored, never queued, scheduled false', async () => {
-    const jobsBefore = await countJobs();
+    const dueBefore = await countDue();
     const res = await post({ accounts: [x.id], content: 'draft', isDraft: true });
     assert.equal(res.status, 200);
     assert.equal(res.body.post.isDraft, true);
     assert.equal(res.body.post.scheduled, false);
-    assert.equal(await countJobs(), jobsBefore);
+    assert.deepEqual(await dueFor(res.body.post.id), []);
+    assert.equal(await countDue(), dueBefore);
   });
 
   test('processMedia is stored and shown', async () => {
@@ -310,13 +311,14 @@ describe('bad bodies never 500', () => {
   });
 });
 
-async function jobsFor(postId: string): Promise<{ start_after: Date; data: any }[]> {
+/** When the post's targets are due: the publishing queue is the targets table (none for a draft). */
+async function dueFor(postId: string): Promise<Date[]> {
   const { decodeId } = await import('../../src/ids.ts');
-  const { rows } = await server.db.query("SELECT start_after, data FROM pgboss.job WHERE name = 'publish' AND (data->>'postId')::bigint = $1", [decodeId(postId)]);
-  return rows;
+  const { rows } = await server.db.query('SELECT due_at FROM targets WHERE post_id = $1 AND due_at IS NOT NULL ORDER BY id', [decodeId(postId)]);
+  return rows.map((r) => r.due_at);
 }
 
-async function countJobs(): Promise<number> {
-  const { rows } = await server.db.query("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'publish'");
+async function countDue(): Promise<number> {
+  const { rows } = await server.db.query('SELECT count(*)::int AS n FROM targets WHERE due_at IS NOT NULL');
   return rows[0].n;
 }

@@ -39,9 +39,10 @@ function withOffset(at: Date, offsetMinutes: number, colon = true): string {
   return `${local}${sign}${hh}${colon ? ':' : ''}${mm}`;
 }
 
-async function jobsFor(postId: string): Promise<{ start_after: Date }[]> {
-  const { rows } = await server.db.query("SELECT start_after FROM pgboss.job WHERE name = 'publish' AND (data->>'postId')::bigint = $1", [decodeId(postId)]);
-  return rows;
+/** When the post's targets are due (the targets table is the publishing queue); none for a draft. */
+async function dueFor(postId: string): Promise<number[]> {
+  const { rows } = await server.db.query('SELECT due_at FROM targets WHERE post_id = $1 AND due_at IS NOT NULL ORDER BY id', [decodeId(postId)]);
+  return rows.map((r) => r.due_at.getTime());
 }
 
 // Impossible calendar values, a missing zone, prose, and instants outside 0001-9999.
@@ -60,8 +61,7 @@ describe('scheduledAt on POST /v1/posts', () => {
       const res = await create({ scheduledAt: form });
       assert.equal(res.status, 200, `${form}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.post.scheduledAt, at.toISOString(), form);
-      const jobs = await jobsFor(res.body.post.id);
-      assert.deepEqual(jobs.map((j) => j.start_after.getTime()), [at.getTime()], form);
+      assert.deepEqual(await dueFor(res.body.post.id), [at.getTime()], form);
     }
   });
 
@@ -93,7 +93,7 @@ describe('PATCH /v1/posts/:id', () => {
     }
     const after = await getPost(created.id);
     assert.equal(after.scheduledAt, at.toISOString());
-    assert.deepEqual((await jobsFor(created.id)).map((j) => j.start_after.getTime()), [at.getTime()], 'still the one original job');
+    assert.deepEqual(await dueFor(created.id), [at.getTime()], 'still due at the original time');
   });
 
   test('scheduledAt without seconds or with an offset is accepted, within the same 30-day window', async () => {
@@ -113,11 +113,11 @@ describe('PATCH /v1/posts/:id', () => {
     const moved = await patch(created.id, { scheduledAt: at.toISOString() });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assert.deepEqual([moved.body.post.isDraft, moved.body.post.scheduled, moved.body.post.scheduledAt], [true, false, at.toISOString()]);
-    assert.deepEqual(await jobsFor(created.id), [], 'a draft is never queued');
+    assert.deepEqual(await dueFor(created.id), [], 'a draft is never queued');
     const live = await patch(created.id, { isDraft: false });
     assert.equal(live.status, 200, JSON.stringify(live.body));
     assert.deepEqual([live.body.post.isDraft, live.body.post.scheduled, live.body.post.scheduledAt], [false, true, at.toISOString()]);
-    assert.deepEqual((await jobsFor(created.id)).map((j) => j.start_after.getTime()), [at.getTime()]);
+    assert.deepEqual(await dueFor(created.id), [at.getTime()]);
   });
 
   test('unknown keys are ignored with a warning; a wrong isDraft type is a 400', async () => {

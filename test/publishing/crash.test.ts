@@ -1,8 +1,11 @@
 // Crashes with real processes: a `crier worker` kills itself with SIGKILL at a chosen point (the
-// CRIER_FAILPOINT switch), another worker takes over once the dead one's heartbeat lapses, and
-// nothing is lost or published twice — the emulators' record counts prove it.
+// CRIER_FAILPOINT switch), another worker takes over once the dead one's lease lapses, and nothing
+// is lost or published twice — the emulators' record counts prove it. Failpoints: after-claim (a
+// batch claimed, its attempts committed), after-attempt (a container reserved, right before the
+// network call), after-network (the network accepted a container, Crier has not recorded it).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeId } from '../../src/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startCrierProcess, type Started } from '../helpers/process.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
@@ -20,8 +23,8 @@ after(async () => {
   await stack.close();
 });
 
-function worker(failpoint?: string): Started {
-  const child = startCrierProcess(['worker'], { ...stack.env, ...(failpoint ? { CRIER_FAILPOINT: failpoint } : {}) });
+function worker(failpoint?: string, env: Record<string, string> = {}): Started {
+  const child = startCrierProcess(['worker'], { ...stack.env, ...env, ...(failpoint ? { CRIER_FAILPOINT: failpoint } : {}) });
   children.push(child);
   return child;
 }
@@ -34,20 +37,30 @@ async function create(body: object): Promise<string> {
 
 /**
  * Runs a worker armed with `failpoint` until it kills itself, then `meanwhile` (what happens before
- * anyone picks the job up again), then a healthy worker to the end.
+ * another worker takes the target over), then a healthy worker to the end.
  */
 async function crashThenRecover(failpoint: string, postId: string, meanwhile: () => Promise<void> = async () => {}) {
-  const doomed = worker(failpoint);
+  await crash(failpoint);
+  await meanwhile();
+  return recover(() => stack.waitForPost(org, postId, undefined, 60_000));
+}
+
+/** Runs a worker armed with `failpoint` until it kills itself. */
+async function crash(failpoint: string, env: Record<string, string> = {}): Promise<void> {
+  const doomed = worker(failpoint, env);
   const exit = await Promise.race([
     new Promise<string>((resolve) => doomed.child.once('exit', (_code, signal) => resolve(String(signal)))),
     new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 30_000)),
   ]);
   assert.equal(exit, 'SIGKILL', `the worker should have died at ${failpoint}; output: ${doomed.output()}`);
-  await meanwhile();
+}
+
+/** A healthy worker, until `done` resolves. */
+async function recover<T>(done: () => Promise<T>): Promise<T> {
   const healthy = worker();
   try {
     await healthy.waitFor(/Crier is running/);
-    return await stack.waitForPost(org, postId, undefined, 60_000);
+    return await done();
   } finally {
     healthy.child.kill('SIGTERM');
     await healthy.exited;
@@ -55,7 +68,7 @@ async function crashThenRecover(failpoint: string, postId: string, meanwhile: ()
 }
 
 describe('a worker killed with SIGKILL', { concurrency: false }, () => {
-  test('(a) right after claiming the job: the job comes back and publishes once', async () => {
+  test('(a) right after claiming: the target comes back to another worker and publishes once', async () => {
     const account = await stack.addBlueskyAccount(org);
     const postId = await create({ accounts: [account.id], containers: [{ content: 'crash a root' }, { content: 'crash a reply' }] });
     const post = await crashThenRecover('after-claim', postId);
@@ -126,5 +139,90 @@ describe('a worker killed with SIGKILL', { concurrency: false }, () => {
     assert.equal(post.socialAccounts[0].status, 'unknown');
     assert.match(post.socialAccounts[0].error, /^x: could not tell whether container 1 is already posted .*check the account before posting it again/);
     assert.equal(stack.x.tweets().filter((t) => t.authorId === account.userId).length, 1, 'posted once, by the crashed attempt');
+  });
+});
+
+describe('a worker killed with SIGKILL while it holds a batch of 200 claims', { concurrency: false }, () => {
+  /**
+   * 100 posts, each to one of 10 X accounts and one of 10 Bluesky accounts: 200 destinations, made due
+   * together while no worker runs, so that the doomed worker's first claim takes them all.
+   */
+  async function dueBatch(tag: string) {
+    const xs = await Promise.all(Array.from({ length: 10 }, () => stack.addXAccount(org)));
+    const bs = [];
+    for (let i = 0; i < 10; i++) bs.push(await stack.addBlueskyAccount(org));
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push(await create({ accounts: [xs[i % 10]!.id, bs[i % 10]!.id], content: `${tag} ${i}`, isDraft: true }));
+    for (const id of ids) {
+      const live = await stack.server.request('PATCH', `/v1/posts/${id}`, { key: org.key, body: { isDraft: false } });
+      assert.equal(live.status, 200, JSON.stringify(live.body));
+    }
+    return { xs, bs, ids };
+  }
+
+  async function allPublished(ids: string[]) {
+    const posts = [];
+    for (const id of ids) posts.push(await stack.waitForPost(org, id, undefined, 90_000));
+    return posts;
+  }
+
+  function assertOnceEach(tag: string, xs: { userId: string }[], bs: { did: string }[]) {
+    const xUsers = new Set(xs.map((a) => a.userId));
+    const tweets = stack.x.tweets().filter((t) => xUsers.has(t.authorId)).map((t) => t.text).sort();
+    const records = bs.flatMap((b) => stack.bsky.records(b.did)).map((r) => (r.value as any).text).sort();
+    const expected = Array.from({ length: 100 }, (_, i) => `${tag} ${i}`).sort();
+    assert.deepEqual(tweets, expected, 'every post once on x');
+    assert.deepEqual(records, expected, 'every post once on bluesky');
+  }
+
+  async function attemptsByTarget(ids: string[]): Promise<string[][]> {
+    const { rows } = await stack.server.db.query<{ outcomes: string[] }>(
+      `SELECT array_agg(a.outcome ORDER BY a.id) AS outcomes FROM targets t JOIN attempts a ON a.target_id = t.id
+        WHERE t.post_id = ANY($1::bigint[]) GROUP BY t.id`,
+      [ids.map((id) => decodeId(id))],
+    );
+    return rows.map((r) => r.outcomes);
+  }
+
+  test('right after claiming: all 200 were claimed in one batch, none is lost, each publishes once', async () => {
+    const { xs, bs, ids } = await dueBatch('batch a');
+    await crash('after-claim', { CRIER_PUBLISH_CONCURRENCY: '256' });
+    const held = await stack.server.db.query<{ status: string; workers: number; n: number }>(
+      `SELECT t.status, count(DISTINCT a.worker_id)::int AS workers, count(*)::int AS n FROM targets t JOIN attempts a ON a.id = t.current_attempt_id
+        WHERE t.post_id = ANY($1::bigint[]) AND a.finished_at IS NULL GROUP BY t.status`,
+      [ids.map((id) => decodeId(id))],
+    );
+    assert.deepEqual(held.rows, [{ status: 'publishing', workers: 1, n: 200 }], 'the dead worker held all 200');
+    const posts = await recover(() => allPublished(ids));
+    for (const post of posts) assert.deepEqual(post.socialAccounts.map((a: any) => a.status), ['published', 'published'], JSON.stringify(post.socialAccounts));
+    assertOnceEach('batch a', xs, bs);
+    const attempts = await attemptsByTarget(ids);
+    assert.equal(attempts.length, 200);
+    for (const outcomes of attempts) assert.deepEqual(outcomes, ['superseded', 'published']);
+    const events = (await stack.events(org.orgId)).filter((e) => ids.includes(e.data.postId));
+    assert.deepEqual(events.map((e) => e.type), ids.map(() => 'post.published'), 'one event per post');
+  });
+
+  test('after the network accepted the first of 200 in flight: the others are reconciled, nothing is posted twice', async () => {
+    const { xs, bs, ids } = await dueBatch('batch c');
+    await crash('after-network', { CRIER_PUBLISH_CONCURRENCY: '256' });
+    // What the crash left: containers on the networks that Crier knows only as reserved.
+    const parts = await stack.server.db.query<{ status: string; n: number }>(
+      'SELECT p.status, count(*)::int AS n FROM target_parts p JOIN targets t ON t.id = p.target_id WHERE t.post_id = ANY($1::bigint[]) GROUP BY p.status',
+      [ids.map((id) => decodeId(id))],
+    );
+    const reserved = parts.rows.find((r) => r.status === 'reserved')?.n ?? 0;
+    const xUsers = new Set(xs.map((a) => a.userId));
+    const onNetworks = stack.x.tweets().filter((t) => xUsers.has(t.authorId)).length + bs.flatMap((b) => stack.bsky.records(b.did)).length;
+    assert.equal(parts.rows.find((r) => r.status === 'published'), undefined, 'nothing was recorded as published');
+    assert.ok(onNetworks >= 1 && reserved >= onNetworks, `${onNetworks} posted, ${reserved} reserved: the recovery has posts to reconcile`);
+    const posts = await recover(() => allPublished(ids));
+    for (const post of posts) assert.deepEqual(post.socialAccounts.map((a: any) => a.status), ['published', 'published'], JSON.stringify(post.socialAccounts));
+    assertOnceEach('batch c', xs, bs);
+    const attempts = await attemptsByTarget(ids);
+    assert.equal(attempts.length, 200);
+    for (const outcomes of attempts) assert.deepEqual(outcomes, ['superseded', 'published']);
+    const events = (await stack.events(org.orgId)).filter((e) => ids.includes(e.data.postId));
+    assert.deepEqual(events.map((e) => e.type), ids.map(() => 'post.published'), 'one event per post');
   });
 });

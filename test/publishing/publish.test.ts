@@ -209,7 +209,7 @@ describe('scheduling, rescheduling and cancelling', () => {
     assert.ok(lateness >= 0 && lateness < 3000, `lateness ${lateness} ms`);
   });
 
-  test('DELETE cancels a scheduled post: its job becomes a no-op', async () => {
+  test('DELETE cancels a scheduled post: nothing of it is due any more', async () => {
     const xa = await stack.addXAccount(org);
     const created = await create({ accounts: [xa.id], content: 'never', scheduledAt: new Date(Date.now() + 1500).toISOString() });
     const del = await stack.server.request('DELETE', `/v1/posts/${created.id}`, { key: org.key });
@@ -224,7 +224,7 @@ describe('scheduling, rescheduling and cancelling', () => {
     assert.equal((await stack.events(org.orgId)).filter((e) => e.data.postId === created.id).length, 0);
   });
 
-  test('PATCH scheduledAt re-queues; the job of the old time is a no-op, the post publishes once', async () => {
+  test('PATCH scheduledAt moves the due time; the old time publishes nothing, the post publishes once', async () => {
     const xa = await stack.addXAccount(org);
     const created = await create({ accounts: [xa.id], content: 'moved', scheduledAt: new Date(Date.now() + 1000).toISOString() });
     const later = new Date(Date.now() + 3000);

@@ -85,7 +85,8 @@ function createTweet(world: XWorld, user: XUser, body: unknown) {
   if (mediaProblem) return mediaProblem;
 
   const since = clock.now() - world.duplicateWindowMs;
-  const duplicate = text !== '' && store.tweets.some(
+  // A window of 0 turns the check off (the publishing bench): no scan of every post stored so far.
+  const duplicate = world.duplicateWindowMs > 0 && text !== '' && store.tweets.some(
     (t) => !t.deleted && t.authorId === user.id && t.text === text && Date.parse(t.createdAt) >= since,
   );
   if (duplicate) return duplicateContent();

@@ -41,10 +41,13 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async (request, reply) => {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const { orgId } = request.owner;
+      let dueAt: Date | null | undefined;
       const result = await runIdempotent(ctx.db, { orgId, endpoint: 'POST /v1/posts', key, body: request.body }, async (tx) => {
-        const created = await createPost(tx, ctx.boss, orgId, request.body, fetchPolicy);
+        const created = await createPost(tx, orgId, request.body, fetchPolicy);
+        dueAt = created.dueAt;
         return { status: created.status, body: created.body, headers: {} };
       });
+      if (dueAt !== undefined) ctx.waker.wake(dueAt);
       if (result.replayed) reply.header('idempotency-replayed', 'true');
       return reply.code(result.status as 200).headers(result.headers).send(result.body as never);
     },
@@ -90,7 +93,8 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     validatorCompiler: () => (data: unknown) => ({ value: data }),
     handler: async (request, reply) => {
       const { orgId } = request.owner;
-      const result = await withTransaction(ctx.db, (tx) => reschedulePost(tx, ctx.boss, orgId, request.params.id, request.body));
+      const result = await withTransaction(ctx.db, (tx) => reschedulePost(tx, orgId, request.params.id, request.body));
+      if (result.dueAt !== undefined) ctx.waker.wake(result.dueAt);
       const post = await getPost(ctx.db, orgId, request.params.id);
       return reply.code(result.status as 200).send({ success: true, ...(result.warnings.length ? { warnings: result.warnings } : {}), post: post! });
     },

@@ -1,0 +1,161 @@
+// Crier processes as deployed: `crier worker` and `crier api` child processes (bench/proc.ts starts
+// them), each with its own PostgreSQL application_name (in its DATABASE_URL) so that the bench can
+// tell from pg_stat_activity when a worker has started claiming, and which PostgreSQL backends serve
+// which process (their CPU is the database's share of the work, when PostgreSQL runs on this machine).
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../src/db/embedded.ts';
+import type { Db } from '../../src/db/pool.ts';
+import { cpuSeconds, peakRssMb, resetPeakRss, spawnNode, waitForHttp, type Child } from '../proc.ts';
+
+export interface CrierProcess extends Child {
+  label: string;
+  appName: string;
+  /** The API's base URL (api processes only). */
+  url?: string;
+}
+
+export interface Usage {
+  /** Per process, in start order: peak RSS (MB) and CPU used since `mark()` (% of one core). */
+  processes: { label: string; peakRssMb: number; cpuPct: number }[];
+  /** PostgreSQL backends serving these processes, % of one core; null when PostgreSQL is not on this machine. */
+  dbCpuPct: number | null;
+}
+
+export interface ProcessSet {
+  processes: CrierProcess[];
+  /** Resets each process's peak RSS and CPU baseline: what `sample()` reports covers what follows. */
+  mark(): Promise<void>;
+  /**
+   * CPU and peak RSS since `mark()`. Backends are matched by application_name; one that closes
+   * between mark and sample takes its CPU with it, so the database figure is a slight underestimate.
+   */
+  sample(): Promise<Usage>;
+  stop(): Promise<void>;
+}
+
+let warnedCumulativeRss = false;
+
+export interface StartOptions {
+  workers: number;
+  apis: number;
+  repoRoot: string;
+  /** Environment of every process; API processes also get PORT, HOST and their URL. */
+  env: NodeJS.ProcessEnv;
+  db: Db;
+  log: (line: string) => void;
+  /** Distinguishes the application names of successive sets. */
+  tag: string;
+}
+
+export async function startProcesses(options: StartOptions): Promise<ProcessSet> {
+  const processes: CrierProcess[] = [];
+  const stop = () => Promise.all(processes.map((c) => c.stop())).then(() => {});
+  try {
+    for (let i = 1; i <= options.apis; i++) processes.push(await startApi(options, i));
+    for (let i = 1; i <= options.workers; i++) processes.push(await startWorker(options, i));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  let cpuBefore: number[] = [];
+  let backendsBefore: Map<number, number> | null = null;
+  let markedAt = performance.now();
+  const appNames = processes.map((p) => p.appName);
+  return {
+    processes,
+    async mark() {
+      for (const c of processes) {
+        if (!(await resetPeakRss(c.pid)) && !warnedCumulativeRss) {
+          warnedCumulativeRss = true;
+          options.log('note: cannot reset VmHWM here; peak RSS figures are peaks since the process started');
+        }
+      }
+      cpuBefore = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
+      backendsBefore = await backendCpu(options.db, appNames);
+      markedAt = performance.now();
+    },
+    async sample() {
+      const elapsedSec = (performance.now() - markedAt) / 1000;
+      const cpu = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
+      const backends = await backendCpu(options.db, appNames);
+      let dbCpuPct: number | null = null;
+      if (backends && backendsBefore) {
+        let used = 0;
+        for (const [pid, seconds] of backends) used += seconds - (backendsBefore.get(pid) ?? 0);
+        dbCpuPct = (used / elapsedSec) * 100;
+      }
+      const rss = await Promise.all(processes.map((c) => peakRssMb(c.pid)));
+      return {
+        dbCpuPct,
+        processes: processes.map((c, i) => ({ label: c.label, peakRssMb: rss[i]!, cpuPct: ((cpu[i]! - (cpuBefore[i] ?? 0)) / elapsedSec) * 100 })),
+      };
+    },
+    stop,
+  };
+}
+
+function named(options: StartOptions, role: string, i: number): { appName: string; databaseUrl: string } {
+  const appName = `crier-bench-${options.tag}-${role}${i}-${process.pid}`;
+  const url = new URL(options.env.DATABASE_URL!);
+  url.searchParams.set('application_name', appName);
+  return { appName, databaseUrl: url.toString() };
+}
+
+async function startApi(options: StartOptions, i: number): Promise<CrierProcess> {
+  const { appName, databaseUrl } = named(options, 'api', i);
+  const port = await freePort();
+  const env = { ...options.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1' };
+  const label = `api${i}`;
+  const child = spawnNode(label, path.join(options.repoRoot, 'bin', 'crier.js'), ['api'], env, options.repoRoot);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`);
+  options.log(`${label} pid ${child.pid} serves ${url}`);
+  return { ...child, label, appName, url };
+}
+
+async function startWorker(options: StartOptions, i: number): Promise<CrierProcess> {
+  const { appName, databaseUrl } = named(options, 'worker', i);
+  const label = `worker${i}`;
+  const child = spawnNode(label, path.join(options.repoRoot, 'bin', 'crier.js'), ['worker'], { ...options.env, DATABASE_URL: databaseUrl }, options.repoRoot);
+  try {
+    await waitUntilClaiming(options.db, child.pid);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  options.log(`${label} pid ${child.pid} is claiming due targets`);
+  return { ...child, label, appName };
+}
+
+/** CPU seconds of each PostgreSQL backend serving these application names; null when unreadable. */
+async function backendCpu(db: Db, appNames: string[]): Promise<Map<number, number> | null> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1::text[])', [appNames]);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    // Unreadable: a backend that just closed, or PostgreSQL on another machine (BENCH_DATABASE_URL).
+    await cpuSeconds(pid).then((seconds) => out.set(pid, seconds), () => {});
+  }
+  return rows.length > 0 && out.size === 0 ? null : out;
+}
+
+/**
+ * A worker is ready once it holds its lease (a publish_workers row with its pid): it has migrated and
+ * entered its loop, whose first turn claims whatever is due.
+ */
+async function waitUntilClaiming(db: Db, pid: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { rowCount } = await db.query('SELECT 1 FROM publish_workers WHERE pid = $1 AND host = $2', [pid, os.hostname()]);
+    if (rowCount) return;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      throw new Error(`worker pid ${pid} exited during start-up (see its output above)`);
+    }
+    await sleep(50);
+  }
+  throw new Error(`worker pid ${pid} did not take its lease within ${timeoutMs} ms`);
+}
