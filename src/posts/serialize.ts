@@ -56,7 +56,11 @@ export interface PostJson {
   scheduled: boolean;
 }
 
-/** `withStatus` adds each account's publishing state (GET /v1/posts/:id). */
+/**
+ * `withStatus` adds each account's publishing state (GET /v1/posts/:id). Keys come in the order of the
+ * response schema (schema.ts), so JSON.stringify writes what the schema's serializer would (the list
+ * serializes its page once with it and sends it as both `posts` and `data`).
+ */
 export function toPostJson(row: PostRow, withStatus = false): PostJson {
   return {
     id: encodeId(row.id),
@@ -65,11 +69,11 @@ export function toPostJson(row: PostRow, withStatus = false): PostJson {
     scheduledAt: iso(row.scheduled_at),
     isDraft: row.is_draft,
     createdAt: iso(row.created_at)!,
-    socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
     containers: row.containers.map((c) => ({ id: encodeId(c.id), content: c.content, media: c.media })),
     networkOverrideConfiguration: overrideConfiguration(row.network_options),
     processMedia: row.process_media,
     scheduled: row.queued,
+    socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
   };
 }
 

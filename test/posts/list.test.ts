@@ -54,6 +54,16 @@ describe('GET /v1/posts', () => {
     ]);
   });
 
+  test('each post carries exactly the schema\'s fields, in its order (the page is serialized once, without it)', async () => {
+    const res = await list();
+    const { PostSchema, SocialAccountRefSchema } = await import('../../src/posts/schema.ts');
+    for (const post of res.body.posts) {
+      assert.deepEqual(Object.keys(post), Object.keys(PostSchema.properties));
+      for (const account of post.socialAccounts) assert.deepEqual(Object.keys(account), Object.keys(SocialAccountRefSchema.properties));
+    }
+    assert.match(res.headers.get('content-type')!, /^application\/json; charset=utf-8$/);
+  });
+
   test('limit and offset page through; total stays the total', async () => {
     const page = await list('?limit=2&offset=1');
     assert.deepEqual(idsOf(page), [ids.p3, ids.p2]);
