@@ -86,6 +86,21 @@ async function assertListTotalsExact(db: Db, org: TestOrg, accounts: TestAccount
       t + (Math.random() - 0.5) * 6 * 86_400_000];
     return new Date(Math.round(pick(variants))).toISOString();
   };
+  const check = async (query: ListPostsQuery, account?: TestAccount) => {
+    const page = await listPosts(db, org.orgId, query);
+    assert.equal(page.pagination.total, await countStar(db, org.orgId, query, account?.rawId), `total of ${JSON.stringify(query)}`);
+  };
+  // Bounds a millisecond either side of, and exactly on, posts' own times: where an off-by-one shows.
+  const createdTimes = rows.map((r) => r.created_at.getTime());
+  const scheduledTimes = rows.flatMap((r) => (r.scheduled_at ? [r.scheduled_at.getTime()] : []));
+  for (const [dimension, list] of [['created', createdTimes], ['scheduled', scheduledTimes]] as const) {
+    for (let i = 0; i < Math.min(10, list.length); i++) {
+      const t = pick(list);
+      for (const [side, at] of [['after', t - 1], ['after', t], ['before', t], ['before', t + 1]] as const) {
+        await check({ limit: 1, [`${dimension}_${side}`]: new Date(at).toISOString() });
+      }
+    }
+  }
   for (let i = 0; i < samples; i++) {
     const query: ListPostsQuery = { limit: 1 };
     let account: TestAccount | undefined;
@@ -99,8 +114,7 @@ async function assertListTotalsExact(db: Db, org: TestOrg, accounts: TestAccount
       if (side !== 1) (query as Record<string, unknown>)[`${dimension}_after`] = instant();
       if (side !== 0) (query as Record<string, unknown>)[`${dimension}_before`] = instant();
     }
-    const page = await listPosts(db, org.orgId, query);
-    assert.equal(page.pagination.total, await countStar(db, org.orgId, query, account?.rawId), `total of ${JSON.stringify(query)}`);
+    await check(query, account);
   }
 }
 
@@ -180,7 +194,9 @@ describe('exact totals from counters', () => {
     await server.db.query(
       `WITH p AS (
          INSERT INTO posts (org_id, scheduled_at, created_at)
-         SELECT $1, CASE WHEN i % 3 = 0 THEN now() + i * interval '17 minutes' END, now() - i * interval '13 minutes'
+         SELECT $1, CASE WHEN i % 3 = 0 THEN now() + i * interval '17 minutes' WHEN i % 3 = 1 THEN date_trunc('day', now()) + i * interval '1 day' END,
+                -- Every fourth post exactly on a slice's first microsecond, where a bound off by one would show.
+                CASE WHEN i % 4 = 0 THEN date_trunc('hour', now()) - i * interval '5 minutes' ELSE now() - i * interval '13 minutes' END
            FROM generate_series(1, 400) AS i
          RETURNING id
        )
