@@ -124,6 +124,33 @@ describe('GET /v1/posts', () => {
   });
 });
 
+describe('GET /v1/posts: each post as GET /v1/posts/:id shows it', () => {
+  test('threads with media (in order, with and without alt text), several accounts, overrides, drafts', async () => {
+    const other = await server.createOrg();
+    const b1 = await server.addAccount(other, 'bluesky', 'same_b1');
+    const b2 = await server.addAccount(other, 'x', 'same_x2', { nickname: 'Nick "X" \\ é' });
+    const media = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example.com/${n}-${i}.png`, filename: `${n}-${i}.png`, ...(i % 2 ? {} : { altText: `alt ${i}` }) }));
+    const bodies = [
+      { accounts: [b1.id, b2.id], containers: [{ content: 'root', media: media(3) }, { content: 'reply' }, { content: 'last', media: media(1) }] },
+      { accounts: [b2.id], content: 'plain', isDraft: true },
+      { accounts: [b1.id], containers: [{ media: media(2) }], bluesky: { labels: ['sexual'] } },
+      { accounts: [b2.id, b1.id], content: 'both, other order', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() },
+    ];
+    for (const body of bodies) {
+      const res = await server.request('POST', '/v1/posts', { key: other.key, body });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const page = await server.request('GET', '/v1/posts', { key: other.key });
+    assert.equal(page.body.posts.length, bodies.length);
+    for (const listed of page.body.posts) {
+      const detail = (await server.request('GET', `/v1/posts/${listed.id}`, { key: other.key })).body.post;
+      const accountsOnly = detail.socialAccounts.map(({ id, nickname, network, username }: any) => ({ id, nickname, network, username }));
+      assert.deepEqual(listed, { ...detail, socialAccounts: accountsOnly });
+    }
+    assert.equal(page.body.posts.filter((p: any) => p.containers.some((c: any) => c.media.length)).length, 2);
+  });
+});
+
 describe('GET /v1/posts/:id', () => {
   test('shows each account with its publishing state', async () => {
     const res = await server.request('GET', `/v1/posts/${ids.p2}`, { key: org.key });
