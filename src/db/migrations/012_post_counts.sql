@@ -227,61 +227,76 @@ CREATE TRIGGER post_counts_truncate AFTER TRUNCATE ON targets FOR EACH STATEMENT
 -- of the two boundary slices counted one by one (`row_account` / `row_tenant` say which of them are
 -- in the scope, as the list's WHERE clause does). PL/pgSQL on purpose: the planner sees a function
 -- call instead of subqueries whose range it cannot estimate, so the list statement that calls it
--- keeps one generic plan instead of being planned on every request.
+-- keeps one generic plan instead of being planned on every request; and PL/pgSQL keeps the plans of
+-- its own statements (calling SQL functions from here would plan them on every call).
 CREATE FUNCTION post_counts_total(org bigint, scope text, dim text, lo timestamptz, hi timestamptz, row_account bigint, row_tenant text)
 RETURNS bigint LANGUAGE plpgsql STABLE AS $$
 DECLARE
   origin constant timestamptz := '2000-01-01Z';
   slice constant interval := '5 minutes';
+  day_grain constant text := dim || 'd';
+  slice_grain constant text := dim || 'm';
   lo_slice_end timestamptz := date_bin(slice, lo, origin) + slice;
   hi_slice timestamptz := date_bin(slice, hi, origin);
   lo_day_end timestamptz := date_bin('1 day', lo, origin) + interval '1 day';
   hi_day timestamptz := date_bin('1 day', hi, origin);
-  total bigint;
+  days bigint;
+  slices bigint := 0;
+  rows_ bigint := 0;
 BEGIN
   IF lo >= hi THEN
     RETURN 0;
-  ELSIF date_bin(slice, lo, origin) = hi_slice THEN
+  ELSIF lo_slice_end - slice = hi_slice THEN
     RETURN post_counts_rows(org, dim, lo, hi, row_account, row_tenant);
   END IF;
-  total := coalesce(post_counts_rows(org, dim, lo, lo_slice_end, row_account, row_tenant), 0)
-         + coalesce(post_counts_rows(org, dim, hi_slice - interval '1 microsecond', hi, row_account, row_tenant), 0);
-  IF date_bin('1 day', lo, origin) = hi_day THEN
-    RETURN total + post_counts_sum(org, scope, dim || 'm', lo_slice_end, hi_slice);
+  IF lo IS NOT NULL THEN
+    rows_ := post_counts_rows(org, dim, lo, lo_slice_end, row_account, row_tenant);
   END IF;
-  RETURN total
-    + coalesce(post_counts_sum(org, scope, dim || 'm', lo_slice_end, lo_day_end), 0)
-    + coalesce(post_counts_sum(org, scope, dim || 'm', hi_day, hi_slice), 0)
-    + post_counts_sum(org, scope, dim || 'd', coalesce(lo_day_end, '-infinity'), coalesce(hi_day, 'infinity'));
+  IF hi IS NOT NULL THEN
+    rows_ := rows_ + post_counts_rows(org, dim, hi_slice - interval '1 microsecond', hi, row_account, row_tenant);
+  END IF;
+  IF lo_day_end - interval '1 day' = hi_day THEN
+    SELECT coalesce(sum(c.n), 0) INTO slices FROM post_counts c
+     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= lo_slice_end AND c.bucket < hi_slice;
+    RETURN rows_ + slices;
+  END IF;
+  IF lo IS NOT NULL THEN
+    SELECT coalesce(sum(c.n), 0) INTO slices FROM post_counts c
+     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= lo_slice_end AND c.bucket < lo_day_end;
+  END IF;
+  IF hi IS NOT NULL THEN
+    SELECT slices + coalesce(sum(c.n), 0) INTO slices FROM post_counts c
+     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= hi_day AND c.bucket < hi_slice;
+  END IF;
+  SELECT coalesce(sum(c.n), 0) INTO days FROM post_counts c
+   WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = day_grain
+     AND c.bucket >= coalesce(lo_day_end, '-infinity') AND c.bucket < coalesce(hi_day, 'infinity');
+  RETURN rows_ + slices + days;
 END $$;
 
--- The counters of buckets in [from_bucket, to_bucket); null when a bound is null (no such part).
-CREATE FUNCTION post_counts_sum(org bigint, scope text, grain text, from_bucket timestamptz, to_bucket timestamptz)
-RETURNS bigint LANGUAGE sql STABLE AS $$
-  SELECT CASE WHEN from_bucket IS NOT NULL AND to_bucket IS NOT NULL THEN
-    (SELECT coalesce(sum(c.n), 0)::bigint FROM post_counts c
-      WHERE c.org_id = org AND c.scope = post_counts_sum.scope AND c.grain = post_counts_sum.grain
-        AND c.bucket >= from_bucket AND c.bucket < to_bucket) END
-$$;
-
--- The scope's posts with created_at / scheduled_at strictly between `lo` and `hi`, counted row by row;
--- null when a bound is null (no such part). Meant for a boundary slice: a few minutes of posts.
+-- The scope's posts with created_at / scheduled_at strictly between `lo` and `hi`, counted row by row:
+-- meant for a boundary slice, a few minutes of posts. One statement per scope and column, so that
+-- each keeps a plan that walks the slice's rows (a condition like `account IS NULL OR EXISTS ...`
+-- would leave the planner free to hash every target of the account instead).
 CREATE FUNCTION post_counts_rows(org bigint, dim text, lo timestamptz, hi timestamptz, row_account bigint, row_tenant text)
 RETURNS bigint LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  IF lo IS NULL OR hi IS NULL THEN
-    RETURN NULL;
-  ELSIF dim = 'c' THEN
+  IF dim = 'c' AND row_account IS NOT NULL THEN
     RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.created_at > lo AND p.created_at < hi
-              AND (row_account IS NULL OR EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.account_id = row_account))
-              AND (row_tenant IS NULL OR EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id
-                                                  WHERE t.post_id = p.id AND a.tenant_id = row_tenant)));
-  ELSE
+              AND EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.account_id = row_account));
+  ELSIF dim = 'c' AND row_tenant IS NOT NULL THEN
+    RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.created_at > lo AND p.created_at < hi
+              AND EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id WHERE t.post_id = p.id AND a.tenant_id = row_tenant));
+  ELSIF dim = 'c' THEN
+    RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.created_at > lo AND p.created_at < hi);
+  ELSIF row_account IS NOT NULL THEN
     RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.scheduled_at > lo AND p.scheduled_at < hi
-              AND (row_account IS NULL OR EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.account_id = row_account))
-              AND (row_tenant IS NULL OR EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id
-                                                  WHERE t.post_id = p.id AND a.tenant_id = row_tenant)));
+              AND EXISTS (SELECT 1 FROM targets t WHERE t.post_id = p.id AND t.account_id = row_account));
+  ELSIF row_tenant IS NOT NULL THEN
+    RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.scheduled_at > lo AND p.scheduled_at < hi
+              AND EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id WHERE t.post_id = p.id AND a.tenant_id = row_tenant));
   END IF;
+  RETURN (SELECT count(*) FROM posts p WHERE p.org_id = org AND p.scheduled_at > lo AND p.scheduled_at < hi);
 END $$;
 
 -- ---- folding -------------------------------------------------------------------------------------
