@@ -23,7 +23,7 @@ import { freePort } from '../src/db/embedded.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify, measureRawInserts } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
-import { machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
+import { cpuSeconds, machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
 import { createFixture, seedPosts, type Fixture, type SeededHistory } from './seed.ts';
 import { decodeId } from '../src/ids.ts';
 import { postWhere, type PostFilter } from '../src/posts/totals.ts';
@@ -61,6 +61,8 @@ interface Figure {
 
 const figures: Figure[] = [];
 const problems: string[] = [];
+/** CPU ms per request of each list figure: the API process, and the database's backends. */
+const cpuPerRequest = new Map<string, { api: number; db: number }>();
 /** Each list figure's total beside count(*) of the same filter, checked before it was loaded. */
 const totalChecks: { figure: string; total: number | null; count: number }[] = [];
 
@@ -162,9 +164,10 @@ async function main(): Promise<void> {
     const listPath = `/v1/posts?${new URLSearchParams(query)}`;
     await checkTotal(name, apiUrl + listPath, auth, db, fixture, query);
     const spec: LoadSpec = { ...base, method: 'GET', path: listPath };
-    const m = await measure(api.pid, spec, profile.warmupSec);
+    const m = await measure(api.pid, spec, profile.warmupSec, () => databaseCpuSeconds(db));
     await checkResponses(name, m, spec);
     emit(name, m, bareGetCeiling);
+    cpuPerRequest.set(name, { api: (m.serverCpuPct / 100) * profile.durationSec / m.responses * 1000, db: (m.otherCpuSeconds ?? Number.NaN) / m.responses * 1000 });
   }
 
   const postsBefore = await countPosts(db, fixture.orgId);
@@ -232,6 +235,16 @@ async function checkTotal(name: string, url: string, headers: Record<string, str
   totalChecks.push({ figure: name, total: total ?? null, count: exact });
 }
 
+/**
+ * CPU seconds used so far by the PostgreSQL backends of the bench database (the API's connections),
+ * read from /proc: what a figure costs the database per request, however busy the machine is.
+ */
+async function databaseCpuSeconds(db: pg.Pool): Promise<number> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  const seconds = await Promise.all(rows.map(({ pid }) => cpuSeconds(pid).catch(() => 0)));
+  return seconds.reduce((a, b) => a + b, 0);
+}
+
 async function countPosts(db: pg.Pool, orgId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [orgId]);
   return rows[0]!.n;
@@ -259,8 +272,10 @@ function printTable(): void {
   const goals = figures.filter((f) => f.figure.startsWith('posts.list')).map((f) => {
     const check = totalChecks.find((c) => c.figure === f.figure);
     const exact = check !== undefined && check.total === check.count;
+    const cpu = cpuPerRequest.get(f.figure);
     return `- ${f.figure}: p99 ${f.p99_ms.toFixed(2)} ms (goal < ${GOAL_LIST_P99_MS} ms) at ${f.rps.toFixed(0)} req/s, `
       + `${((f.ratio ?? 0) * 100).toFixed(1)}% of the bare route's ${f.ceiling_value?.toFixed(0)} req/s; `
+      + `CPU per request: API ${cpu?.api.toFixed(3)} ms + PostgreSQL ${cpu?.db.toFixed(3)} ms; `
       + `total ${check?.total} ${exact ? '=' : '≠'} count(*) ${check?.count}: ${f.p99_ms < GOAL_LIST_P99_MS && exact ? 'PASS' : 'MISS'}`;
   });
   if (goals.length) lines.push('', `List goals (${profile.seedPosts.toLocaleString('en-US')} posts, ${CONNECTIONS} connections):`, ...goals);
