@@ -16,6 +16,7 @@ import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/deliverer.ts';
 import { purgeExpiredEvents } from './webhooks/retention.ts';
+import { foldPostCounts } from './posts/totals.ts';
 
 export interface Roles {
   api: boolean;
@@ -138,6 +139,7 @@ function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeou
       const keys = await purgeExpiredIdempotencyKeys(db);
       const events = await purgeExpiredEvents(db, config.webhooks.retentionDays);
       if (keys || events) logger.info({ idempotencyKeys: keys, events }, 'expired records removed');
+      await foldPostCounts(db);
     } catch (error) {
       logger.warn({ err: error }, 'maintenance failed');
     }

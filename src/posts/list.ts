@@ -1,76 +1,106 @@
-// GET /v1/posts: filters combined with AND, newest first, with the total across pages.
+// GET /v1/posts: filters combined with AND, newest first, with the exact total across pages.
 import { prepared, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { parseEncodedOrNumericId } from '../ids.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
-import { POST_ROW_SQL } from './read.ts';
-import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
+import { RAW_TIMESTAMPS, toPostJson, type PostJson, type PostRow, type TargetRow } from './serialize.ts';
 import type { ListPostsQuery } from './schema.ts';
+import { postWhere, totalSql, type PostFilter } from './totals.ts';
 
 export interface PostPage {
   posts: PostJson[];
   pagination: { total: number; count: number; limit: number; offset: number };
 }
 
+/**
+ * The page and its total in one statement (one round trip, one snapshot). A partial page ends the
+ * result, so it tells the total itself; otherwise the counters do (totals.ts), evaluated only then.
+ */
 export async function listPosts(db: Queryable, orgId: number, query: ListPostsQuery): Promise<PostPage> {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { where, params, accountId } = buildFilter(orgId, query);
-  const page = await db.query<PostRow>({
-    ...prepared(`SELECT ${POST_ROW_SQL} FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`),
-    values: params,
-  });
-  const posts = page.rows.map((row) => toPostJson(row));
-  // A partial page ends the result, so it tells the total without counting (counting is the costly part).
-  const total = posts.length > 0 && posts.length < limit ? offset + posts.length : await countPosts(db, orgId, query, { where, params, accountId });
-  return { posts, pagination: { total, count: posts.length, limit, offset } };
+  const { rows } = await db.query<ListRow>({ ...listStatement(orgId, query, limit, offset), types: RAW_TIMESTAMPS });
+  const first = rows[0]!;
+  // An empty page still gives one row, for the total, with the post's columns null.
+  const posts = first.id === null ? [] : toPosts(rows);
+  return { posts, pagination: { total: first.total, count: posts.length, limit, offset } };
 }
 
 /**
- * The exact total of the filter. Filtered by one account only, it is that account's number of targets
- * (one per post), which the (account_id, post_id) index counts without touching posts.
+ * A page row: the post's own columns, its account ids and its containers as [id, content] pairs.
+ * The accounts and media of the whole page come once, as JSON text (repeated on every row, read
+ * from the first): building a JSON object per account of every post was half the statement's cost.
  */
-async function countPosts(db: Queryable, orgId: number, query: ListPostsQuery, filter: Filter): Promise<number> {
-  const { where, params, accountId } = filter;
-  const onlyAccount = accountId !== undefined && (query.tenant_id ?? query.tenantId) === undefined &&
-    !query.created_after && !query.created_before && !query.scheduled_after && !query.scheduled_before;
-  const sql = onlyAccount
-    ? { ...prepared('SELECT count(*)::int AS total FROM targets t WHERE t.org_id = $1 AND t.account_id = $2'), values: [orgId, accountId] }
-    : { ...prepared(`SELECT count(*)::int AS total FROM posts p WHERE ${where}`), values: params };
-  return (await db.query<{ total: number }>(sql)).rows[0]!.total;
+interface ListRow extends Omit<PostRow, 'accounts' | 'containers'> {
+  /** bigint[]: node-postgres gives the elements as strings. */
+  account_ids: string[];
+  containers: [id: number, content: string][];
+  accounts: string;
+  media: string | null;
+  total: number;
 }
 
-interface Filter {
-  where: string;
-  params: unknown[];
-  accountId: number | undefined;
-}
-
-function buildFilter(orgId: number, query: ListPostsQuery): Filter {
-  const params: unknown[] = [orgId];
-  const clauses = ['p.org_id = $1'];
-  const param = (value: unknown) => `$${params.push(value)}`;
-
-  const tenantId = query.tenant_id ?? query.tenantId;
-  const accountId = query.social_account_id === undefined ? undefined : parseAccountId(query.social_account_id);
-  // With both filters, one and the same account must carry the tenant and be the given account.
-  const targetConditions: string[] = [];
-  if (tenantId !== undefined) targetConditions.push(`a.tenant_id = ${param(tenantId)}`);
-  if (accountId !== undefined) targetConditions.push(`t.account_id = ${param(accountId)}`);
-  if (targetConditions.length) {
-    clauses.push(
-      `EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id
-                WHERE t.post_id = p.id AND ${targetConditions.join(' AND ')})`,
-    );
+function toPosts(rows: ListRow[]): PostJson[] {
+  const accounts = new Map<number, TargetRow>();
+  for (const [id, network, username, nickname] of JSON.parse(rows[0]!.accounts) as [number, string, string, string][]) {
+    accounts.set(id, { id, network, username, nickname });
   }
-  // The route's schema has checked each bound with the same parser; PostgreSQL gets the instant, never
-  // the text (it would read a plain date in the session's time zone).
-  const bound = (text: string) => param(parseDateOrDateTime(text)!);
-  if (query.created_after) clauses.push(`p.created_at > ${bound(query.created_after)}`);
-  if (query.created_before) clauses.push(`p.created_at < ${bound(query.created_before)}`);
-  if (query.scheduled_after) clauses.push(`p.scheduled_at > ${bound(query.scheduled_after)}`);
-  if (query.scheduled_before) clauses.push(`p.scheduled_at < ${bound(query.scheduled_before)}`);
-  return { where: clauses.join(' AND '), params, accountId };
+  const media = new Map<number, PostRow['containers'][number]['media']>();
+  for (const [container, id, url, filename, altText] of JSON.parse(rows[0]!.media ?? '[]') as [number, number, string, string, string | null][]) {
+    let list = media.get(container);
+    if (!list) media.set(container, (list = []));
+    list.push({ id, url, filename, altText });
+  }
+  return rows.map((row) => toPostJson({
+    ...row,
+    accounts: row.account_ids.map((id) => accounts.get(Number(id))!),
+    containers: row.containers.map(([id, content]) => ({ id, content, media: media.get(id) ?? [] })),
+  }));
+}
+
+/**
+ * The statement of one page. A first page (offset 0, by far the most read) has its LIMIT in the text,
+ * at most 100 texts per filter shape: PostgreSQL then keeps one generic plan for it instead of
+ * planning every request (with a LIMIT it cannot see, it would assume a tenth of the org's posts are
+ * wanted, and plan accordingly). Deeper pages pass LIMIT and OFFSET as parameters (planned each time):
+ * in the text, every distinct page would be one more prepared statement on every pooled connection.
+ */
+export function listStatement(orgId: number, query: ListPostsQuery, limit: number, offset: number): { name: string; text: string; values: unknown[] } {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit ${limit}`);
+  const filter = toFilter(orgId, query);
+  const params: unknown[] = [orgId];
+  const where = postWhere(filter, params);
+  const [limitSql, offsetSql] = offset === 0 ? [String(limit), '0'] : [`$${params.push(limit)}`, `$${params.push(offset)}`];
+  const total = totalSql(filter, params);
+  return {
+    ...prepared(`WITH page AS (
+        SELECT p.id, p.org_id, p.published_at, p.scheduled_at, p.is_draft, p.created_at, p.network_options, p.process_media, p.queued,
+               array(SELECT t.account_id FROM targets t WHERE t.post_id = p.id ORDER BY t.id) AS account_ids,
+               (SELECT coalesce(json_agg(json_build_array(c.id, c.content) ORDER BY c.position), '[]') FROM containers c WHERE c.post_id = p.id) AS containers
+          FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limitSql}${offset === 0 ? '' : ` OFFSET ${offsetSql}`}
+      ), size AS (SELECT count(*) AS n FROM page)
+      SELECT page.*,
+             CASE WHEN size.n > 0 AND size.n < ${limitSql} THEN ${offsetSql} + size.n ELSE ${total} END AS total,
+             (SELECT coalesce(json_agg(json_build_array(a.id, a.network, a.username, a.nickname)), '[]')
+                FROM social_accounts a WHERE a.id IN (SELECT unnest(account_ids) FROM page))::text AS accounts,
+             (SELECT json_agg(json_build_array(m.container_id, m.id, m.url, m.filename, m.alt_text) ORDER BY m.container_id, m.position)
+                FROM container_media m WHERE m.container_id IN (SELECT (c ->> 0)::int8 FROM page, json_array_elements(page.containers) AS c))::text AS media
+        FROM size LEFT JOIN page ON true
+       ORDER BY page.created_at DESC, page.id DESC`),
+    values: params,
+  };
+}
+
+function toFilter(orgId: number, query: ListPostsQuery): PostFilter {
+  // The route's schema has checked each bound with the same parser.
+  const bound = (text: string | undefined) => (text ? parseDateOrDateTime(text)! : undefined);
+  return {
+    orgId,
+    accountId: query.social_account_id === undefined ? undefined : parseAccountId(query.social_account_id),
+    tenantId: query.tenant_id ?? query.tenantId,
+    created: { after: bound(query.created_after), before: bound(query.created_before) },
+    scheduled: { after: bound(query.scheduled_after), before: bound(query.scheduled_before) },
+  };
 }
 
 /** The spec accepts the encoded id or the raw number. */

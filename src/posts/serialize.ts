@@ -1,4 +1,5 @@
 // Database rows -> the API's Post object (encoded ids, ISO dates, `<network>Configuration` keys).
+import pg from 'pg';
 import { encodeId } from '../ids.ts';
 
 export interface TargetRow {
@@ -56,7 +57,11 @@ export interface PostJson {
   scheduled: boolean;
 }
 
-/** `withStatus` adds each account's publishing state (GET /v1/posts/:id). */
+/**
+ * `withStatus` adds each account's publishing state (GET /v1/posts/:id). Keys come in the order of the
+ * response schema (schema.ts), so JSON.stringify writes what the schema's serializer would (the list
+ * serializes its page once with it and sends it as both `posts` and `data`).
+ */
 export function toPostJson(row: PostRow, withStatus = false): PostJson {
   return {
     id: encodeId(row.id),
@@ -65,11 +70,11 @@ export function toPostJson(row: PostRow, withStatus = false): PostJson {
     scheduledAt: iso(row.scheduled_at),
     isDraft: row.is_draft,
     createdAt: iso(row.created_at)!,
-    socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
     containers: row.containers.map((c) => ({ id: encodeId(c.id), content: c.content, media: c.media })),
     networkOverrideConfiguration: overrideConfiguration(row.network_options),
     processMedia: row.process_media,
     scheduled: row.queued,
+    socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
   };
 }
 
@@ -94,7 +99,28 @@ function overrideConfiguration(options: Record<string, unknown> | null): Record<
   return Object.fromEntries(Object.entries(options).map(([network, block]) => [`${network}Configuration`, block]));
 }
 
+/** PostgreSQL's text of a timestamptz in a UTC session (its ISO DateStyle): 2026-11-24 09:31:29.621209+00. */
+const PG_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * ISO 8601 with milliseconds, as Date#toISOString writes it. PostgreSQL's own text (a list reads its
+ * timestamps raw, see RAW_TIMESTAMPS) is rewritten without building a Date: the fraction truncated to
+ * milliseconds, which is what parsing it into a Date did. Anything else goes through a Date.
+ */
 function iso(value: Date | string | null): string | null {
   if (value === null) return null;
-  return (value instanceof Date ? value : new Date(value)).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  const raw = PG_UTC_TIMESTAMP.exec(value);
+  if (raw) return `${raw[1]}T${raw[2]}.${((raw[3] ?? '') + '000').slice(0, 3)}Z`;
+  // Another session time zone, or a timestamp inside JSON (2026-11-24T09:31:29.621209+00:00).
+  return (PG_TIMESTAMP_TEXT.test(value) ? parsePgTimestamp(value) : new Date(value)).toISOString();
 }
+
+const PG_TIMESTAMP_TEXT = /^\d{4,}-\d\d-\d\d \d/;
+const parsePgTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
+
+/** Query types that leave timestamptz as PostgreSQL's text, for iso() to rewrite (everything else as usual). */
+export const RAW_TIMESTAMPS = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((text: string) => unknown) =>
+    oid === pg.types.builtins.TIMESTAMPTZ ? (text) => text : (pg.types.getTypeParser as (oid: number, format?: string) => (text: string) => unknown)(oid, format),
+};

@@ -54,6 +54,16 @@ describe('GET /v1/posts', () => {
     ]);
   });
 
+  test('each post carries exactly the schema\'s fields, in its order (the page is serialized once, without it)', async () => {
+    const res = await list();
+    const { PostSchema, SocialAccountRefSchema } = await import('../../src/posts/schema.ts');
+    for (const post of res.body.posts) {
+      assert.deepEqual(Object.keys(post), Object.keys(PostSchema.properties));
+      for (const account of post.socialAccounts) assert.deepEqual(Object.keys(account), Object.keys(SocialAccountRefSchema.properties));
+    }
+    assert.match(res.headers.get('content-type')!, /^application\/json; charset=utf-8$/);
+  });
+
   test('limit and offset page through; total stays the total', async () => {
     const page = await list('?limit=2&offset=1');
     assert.deepEqual(idsOf(page), [ids.p3, ids.p2]);
@@ -111,6 +121,33 @@ describe('GET /v1/posts', () => {
     const res = await list('?created_after=yesterday');
     assert.equal(res.status, 400);
     assert.equal(res.body.details[0].field, 'created_after');
+  });
+});
+
+describe('GET /v1/posts: each post as GET /v1/posts/:id shows it', () => {
+  test('threads with media (in order, with and without alt text), several accounts, overrides, drafts', async () => {
+    const other = await server.createOrg();
+    const b1 = await server.addAccount(other, 'bluesky', 'same_b1');
+    const b2 = await server.addAccount(other, 'x', 'same_x2', { nickname: 'Nick "X" \\ é' });
+    const media = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example.com/${n}-${i}.png`, filename: `${n}-${i}.png`, ...(i % 2 ? {} : { altText: `alt ${i}` }) }));
+    const bodies = [
+      { accounts: [b1.id, b2.id], containers: [{ content: 'root', media: media(3) }, { content: 'reply' }, { content: 'last', media: media(1) }] },
+      { accounts: [b2.id], content: 'plain', isDraft: true },
+      { accounts: [b1.id], containers: [{ media: media(2) }], bluesky: { labels: ['sexual'] } },
+      { accounts: [b2.id, b1.id], content: 'both, other order', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() },
+    ];
+    for (const body of bodies) {
+      const res = await server.request('POST', '/v1/posts', { key: other.key, body });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const page = await server.request('GET', '/v1/posts', { key: other.key });
+    assert.equal(page.body.posts.length, bodies.length);
+    for (const listed of page.body.posts) {
+      const detail = (await server.request('GET', `/v1/posts/${listed.id}`, { key: other.key })).body.post;
+      const accountsOnly = detail.socialAccounts.map(({ id, nickname, network, username }: any) => ({ id, nickname, network, username }));
+      assert.deepEqual(listed, { ...detail, socialAccounts: accountsOnly });
+    }
+    assert.equal(page.body.posts.filter((p: any) => p.containers.some((c: any) => c.media.length)).length, 2);
   });
 });
 

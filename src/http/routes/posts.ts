@@ -61,9 +61,14 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       querystring: ListPostsQuerySchema,
       response: { 200: ListPostsResponseSchema, 400: ErrorSchema },
     },
-    handler: async (request) => {
+    // The page is written once and sent twice (`data` repeats `posts`): serializing it against the
+    // schema for each would double the list's largest CPU cost. toPostJson keeps the schema's keys.
+    handler: async (request, reply) => {
       const page = await listPosts(ctx.db, request.owner.orgId, request.query);
-      return { success: true, posts: page.posts, data: page.posts, pagination: page.pagination };
+      const posts = JSON.stringify(page.posts);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`{"success":true,"posts":${posts},"data":${posts},"pagination":${JSON.stringify(page.pagination)}}`);
     },
   });
 
