@@ -59,7 +59,10 @@ test('migration 010 turns pending pg-boss jobs into due targets and drops pg-bos
   await job(retrying, 2, new Date(Date.now() + 9000_000), 'completed'); // done already: ignored
 
   const startedAt = Date.now();
-  assert.deepEqual(await migrate(db), ['010_publishing_queue.sql']);
+  // 010 and every later migration apply (later ones, e.g. the list's counters, run on the upgraded data).
+  const pending = (await readdir(MIGRATIONS)).filter((f) => f.endsWith('.sql') && f >= '010').sort();
+  assert.equal(pending[0], '010_publishing_queue.sql');
+  assert.deepEqual(await migrate(db), pending);
   const due = new Map((await db.query<{ id: number; due_at: Date | null }>('SELECT id, due_at FROM targets')).rows.map((r) => [r.id, r.due_at]));
   const near = (at: Date | null | undefined) => at !== null && at !== undefined && Math.abs(at.getTime() - startedAt) < 60_000;
   assert.ok(near(due.get(immediate.target)), 'an immediate post is due now');
