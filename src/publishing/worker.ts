@@ -230,7 +230,9 @@ class PublishLoop {
 
   private async renewLease(): Promise<void> {
     try {
-      if (await renewWorker(this.deps.db, this.workerId)) return;
+      // Through the listening connection when there is one: it is otherwise idle, while the pool may
+      // be queued behind hundreds of publishes, and a renewal waiting there lets the lease lapse.
+      if (await renewWorker(this.listener ?? this.deps.db, this.workerId)) return;
       // Presumed dead and swept (a stall longer than the lease): what it held is being taken over,
       // and the fence stops those attempts. Carry on under a new lease.
       this.workerId = await registerWorker(this.deps.db);
