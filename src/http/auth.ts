@@ -4,7 +4,7 @@
 // Invalid keys are counted per client address (auth-failures.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
-import { findKeyOwner, type KeyOwner } from '../orgs/orgs.ts';
+import { createKeyOwnerLookup, type KeyOwner } from '../orgs/api-keys.ts';
 import type { AuthFailureGuard } from './auth-failures.ts';
 import { errorBody } from './errors.ts';
 
@@ -20,6 +20,7 @@ declare module 'fastify' {
 
 export function installAuth(app: FastifyInstance, db: Db, failures: AuthFailureGuard): void {
   app.decorateRequest('owner', undefined as unknown as KeyOwner);
+  const owners = createKeyOwnerLookup(db);
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return; // CORS preflight carries no credentials
     // Routes that carry their own credential (a pending connect's session token) say so in their config.
@@ -28,7 +29,7 @@ export function installAuth(app: FastifyInstance, db: Db, failures: AuthFailureG
     if (!key) return unauthorized(reply, 'Missing API key: send "Authorization: Bearer <API_KEY>"');
     const blocked = failures.blockedFor(request.ip, key);
     if (blocked) return tooManyFailures(reply, blocked);
-    const owner = await findKeyOwner(db, key);
+    const owner = await owners.submit(key);
     if (!owner) {
       const blockedNow = await failures.recordFailure(request.ip);
       return blockedNow ? tooManyFailures(reply, blockedNow) : unauthorized(reply, 'Invalid API key');

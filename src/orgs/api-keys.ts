@@ -1,6 +1,7 @@
 // API keys: issuing, listing, revoking, resolving a presented key to its owner, and the counters a
 // key carries (fixed quota, last use). The key itself is shown once; only its SHA-256 is stored.
-import type { Db, Queryable } from '../db/pool.ts';
+import { BatchQueue } from '../db/batch-queue.ts';
+import { prepared, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId, parseEncodedOrNumericId } from '../ids.ts';
 import { generateApiKey, hashApiKey } from '../security/api-keys.ts';
 import type { SubscriptionStatus } from './orgs.ts';
@@ -62,15 +63,35 @@ export interface KeyOwner {
 
 /** Who a presented key belongs to, or undefined for an unknown or revoked key. */
 export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner | undefined> {
-  const result = await db.query<KeyOwner>(
-    `SELECT k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
+  return (await findKeyOwners(db, [hashApiKey(key)]))[0];
+}
+
+/** The owners of keys given by their hashes, in the same order (undefined: unknown or revoked). */
+async function findKeyOwners(db: Queryable, hashes: Buffer[]): Promise<(KeyOwner | undefined)[]> {
+  const result = await db.query<KeyOwner & { ord: number }>({
+    ...prepared(`SELECT r.ord, k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
             o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
             k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit"
-       FROM api_keys k JOIN orgs o ON o.id = k.org_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hashApiKey(key)],
-  );
-  return result.rows[0];
+       FROM unnest($1::bytea[]) WITH ORDINALITY AS r(key_hash, ord)
+       JOIN api_keys k ON k.key_hash = r.key_hash AND k.revoked_at IS NULL
+       JOIN orgs o ON o.id = k.org_id`),
+    values: [hashes],
+  });
+  const owners: (KeyOwner | undefined)[] = hashes.map(() => undefined);
+  for (const { ord, ...owner } of result.rows) owners[ord - 1] = owner;
+  return owners;
+}
+
+/**
+ * Looks keys up as requests come: the lookups of requests that arrive while others are at the
+ * database share one statement (db/batch-queue.ts). Nothing is cached, so a revoked key, a changed
+ * limit or subscription applies to the next request that reaches the database after the change.
+ */
+export function createKeyOwnerLookup(db: Queryable): BatchQueue<string, KeyOwner | undefined> {
+  return new BatchQueue(async (keys: string[]) => {
+    const owners = await findKeyOwners(db, keys.map(hashApiKey));
+    return owners.map((value) => ({ ok: true as const, value }));
+  }, { slots: 2, maxBatch: 200 });
 }
 
 // ---- counters ----------------------------------------------------------------------------------

@@ -10,23 +10,54 @@ export interface ResolvedAccount {
   nickname: string;
 }
 
+export interface AccountsRequest {
+  orgId: number;
+  entries: string[];
+}
+
 /**
- * An entry matches an account by its encoded id or by exact username (any network, active or not).
- * Accounts come back in the order of the entries that named them, each once.
+ * An entry matches an account of the request's org by its encoded id or by exact username (any
+ * network, active or not). For each request, its accounts in the order of the entries that named
+ * them, each once. One statement for a whole batch of requests.
  */
-export async function resolveAccounts(db: Queryable, orgId: number, entries: string[]): Promise<ResolvedAccount[]> {
-  const ids = entries.map(decodeId).filter((id): id is number => id !== undefined);
-  const { rows } = await db.query<ResolvedAccount>({
-    ...prepared(`SELECT id, network, username, nickname FROM social_accounts
-      WHERE org_id = $1 AND (id = ANY($2::bigint[]) OR username = ANY($3::text[]))
-      ORDER BY id`),
-    values: [orgId, ids, entries],
+export async function resolveAccounts(db: Queryable, requests: AccountsRequest[]): Promise<ResolvedAccount[][]> {
+  const byId: { ord: number[]; org: number[]; id: number[] } = { ord: [], org: [], id: [] };
+  const byName: { ord: number[]; org: number[]; name: string[] } = { ord: [], org: [], name: [] };
+  requests.forEach(({ orgId, entries }, ord) => {
+    for (const entry of entries) {
+      const id = decodeId(entry);
+      if (id !== undefined) {
+        byId.ord.push(ord);
+        byId.org.push(orgId);
+        byId.id.push(id);
+      }
+      byName.ord.push(ord);
+      byName.org.push(orgId);
+      byName.name.push(entry);
+    }
   });
+  const { rows } = await db.query<ResolvedAccount & { ord: number }>({
+    ...prepared(`SELECT r.ord, a.id, a.network, a.username, a.nickname
+        FROM unnest($1::int[], $2::bigint[], $3::bigint[]) AS r(ord, org_id, id)
+        JOIN social_accounts a ON a.id = r.id AND a.org_id = r.org_id
+      UNION
+      SELECT r.ord, a.id, a.network, a.username, a.nickname
+        FROM unnest($4::int[], $5::bigint[], $6::text[]) AS r(ord, org_id, name)
+        JOIN social_accounts a ON a.org_id = r.org_id AND a.username = r.name
+      ORDER BY 1, 2`),
+    values: [byId.ord, byId.org, byId.id, byName.ord, byName.org, byName.name],
+  });
+  const found: ResolvedAccount[][] = requests.map(() => []);
+  for (const { ord, ...account } of rows) found[ord]!.push(account);
+  return requests.map((request, ord) => inEntryOrder(request.entries, found[ord]!));
+}
+
+function inEntryOrder(entries: string[], accounts: ResolvedAccount[]): ResolvedAccount[] {
   const seen = new Set<number>();
   const ordered: ResolvedAccount[] = [];
   for (const entry of entries) {
     const id = decodeId(entry);
-    for (const account of rows) {
+    for (const account of accounts) {
       if ((account.id === id || account.username === entry) && !seen.has(account.id)) {
         seen.add(account.id);
         ordered.push(account);

@@ -47,6 +47,23 @@ describe('401', () => {
     assert.equal((await server.request('GET', '/v1/posts', { key: org.key })).status, 200);
   });
 
+  test('concurrent requests with many keys share lookups, and each is answered as its own key', async () => {
+    // Key lookups of requests in flight together go to the database as one statement: each request
+    // must still get its own org, and a revoked or unknown key its 401, whatever it was batched with.
+    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const other = await server.createOrg();
+    const otherPost = (await server.request('POST', '/v1/posts', { key: other.key, body: { accounts: [(await server.addAccount(other, 'x', 'other_x')).id], content: 'theirs' } })).body.post.id;
+    const revoked = await createApiKey(server.db, org.orgId, 'to revoke');
+    assert.equal(await revokeApiKey(server.db, String(revoked.id)), true);
+    const keys = Array.from({ length: 40 }, (_, i) => [org.key, other.key, org.key, other.key, revoked.key, 'crier_unknown'][i % 6]!);
+    const answers = await Promise.all(keys.map((key) => server.request('GET', `/v1/posts/${otherPost}`, { key })));
+    keys.forEach((key, i) => {
+      const expected = key === other.key ? 200 : key === org.key ? 404 : 401;
+      assert.equal(answers[i]!.status, expected, `request ${i}`);
+      if (expected === 200) assert.equal(answers[i]!.body.post.id, otherPost);
+    });
+  });
+
   test('the Bearer scheme is case-insensitive', async () => {
     const res = await server.request('GET', '/v1/posts', { headers: { authorization: `bearer ${org.key}` } });
     assert.equal(res.status, 200);

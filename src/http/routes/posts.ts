@@ -1,8 +1,8 @@
 // /v1/posts: create, list, read.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { RequestError } from '../../errors.ts';
-import { createPost } from '../../posts/create.ts';
+import { RequestError, validationError } from '../../errors.ts';
+import { createPostWriter } from '../../posts/create.ts';
 import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
 import { getPost } from '../../posts/read.ts';
@@ -14,7 +14,8 @@ import {
   type ListPostsQuery,
 } from '../../posts/schema.ts';
 import type { AppContext } from '../context.ts';
-import { parseIdempotencyKey, runIdempotent } from '../idempotency.ts';
+import { parseIdempotencyKey } from '../idempotency.ts';
+import { parseCreateBody } from '../../posts/validate.ts';
 import { IdParams } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
@@ -25,6 +26,9 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     allowLoopback: ctx.config.allowLoopbackFetch,
     isOwnMedia: (url) => tokenOfPublicUrl(ctx.config.publicBaseUrl, url) !== undefined,
   };
+
+  // Concurrent creates share transactions (posts/create.ts).
+  const postWriter = createPostWriter(ctx.db);
 
   app.post('/v1/posts', {
     schema: {
@@ -40,14 +44,12 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     validatorCompiler: () => (data: unknown) => ({ value: data }),
     handler: async (request, reply) => {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
-      const { orgId } = request.owner;
-      let dueAt: Date | null | undefined;
-      const result = await runIdempotent(ctx.db, { orgId, endpoint: 'POST /v1/posts', key, body: request.body }, async (tx) => {
-        const created = await createPost(tx, orgId, request.body, fetchPolicy);
-        dueAt = created.dueAt;
-        return { status: created.status, body: created.body, headers: {} };
-      });
-      if (dueAt !== undefined) ctx.waker.wake(dueAt);
+      const now = new Date();
+      const parsed = parseCreateBody(request.body, now, fetchPolicy);
+      // Without a key a bad body needs no database; with one, the key is judged first (a reused key is a 422).
+      if (!parsed.ok && key === undefined) throw validationError(parsed.details);
+      const result = await postWriter.submit({ orgId: request.owner.orgId, key, body: request.body, parsed, now });
+      if (result.dueAt !== undefined) ctx.waker.wake(result.dueAt);
       if (result.replayed) reply.header('idempotency-replayed', 'true');
       return reply.code(result.status as 200).headers(result.headers).send(result.body as never);
     },
