@@ -1,8 +1,11 @@
 // The network's ceiling: how many posts per second the X emulator itself accepts, measured with a
-// plain concurrent loop of POST /2/tweets (Node's fetch, as Crier's X client uses) at the concurrency
+// plain concurrent loop of POST /2/tweets (undici's request() on a keep-alive Agent, as Crier's X
+// client sends it: src/networks/x/transport.ts; a heavier client here would take CPU from the emulator,
+// which shares this process, and understate what it can do) at the concurrency
 // the workers run with, spread over the same accounts. No database, no queue: what the network side
 // of the publishing path costs alone, for Crier's figures to be read against.
 import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
 import { percentile } from '../stats.ts';
 import type { XBenchAccount } from './fixture.ts';
 
@@ -41,23 +44,29 @@ async function postLoop(apiUrl: string, accounts: XBenchAccount[], concurrency: 
   let failures = 0;
   let firstFailure: string | undefined;
   const latencies: number[] = [];
+  const dispatcher = new Agent({ pipelining: 1 });
   const loop = async () => {
     for (let i = next++; i < total; i = next++) {
       const account = accounts[i % accounts.length]!;
       const t0 = performance.now();
-      const res = await fetch(`${apiUrl}/2/tweets`, {
+      const res = await request(`${apiUrl}/2/tweets`, {
         method: 'POST',
         headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ text: `${tag} ${i}` }),
+        dispatcher,
       });
-      const body = await res.text();
-      if (res.status === 201) latencies.push(performance.now() - t0);
+      const body = await res.body.text();
+      if (res.statusCode === 201) latencies.push(performance.now() - t0);
       else {
         failures++;
-        firstFailure ??= `HTTP ${res.status}: ${body.slice(0, 300)}`;
+        firstFailure ??= `HTTP ${res.statusCode}: ${body.slice(0, 300)}`;
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, loop));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, loop));
+  } finally {
+    await dispatcher.close();
+  }
   return { latencies, failures, firstFailure };
 }

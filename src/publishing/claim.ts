@@ -42,18 +42,51 @@ interface SealedAccount {
   credential_enc: Buffer | null;
 }
 
-/** The claims of one claim statement; each account's secrets are opened once for the batch. */
+/** The claims of one claim statement; an account's secrets are opened once (see `openedAccounts`). */
 export function claimsFromRows(box: SecretBox, rows: ClaimRow[]): Claim[] {
-  const opened = new Map<number, { account: AccountCredentials; unreadable?: string }>();
   return rows.map((row) => {
-    let account = opened.get(row.account_id);
-    if (!account) {
-      account = openRowAccount(box, row);
-      opened.set(row.account_id, account);
-    }
+    const account = openedAccount(box, row);
     return claimFromRow(row, { ...account, account: { ...account.account } });
   });
 }
+
+/** What an account was opened from: a claim row that differs in any of it is opened again. */
+type AccountRowFields = Pick<ClaimRow, 'org_id' | 'network' | 'username' | 'network_unique_id' | 'service_url' | 'access_token_enc' | 'refresh_token_enc' | 'credential_enc'>;
+
+interface OpenedAccount {
+  account: AccountCredentials;
+  unreadable?: string;
+  from: AccountRowFields;
+}
+
+/**
+ * Accounts opened by earlier claims, per secret box and account id. Opening (AES-GCM, a key object
+ * per secret) was a measured share of a worker's CPU per destination, and the same accounts come
+ * back claim after claim. An entry is used only while the row holds the same sealed secrets and
+ * fields, so a refreshed token or a renamed account is opened afresh. Bounded: cleared when full.
+ */
+const openedAccounts = new WeakMap<SecretBox, Map<number, OpenedAccount>>();
+const MAX_OPENED_ACCOUNTS = 10_000;
+
+function openedAccount(box: SecretBox, row: ClaimRow): OpenedAccount {
+  let opened = openedAccounts.get(box);
+  if (!opened) openedAccounts.set(box, (opened = new Map()));
+  const known = opened.get(row.account_id);
+  if (known && sameAccountRow(known.from, row)) return known;
+  if (opened.size >= MAX_OPENED_ACCOUNTS) opened.clear();
+  const { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc } = row;
+  const entry = { ...openRowAccount(box, row), from: { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc } };
+  opened.set(row.account_id, entry);
+  return entry;
+}
+
+function sameAccountRow(a: AccountRowFields, b: AccountRowFields): boolean {
+  return a.network === b.network && a.username === b.username && a.network_unique_id === b.network_unique_id && a.service_url === b.service_url &&
+    a.org_id === b.org_id && sameBytes(a.access_token_enc, b.access_token_enc) && sameBytes(a.refresh_token_enc, b.refresh_token_enc) &&
+    sameBytes(a.credential_enc, b.credential_enc);
+}
+
+const sameBytes = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
 
 function openRowAccount(box: SecretBox, row: ClaimRow): { account: AccountCredentials; unreadable?: string } {
   const sealed = { ...row, id: row.account_id };

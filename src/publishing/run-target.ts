@@ -15,6 +15,7 @@ import { PublishError, PublishWait } from './errors.ts';
 import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';
 import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
+import type { Semaphore } from './timing.ts';
 
 export interface EngineDeps {
   db: Db;
@@ -34,6 +35,12 @@ export interface EngineDeps {
   retryBaseMs: number;
   /** Writes a step before a network call (batched); false when the attempt is no longer current. */
   writeStep(step: PartStep): Promise<boolean>;
+  /**
+   * Bounds the attempts calling networks at once. An attempt takes a slot right before its first
+   * network call (its first step is written by then) and gives it back when it ends; without it,
+   * attempts are not bounded here.
+   */
+  networkSlots?: Semaphore;
 }
 
 /** How one attempt ended, with the last container the network accepted that is not on record yet. */
@@ -53,6 +60,8 @@ export async function publishClaim(deps: EngineDeps, claim: Claim): Promise<Atte
   } catch (error) {
     if (error instanceof Superseded) throw error;
     return { outcome: toOutcome(deps, claim, error), confirm: run.unconfirmed };
+  } finally {
+    run.leaveNetwork();
   }
 }
 
@@ -63,6 +72,8 @@ class Attempt {
   unconfirmed: ConfirmedPart | undefined;
   /** The previous attempt ended asking to wait (PublishWait), and no crash came after it. */
   private readonly resumingWait: boolean;
+  /** This attempt holds one of deps.networkSlots. */
+  private holdsSlot = false;
 
   constructor(deps: EngineDeps, claim: Claim) {
     this.deps = deps;
@@ -92,6 +103,19 @@ class Attempt {
       const refreshed = await this.refreshedAccount(claim.account, error);
       return await this.publishWith(adapter, refreshed, containers, true);
     }
+  }
+
+  /** Waits for a network slot, once per attempt (see EngineDeps.networkSlots). */
+  private async enterNetwork(): Promise<void> {
+    if (this.holdsSlot || !this.deps.networkSlots) return;
+    await this.deps.networkSlots.acquire();
+    this.holdsSlot = true;
+  }
+
+  leaveNetwork(): void {
+    if (!this.holdsSlot) return;
+    this.holdsSlot = false;
+    this.deps.networkSlots!.release();
   }
 
   private async publishWith(adapter: NetworkAdapter, account: AccountCredentials, containers: ContainerInput[], resumed: boolean): Promise<Outcome> {
@@ -141,6 +165,7 @@ class Attempt {
       await this.step(undefined);
     } else if (stored?.status === 'reserved') {
       // An earlier attempt got as far as the call: ask the network before doing anything.
+      await this.enterNetwork();
       const found = await prepared.reconcile(position, stored.reservation, root);
       if (found !== 'absent') {
         await this.step(undefined);
@@ -154,6 +179,7 @@ class Attempt {
       await this.step({ position, reservation });
     }
     failpoint('after-attempt');
+    await this.enterNetwork();
     const ref = await prepared.publishPart(position, reservation, root);
     failpoint('after-network');
     this.unconfirmed = { position, ref };

@@ -45,6 +45,14 @@ const MAX_CLAIM = 256;
 const MAX_WRITE = 512;
 /** Without a backlog, claims are at least this far apart. */
 const CLAIM_PACE_MS = 50;
+/**
+ * Destinations held beyond the network slots, as a share of them: claimed, their first step written,
+ * waiting for a slot. A slot that frees starts the next call at once instead of waiting for the next
+ * claim and step write (measured: with every held destination also a slot, those two writes kept a
+ * share of the slots away from the network, and a drain well under the network's speed). Calls to
+ * networks stay bounded by CRIER_PUBLISH_CONCURRENCY.
+ */
+const CLAIM_AHEAD_SHARE = 0.5;
 /** How long an outcome may wait for others to share its write. */
 const OUTCOME_LINGER_MS = 10;
 /** How long stop() waits for publishes in flight; what is left is taken over once the lease lapses. */
@@ -75,6 +83,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     maxAttempts: config.publishing.maxAttempts,
     retryBaseMs: config.publishing.retryBaseMs,
     writeStep: (step) => steps.submit(step),
+    networkSlots: new Semaphore(config.publishing.concurrency),
   };
   const loop = new PublishLoop({ ...deps, engine, outcomes, steps, config });
   await loop.start();
@@ -95,10 +104,11 @@ interface LoopDeps extends WorkerDeps {
 
 class PublishLoop {
   private readonly deps: LoopDeps;
+  /** Destinations held at once: the network slots and those claimed ahead of them. */
   private readonly capacity: number;
   private readonly mediaSlots: Semaphore;
   private readonly timer = new WakeTimer();
-  /** Publishes running (network calls): what `capacity` bounds. */
+  /** Publishes running or waiting for a network slot: what `capacity` bounds. */
   private readonly inFlight = new Set<Promise<void>>();
   /** Outcomes waiting for their group commit: they hold no network slot, but are bounded too. */
   private readonly recording = new Set<Promise<void>>();
@@ -114,7 +124,7 @@ class PublishLoop {
 
   constructor(deps: LoopDeps) {
     this.deps = deps;
-    this.capacity = deps.config.publishing.concurrency;
+    this.capacity = deps.config.publishing.concurrency + Math.ceil(deps.config.publishing.concurrency * CLAIM_AHEAD_SHARE);
     this.mediaSlots = new Semaphore(deps.config.publishing.mediaConcurrency);
     this.leaseSeconds = deps.config.publishing.heartbeatSeconds;
   }

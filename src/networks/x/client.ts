@@ -1,6 +1,7 @@
 // A small typed client for the X API v2 calls Crier makes. Errors come back classified as
 // PublishError, with the network's own reason first in the message.
 import { PublishError } from '../../publishing/errors.ts';
+import { xSender, type XAnswer } from './transport.ts';
 
 export interface XTweet {
   id: string;
@@ -76,23 +77,46 @@ export class XClient {
 
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
+    if (body instanceof FormData) return answered(await this.#upload(method, path, headers, body));
+    let payload: string | undefined;
+    if (body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
+    const send = await xSender();
+    let answer: XAnswer;
+    try {
+      answer = await send(this.baseUrl + path, method, headers, payload);
+    } catch (error) {
+      throw unreachable(error);
+    }
+    return answered(answer);
+  }
+
+  /**
+   * Multipart uploads keep fetch, which encodes FormData as the standard says: they are few, and
+   * their bytes, not the client, are what they cost.
+   */
+  async #upload(method: string, path: string, headers: Record<string, string>, form: FormData): Promise<XAnswer> {
     let res: Response;
     try {
-      res = await fetch(this.baseUrl + path, { method, headers, body: payload, signal: AbortSignal.timeout(60_000) });
+      res = await fetch(this.baseUrl + path, { method, headers, body: form, signal: AbortSignal.timeout(60_000) });
     } catch (error) {
-      throw new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`);
+      throw unreachable(error);
     }
-    const text = await res.text();
-    const json = text ? safeJson(text) : undefined;
-    if (res.ok) return json;
-    throw classify(res, json);
+    return { status: res.status, header: (name) => res.headers.get(name) ?? undefined, text: await res.text() };
   }
+}
+
+function unreachable(error: unknown): PublishError {
+  return new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`);
+}
+
+/** X's answer: its JSON on a 2xx, else the error it stands for. */
+function answered(answer: XAnswer): unknown {
+  const json = answer.text ? safeJson(answer.text) : undefined;
+  if (answer.status >= 200 && answer.status < 300) return json;
+  throw classify(answer, json);
 }
 
 interface ProcessingInfo {
@@ -139,11 +163,11 @@ export function isDuplicateContent(error: unknown): boolean {
   return error instanceof PublishError && /duplicate content/i.test(error.message);
 }
 
-function classify(res: Response, body: unknown): PublishError {
+function classify(res: XAnswer, body: unknown): PublishError {
   const reason = reasonOf(res.status, body);
   if (res.status === 401) return new PublishError('auth', `x: the access token was refused (${reason}); reconnect the account`);
   if (res.status === 429) {
-    const reset = Number(res.headers.get('x-rate-limit-reset'));
+    const reset = Number(res.header('x-rate-limit-reset'));
     const waitMs = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
     return new PublishError('retryable', `x: rate limited (${reason})`, waitMs);
   }
