@@ -1,4 +1,5 @@
 // Rules 1-3 of POST /v1/posts: which connected accounts a request's `accounts` entries name.
+import { BatchQueue } from '../db/batch-queue.ts';
 import { decodeId } from '../ids.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 import type { NetworkId } from '../networks/types.ts';
@@ -65,4 +66,15 @@ function inEntryOrder(entries: string[], accounts: ResolvedAccount[]): ResolvedA
     }
   }
   return ordered;
+}
+
+/**
+ * Resolves as requests come: the requests that arrive while a resolution is at the database share
+ * the next statement (db/batch-queue.ts). One at a time: it runs beside the write of the batch before.
+ */
+export function createAccountResolver(db: Queryable): BatchQueue<AccountsRequest, ResolvedAccount[]> {
+  return new BatchQueue(async (requests: AccountsRequest[]) => {
+    const resolved = await resolveAccounts(db, requests);
+    return resolved.map((value) => ({ ok: true as const, value }));
+  }, { slots: 1, maxBatch: 200 });
 }

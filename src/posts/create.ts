@@ -1,7 +1,8 @@
 // POST /v1/posts. Concurrent creates share transactions (db/group-commit.ts): a batch claims its
 // Idempotency-Keys, resolves its accounts and inserts its posts with their containers, media and
 // targets, each step one statement for the whole batch, and each request gets its own answer (a bad
-// request is a 4xx for that request alone). The targets are the publishing queue: they are written
+// request is a 4xx for that request alone). A request without a key has its accounts resolved before
+// it joins a batch (accounts.ts, batched too), while the batch before it is being written. The targets are the publishing queue: they are written
 // due (at scheduledAt, or now), so a stored post is always queued — there is no separate job that
 // could fail to be queued after the post was stored. Drafts are written with nothing due.
 import type { Db, Tx } from '../db/pool.ts';
@@ -28,6 +29,8 @@ export interface CreateSubmission {
   /** The body parsed and validated on its own; with a key, a failure is reported after the key is checked. */
   parsed: Parsed;
   now: Date;
+  /** Resolved already (a request without a key: resolving is not part of its transaction). */
+  accounts?: ResolvedAccount[];
 }
 
 export interface CreateOutcome extends StoredResponse {
@@ -43,11 +46,14 @@ export interface CreatedBody {
 }
 
 /**
- * Batches of at most 100 creates, at most 4 transactions at once (4 of the pool's connections):
- * measured in bench/run.ts, where 20 clients then share 1–3 commits instead of making 20.
+ * One batch of at most 100 creates in flight at a time. Measured with `npm run bench -- --only
+ * creates` (20 clients, back to back): 1 slot 2,036–2,342 creates/s (batches of ~10), 2 slots
+ * 1,470–1,751, 4 slots 1,447–1,661, 8 slots 1,139, 20 slots 628 — concurrent batches of the same
+ * organization's posts slow each other's statements down (3 posts took 4–7 ms beside three other
+ * batches, 10 posts 3.8 ms alone).
  */
 export function createPostWriter(db: Db): BatchQueue<CreateSubmission, CreateOutcome> {
-  return groupCommit(db, writeCreates, { slots: 4, maxBatch: 100 });
+  return groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
 }
 
 /**
@@ -70,12 +76,14 @@ export async function writeCreates(session: BatchSession, submissions: CreateSub
     else settle(index, { ok: false, error: validationError(submission.parsed.details) });
   }
 
-  const resolved = valid.length
-    ? await resolveAccounts(tx, valid.map(({ index, request }) => ({ orgId: submissions[index]!.orgId, entries: request.accounts })))
+  const unresolved = valid.filter(({ index }) => !submissions[index]!.accounts);
+  const resolved = unresolved.length
+    ? await resolveAccounts(tx, unresolved.map(({ index, request }) => ({ orgId: submissions[index]!.orgId, entries: request.accounts })))
     : [];
+  const resolvedHere = new Map(unresolved.map(({ index }, i) => [index, resolved[i]!]));
   const ready: NewPost[] = [];
-  valid.forEach(({ index, request }, i) => {
-    const accounts = resolved[i]!;
+  valid.forEach(({ index, request }) => {
+    const accounts = submissions[index]!.accounts ?? resolvedHere.get(index)!;
     const problem = accountProblem(request, accounts);
     if (problem) settle(index, { ok: false, error: problem });
     else ready.push({ index, orgId: submissions[index]!.orgId, request, accounts });
@@ -124,7 +132,8 @@ async function claimKeys(
   });
 }
 
-function accountProblem(request: CreateRequest, accounts: ResolvedAccount[]): RequestError | undefined {
+/** Rules 1-3 and the platform rules that depend on the resolved accounts: the request's 400, or undefined. */
+export function accountProblem(request: CreateRequest, accounts: ResolvedAccount[]): RequestError | undefined {
   if (accounts.length === 0) {
     return new RequestError(400, 'No account in "accounts" matches a connected social account', {
       code: 'no_account_resolved',

@@ -2,7 +2,8 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
-import { createPostWriter } from '../../posts/create.ts';
+import { accountProblem, createPostWriter } from '../../posts/create.ts';
+import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
 import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
 import { getPost } from '../../posts/read.ts';
@@ -29,6 +30,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // Concurrent creates share transactions (posts/create.ts).
   const postWriter = createPostWriter(ctx.db);
+  const accountResolver = createAccountResolver(ctx.db);
 
   app.post('/v1/posts', {
     schema: {
@@ -48,7 +50,14 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const parsed = parseCreateBody(request.body, now, fetchPolicy);
       // Without a key a bad body needs no database; with one, the key is judged first (a reused key is a 422).
       if (!parsed.ok && key === undefined) throw validationError(parsed.details);
-      const result = await postWriter.submit({ orgId: request.owner.orgId, key, body: request.body, parsed, now });
+      const { orgId } = request.owner;
+      let accounts: ResolvedAccount[] | undefined;
+      if (key === undefined && parsed.ok) {
+        accounts = await accountResolver.submit({ orgId, entries: parsed.request.accounts });
+        const problem = accountProblem(parsed.request, accounts);
+        if (problem) throw problem;
+      }
+      const result = await postWriter.submit({ orgId, key, body: request.body, parsed, now, accounts });
       if (result.dueAt !== undefined) ctx.waker.wake(result.dueAt);
       if (result.replayed) reply.header('idempotency-replayed', 'true');
       return reply.code(result.status as 200).headers(result.headers).send(result.body as never);
