@@ -106,20 +106,21 @@ const PG_JSON_UTC_TIMESTAMP_ANY_YEAR = /^(\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d
 /**
  * ISO 8601 with milliseconds, as Date#toISOString writes it. A list reads its timestamps as JSON text
  * in UTC (list.ts), rewritten here without building a Date: the fraction truncated to milliseconds,
- * as parsing it into a Date did.
+ * as parsing it into a Date did. Other text (JSON of a timestamptz, with its offset, as a post's
+ * targets carry it in read.ts) goes through a Date.
  */
 function iso(value: Date | string | null): string | null {
   if (value === null) return null;
   if (value instanceof Date) return value.toISOString();
   const utc = PG_JSON_UTC_TIMESTAMP.exec(value);
   if (utc) return `${utc[1]}.${((utc[2] ?? '') + '000').slice(0, 3)}Z`;
-  return dateOfUtcJson(value).toISOString();
+  return (dateOfUtcJson(value) ?? new Date(value)).toISOString();
 }
 
-/** Years past 9999 or before year 1, which Date#toISOString writes in its own extended form. */
-function dateOfUtcJson(value: string): Date {
+/** Years past 9999 or before year 1 in UTC without an offset, which Date#toISOString writes in its own extended form. */
+function dateOfUtcJson(value: string): Date | undefined {
   const parts = PG_JSON_UTC_TIMESTAMP_ANY_YEAR.exec(value);
-  if (!parts) throw new RangeError(`not a UTC timestamp from PostgreSQL's JSON: ${value}`);
+  if (!parts) return undefined;
   const [, year, month, day, hours, minutes, seconds, fraction, bc] = parts;
   const date = new Date(0);
   date.setUTCFullYear(bc ? 1 - Number(year) : Number(year), Number(month) - 1, Number(day));

@@ -44,3 +44,17 @@ for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
     }
   });
 }
+
+test('a target\'s published_at as read.ts gives it (JSON of a timestamptz, with its offset) is the Date\'s ISO string', async () => {
+  await client.query("SET TIME ZONE 'UTC'");
+  const { rows } = await client.query<{ json: string; at: Date }>(
+    `SELECT to_json(t)::text AS json, t AS at FROM (${SAMPLE}) AS s, LATERAL (VALUES (s.created_at)) AS v(t)
+      WHERE t BETWEEN '0001-01-01Z' AND '9999-12-31Z'`,
+  );
+  assert.ok(rows.length > 400 && rows[0]!.json.endsWith('+00:00"'), rows[0]!.json);
+  for (const { json, at } of rows) {
+    const withTarget = (published_at: string | Date) =>
+      toPostJson({ ...post({ created_at: at, published_at: null, scheduled_at: null }), accounts: [{ id: 1, network: 'x', username: 'u', nickname: 'n', status: 'published', published_at }] }, true);
+    assert.deepEqual(withTarget(JSON.parse(json) as string), withTarget(at));
+  }
+});
