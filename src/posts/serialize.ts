@@ -1,5 +1,4 @@
 // Database rows -> the API's Post object (encoded ids, ISO dates, `<network>Configuration` keys).
-import pg from 'pg';
 import { encodeId } from '../ids.ts';
 
 export interface TargetRow {
@@ -99,28 +98,32 @@ function overrideConfiguration(options: Record<string, unknown> | null): Record<
   return Object.fromEntries(Object.entries(options).map(([network, block]) => [`${network}Configuration`, block]));
 }
 
-/** PostgreSQL's text of a timestamptz in a UTC session (its ISO DateStyle): 2026-11-24 09:31:29.621209+00. */
-const PG_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+/** A timestamp in UTC as PostgreSQL writes it in JSON (`t AT TIME ZONE 'UTC'`): 2026-11-24T09:31:29.621209. */
+const PG_JSON_UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?$/;
+/** The same with any year, before year 1 too (`... BC`). */
+const PG_JSON_UTC_TIMESTAMP_ANY_YEAR = /^(\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?( BC)?$/;
 
 /**
- * ISO 8601 with milliseconds, as Date#toISOString writes it. PostgreSQL's own text (a list reads its
- * timestamps raw, see RAW_TIMESTAMPS) is rewritten without building a Date: the fraction truncated to
- * milliseconds, which is what parsing it into a Date did. Anything else goes through a Date.
+ * ISO 8601 with milliseconds, as Date#toISOString writes it. A list reads its timestamps as JSON text
+ * in UTC (list.ts), rewritten here without building a Date: the fraction truncated to milliseconds,
+ * as parsing it into a Date did. Other text (JSON of a timestamptz, with its offset, as a post's
+ * targets carry it in read.ts) goes through a Date.
  */
 function iso(value: Date | string | null): string | null {
   if (value === null) return null;
   if (value instanceof Date) return value.toISOString();
-  const raw = PG_UTC_TIMESTAMP.exec(value);
-  if (raw) return `${raw[1]}T${raw[2]}.${((raw[3] ?? '') + '000').slice(0, 3)}Z`;
-  // Another session time zone, or a timestamp inside JSON (2026-11-24T09:31:29.621209+00:00).
-  return (PG_TIMESTAMP_TEXT.test(value) ? parsePgTimestamp(value) : new Date(value)).toISOString();
+  const utc = PG_JSON_UTC_TIMESTAMP.exec(value);
+  if (utc) return `${utc[1]}.${((utc[2] ?? '') + '000').slice(0, 3)}Z`;
+  return (dateOfUtcJson(value) ?? new Date(value)).toISOString();
 }
 
-const PG_TIMESTAMP_TEXT = /^\d{4,}-\d\d-\d\d \d/;
-const parsePgTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
-
-/** Query types that leave timestamptz as PostgreSQL's text, for iso() to rewrite (everything else as usual). */
-export const RAW_TIMESTAMPS = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((text: string) => unknown) =>
-    oid === pg.types.builtins.TIMESTAMPTZ ? (text) => text : (pg.types.getTypeParser as (oid: number, format?: string) => (text: string) => unknown)(oid, format),
-};
+/** Years past 9999 or before year 1 in UTC without an offset, which Date#toISOString writes in its own extended form. */
+function dateOfUtcJson(value: string): Date | undefined {
+  const parts = PG_JSON_UTC_TIMESTAMP_ANY_YEAR.exec(value);
+  if (!parts) return undefined;
+  const [, year, month, day, hours, minutes, seconds, fraction, bc] = parts;
+  const date = new Date(0);
+  date.setUTCFullYear(bc ? 1 - Number(year) : Number(year), Number(month) - 1, Number(day));
+  date.setUTCHours(Number(hours), Number(minutes), Number(seconds), Number(((fraction ?? '') + '000').slice(0, 3)));
+  return date;
+}
