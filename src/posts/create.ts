@@ -7,7 +7,6 @@
 // could fail to be queued after the post was stored. Drafts are written with nothing due.
 import type { Db, Tx } from '../db/pool.ts';
 import { prepared } from '../db/pool.ts';
-import type { BatchQueue } from '../db/batch-queue.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
 import { RequestError, validationError } from '../errors.ts';
 import {
@@ -46,14 +45,18 @@ export interface CreatedBody {
 }
 
 /**
- * One batch of at most 100 creates in flight at a time. Measured with `npm run bench -- --only
+ * One batch of at most 100 creates in flight at a time (and one of requests with a key). Measured with `npm run bench -- --only
  * creates` (20 clients, back to back): 1 slot 2,036–2,342 creates/s (batches of ~10), 2 slots
  * 1,470–1,751, 4 slots 1,447–1,661, 8 slots 1,139, 20 slots 628 — concurrent batches of the same
  * organization's posts slow each other's statements down (3 posts took 4–7 ms beside three other
  * batches, 10 posts 3.8 ms alone).
  */
-export function createPostWriter(db: Db): BatchQueue<CreateSubmission, CreateOutcome> {
-  return groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
+export function createPostWriter(db: Db): { submit(submission: CreateSubmission): Promise<CreateOutcome> } {
+  // Requests with a key in batches of their own: a batch of requests without one stays a single
+  // statement, with no transaction to open, whatever else arrives.
+  const plain = groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
+  const keyed = groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
+  return { submit: (submission) => (submission.key === undefined ? plain : keyed).submit(submission) };
 }
 
 /**
