@@ -6,7 +6,7 @@ import { locateDatabase, type DatabaseLocation } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
-import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { purgeExpiredIdempotencyKeys } from './idempotency/keys.ts';
 import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
 import type { SecretBox } from './security/crypto.ts';
 import { openSecretBox } from './security/secret-key.ts';

@@ -11,7 +11,7 @@ import { groupCommit, type BatchSession, type Settled } from '../db/group-commit
 import { RequestError, validationError } from '../errors.ts';
 import {
   claimError, claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses, type KeyedRequest, type StoredResponse,
-} from '../http/idempotency.ts';
+} from '../idempotency/keys.ts';
 import type { FieldIssue, NetworkId } from '../networks/types.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';

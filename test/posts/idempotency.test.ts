@@ -110,7 +110,7 @@ describe('Idempotency-Key', () => {
     assert.equal(again.status, 200);
     assert.equal(again.headers.get('idempotency-replayed'), null);
     assert.notEqual(again.body.post.id, first.body.post.id);
-    const { purgeExpiredIdempotencyKeys } = await import('../../src/http/idempotency.ts');
+    const { purgeExpiredIdempotencyKeys } = await import('../../src/idempotency/keys.ts');
     await server.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1", [key]);
     assert.ok((await purgeExpiredIdempotencyKeys(server.db)) >= 1);
     const left = await server.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key]);
