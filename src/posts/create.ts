@@ -2,9 +2,10 @@
 // Idempotency-Keys, resolves its accounts and inserts its posts with their containers, media and
 // targets, each step one statement for the whole batch, and each request gets its own answer (a bad
 // request is a 4xx for that request alone). A request without a key has its accounts resolved before
-// it joins a batch (accounts.ts, batched too), while the batch before it is being written. The targets are the publishing queue: they are written
-// due (at scheduledAt, or now), so a stored post is always queued — there is no separate job that
-// could fail to be queued after the post was stored. Drafts are written with nothing due.
+// it joins a batch (accounts.ts, batched too), while the batch before it is being written. The
+// targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
+// is always queued — there is no separate job that could fail to be queued after the post was
+// stored. Drafts are written with nothing due.
 import type { Db, Tx } from '../db/pool.ts';
 import { prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
@@ -45,8 +46,8 @@ export interface CreatedBody {
 }
 
 /**
- * One batch of at most 100 creates in flight at a time (and one of requests with a key). Measured with `npm run bench -- --only
- * creates` (20 clients, back to back): 1 slot 2,036–2,342 creates/s (batches of ~10), 2 slots
+ * One batch of at most 100 creates in flight at a time (and one of requests with a key). Measured
+ * with `npm run bench -- --only creates` (20 clients, back to back): 1 slot 2,036–2,342 creates/s (batches of ~10), 2 slots
  * 1,470–1,751, 4 slots 1,447–1,661, 8 slots 1,139, 20 slots 628 — concurrent batches of the same
  * organization's posts slow each other's statements down (3 posts took 4–7 ms beside three other
  * batches, 10 posts 3.8 ms alone).
