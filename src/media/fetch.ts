@@ -3,16 +3,26 @@
 // itself serves (uploaded and confirmed here, or a rendition) is read from storage instead: it is not
 // a user-supplied address, and on a local install its URL is http://localhost, which the guard
 // rightly refuses.
+import { Readable } from 'node:stream';
 import { PublishError } from '../publishing/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
-import type { MediaFetcher } from '../networks/types.ts';
+import type { MediaFetcher, MediaOpener, MediaSource } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';
 import { findServedFile } from './library.ts';
 
+/** Media as a whole Buffer (images, and the adapters that upload in one request). */
 export function createMediaFetcher(client: GuardedClient, own?: MediaContext): MediaFetcher {
+  const open = createMediaOpener(client, own);
+  return async (url) => {
+    const source = await open(url);
+    return { bytes: await source.bytes(), contentType: source.contentType };
+  };
+}
+
+export function createMediaOpener(client: GuardedClient, own?: MediaContext): MediaOpener {
   return async (url) => {
     const token = own && tokenOfPublicUrl(own.publicBaseUrl, url);
-    if (own && token) return readOwnMedia(own, token, url);
+    if (own && token) return openOwnMedia(own, token, url);
     let res;
     try {
       res = await client.fetch(url);
@@ -26,15 +36,35 @@ export function createMediaFetcher(client: GuardedClient, own?: MediaContext): M
     if (res.status !== 200) throw new PublishError('permanent', `media ${url} answered HTTP ${res.status}; media URLs must be publicly reachable`);
     const contentType = res.headers.get('content-type');
     if (!contentType) throw new PublishError('permanent', `media ${url} has no Content-Type header`);
-    return { bytes: res.body, contentType };
+    return bufferSource(res.body, contentType);
   };
 }
 
-async function readOwnMedia(ctx: MediaContext, token: string, url: string): Promise<{ bytes: Buffer; contentType: string }> {
+/** Crier's own file, read from storage range by range. */
+async function openOwnMedia(ctx: MediaContext, token: string, url: string): Promise<MediaSource> {
   const filename = decodeURIComponent(url.slice(url.lastIndexOf('/') + 1));
   const file = await findServedFile(ctx, token, filename);
   if (!file) throw new PublishError('permanent', `media ${url} is not (or no longer) available in this Crier's media library`);
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.storage.read(file.storageKey)) chunks.push(chunk as Buffer);
-  return { bytes: Buffer.concat(chunks), contentType: file.contentType };
+  const read = (range?: { start: number; end: number }) => ctx.storage.read(file.storageKey, range);
+  return {
+    size: file.size,
+    contentType: mediaType(file.contentType),
+    read,
+    async bytes() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of read()) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+  };
 }
+
+function bufferSource(bytes: Buffer, contentType: string): MediaSource {
+  return {
+    size: bytes.length,
+    contentType: mediaType(contentType),
+    read: (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
+    bytes: async () => bytes,
+  };
+}
+
+const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();

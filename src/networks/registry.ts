@@ -5,6 +5,7 @@ import { lazy } from '../lazy.ts';
 import { createFacebookOAuth } from './facebook/oauth.ts';
 import { createGoogleBusinessOAuth } from './google_business/oauth.ts';
 import { createInstagramOAuth } from './instagram/oauth.ts';
+import { createLinkedInAdapter } from './linkedin/adapter.ts';
 import { createLinkedInOAuth } from './linkedin/oauth.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import { createPinterestOAuth } from './pinterest/oauth.ts';
@@ -20,6 +21,7 @@ import { createXOAuth } from './x/oauth.ts';
 export function createAdapters(config: Config): Partial<Record<NetworkId, NetworkAdapter>> {
   return {
     x: createXAdapter({ apiUrl: config.networks.xApiUrl }),
+    linkedin: createLinkedInAdapter({ apiUrl: config.networks.baseUrls.linkedin ?? 'https://api.linkedin.com' }),
     bluesky: loadedOnFirstPublish('bluesky', '@atproto/api (publishing to Bluesky)', async () => {
       const { createBlueskyAdapter } = await import('./bluesky/adapter.ts');
       return createBlueskyAdapter({ service: config.networks.blueskyService });

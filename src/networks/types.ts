@@ -1,5 +1,6 @@
 // Shared types for the twelve networks. A network's specifics live in its own folder;
 // the rest of Crier only sees these shapes.
+import type { Readable } from 'node:stream';
 import type { TSchema } from 'typebox';
 
 export const NETWORKS = [
@@ -91,6 +92,23 @@ export interface PartRef {
 export type MediaFetcher = (url: string) => Promise<{ bytes: Buffer; contentType: string }>;
 
 /**
+ * A file a post names, opened for reading in pieces: chunked and resumable uploads read the byte
+ * range they send, so a video is never held whole in memory. Crier's own media is read from storage.
+ * (Other URLs are still downloaded whole through the SSRF guard, up to its cap, before the first read.)
+ */
+export interface MediaSource {
+  size: number;
+  /** The media type the file was served or stored with, parameters stripped, lower case. */
+  contentType: string;
+  /** The bytes `start`..`end` (inclusive), or all of them. */
+  read(range?: { start: number; end: number }): Readable;
+  /** All the bytes at once: for small files (images) only. */
+  bytes(): Promise<Buffer>;
+}
+
+export type MediaOpener = (url: string) => Promise<MediaSource>;
+
+/**
  * Every address an adapter learns from a user rather than from Crier's configuration is reached through
  * the SSRF guard (https only, addresses judged when the socket opens, redirects judged again):
  *  - files a post names (containers' media, a block's cover or thumbnail URL): `fetchMedia`;
@@ -103,6 +121,8 @@ export interface PublishInput {
   /** The request's platform block for this network, if any. */
   block: Record<string, unknown> | undefined;
   fetchMedia: MediaFetcher;
+  /** The same files, opened for ranged reads (MediaSource). */
+  openMedia: MediaOpener;
   /** A standard fetch through the SSRF guard, for an API address the user chose. */
   userFetch: typeof fetch;
   /** New tokens after a refresh; stored encrypted before the next call needs them. */

@@ -5,14 +5,25 @@
 //  unknown:   the network may or may not have published it, and we cannot find out
 export type PublishErrorKind = 'retryable' | 'auth' | 'permanent' | 'unknown';
 
+/**
+ * What the network's answer was, in one word, whatever the network (src/networks/http.ts). The kind
+ * says what the engine does; the code says why, for adapters that react to one answer (a duplicate
+ * found on the account, a quota that frees at midnight).
+ */
+export type FailureCode =
+  | 'auth' | 'rate_limited' | 'quota' | 'duplicate' | 'media_rejected' | 'invalid' | 'forbidden' | 'not_found'
+  | 'server' | 'unreachable';
+
 export class PublishError extends Error {
   readonly kind: PublishErrorKind;
   readonly retryAfterMs: number | undefined;
+  readonly code: FailureCode | undefined;
 
-  constructor(kind: PublishErrorKind, message: string, retryAfterMs?: number) {
+  constructor(kind: PublishErrorKind, message: string, retryAfterMs?: number, code?: FailureCode) {
     super(message);
     this.kind = kind;
     this.retryAfterMs = retryAfterMs;
+    this.code = code;
   }
 }
 

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
-import type { AccountCredentials, ContainerInput, MediaFetcher, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
@@ -22,6 +22,7 @@ export interface EngineDeps {
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
+  openMedia: MediaOpener;
   /** A standard fetch through the SSRF guard, for API addresses a user chose (a Bluesky PDS). */
   userFetch: typeof fetch;
   /** The networks' OAuth sides: a token a network refuses is refreshed once before giving up on it. */
@@ -125,6 +126,7 @@ class Attempt {
       containers,
       block: claim.block,
       fetchMedia: deps.fetchMedia,
+      openMedia: deps.openMedia,
       userFetch: deps.userFetch,
       saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
       ...(claim.checkpoint ? { checkpoint: claim.checkpoint } : {}),

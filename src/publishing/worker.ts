@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
-import { createMediaFetcher } from '../media/fetch.ts';
+import { createMediaFetcher, createMediaOpener } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
 import { createAdapters, createOAuthProviders } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
@@ -65,7 +65,8 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     maxBytes: 512 * 1024 * 1024,
     timeoutMs: 120_000,
   });
-  const fetchMedia = createMediaFetcher(guarded, mediaContext(config, deps.db, deps.box));
+  const ownMedia = mediaContext(config, deps.db, deps.box);
+  const fetchMedia = createMediaFetcher(guarded, ownMedia);
   const steps = new Batcher<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
   // Nothing waits on an outcome (its publish has freed its slot): it lingers a little to share a write.
   const outcomes = new Batcher<FinishedAttempt, boolean>({
@@ -76,6 +77,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     box: deps.box,
     adapters: deps.adapters ?? createAdapters(config),
     fetchMedia,
+    openMedia: createMediaOpener(guarded, ownMedia),
     userFetch: guardedFetch(guarded),
     oauthProviders: createOAuthProviders(config),
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),

@@ -1,0 +1,176 @@
+// Publishing to LinkedIn (/rest/posts) as the connected member or organization: the root container
+// is the post — text, one image, several images, one video, one document, or an article card —
+// and every later container a comment on it (the spec: replies to the root). Media uploads and
+// LinkedIn's processing are checkpointed steps (media.ts). LinkedIn has no client-chosen ids, so
+// after a crash a post is looked for among the author's recent posts (same commentary, created since
+// the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
+// already live, which is then the result.
+import { PublishError } from '../../publishing/errors.ts';
+import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import { duplicateOf, LinkedInClient } from './client.ts';
+import { toCommentary, type Mention } from './commentary.ts';
+import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './media.ts';
+
+/** Our clock against LinkedIn's: a search for a post starts this much before its reservation. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+/** How many of the author's newest posts a search reads at most before saying it cannot tell. */
+const SEARCH_LIMIT = 500;
+const PAGE = 50;
+/** LinkedIn's multiImage takes 2 to 20 images. */
+const MAX_IMAGES = 20;
+
+export interface LinkedInAdapterOptions extends Partial<MediaTiming> {
+  apiUrl: string;
+}
+
+interface LinkedInBlock {
+  content?: string;
+  article?: { source: string; title?: string; description?: string; thumbnailUrl?: string };
+  mentions?: Mention[];
+  caption?: string;
+}
+
+export function createLinkedInAdapter(options: LinkedInAdapterOptions): NetworkAdapter {
+  const timing: MediaTiming = { pollMs: options.pollMs ?? 10_000, maxProcessingMs: options.maxProcessingMs ?? 2 * 3600_000 };
+  return {
+    network: 'linkedin',
+    async prepare(input) {
+      if (!input.account.accessToken) throw new PublishError('auth', 'linkedin: the account has no access token; reconnect it');
+      checkShape(input);
+      return preparedFor(new LinkedInClient(options.apiUrl, input.account.accessToken), input, timing);
+    },
+  };
+}
+
+function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaTiming): PreparedPublish {
+  const author = input.account.networkUniqueId;
+  const block = (input.block ?? {}) as LinkedInBlock;
+  const rootCommentary = toCommentary(block.content ?? input.containers[0]!.content, block.mentions);
+  const postRef = (urn: string): PartRef => ({ platformId: urn, url: `https://www.linkedin.com/feed/update/${urn}/` });
+  const commentRef = (root: PartRef, urn: string): PartRef => ({
+    platformId: urn,
+    url: `https://www.linkedin.com/feed/update/${root.platformId}/?commentUrn=${encodeURIComponent(urn)}`,
+  });
+  const since = (reservation: Record<string, unknown>) => Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS;
+
+  async function publishRoot(reservation: Record<string, unknown>): Promise<PartRef> {
+    const cp = checkpointFor(input, 0);
+    const content = await rootContent(client, input, author, block, cp, timing);
+    try {
+      return postRef(await client.createPost({
+        author,
+        commentary: rootCommentary,
+        visibility: 'PUBLIC',
+        distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+        lifecycleState: 'PUBLISHED',
+        isReshareDisabledByAuthor: false,
+        ...(content ? { content } : {}),
+      }));
+    } catch (error) {
+      const live = error instanceof PublishError ? duplicateOf(error) : undefined;
+      if (!live) throw error;
+      // LinkedIn says this is already on the account, and names it: it may be ours (an answer lost,
+      // a crash); in any case it is live, and failing it would deny a live post.
+      const found = await findPost(since(reservation));
+      return found ?? postRef(live);
+    }
+  }
+
+  /** Our post among the author's posts created since `from`; undefined when all of them were read. */
+  async function findPost(from: number): Promise<PartRef | undefined> {
+    for (let start = 0; start < SEARCH_LIMIT; start += PAGE) {
+      const { posts } = await readOrUnknown(0, () => client.postsPage(author, start, PAGE));
+      const match = posts.find((p) => p.commentary === rootCommentary && (p.createdAt ?? Infinity) >= from);
+      if (match) return postRef(match.id);
+      if (posts.length < PAGE || posts.some((p) => (p.createdAt ?? 0) < from)) return undefined;
+    }
+    throw cannotTell(0, `the account has posted more than ${SEARCH_LIMIT} times since`);
+  }
+
+  async function findComment(position: number, root: PartRef): Promise<PartRef | undefined> {
+    const text = input.containers[position]!.content;
+    for (let start = 0; ; start += PAGE) {
+      const { comments, total } = await readOrUnknown(position, () => client.commentsPage(root.platformId, start, PAGE));
+      const match = comments.find((c) => c.actor === author && c.text === text);
+      if (match) return commentRef(root, match.urn);
+      if (comments.length < PAGE || (total !== undefined && start + PAGE >= total)) return undefined;
+    }
+  }
+
+  return {
+    reserve: () => ({ startedAt: new Date().toISOString() }),
+    async publishPart(position, reservation, root) {
+      if (position === 0) return publishRoot(reservation);
+      return commentRef(root!, await client.comment(root!.platformId, author, input.containers[position]!.content));
+    },
+    async reconcile(position, reservation, root) {
+      const found = position === 0 ? await findPost(since(reservation)) : await findComment(position, root!);
+      return found ?? 'absent';
+    },
+  };
+}
+
+/** The post's `content`: the root container's media, or the article card; undefined for text alone. */
+async function rootContent(
+  client: LinkedInClient, input: PublishInput, author: string, block: LinkedInBlock, cp: MediaCheckpoint, timing: MediaTiming,
+): Promise<Record<string, unknown> | undefined> {
+  const media = input.containers[0]!.media;
+  if (media.length === 0) {
+    if (!block.article) return undefined;
+    const { source, title, description, thumbnailUrl } = block.article;
+    const thumbnail = thumbnailUrl ? await uploadedThumbnail(client, input, author, thumbnailUrl, cp, timing) : undefined;
+    return { article: { source, ...(title ? { title } : {}), ...(description ? { description } : {}), ...(thumbnail ? { thumbnail } : {}) } };
+  }
+  const uploaded = await uploadedMedia(client, input, author, media, cp, timing);
+  if (uploaded.length > 1) {
+    if (uploaded.some((u) => u.kind !== 'image')) throw mixed(uploaded);
+    return { multiImage: { images: uploaded.map((u, i) => ({ id: u.urn, ...altText(media[i]!.altText) })) } };
+  }
+  const [only] = uploaded as [Uploaded];
+  // A document needs a title (its file name); the caption is for a single image or video (spec).
+  const title = only.kind === 'document' ? media[0]!.filename : block.caption;
+  return { media: { id: only.urn, ...(title ? { title } : {}), ...(only.kind === 'image' ? altText(media[0]!.altText) : {}) } };
+}
+
+/**
+ * What LinkedIn cannot publish, refused before any call: later containers become comments, which
+ * carry text only; the root has 1 to 20 images, or one video, or one document, or an article card.
+ * (Whether a file is an image, a video or a document is known from its bytes, at upload: media.ts.)
+ */
+function checkShape(input: PublishInput): void {
+  const root = input.containers[0]!.media;
+  input.containers.slice(1).forEach((container, i) => {
+    if (container.media.length) throw refused(`container ${i + 2} has media, but LinkedIn publishes later containers as comments on the post, which carry text only`);
+  });
+  if (root.length > MAX_IMAGES) throw refused(`the post has ${root.length} media; LinkedIn takes up to ${MAX_IMAGES} images in one post`);
+  if (root.length && (input.block as LinkedInBlock | undefined)?.article) {
+    throw refused('the post has both media and linkedin.article; LinkedIn shows either media or an article card');
+  }
+}
+
+const refused = (why: string) => new PublishError('permanent', `linkedin: ${why}`, undefined, 'invalid');
+
+const altText = (text: string | undefined) => (text ? { altText: text } : {});
+
+function mixed(uploaded: Uploaded[]): PublishError {
+  return new PublishError('permanent', `linkedin: a post takes several images, or one video, or one document; this one has ${uploaded.map((u) => u.kind).join(', ')}`, undefined, 'media_rejected');
+}
+
+/** The checkpoint of the container at `position`, or a fresh one. */
+function checkpointFor(input: PublishInput, position: number): MediaCheckpoint {
+  const cp = input.checkpoint as MediaCheckpoint | undefined;
+  return cp?.position === position ? cp : { position, media: [] };
+}
+
+async function readOrUnknown<T>(position: number, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw cannotTell(position, (error as Error).message);
+  }
+}
+
+function cannotTell(position: number, why: string): PublishError {
+  return new PublishError('unknown', `linkedin: could not tell whether container ${position + 1} is already posted (${why}); check the account before posting it again`);
+}
+

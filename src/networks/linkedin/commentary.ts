@@ -1,0 +1,68 @@
+// LinkedIn's commentary is "little text": `\ | { } @ [ ] ( ) < > # * _ ~` are markup, and an
+// unescaped one is parsed as markup — LinkedIn then cuts the published text at it, while answering
+// 201. Plain text is backslash-escaped character by character (the parser reads an escaped character
+// back as itself, so URLs and punctuation publish unchanged), hashtags stay markup (`#word` is
+// LinkedIn's hashtag element, clickable), and each mention becomes `@[text](urn)` at the first
+// verbatim occurrence of its text that no other mention took. (A mention whose text is absent was
+// refused when the post was created: options.ts.)
+
+export interface Mention {
+  urn: string;
+  text: string;
+}
+
+const RESERVED = /[\\|{}@[\]()<>#*_~]/g;
+/** A hashtag element: `#` and the letters and digits after it. */
+const HASHTAG = /#[\p{L}\p{N}]+/gu;
+
+export const escapeLittle = (text: string): string => text.replace(RESERVED, (c) => `\\${c}`);
+
+/** `text` as little text, with `mentions` in it. */
+export function toCommentary(text: string, mentions: readonly Mention[] = []): string {
+  const spans = mentionSpans(text, mentions);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += plain(text.slice(at, span.start));
+    out += `@[${escapeLittle(span.mention.text)}](${span.mention.urn})`;
+    at = span.start + span.mention.text.length;
+  }
+  return out + plain(text.slice(at));
+}
+
+/** Escaped text with its hashtags left as hashtags. */
+function plain(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const match of text.matchAll(HASHTAG)) {
+    out += escapeLittle(text.slice(at, match.index));
+    out += match[0];
+    at = match.index + match[0].length;
+  }
+  return out + escapeLittle(text.slice(at));
+}
+
+interface Span {
+  start: number;
+  mention: Mention;
+}
+
+/**
+ * Where each mention goes, in text order: its first occurrence not overlapping one taken before.
+ * Longer texts choose first, so "Sam" cannot take the start of "Sam_Co" from the mention of "Sam_Co".
+ */
+function mentionSpans(text: string, mentions: readonly Mention[]): Span[] {
+  const taken: Span[] = [];
+  const overlaps = (start: number, length: number) =>
+    taken.some((s) => start < s.start + s.mention.text.length && s.start < start + length);
+  const longestFirst = [...mentions].sort((a, b) => b.text.length - a.text.length);
+  for (const mention of longestFirst) {
+    for (let start = text.indexOf(mention.text); start !== -1; start = text.indexOf(mention.text, start + 1)) {
+      if (!overlaps(start, mention.text.length)) {
+        taken.push({ start, mention });
+        break;
+      }
+    }
+  }
+  return taken.sort((a, b) => a.start - b.start);
+}
