@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { claimIdempotencyKeys, fingerprintOf } from '../../src/idempotency/keys.ts';
+import { claimDue, registerWorker } from '../../src/publishing/queue.ts';
 import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;
@@ -71,4 +72,42 @@ test('claiming Idempotency-Keys probes the stored keys by primary key, never sca
   assert.equal(found.length, 1);
   assert.match(found[0]!, /Index Scan using idempotency_keys_pkey on idempotency_keys/);
   assert.doesNotMatch(found[0]!, /Bitmap Heap Scan on idempotency_keys|Seq Scan on idempotency_keys/);
+});
+
+/** The tables a plan scanned from start to end, leaving out scans it never ran. */
+const scannedInDeed = (plan: string) => [...plan.matchAll(/Seq Scan on (\w+)[^\n]*/g)].filter((m) => !m[0].includes('never executed')).map((m) => m[1]);
+
+test('claiming due targets reads no attempt unless one is stale, and posts and accounts by key', async () => {
+  const workerId = await registerWorker(server.db);
+  const [x] = accounts;
+  const post = async () => (await server.db.query<{ id: string }>('INSERT INTO posts (org_id) VALUES ($1) RETURNING id', [org.orgId])).rows[0]!.id;
+  const due = async (postId: string) => server.db.query('INSERT INTO targets (org_id, post_id, account_id, due_at) VALUES ($1, $2, $3, now())', [org.orgId, postId, x!.rawId]);
+  const claim = async () => {
+    let claimed: Awaited<ReturnType<typeof claimDue>> = [];
+    const found = await plansOf('WITH due AS', async () => {
+      claimed = await claimDue(client, workerId, 10);
+    });
+    assert.equal(found.length, 1);
+    return { claimed, plan: found[0]! };
+  };
+
+  // Fresh targets only: the attempts table is not read at all.
+  const fresh = await post();
+  await due(fresh);
+  const first = await claim();
+  assert.deepEqual(first.claimed.map((c) => [String(c.post_id), c.attempt_count]), [[String(fresh), 1]]);
+  assert.deepEqual(scannedInDeed(first.plan).filter((t) => ['posts', 'social_accounts', 'attempts'].includes(t!)), []);
+
+  // A target whose attempt a dead worker left unfinished: that attempt is superseded.
+  const abandoned = await post();
+  await due(abandoned);
+  const { rows: [stale] } = await server.db.query<{ id: string }>(
+    'INSERT INTO attempts (org_id, target_id, worker_id) SELECT $1, id, $2 FROM targets WHERE post_id = $3 RETURNING id', [org.orgId, workerId, abandoned],
+  );
+  await server.db.query('UPDATE targets SET current_attempt_id = $1, attempt_count = 1 WHERE post_id = $2', [stale!.id, abandoned]);
+  const second = await claim();
+  assert.deepEqual(second.claimed.map((c) => [String(c.post_id), c.attempt_count]), [[String(abandoned), 2]]);
+  const { rows: [old] } = await server.db.query('SELECT outcome, finished_at IS NOT NULL AS finished FROM attempts WHERE id = $1', [stale!.id]);
+  assert.deepEqual(old, { outcome: 'superseded', finished: true });
+  assert.deepEqual(scannedInDeed(second.plan).filter((t) => ['posts', 'social_accounts'].includes(t!)), []);
 });
