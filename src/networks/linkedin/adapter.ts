@@ -31,7 +31,8 @@ interface LinkedInBlock {
 }
 
 export function createLinkedInAdapter(options: LinkedInAdapterOptions): NetworkAdapter {
-  const timing: MediaTiming = { pollMs: options.pollMs ?? 10_000, maxProcessingMs: options.maxProcessingMs ?? 2 * 3600_000 };
+  // A video takes LinkedIn seconds to minutes: asked again after 1 s, 2 s, 4 s... then every minute.
+  const timing: MediaTiming = { pollMs: options.pollMs ?? 1000, maxPollMs: options.maxPollMs ?? 60_000, maxProcessingMs: options.maxProcessingMs ?? 2 * 3600_000 };
   return {
     network: 'linkedin',
     async prepare(input) {

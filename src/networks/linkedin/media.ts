@@ -34,11 +34,14 @@ export interface MediaCheckpoint {
   thumbnail?: string;
   /** When the first wait for processing began (ISO): processing that never ends is given up on. */
   processingSince?: string;
+  /** How many times LinkedIn answered "not yet": each wait is twice the last, up to MediaTiming.maxPollMs. */
+  polls?: number;
 }
 
 export interface MediaTiming {
-  /** How long to wait before asking again whether LinkedIn has processed a file. */
+  /** The first wait before asking again whether LinkedIn has processed a file; it doubles each time. */
   pollMs: number;
+  maxPollMs: number;
   /** Processing longer than this fails the post. */
   maxProcessingMs: number;
 }
@@ -113,7 +116,9 @@ async function awaitProcessing(client: LinkedInClient, urns: string[], cp: Media
     if (Date.now() - Date.parse(cp.processingSince) > timing.maxProcessingMs) {
       throw new PublishError('permanent', `linkedin: ${urn} was still ${status} after ${Math.round(timing.maxProcessingMs / 60_000)} minutes of processing`, undefined, 'media_rejected');
     }
-    throw new PublishWait(timing.pollMs, { ...cp }, `linkedin is processing ${urn}`);
+    const delayMs = Math.min(timing.maxPollMs, timing.pollMs * 2 ** (cp.polls ?? 0));
+    cp.polls = (cp.polls ?? 0) + 1;
+    throw new PublishWait(delayMs, { ...cp }, `linkedin is processing ${urn}`);
   }
 }
 
