@@ -23,6 +23,10 @@ export const accessDenied = (resource: string): Reply =>
 export const versionMissing = (): Reply =>
   apiError(400, { code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
 
+/** A publishing call without X-Restli-Protocol-Version: 2.0.0 (the emulator's text; see README.md). */
+export const protocolMissing = (): Reply =>
+  apiError(400, { code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' });
+
 /** A /rest/ call with a version that is not (or no longer) served. */
 export const nonexistentVersion = (version: string): Reply =>
   apiError(426, { code: 'NONEXISTENT_VERSION', message: `Requested version ${version} is not active` });

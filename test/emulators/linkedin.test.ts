@@ -3,6 +3,7 @@
 // only for partner apps and without rotation), the 401 bodies with serviceErrorCode, and the
 // LinkedIn-Version header every /rest/ call needs.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
 
@@ -165,5 +166,215 @@ describe('LinkedIn emulator: API', () => {
     const denied = await api('/rest/organizationAcls?q=roleAssignee', limited);
     assert.equal(denied.status, 403);
     assert.equal(denied.body.code, 'ACCESS_DENIED');
+  });
+});
+
+// ---- Publishing: posts, assets, comments, quotas, over real HTTP ----
+
+const REST = { 'linkedin-version': '202610', 'x-restli-protocol-version': '2.0.0' };
+const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social', 'r_member_social'];
+const ORG_SCOPES = ['openid', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('0000000200000003', 'hex'), Buffer.alloc(40)]);
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([2, 0, 3, 0]), Buffer.alloc(20)]);
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(40)]);
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+interface Member { sub: string; urn: string; token: string }
+
+function member(scopes = MEMBER_SCOPES): Member {
+  const m = li.addUser({});
+  return { sub: m.sub, urn: `urn:li:person:${m.sub}`, token: li.oauth.issue(m.sub, APP.clientId, scopes).accessToken };
+}
+
+async function call(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = REST) {
+  const res = await fetch(`${path.startsWith('http') ? '' : li.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+const postBody = (author: string, commentary: string, extra: Record<string, unknown> = {}) => ({
+  author,
+  commentary,
+  visibility: 'PUBLIC',
+  distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+  lifecycleState: 'PUBLISHED',
+  isReshareDisabledByAuthor: false,
+  ...extra,
+});
+
+async function initialize(kind: 'images' | 'documents', m: Member, owner = m.urn) {
+  const res = await call('POST', `/rest/${kind}?action=initializeUpload`, m.token, { initializeUploadRequest: { owner } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.value;
+}
+
+async function put(url: string, bytes: Buffer, token: string | null) {
+  const res = await fetch(url, { method: 'PUT', headers: token ? { authorization: `Bearer ${token}` } : {}, body: new Uint8Array(bytes) });
+  return { status: res.status, etag: res.headers.get('etag'), text: await res.text() };
+}
+
+async function uploadImage(m: Member, bytes = PNG, owner = m.urn): Promise<string> {
+  const value = await initialize('images', m, owner);
+  assert.equal((await put(value.uploadUrl, bytes, m.token)).status, 201);
+  return value.image;
+}
+
+/** A fake MP4 of `size` bytes (an ftyp box, then filler) whose every 4 MiB part differs. */
+function mp4(size: number): Buffer {
+  const bytes = Buffer.alloc(size, 7);
+  Buffer.from('00000018667479706d703432', 'hex').copy(bytes);
+  for (let at = 4 * 1024 * 1024; at < size; at += 4 * 1024 * 1024) bytes[at] = at / (4 * 1024 * 1024);
+  return bytes;
+}
+
+async function initializeVideo(m: Member, size: number, extra: Record<string, unknown> = {}) {
+  const res = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false, ...extra } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.value;
+}
+
+async function uploadVideo(m: Member, bytes: Buffer): Promise<string> {
+  const value = await initializeVideo(m, bytes.length);
+  const etags: string[] = [];
+  for (const part of value.uploadInstructions) etags.push((await put(part.uploadUrl, bytes.subarray(part.firstByte, part.lastByte + 1), null)).etag!);
+  const fin = await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags } });
+  assert.equal(fin.status, 200, fin.text);
+  return value.video;
+}
+
+describe('LinkedIn emulator: posts', () => {
+  test('create answers 201 with an empty body and the share URN in x-restli-id; get, find (newest first) and delete', async () => {
+    const m = member();
+    const first = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'First post'));
+    assert.equal(first.status, 201);
+    assert.equal(first.text, '');
+    const urn = first.headers.get('x-restli-id')!;
+    assert.match(urn, /^urn:li:share:\d{19}$/);
+    li.clock.advance(1000);
+    const second = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Second post'))).headers.get('x-restli-id')!;
+
+    const one = await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(one.status, 200);
+    assert.deepEqual(
+      { id: one.body.id, author: one.body.author, commentary: one.body.commentary, lifecycleState: one.body.lifecycleState, visibility: one.body.visibility },
+      { id: urn, author: m.urn, commentary: 'First post', lifecycleState: 'PUBLISHED', visibility: 'PUBLIC' },
+    );
+    assert.equal(one.body.publishedAt, one.body.createdAt);
+
+    const found = await call('GET', `/rest/posts?author=${encodeURIComponent(m.urn)}&q=author&count=1&sortBy=CREATED`, m.token);
+    assert.equal(found.status, 200);
+    assert.deepEqual(found.body.elements.map((p: { id: string }) => p.id), [second]);
+    assert.equal(found.body.paging.links[0].rel, 'next');
+    const page2 = await call('GET', `/rest/posts?author=${encodeURIComponent(m.urn)}&q=author&count=1&start=1`, m.token);
+    assert.deepEqual(page2.body.elements.map((p: { id: string }) => p.id), [urn]);
+
+    const deleted = await call('DELETE', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(deleted.status, 204);
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).status, 404);
+    assert.equal((await call('DELETE', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).status, 404);
+    const seen = li.posts().filter((p) => p.author === m.urn);
+    assert.deepEqual(seen.map((p) => [p.urn, p.deleted]), [[urn, true], [second, false]]);
+  });
+
+  test('schema problems answer Rest.li 422 lines; the protocol header is required', async () => {
+    const m = member();
+    const missing = await call('POST', '/rest/posts', m.token, { author: m.urn, commentary: 'x', visibility: 'EVERYONE', extra: 1 });
+    assert.deepEqual(missing.body, {
+      status: 422,
+      message: [
+        'ERROR :: /extra :: unrecognized field found but not allowed\n',
+        'ERROR :: /visibility :: "EVERYONE" is not an enum symbol\n',
+        'ERROR :: /distribution :: field is required but not found and has no default value\n',
+        'ERROR :: /lifecycleState :: field is required but not found and has no default value\n',
+      ].join(''),
+    });
+    const badAuthor = await call('POST', '/rest/posts', m.token, postBody('urn:li:member:1', 'x'));
+    assert.equal(badAuthor.status, 422);
+    const draft = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x', { lifecycleState: 'DRAFT' }));
+    assert.equal(draft.status, 400);
+    const noProtocol = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'linkedin-version': '202610' });
+    assert.deepEqual(noProtocol, { ...noProtocol, status: 400, body: { status: 400, code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' } });
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'x-restli-protocol-version': '2.0.0' })).body.code, 'VERSION_MISSING');
+  });
+
+  test('commentary: at most 3,000 characters', async () => {
+    const m = member();
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'a'.repeat(3000)))).status, 201);
+    const long = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'b'.repeat(3001)));
+    assert.equal(long.status, 422);
+    assert.equal(long.body.errorDetails.inputErrors[0].input.inputPath.fieldPath, 'commentary');
+    assert.match(long.body.message, /3001 characters, the maximum is 3000/);
+  });
+
+  test('author: the token\'s member, or an organization where they hold a posting role, with the matching scope', async () => {
+    const m = member(ORG_SCOPES);
+    const other = member();
+    const denied = await call('POST', '/rest/posts', m.token, postBody(other.urn, 'As someone else'));
+    assert.deepEqual(denied.body, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20261001' });
+
+    const acme = li.addOrganization({ localizedName: 'Acme' });
+    const orgUrn = `urn:li:organization:${acme.id}`;
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, no role'))).status, 403);
+    li.grantRole(acme.id, m.sub, 'ANALYST');
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, analyst'))).status, 403);
+    li.grantRole(acme.id, m.sub, 'CONTENT_ADMINISTRATOR');
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, content admin'))).status, 201);
+
+    // Scopes: w_member_social alone does not post as the organization; without it, not as oneself either.
+    const memberOnly = li.oauth.issue(m.sub, APP.clientId, ['w_member_social']).accessToken;
+    assert.equal((await call('POST', '/rest/posts', memberOnly, postBody(orgUrn, 'Org post, member scope'))).status, 403);
+    const orgOnly = li.oauth.issue(m.sub, APP.clientId, ['w_organization_social']).accessToken;
+    assert.equal((await call('POST', '/rest/posts', orgOnly, postBody(m.urn, 'Member post, org scope'))).status, 403);
+  });
+
+  test('reading needs r_member_social (restricted) for a member\'s posts', async () => {
+    const m = member(['w_member_social']);
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Write-only app'))).headers.get('x-restli-id')!;
+    const get = await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(get.status, 403);
+    assert.equal(get.body.code, 'ACCESS_DENIED');
+    assert.equal((await call('GET', `/rest/posts?q=author&author=${encodeURIComponent(m.urn)}`, m.token)).status, 403);
+    const reader = li.oauth.issue(m.sub, APP.clientId, ['r_member_social']).accessToken;
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, reader)).status, 200);
+    // Another member's post is not readable with one's own r_member_social.
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, member().token)).status, 403);
+  });
+
+  test('the same commentary again within the window is 422 DUPLICATE_POST naming the first post', async () => {
+    const m = member();
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'))).headers.get('x-restli-id')!;
+    const again = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'));
+    assert.deepEqual(again.body, {
+      errorDetailType: 'com.linkedin.common.error.BadRequest',
+      message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${urn}`,
+      errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+      status: 422,
+    });
+    // Another author may say the same; after the window (24 h by default) the author may too.
+    const other = member();
+    assert.equal((await call('POST', '/rest/posts', other.token, postBody(other.urn, 'Say it once'))).status, 201);
+    li.clock.advance(24 * 3600 * 1000 + 1);
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'))).status, 201);
+  });
+
+  test('little text: mentions are parsed, escapes kept, an unescaped reserved character cuts the commentary', async () => {
+    const m = member();
+    const text = 'Thanks @[Ada Lovelace](urn:li:person:ada1) and @[Acme](urn:li:organization:42) \\(really\\) #launch see https://ex.com/a_b (details)';
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, text))).headers.get('x-restli-id')!;
+    const post = li.posts().find((p) => p.urn === urn)!;
+    assert.deepEqual(post.mentions, [
+      { name: 'Ada Lovelace', urn: 'urn:li:person:ada1', start: 7, length: 12 },
+      { name: 'Acme', urn: 'urn:li:organization:42', start: 24, length: 4 },
+    ]);
+    const kept = 'Thanks @[Ada Lovelace](urn:li:person:ada1) and @[Acme](urn:li:organization:42) \\(really\\) #launch see https://ex.com/a_b ';
+    assert.equal(post.commentary, kept);
+    assert.equal(post.commentarySent, text);
+    assert.equal(post.truncated, true);
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).body.commentary, kept);
   });
 });

@@ -16,7 +16,7 @@ export const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 const URL_LIFETIME_MS = 24 * 3600 * 1000;
 
 export function assetRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world);
+  const rest = restGuard(world, { restli2: true });
   const { publishing } = world;
   const uploadUrl = (asset: Asset, part: number | 'thumbnail' | 'captions') => `${world.origin}/dms-uploads/${asset.kind}/${encodeURIComponent(asset.urn)}/${part}`;
 

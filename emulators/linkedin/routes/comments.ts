@@ -7,7 +7,7 @@ import { mayActAs, type LinkedInWorld } from '../world.ts';
 import { readScopeFor, restGuard, urnParam, writeScopeFor, type Route } from './context.ts';
 
 export function commentRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world);
+  const rest = restGuard(world, { restli2: true });
   const { publishing } = world;
 
   const create = rest('socialActions.comments.CREATE', [], (caller, { params, body }) => {

@@ -1,7 +1,7 @@
 // What every LinkedIn route module shares: the request view handlers get, and the guard of the
 // versioned /rest/ API (LinkedIn-Version, bearer token, daily quotas, scopes) in LinkedIn's order.
 import type { Reply } from '../../shared/http.ts';
-import { accessDenied, emptyToken, expiredToken, invalidToken, nonexistentVersion, revokedToken, throttled, versionMissing } from '../errors.ts';
+import { accessDenied, emptyToken, protocolMissing, expiredToken, invalidToken, nonexistentVersion, revokedToken, throttled, versionMissing } from '../errors.ts';
 import type { LinkedInWorld } from '../world.ts';
 
 export interface RouteInput {
@@ -54,12 +54,15 @@ function checkVersion(world: LinkedInWorld, headers: RouteInput['headers']): Rep
 /**
  * Wraps a /rest/ handler: version, token, the day's quota, then `scopes` (any one of them; an empty
  * list leaves the scope check to the handler, for calls whose scope depends on the author).
+ * `restli2`: the call must say X-Restli-Protocol-Version: 2.0.0, as the publishing APIs' docs
+ * require (LinkedIn would read a 1.0 request with other URN and finder syntax; the emulator refuses it).
  */
-export function restGuard(world: LinkedInWorld) {
+export function restGuard(world: LinkedInWorld, opts: { restli2?: boolean } = {}) {
   return (resource: string, scopes: string[], handler: (caller: Caller, input: RouteInput) => Reply | Promise<Reply>) =>
     (input: RouteInput): Reply | Promise<Reply> => {
       const version = checkVersion(world, input.headers);
       if (version) return version;
+      if (opts.restli2 && input.headers['x-restli-protocol-version'] !== '2.0.0') return protocolMissing();
       const caller = authenticate(world, input.headers);
       if (isReply(caller)) return caller;
       if (!world.quotas.spend(input.endpoint, caller.clientId, caller.sub, world.clock.now())) return throttled();

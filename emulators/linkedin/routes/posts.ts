@@ -13,7 +13,7 @@ const MAX_COMMENTARY = 3000;
 const AUTHOR = /^urn:li:(person|organization):[A-Za-z0-9_-]+$/;
 
 export function postRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world);
+  const rest = restGuard(world, { restli2: true });
   const { publishing } = world;
 
   /** 403 unless the caller holds the scope for `author` and may act as it. */
