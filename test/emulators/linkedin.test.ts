@@ -378,3 +378,209 @@ describe('LinkedIn emulator: posts', () => {
     assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).body.commentary, kept);
   });
 });
+
+describe('LinkedIn emulator: images and documents', () => {
+  test('initializeUpload → PUT with the bearer token → AVAILABLE; JPEG/PNG/GIF accepted, other bytes PROCESSING_FAILED', async () => {
+    const m = member();
+    const value = await initialize('images', m);
+    assert.match(value.image, /^urn:li:image:/);
+    assert.ok(value.uploadUrl.startsWith(li.url));
+    assert.ok(value.uploadUrlExpiresAt > li.clock.now());
+    const status = async (urn: string) => (await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status;
+    assert.equal(await status(value.image), 'WAITING_UPLOAD');
+
+    const anonymous = await put(value.uploadUrl, PNG, null);
+    assert.equal(anonymous.status, 401);
+    assert.equal((await put(value.uploadUrl, PNG, member().token)).status, 403);
+    assert.equal((await put(value.uploadUrl, PNG, m.token)).status, 201);
+    const got = await call('GET', `/rest/images/${encodeURIComponent(value.image)}`, m.token);
+    assert.deepEqual({ id: got.body.id, owner: got.body.owner, status: got.body.status, download: typeof got.body.downloadUrl }, { id: value.image, owner: m.urn, status: 'AVAILABLE', download: 'string' });
+    const view = li.images().find((i) => i.urn === value.image)!;
+    assert.deepEqual({ size: view.size, sha256: view.sha256, mime: view.mime, puts: view.parts.map((p) => p.puts) }, { size: PNG.length, sha256: sha256(PNG), mime: 'image/png', puts: [1] });
+
+    assert.equal(await status(await uploadImage(m, GIF)), 'AVAILABLE');
+    assert.equal(await status(await uploadImage(m, JPEG)), 'AVAILABLE');
+    assert.equal(await status(await uploadImage(m, Buffer.from('not an image at all'))), 'PROCESSING_FAILED');
+    assert.equal((await call('GET', `/rest/images/${encodeURIComponent('urn:li:image:nope')}`, m.token)).status, 404);
+  });
+
+  test('processing time is settable; the owner must be the member or an organization they post for', async () => {
+    const m = member(ORG_SCOPES);
+    li.setImageProcessing({ ms: 5000 });
+    try {
+      const urn = await uploadImage(m);
+      assert.equal((await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status, 'PROCESSING');
+      li.clock.advance(5000);
+      assert.equal((await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status, 'AVAILABLE');
+    } finally {
+      li.setImageProcessing({ ms: 0 });
+    }
+    const foreign = await call('POST', '/rest/images?action=initializeUpload', m.token, { initializeUploadRequest: { owner: member().urn } });
+    assert.equal(foreign.status, 403);
+    const noOwner = await call('POST', '/rest/images?action=initializeUpload', m.token, { initializeUploadRequest: {} });
+    assert.deepEqual(noOwner.body, { status: 422, message: 'ERROR :: /initializeUploadRequest/owner :: field is required but not found and has no default value\n' });
+    const acme = li.addOrganization({ admins: [m.sub] });
+    assert.equal((await initialize('images', m, `urn:li:organization:${acme.id}`)).image.startsWith('urn:li:image:'), true);
+  });
+
+  test('image posts: single media, multiImage of 2–20, article thumbnail; assets must exist, be the author\'s and be AVAILABLE', async () => {
+    const m = member();
+    const [a, b] = [await uploadImage(m), await uploadImage(m, JPEG)];
+    const single = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'One image', { content: { media: { id: a, altText: 'alt' } } }));
+    assert.equal(single.status, 201, single.text);
+    const multi = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Two images', { content: { multiImage: { images: [{ id: a }, { id: b, altText: 'b' }] } } }));
+    assert.equal(multi.status, 201, multi.text);
+    assert.deepEqual(li.posts().find((p) => p.urn === multi.headers.get('x-restli-id'))!.content, { multiImage: { images: [{ id: a }, { id: b, altText: 'b' }] } });
+    const lonely = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'One in multi', { content: { multiImage: { images: [{ id: a }] } } }));
+    assert.equal(lonely.status, 400);
+    assert.equal(lonely.body.errorDetails.inputErrors[0].code, 'INVALID_IMAGE_COUNT');
+    const article = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Read this', { content: { article: { source: 'https://crier.example/a', title: 'A', thumbnail: a } } }));
+    assert.equal(article.status, 201, article.text);
+
+    const unknown = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Ghost image', { content: { media: { id: 'urn:li:image:ghost' } } }));
+    assert.equal(unknown.body.errorDetails.inputErrors[0].code, 'MEDIA_ASSET_NOT_FOUND');
+    const someoneElses = await uploadImage(member());
+    const foreign = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Borrowed image', { content: { media: { id: someoneElses } } }));
+    assert.equal(foreign.status, 400);
+    assert.equal(foreign.body.errorDetails.inputErrors[0].code, 'MEDIA_ASSET_OWNER_MISMATCH');
+    const broken = await uploadImage(m, Buffer.from('garbage'));
+    const failed = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Broken image', { content: { media: { id: broken } } }));
+    assert.equal(failed.status, 400);
+    assert.deepEqual(failed.body.errorDetails.inputErrors[0], { description: 'Media asset is in status PROCESSING_FAILED', input: { inputPath: { fieldPath: 'content/media/id' } }, code: 'MEDIA_ASSET_NOT_AVAILABLE' });
+  });
+
+  test('documents: PDF by its magic bytes, anything else PROCESSING_FAILED; posted as content.media', async () => {
+    const m = member();
+    const value = await initialize('documents', m);
+    assert.match(value.document, /^urn:li:document:/);
+    assert.equal((await put(value.uploadUrl, PDF, m.token)).status, 201);
+    const got = await call('GET', `/rest/documents/${encodeURIComponent(value.document)}`, m.token);
+    assert.equal(got.body.status, 'AVAILABLE');
+    assert.deepEqual(li.documents().find((d) => d.urn === value.document)!.sha256, sha256(PDF));
+    const post = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Slides', { content: { media: { id: value.document, title: 'Deck.pdf' } } }));
+    assert.equal(post.status, 201, post.text);
+
+    const text = await initialize('documents', m);
+    await put(text.uploadUrl, Buffer.from('plain text, not a document'), m.token);
+    assert.equal((await call('GET', `/rest/documents/${encodeURIComponent(text.document)}`, m.token)).body.status, 'PROCESSING_FAILED');
+  });
+});
+
+describe('LinkedIn emulator: videos', () => {
+  test('initializeUpload splits the file into 4 MiB parts; parts answer ETags; finalize with them in order → AVAILABLE', async () => {
+    const m = member();
+    const bytes = mp4(2 * 4194304 + 1000);
+    const value = await initializeVideo(m, bytes.length);
+    assert.match(value.video, /^urn:li:video:/);
+    assert.deepEqual(value.uploadInstructions.map((p: { firstByte: number; lastByte: number }) => [p.firstByte, p.lastByte]), [[0, 4194303], [4194304, 8388607], [8388608, 8389607]]);
+    assert.ok(value.uploadToken.length > 0);
+    const status = async () => (await call('GET', `/rest/videos/${encodeURIComponent(value.video)}`, m.token)).body;
+    assert.equal((await status()).status, 'WAITING_UPLOAD');
+
+    const [p0, p1, p2] = value.uploadInstructions;
+    const short = await put(p0.uploadUrl, bytes.subarray(0, 100), null);
+    assert.equal(short.status, 400);
+    // Out of order and one part twice: the whole-file hash still comes out right.
+    const r2 = await put(p2.uploadUrl, bytes.subarray(p2.firstByte, p2.lastByte + 1), null);
+    const r0 = await put(p0.uploadUrl, bytes.subarray(p0.firstByte, p0.lastByte + 1), null);
+    assert.equal(r0.status, 200);
+    assert.ok(r0.etag);
+    const fin = (ids: unknown[], token = value.uploadToken) => call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: token, uploadedPartIds: ids } });
+    const incomplete = await fin([r0.etag, r2.etag]);
+    assert.equal(incomplete.status, 400);
+    assert.match(incomplete.body.message, /2 of 3 parts/);
+    const r1 = await put(p1.uploadUrl, bytes.subarray(p1.firstByte, p1.lastByte + 1), null);
+    await put(p1.uploadUrl, bytes.subarray(p1.firstByte, p1.lastByte + 1), null);
+    assert.equal((await fin([r0.etag, r2.etag, r1.etag])).status, 400);
+    assert.equal((await fin([r0.etag, r1.etag])).status, 400);
+    assert.equal((await fin([r0.etag, r1.etag, r2.etag], 'wrong-token')).status, 400);
+    const ok = await fin([r0.etag, r1.etag, r2.etag]);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.text, '');
+    assert.equal((await status()).status, 'AVAILABLE');
+
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.equal(view.sha256, sha256(bytes));
+    assert.equal(view.size, bytes.length);
+    assert.deepEqual(view.parts.map((p) => [p.index, p.size, p.puts, p.sha256 === sha256(bytes.subarray(p.firstByte, p.lastByte + 1))]), [[0, 4194304, 1, true], [1, 4194304, 2, true], [2, 1000, 1, true]]);
+    const post = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'A video', { content: { media: { id: value.video, title: 'Clip' } } }));
+    assert.equal(post.status, 201, post.text);
+  });
+
+  test('a single-part upload has an empty uploadToken; thumbnail and captions URLs on request', async () => {
+    const m = member();
+    const value = await initializeVideo(m, 5000, { uploadThumbnail: true, uploadCaptions: true });
+    assert.equal(value.uploadToken, '');
+    assert.equal(value.uploadInstructions.length, 1);
+    assert.equal((await put(value.thumbnailUploadUrl, JPEG, null)).status, 201);
+    assert.equal((await put(value.captionsUploadUrl, Buffer.from('WEBVTT\n'), null)).status, 201);
+    const etag = (await put(value.uploadInstructions[0].uploadUrl, mp4(5000), null)).etag;
+    assert.equal((await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: '', uploadedPartIds: [etag] } })).status, 200);
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.deepEqual([view.thumbnail?.sha256, view.captions?.size], [sha256(JPEG), 7]);
+  });
+
+  test('processing controls: a set duration, stickNextVideo/releaseVideo, failNextVideo; posts refuse a video not AVAILABLE', async () => {
+    const m = member();
+    const statusOf = async (urn: string) => (await call('GET', `/rest/videos/${encodeURIComponent(urn)}`, m.token)).body;
+    li.setVideoProcessing({ ms: 10_000 });
+    const timed = await uploadVideo(m, mp4(3000));
+    li.setVideoProcessing({ ms: 0 });
+    assert.equal((await statusOf(timed)).status, 'PROCESSING');
+    const early = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Too early', { content: { media: { id: timed } } }));
+    assert.equal(early.status, 400);
+    assert.equal(early.body.errorDetails.inputErrors[0].description, 'Media asset is in status PROCESSING');
+    li.clock.advance(10_000);
+    assert.equal((await statusOf(timed)).status, 'AVAILABLE');
+
+    li.stickNextVideo();
+    const stuck = await uploadVideo(m, mp4(3000));
+    li.clock.advance(24 * 3600 * 1000);
+    assert.equal((await statusOf(stuck)).status, 'PROCESSING');
+    li.releaseVideo(stuck);
+    assert.equal((await statusOf(stuck)).status, 'AVAILABLE');
+
+    li.failNextVideo('Video duration is shorter than 3 seconds');
+    const failed = await uploadVideo(m, mp4(3000));
+    assert.deepEqual(
+      { status: (await statusOf(failed)).status, reason: (await statusOf(failed)).processingFailureReason },
+      { status: 'PROCESSING_FAILED', reason: 'Video duration is shorter than 3 seconds' },
+    );
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Failed video', { content: { media: { id: failed } } }))).status, 400);
+    // Bytes that are not a video fail processing on their own.
+    const notVideo = await uploadVideo(m, Buffer.alloc(3000, 1));
+    assert.equal((await statusOf(notVideo)).status, 'PROCESSING_FAILED');
+  });
+
+  test('a 200 MB upload is hashed part by part: the emulator keeps sizes and hashes, not bytes', async () => {
+    const m = member();
+    const size = 200 * 1024 * 1024;
+    const partSize = 4 * 1024 * 1024;
+    const value = await initializeVideo(m, size);
+    assert.equal(value.uploadInstructions.length, 50);
+    const whole = createHash('sha256');
+    const part = Buffer.alloc(partSize, 3);
+    Buffer.from('00000018667479706d703432', 'hex').copy(part);
+    const etags: string[] = [];
+    for (const [i, instruction] of value.uploadInstructions.entries()) {
+      part[100] = i;
+      whole.update(part);
+      etags.push((await put(instruction.uploadUrl, part, null)).etag!);
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const fin = await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags } });
+    assert.equal(fin.status, 200);
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.deepEqual([view.size, view.sha256, view.parts.length], [size, whole.digest('hex'), 50]);
+    // Finalize assembles nothing: memory does not jump by the file's size.
+    assert.ok(process.memoryUsage().rss - rssBefore < 50 * 1024 * 1024);
+  });
+
+  test('initializeUpload refuses a file over 500 MB and a missing size', async () => {
+    const m = member();
+    const big = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn, fileSizeBytes: 500 * 1024 * 1024 + 1 } });
+    assert.equal(big.status, 400);
+    const none = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn } });
+    assert.deepEqual(none.body, { status: 422, message: 'ERROR :: /initializeUploadRequest/fileSizeBytes :: field is required but not found and has no default value\n' });
+  });
+});
