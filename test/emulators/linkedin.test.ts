@@ -584,3 +584,92 @@ describe('LinkedIn emulator: videos', () => {
     assert.deepEqual(none.body, { status: 422, message: 'ERROR :: /initializeUploadRequest/fileSizeBytes :: field is required but not found and has no default value\n' });
   });
 });
+
+describe('LinkedIn emulator: comments', () => {
+  test('create answers 201 with the comment URN in x-restli-id; list; replies need a parent on the same post', async () => {
+    const m = member();
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Comment on me'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    const created = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'First comment' } });
+    assert.equal(created.status, 201, created.text);
+    const commentUrn = created.headers.get('x-restli-id')!;
+    assert.match(commentUrn, /^urn:li:comment:\(urn:li:activity:\d{19},\d{19}\)$/);
+    assert.deepEqual({ urn: created.body.commentUrn, actor: created.body.actor, object: created.body.object, text: created.body.message.text }, { urn: commentUrn, actor: m.urn, object: postUrn, text: 'First comment' });
+
+    const reply = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'A reply' }, parentComment: commentUrn });
+    assert.equal(reply.status, 201);
+    const orphan = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'Orphan' }, parentComment: 'urn:li:comment:(urn:li:activity:1,2)' });
+    assert.equal(orphan.status, 400);
+    assert.equal(orphan.body.errorDetails.inputErrors[0].code, 'INVALID_PARENT_COMMENT');
+
+    const listed = await call('GET', path, m.token);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.elements.map((c: { message: { text: string }; parentComment?: string }) => [c.message.text, c.parentComment]), [['First comment', undefined], ['A reply', commentUrn]]);
+    assert.equal(typeof listed.body.elements[0].created.time, 'number');
+    assert.deepEqual(li.comments(postUrn).map((c) => c.text), ['First comment', 'A reply']);
+  });
+
+  test('refusals: unknown post 404, another actor 403, object not the path\'s post 400, missing text 422', async () => {
+    const m = member();
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Guarded'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    assert.equal((await call('POST', `/rest/socialActions/${encodeURIComponent('urn:li:share:1')}/comments`, m.token, { actor: m.urn, object: 'urn:li:share:1', message: { text: 'x' } })).status, 404);
+    assert.equal((await call('POST', path, m.token, { actor: member().urn, object: postUrn, message: { text: 'x' } })).status, 403);
+    assert.equal((await call('POST', path, m.token, { actor: m.urn, object: 'urn:li:share:2', message: { text: 'x' } })).status, 400);
+    const noText = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: {} });
+    assert.deepEqual(noText.body, { status: 422, message: 'ERROR :: /message/text :: field is required but not found and has no default value\n' });
+    const writeOnly = li.oauth.issue(m.sub, APP.clientId, ['w_member_social']).accessToken;
+    assert.equal((await call('GET', path, writeOnly)).status, 403);
+  });
+});
+
+describe('LinkedIn emulator: daily quotas, call log, faults', () => {
+  test('a spent member or app quota answers 429 without Retry-After or rate-limit headers until UTC midnight', async () => {
+    li.setDailyQuota('POST /rest/posts', { member: 2 });
+    try {
+      const m = member();
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 1'))).status, 201);
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 2'))).status, 201);
+      const over = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 3'));
+      assert.deepEqual(over.body, { status: 429, serviceErrorCode: 101, message: 'Resource level throttle limit for calls to this resource is reached.' });
+      const headerNames = [...over.headers.keys()];
+      assert.ok(!headerNames.some((h) => h === 'retry-after' || h.includes('ratelimit') || h.includes('rate-limit')), headerNames.join());
+      // Another endpoint and another member are not affected.
+      assert.equal((await call('GET', `/rest/posts?q=author&author=${encodeURIComponent(m.urn)}`, m.token)).status, 200);
+      const other = member();
+      assert.equal((await call('POST', '/rest/posts', other.token, postBody(other.urn, 'Quota other'))).status, 201);
+      // The next UTC day the member's quota is fresh.
+      const now = li.clock.now();
+      li.clock.advance(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1) - now);
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 3'))).status, 201);
+
+      // The app quota counts every member together: today the app has posted once (Quota 3 above).
+      li.setDailyQuota('POST /rest/posts', { member: 100, app: 2 });
+      const a = member();
+      const b = member();
+      assert.equal((await call('POST', '/rest/posts', a.token, postBody(a.urn, 'App quota a'))).status, 201);
+      assert.equal((await call('POST', '/rest/posts', b.token, postBody(b.urn, 'App quota b'))).status, 429);
+    } finally {
+      li.setDailyQuota('POST /rest/posts', { member: 100_000, app: 1_000_000 });
+    }
+  });
+
+  test('calls() logs every request in order with decoded paths; failNext answers the next matching request', async () => {
+    const m = member();
+    const image = await uploadImage(m);
+    li.failNext({ status: 500, path: '/rest/posts', method: 'POST' });
+    const failed = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Logged', { content: { media: { id: image } } }));
+    assert.deepEqual(failed.body, { status: 500, message: 'Internal Server Error' });
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Logged', { content: { media: { id: image } } }))).headers.get('x-restli-id')!;
+    const log = li.calls().slice(-4).map((c) => `${c.method} ${c.path} ${c.status}`);
+    assert.deepEqual(log, [
+      'POST /rest/images 200',
+      `PUT /dms-uploads/image/${image}/0 201`,
+      'POST /rest/posts 500',
+      'POST /rest/posts 201',
+    ]);
+    assert.ok(urn);
+    // Nothing was uploaded twice.
+    assert.equal(li.calls().filter((c) => c.method === 'PUT' && c.path.includes(image)).length, 1);
+  });
+});
