@@ -92,7 +92,7 @@ export function postRoutes(world: LinkedInWorld): Route[] {
       request: jsonBody(body) as Record<string, unknown>,
     };
     publishing.posts.push(post);
-    return { status: 201, headers: { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn } };
+    return { status: 201, headers: { 'x-restli-id': post.urn } };
   });
 
   const getOne = rest('partnerApiPostsExternal.GET', [], (caller, { params, headers }) => {
