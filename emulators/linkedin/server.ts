@@ -103,7 +103,7 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     oldestVersion: opts.oldestVersion ?? '202501',
     publishing: new PublishingStore(clock),
     quotas: new DailyQuotas(),
-    processing: { imageMs: 0, documentMs: 0, videoMs: 0, stickNextVideo: false, failNextVideo: null },
+    processing: { imageMs: 0, documentMs: 0, videoMs: 0, perVideoMs: new Map(), stickNextVideo: false, failNextVideo: null },
     duplicateWindowMs: opts.duplicateWindowMs ?? 24 * 3600 * 1000,
     origin: '',
   };
@@ -183,7 +183,8 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
       if (urn === undefined) return void (world.processing.videoMs = ms);
       const video = world.publishing.assets.get(urn);
       if (!video || video.kind !== 'video') throw new Error(`no LinkedIn video ${urn}`);
-      video.processingMs = ms;
+      world.processing.perVideoMs.set(urn, ms);
+      if (video.finalized) video.processingMs = ms;
     },
     setImageProcessing: ({ ms }) => void (world.processing.imageMs = ms),
     setDocumentProcessing: ({ ms }) => void (world.processing.documentMs = ms),

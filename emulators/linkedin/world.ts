@@ -85,6 +85,8 @@ export interface ProcessingControls {
   imageMs: number;
   documentMs: number;
   videoMs: number;
+  /** Durations set for particular videos (by URN) before or after their finalize. */
+  perVideoMs: Map<string, number>;
   /** The next video finalized stays PROCESSING until releaseVideo(). */
   stickNextVideo: boolean;
   /** The next video finalized ends PROCESSING_FAILED with this reason. */

@@ -533,6 +533,15 @@ describe('LinkedIn emulator: videos', () => {
     li.clock.advance(10_000);
     assert.equal((await statusOf(timed)).status, 'AVAILABLE');
 
+    // A duration set for one video before its finalize applies to it alone.
+    const value = await initializeVideo(m, 3000);
+    li.setVideoProcessing({ ms: 2000, urn: value.video });
+    const etag = (await put(value.uploadInstructions[0].uploadUrl, mp4(3000), null)).etag;
+    await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: '', uploadedPartIds: [etag] } });
+    assert.equal((await statusOf(value.video)).status, 'PROCESSING');
+    li.clock.advance(2000);
+    assert.equal((await statusOf(value.video)).status, 'AVAILABLE');
+
     li.stickNextVideo();
     const stuck = await uploadVideo(m, mp4(3000));
     li.clock.advance(24 * 3600 * 1000);

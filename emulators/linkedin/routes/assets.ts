@@ -122,7 +122,7 @@ function startVideoProcessing(world: LinkedInWorld, asset: Asset): void {
   asset.finalized = true;
   sealAsset(asset, asset.parts.length);
   asset.processingSince = world.clock.now();
-  asset.processingMs = controls.stickNextVideo ? Infinity : controls.videoMs;
+  asset.processingMs = controls.stickNextVideo ? Infinity : (controls.perVideoMs.get(asset.urn) ?? controls.videoMs);
   const isVideo = asset.mime === 'video/mp4' || asset.mime === 'video/quicktime';
   const reason = controls.failNextVideo ?? (isVideo ? null : 'Unsupported video format');
   asset.outcome = reason === null ? { status: 'AVAILABLE' } : { status: 'PROCESSING_FAILED', reason };
