@@ -3,23 +3,23 @@
 // switched to it, no rotation), the member's OpenID userinfo and the organizations the member
 // administers, and the publishing side of the versioned /rest/ API (posts, images, documents,
 // videos, comments) with daily quotas and LinkedIn's error bodies.
-import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { notFound, serverError } from './errors.ts';
-import { assetView, callLog, commentView, postView, type LinkedInAssetView, type LinkedInCall, type LinkedInCommentView, type LinkedInPostView } from './inspect.ts';
+import { publishingControls, type PublishingControls } from './controls.ts';
+import { callLog } from './inspect.ts';
 import { PublishingStore } from './publishing.ts';
-import { DailyQuotas, type DailyQuota } from './quota.ts';
+import { DailyQuotas } from './quota.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { commentRoutes } from './routes/comments.ts';
 import type { Route } from './routes/context.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
-import { uploadHandler } from './routes/uploads.ts';
+import { registerUploads } from './routes/uploads.ts';
 import {
   addMember, addOrganization, LINKEDIN_SCOPES, type AclState, type AddMemberInput, type AddOrganizationInput, type LinkedInAppInput,
   type LinkedInMember, type LinkedInOrganization, type LinkedInWorld, type OrgRole,
@@ -29,6 +29,7 @@ export type { AclState, AddMemberInput, AddOrganizationInput, LinkedInAppInput, 
 export { LINKEDIN_SCOPES } from './world.ts';
 export type { LinkedInAssetView, LinkedInCall, LinkedInCommentView, LinkedInPostView } from './inspect.ts';
 export type { DailyQuota } from './quota.ts';
+export type { PublishingControls } from './controls.ts';
 export type { Mention } from './little.ts';
 
 /** 60 days, as LinkedIn's member tokens. */
@@ -48,7 +49,7 @@ export interface LinkedInEmulatorOptions extends ListenOptions {
  * token of theirs answers REVOKED_ACCESS_TOKEN / invalid_grant; omitNextRefreshToken: the next
  * refresh answers without refresh_token) and these.
  */
-export interface LinkedInEmulator extends OAuthEmulatorControls {
+export interface LinkedInEmulator extends OAuthEmulatorControls, PublishingControls {
   /** Registers a developer app; `refreshTokens: true` makes it a partner app that gets refresh tokens. */
   addApp(app: LinkedInAppInput): void;
   /** Turns programmatic refresh tokens on or off for an app. */
@@ -60,33 +61,6 @@ export interface LinkedInEmulator extends OAuthEmulatorControls {
   /** Gives a member a role on an organization (ADMINISTRATOR/APPROVED by default). */
   grantRole(organizationId: number, sub: string, role?: OrgRole, state?: AclState): void;
 
-  /** Every post created, in creation order (deleted ones flagged), with the mentions parsed from its commentary. */
-  posts(): LinkedInPostView[];
-  /** The comments made on a post (share or activity URN), in creation order. */
-  comments(postUrn: string): LinkedInCommentView[];
-  images(): LinkedInAssetView[];
-  videos(): LinkedInAssetView[];
-  documents(): LinkedInAssetView[];
-  /** Every request received, in order (URNs in paths decoded), with the status answered. */
-  calls(): LinkedInCall[];
-  /**
-   * How long video processing takes after finalizeUpload: the default for videos finalized from now
-   * on, or, with `urn`, that video's (counted from its finalize). Default 0: AVAILABLE at once.
-   */
-  setVideoProcessing(opts: { ms: number; urn?: string }): void;
-  /** How long image / document processing takes after the PUT (default 0). */
-  setImageProcessing(opts: { ms: number }): void;
-  setDocumentProcessing(opts: { ms: number }): void;
-  /** The next video finalized stays PROCESSING until releaseVideo(urn). */
-  stickNextVideo(): void;
-  /** Ends a video's processing now (with its outcome: AVAILABLE, or PROCESSING_FAILED if armed). */
-  releaseVideo(urn: string): void;
-  /** The next video finalized ends PROCESSING_FAILED with this processingFailureReason. */
-  failNextVideo(reason?: string): void;
-  /** Daily quota of one endpoint ('POST /rest/posts', 'GET /rest/posts/:urn', …) or, with '*', of every endpoint. */
-  setDailyQuota(endpoint: string, quota: Partial<DailyQuota>): void;
-  /** The duplicate-commentary window (ms). */
-  setDuplicateWindow(ms: number): void;
 }
 
 export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}): Promise<LinkedInEmulator> {
@@ -135,24 +109,12 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     });
   };
   for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...postRoutes(world), ...assetRoutes(world), ...commentRoutes(world)]) register(route);
-  // Upload URLs take raw bytes of any (or no) content type as a stream, hashed as it arrives.
-  const upload = uploadHandler(world);
-  await app.register(async (scope: FastifyInstance) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    scope.put('/dms-uploads/:kind/:urn/:part', async (req, reply) => {
-      const fault = faultFor(req);
-      if (fault) return send(reply, fault);
-      const body = (req.body ?? (req.headers['content-type'] ? undefined : req.raw)) as Readable | undefined;
-      return send(reply, await upload({ params: req.params as Record<string, string>, headers: req.headers as Record<string, string | undefined>, body }));
-    });
-  });
+  await registerUploads(app, world, faultFor);
   app.setNotFoundHandler((req, reply) => send(reply, notFound(`No virtual resource found for ${req.method} ${req.url.split('?')[0]}`)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError(500)));
 
   const server = await listen(app, opts);
   world.origin = server.url;
-  const assetsOf = (kind: string) => [...world.publishing.assets.values()].filter((a) => a.kind === kind).map((a) => assetView(a, clock.now()));
   return {
     ...oauthControls(oauth, server, faults),
     addApp: (input) => {
@@ -170,32 +132,6 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     grantRole: (organizationId, sub, role = 'ADMINISTRATOR', state = 'APPROVED') => {
       world.roles.push({ organizationId, sub, role, state });
     },
-    posts: () => world.publishing.posts.map(postView),
-    comments: (postUrn) => {
-      const post = world.publishing.posts.find((p) => p.urn === postUrn || p.activityUrn === postUrn);
-      return world.publishing.comments.filter((c) => c.postUrn === post?.urn).map(commentView);
-    },
-    images: () => assetsOf('image'),
-    videos: () => assetsOf('video'),
-    documents: () => assetsOf('document'),
-    calls: () => calls.list(),
-    setVideoProcessing: ({ ms, urn }) => {
-      if (urn === undefined) return void (world.processing.videoMs = ms);
-      const video = world.publishing.assets.get(urn);
-      if (!video || video.kind !== 'video') throw new Error(`no LinkedIn video ${urn}`);
-      world.processing.perVideoMs.set(urn, ms);
-      if (video.finalized) video.processingMs = ms;
-    },
-    setImageProcessing: ({ ms }) => void (world.processing.imageMs = ms),
-    setDocumentProcessing: ({ ms }) => void (world.processing.documentMs = ms),
-    stickNextVideo: () => void (world.processing.stickNextVideo = true),
-    releaseVideo: (urn) => {
-      const video = world.publishing.assets.get(urn);
-      if (!video?.processingSince) throw new Error(`LinkedIn video ${urn} is not processing`);
-      video.processingMs = clock.now() - video.processingSince;
-    },
-    failNextVideo: (reason = 'Video processing failed') => void (world.processing.failNextVideo = reason),
-    setDailyQuota: (endpoint, quota) => world.quotas.set(endpoint, quota),
-    setDuplicateWindow: (ms) => void (world.duplicateWindowMs = ms),
+    ...publishingControls(world, calls),
   };
 }

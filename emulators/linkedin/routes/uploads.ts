@@ -2,7 +2,8 @@
 // emulator's own origin here). Bodies arrive as streams and are hashed on the way in: images and
 // documents are never held in memory, a video part (≤ 4 MiB) only until it is hashed in order.
 import type { Readable } from 'node:stream';
-import type { Reply } from '../../shared/http.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { send, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
 import { accessDenied, illegalArgument, notFound } from '../errors.ts';
 import { ByteDigest, receivePart, type Asset } from '../publishing.ts';
@@ -42,7 +43,7 @@ function documentType(head: Buffer): string | null {
   return null;
 }
 
-export function uploadHandler(world: LinkedInWorld) {
+function uploadHandler(world: LinkedInWorld) {
   const { publishing } = world;
 
   /** Images and documents: one PUT with the member's bearer token; processing starts at once. */
@@ -104,4 +105,23 @@ export function uploadHandler(world: LinkedInWorld) {
     if (part === 'thumbnail' || part === 'captions') return videoExtra(asset, part, input);
     return videoPart(asset, /^\d+$/.test(part) ? Number(part) : -1, input);
   };
+}
+
+/**
+ * Serves PUT /dms-uploads/{kind}/{urn}/{part} in a scope of its own, where bodies of any (or no)
+ * content type arrive as streams instead of the buffers the rest of the emulator parses.
+ */
+export async function registerUploads(app: FastifyInstance, world: LinkedInWorld, faultFor: (req: FastifyRequest) => Reply | undefined): Promise<void> {
+  const upload = uploadHandler(world);
+  await app.register(async (scope: FastifyInstance) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.put('/dms-uploads/:kind/:urn/:part', async (req, reply) => {
+      const fault = faultFor(req);
+      if (fault) return send(reply, fault);
+      // The catch-all parser runs with or without a Content-Type; no body at all leaves it undefined.
+      const body = req.body as Readable | undefined;
+      return send(reply, await upload({ params: req.params as Record<string, string>, headers: req.headers as Record<string, string | undefined>, body }));
+    });
+  });
 }
