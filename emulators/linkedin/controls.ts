@@ -1,6 +1,6 @@
 // The publishing half of the LinkedIn emulator's test handle: what was posted, uploaded and called,
 // and the knobs for processing, quotas and duplicates.
-import { assetView, commentView, postView, type callLog, type LinkedInAssetView, type LinkedInCall, type LinkedInCommentView, type LinkedInPostView } from './inspect.ts';
+import { assetView, commentView, postView, type CallLog, type LinkedInAssetView, type LinkedInCall, type LinkedInCommentView, type LinkedInPostView } from './inspect.ts';
 import type { AssetKind } from './publishing.ts';
 import type { DailyQuota } from './quota.ts';
 import type { LinkedInWorld } from './world.ts';
@@ -35,7 +35,7 @@ export interface PublishingControls {
   setDuplicateWindow(ms: number): void;
 }
 
-export function publishingControls(world: LinkedInWorld, calls: ReturnType<typeof callLog>): PublishingControls {
+export function publishingControls(world: LinkedInWorld, calls: CallLog): PublishingControls {
   const assetsOf = (kind: AssetKind) => [...world.publishing.assets.values()].filter((a) => a.kind === kind).map((a) => assetView(a, world.clock.now()));
   return {
     posts: () => world.publishing.posts.map(postView),

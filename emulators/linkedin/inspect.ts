@@ -106,6 +106,8 @@ export function assetView(a: Asset, now: number): LinkedInAssetView {
   };
 }
 
+export type CallLog = ReturnType<typeof callLog>;
+
 /** The request log behind calls(). */
 export function callLog(clock: Clock) {
   const entries: LinkedInCall[] = [];
