@@ -93,15 +93,19 @@ export interface ProcessingControls {
   failNextVideo: string | null;
 }
 
-/** Roles that may post, comment and upload as an organization (w_organization_social). */
+/** Roles that may post, upload and read posts as an organization (Videos API: "company admin, DSC poster, or content admin"). */
 export const POSTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMINISTRATOR'];
+/** Roles that may comment as an organization (Comments API, w_organization_social). */
+export const COMMENTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'RECRUITING_POSTER'];
+/** Roles that may read an organization's comments (Comments API, r_organization_social). */
+export const COMMENT_READING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
-/** Whether the member may act as `author` (their own person URN, or an organization they hold a posting role on). */
-export function mayActAs(world: LinkedInWorld, sub: string, author: string): boolean {
+/** Whether the member may act as `author`: their own person URN, or an organization they hold one of `roles` on (APPROVED). */
+export function mayActAs(world: LinkedInWorld, sub: string, author: string, roles: readonly OrgRole[] = POSTING_ROLES): boolean {
   if (author === `urn:li:person:${sub}`) return true;
   const org = /^urn:li:organization:(\d+)$/.exec(author);
   if (!org) return false;
-  return world.roles.some((r) => r.sub === sub && r.organizationId === Number(org[1]) && r.state === 'APPROVED' && POSTING_ROLES.includes(r.role));
+  return world.roles.some((r) => r.sub === sub && r.organizationId === Number(org[1]) && r.state === 'APPROVED' && roles.includes(r.role));
 }
 
 let counter = 0;

@@ -630,6 +630,21 @@ describe('LinkedIn emulator: comments', () => {
     const writeOnly = li.oauth.issue(m.sub, APP.clientId, ['w_member_social']).accessToken;
     assert.equal((await call('GET', path, writeOnly)).status, 403);
   });
+
+  test('as an organization: a RECRUITING_POSTER may comment but not post; reading its comments needs ADMINISTRATOR or DSC poster', async () => {
+    const admin = member(ORG_SCOPES);
+    const recruiter = member(ORG_SCOPES);
+    const acme = li.addOrganization({ admins: [admin.sub] });
+    li.grantRole(acme.id, recruiter.sub, 'RECRUITING_POSTER');
+    const org = `urn:li:organization:${acme.id}`;
+    assert.equal((await call('POST', '/rest/posts', recruiter.token, postBody(org, 'Recruiter post'))).status, 403);
+    const postUrn = (await call('POST', '/rest/posts', admin.token, postBody(org, 'Company news'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    assert.equal((await call('POST', path, recruiter.token, { actor: org, object: postUrn, message: { text: 'We are hiring' } })).status, 201);
+    assert.equal((await call('GET', path, recruiter.token)).status, 403);
+    const listed = await call('GET', path, admin.token);
+    assert.deepEqual(listed.body.elements.map((c: { actor: string }) => c.actor), [org]);
+  });
 });
 
 describe('LinkedIn emulator: daily quotas, call log, faults', () => {

@@ -3,7 +3,7 @@
 import { isPlainObject, jsonBody } from '../../shared/http.ts';
 import { accessDenied, contentError, illegalArgument, notFound, schemaErrors } from '../errors.ts';
 import type { LinkedInComment } from '../publishing.ts';
-import { mayActAs, type LinkedInWorld } from '../world.ts';
+import { COMMENT_READING_ROLES, COMMENTING_ROLES, mayActAs, type LinkedInWorld } from '../world.ts';
 import { readScopeFor, restGuard, urnParam, writeScopeFor, type Route } from './context.ts';
 
 export function commentRoutes(world: LinkedInWorld): Route[] {
@@ -21,7 +21,7 @@ export function commentRoutes(world: LinkedInWorld): Route[] {
     if (isPlainObject(message) && typeof message.text !== 'string') missing.push('message/text');
     if (missing.length) return schemaErrors(missing.map((name) => `/${name} :: field is required but not found and has no default value`));
     const actor = String(read.actor);
-    if (!caller.scopes.includes(writeScopeFor(actor)) || !mayActAs(world, caller.sub, actor)) return accessDenied('socialActions.comments.CREATE');
+    if (!caller.scopes.includes(writeScopeFor(actor)) || !mayActAs(world, caller.sub, actor, COMMENTING_ROLES)) return accessDenied('socialActions.comments.CREATE');
     if (read.object !== target) return illegalArgument(`object ${String(read.object)} does not match the path's ${target}`);
     const parent = read.parentComment === undefined ? undefined : String(read.parentComment);
     if (parent !== undefined && !publishing.comments.some((c) => c.urn === parent && c.postUrn === post.urn)) {
@@ -46,7 +46,7 @@ export function commentRoutes(world: LinkedInWorld): Route[] {
     const target = urnParam(params.urn);
     const post = publishing.findPost(target);
     if (!post) return notFound(`Post ${target} does not exist`);
-    if (!caller.scopes.includes(readScopeFor(post.author)) || !mayActAs(world, caller.sub, post.author)) return accessDenied('socialActions.comments.GET_ALL');
+    if (!caller.scopes.includes(readScopeFor(post.author)) || !mayActAs(world, caller.sub, post.author, COMMENT_READING_ROLES)) return accessDenied('socialActions.comments.GET_ALL');
     const start = Number(query.start ?? 0);
     const count = Number(query.count ?? 10);
     if (!Number.isInteger(start) || start < 0 || !Number.isInteger(count) || count < 1 || count > 100) return illegalArgument('Invalid paging parameters start/count');
