@@ -60,7 +60,6 @@ export interface LinkedInEmulator extends OAuthEmulatorControls, PublishingContr
   addOrganization(input?: AddOrganizationInput): LinkedInOrganization;
   /** Gives a member a role on an organization (ADMINISTRATOR/APPROVED by default). */
   grantRole(organizationId: number, sub: string, role?: OrgRole, state?: AclState): void;
-
 }
 
 export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}): Promise<LinkedInEmulator> {
