@@ -23,13 +23,43 @@ export const accessDenied = (resource: string): Reply =>
 export const versionMissing = (): Reply =>
   apiError(400, { code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
 
+/** A publishing call without X-Restli-Protocol-Version: 2.0.0 (the emulator's text; see README.md). */
+export const protocolMissing = (): Reply =>
+  apiError(400, { code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' });
+
 /** A /rest/ call with a version that is not (or no longer) served. */
 export const nonexistentVersion = (version: string): Reply =>
   apiError(426, { code: 'NONEXISTENT_VERSION', message: `Requested version ${version} is not active` });
 
 export const illegalArgument = (message: string): Reply => apiError(400, { code: 'ILLEGAL_ARGUMENT', message });
 export const notFound = (message: string): Reply => apiError(404, { code: 'NOT_FOUND', message });
-export const serverError = (status: number): Reply => apiError(status, { message: status === 429 ? 'Resource level throttle limit reached' : 'Internal Server Error' });
+export const serverError = (status: number): Reply => (status === 429 ? throttled() : apiError(status, { message: 'Internal Server Error' }));
+
+/**
+ * A spent daily quota: 429 with no Retry-After and no rate-limit headers (LinkedIn sends none).
+ * Body as captured in Automattic/wp-calypso#32007.
+ */
+export const throttled = (): Reply => apiError(429, { serviceErrorCode: 101, message: 'Resource level throttle limit for calls to this resource is reached.' });
+
+/** Rest.li schema validation of a request body: 422, one "ERROR :: /path :: problem" line per field. */
+export const schemaErrors = (lines: string[]): Reply => ({ status: 422, body: { message: lines.map((l) => `ERROR :: ${l}\n`).join(''), status: 422 } });
+
+/**
+ * The content service's refusals (posts, comments): BadRequestResponseException with per-input
+ * details. Shape and the DUPLICATE_POST texts as captured in Arisamiga/Linkedin-RSS#5; other codes
+ * and descriptions are the emulator's (see README.md).
+ */
+export const contentError = (status: number, message: string, code: string, description: string, fieldPath?: string): Reply => ({
+  status,
+  body: {
+    errorDetailType: 'com.linkedin.common.error.BadRequest',
+    message: `com.linkedin.content.common.exception.BadRequestResponseException: ${message}`,
+    errorDetails: { inputErrors: [{ description, input: fieldPath ? { inputPath: { fieldPath } } : {}, code }] },
+    status,
+  },
+});
+
+export const duplicatePost = (urn: string): Reply => contentError(422, `Content is a duplicate of ${urn}`, 'DUPLICATE_POST', 'Duplicate post is detected');
 
 /** The OAuth endpoints' RFC 6749 errors. */
 export const oauthError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description } });

@@ -1,14 +1,25 @@
 // A local LinkedIn for tests and `crier start --sandbox`: the OAuth 2.0 authorization-code flow of
 // www.linkedin.com (auto-consent, 60-day access tokens, programmatic refresh tokens only for apps
 // switched to it, no rotation), the member's OpenID userinfo and the organizations the member
-// administers (versioned /rest/ API, LinkedIn-Version required), with LinkedIn's error bodies.
+// administers, and the publishing side of the versioned /rest/ API (posts, images, documents,
+// videos, comments) with daily quotas and LinkedIn's error bodies.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { notFound, serverError } from './errors.ts';
-import { apiRoutes, oauthRoutes, type Route } from './routes.ts';
+import { publishingControls, type PublishingControls } from './controls.ts';
+import { callLog } from './inspect.ts';
+import { PublishingStore } from './publishing.ts';
+import { DailyQuotas } from './quota.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { commentRoutes } from './routes/comments.ts';
+import type { Route } from './routes/context.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { postRoutes } from './routes/posts.ts';
+import { profileRoutes } from './routes/profile.ts';
+import { registerUploads } from './routes/uploads.ts';
 import {
   addMember, addOrganization, LINKEDIN_SCOPES, type AclState, type AddMemberInput, type AddOrganizationInput, type LinkedInAppInput,
   type LinkedInMember, type LinkedInOrganization, type LinkedInWorld, type OrgRole,
@@ -16,6 +27,10 @@ import {
 
 export type { AclState, AddMemberInput, AddOrganizationInput, LinkedInAppInput, LinkedInMember, LinkedInOrganization, OrgRole } from './world.ts';
 export { LINKEDIN_SCOPES } from './world.ts';
+export type { LinkedInAssetView, LinkedInCall, LinkedInCommentView, LinkedInPostView } from './inspect.ts';
+export type { DailyQuota } from './quota.ts';
+export type { PublishingControls } from './controls.ts';
+export type { Mention } from './little.ts';
 
 /** 60 days, as LinkedIn's member tokens. */
 export const LINKEDIN_ACCESS_SECS = 60 * 24 * 3600;
@@ -25,6 +40,8 @@ export const LINKEDIN_REFRESH_SECS = 365 * 24 * 3600;
 export interface LinkedInEmulatorOptions extends ListenOptions {
   /** The oldest LinkedIn-Version (YYYYMM) still served; older ones get 426 NONEXISTENT_VERSION. Default 202501. */
   oldestVersion?: string;
+  /** How long the same author's same commentary is refused as a duplicate (default 24 h). */
+  duplicateWindowMs?: number;
 }
 
 /**
@@ -32,7 +49,7 @@ export interface LinkedInEmulatorOptions extends ListenOptions {
  * token of theirs answers REVOKED_ACCESS_TOKEN / invalid_grant; omitNextRefreshToken: the next
  * refresh answers without refresh_token) and these.
  */
-export interface LinkedInEmulator extends OAuthEmulatorControls {
+export interface LinkedInEmulator extends OAuthEmulatorControls, PublishingControls {
   /** Registers a developer app; `refreshTokens: true` makes it a partner app that gets refresh tokens. */
   addApp(app: LinkedInAppInput): void;
   /** Turns programmatic refresh tokens on or off for an app. */
@@ -57,31 +74,46 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     organizations: new Map(),
     roles: [],
     oldestVersion: opts.oldestVersion ?? '202501',
+    publishing: new PublishingStore(clock),
+    quotas: new DailyQuotas(),
+    processing: { imageMs: 0, documentMs: 0, videoMs: 0, perVideoMs: new Map(), stickNextVideo: false, failNextVideo: null },
+    duplicateWindowMs: opts.duplicateWindowMs ?? 24 * 3600 * 1000,
+    origin: '',
   };
   const faults = new FaultQueue();
+  const calls = callLog(clock);
   const app = createApp(1024 * 1024);
+  app.addHook('onResponse', async (req, reply) => calls.record(req.method, req.url, reply.statusCode));
+  /** A queued fault for this request, as the reply it gets. */
+  const faultFor = (req: FastifyRequest) => {
+    const fault = faults.take(req.method, req.url.split('?')[0]!);
+    return fault && { status: fault.status, body: fault.body ?? serverError(fault.status).body, headers: fault.headers };
+  };
 
   const register = (route: Route) => {
     app.route({
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const fault = faults.take(req.method, req.url.split('?')[0]!);
-        if (fault) return send(reply, { status: fault.status, body: fault.body ?? serverError(fault.status).body, headers: fault.headers });
-        return send(reply, route.handler({
+        const fault = faultFor(req);
+        if (fault) return send(reply, fault);
+        return send(reply, await route.handler({
           query: firstValues(req.query),
           params: req.params as Record<string, string>,
           headers: req.headers as Record<string, string | undefined>,
           body: req.body,
+          endpoint: `${route.method} ${route.url}`,
         }));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...apiRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...postRoutes(world), ...assetRoutes(world), ...commentRoutes(world)]) register(route);
+  await registerUploads(app, world, faultFor);
   app.setNotFoundHandler((req, reply) => send(reply, notFound(`No virtual resource found for ${req.method} ${req.url.split('?')[0]}`)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError(500)));
 
   const server = await listen(app, opts);
+  world.origin = server.url;
   return {
     ...oauthControls(oauth, server, faults),
     addApp: (input) => {
@@ -99,5 +131,6 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
     grantRole: (organizationId, sub, role = 'ADMINISTRATOR', state = 'APPROVED') => {
       world.roles.push({ organizationId, sub, role, state });
     },
+    ...publishingControls(world, calls),
   };
 }

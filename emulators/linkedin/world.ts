@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import type { OAuthEmulatorApp, OAuthServer } from '../shared/oauth.ts';
+import type { PublishingStore } from './publishing.ts';
+import type { DailyQuotas } from './quota.ts';
 
 /** Every scope the emulator knows; an app may only ask for those it was granted (`scopes`). */
 export const LINKEDIN_SCOPES = [
@@ -69,6 +71,41 @@ export interface LinkedInWorld {
   roles: RoleAssignment[];
   /** LinkedIn-Version values from this one (YYYYMM) up to the clock's month are served. */
   oldestVersion: string;
+  publishing: PublishingStore;
+  quotas: DailyQuotas;
+  processing: ProcessingControls;
+  /** The same author posting the same commentary within this window gets 422 DUPLICATE_POST. */
+  duplicateWindowMs: number;
+  /** The emulator's own origin, where upload URLs point (set once it listens). */
+  origin: string;
+}
+
+/** How long assets take to process, and the one-shot outcomes tests arm. */
+export interface ProcessingControls {
+  imageMs: number;
+  documentMs: number;
+  videoMs: number;
+  /** Durations set for particular videos (by URN) before or after their finalize. */
+  perVideoMs: Map<string, number>;
+  /** The next video finalized stays PROCESSING until releaseVideo(). */
+  stickNextVideo: boolean;
+  /** The next video finalized ends PROCESSING_FAILED with this reason. */
+  failNextVideo: string | null;
+}
+
+/** Roles that may post, upload and read posts as an organization (Videos API: "company admin, DSC poster, or content admin"). */
+export const POSTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMINISTRATOR'];
+/** Roles that may comment as an organization (Comments API, w_organization_social). */
+export const COMMENTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'RECRUITING_POSTER'];
+/** Roles that may read an organization's comments (Comments API, r_organization_social). */
+export const COMMENT_READING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
+
+/** Whether the member may act as `author`: their own person URN, or an organization they hold one of `roles` on (APPROVED). */
+export function mayActAs(world: LinkedInWorld, sub: string, author: string, roles: readonly OrgRole[] = POSTING_ROLES): boolean {
+  if (author === `urn:li:person:${sub}`) return true;
+  const org = /^urn:li:organization:(\d+)$/.exec(author);
+  if (!org) return false;
+  return world.roles.some((r) => r.sub === sub && r.organizationId === Number(org[1]) && r.state === 'APPROVED' && roles.includes(r.role));
 }
 
 let counter = 0;

@@ -3,6 +3,7 @@
 // only for partner apps and without rotation), the 401 bodies with serviceErrorCode, and the
 // LinkedIn-Version header every /rest/ call needs.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
 
@@ -165,5 +166,534 @@ describe('LinkedIn emulator: API', () => {
     const denied = await api('/rest/organizationAcls?q=roleAssignee', limited);
     assert.equal(denied.status, 403);
     assert.equal(denied.body.code, 'ACCESS_DENIED');
+  });
+});
+
+// ---- Publishing: posts, assets, comments, quotas, over real HTTP ----
+
+const REST = { 'linkedin-version': '202610', 'x-restli-protocol-version': '2.0.0' };
+const MEMBER_SCOPES = ['openid', 'profile', 'w_member_social', 'r_member_social'];
+const ORG_SCOPES = ['openid', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('0000000200000003', 'hex'), Buffer.alloc(40)]);
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([2, 0, 3, 0]), Buffer.alloc(20)]);
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), Buffer.alloc(40)]);
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+interface Member { sub: string; urn: string; token: string }
+
+function member(scopes = MEMBER_SCOPES): Member {
+  const m = li.addUser({});
+  return { sub: m.sub, urn: `urn:li:person:${m.sub}`, token: li.oauth.issue(m.sub, APP.clientId, scopes).accessToken };
+}
+
+async function call(method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = REST) {
+  const res = await fetch(`${path.startsWith('http') ? '' : li.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+const postBody = (author: string, commentary: string, extra: Record<string, unknown> = {}) => ({
+  author,
+  commentary,
+  visibility: 'PUBLIC',
+  distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+  lifecycleState: 'PUBLISHED',
+  isReshareDisabledByAuthor: false,
+  ...extra,
+});
+
+async function initialize(kind: 'images' | 'documents', m: Member, owner = m.urn) {
+  const res = await call('POST', `/rest/${kind}?action=initializeUpload`, m.token, { initializeUploadRequest: { owner } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.value;
+}
+
+async function put(url: string, bytes: Buffer, token: string | null) {
+  const res = await fetch(url, { method: 'PUT', headers: token ? { authorization: `Bearer ${token}` } : {}, body: new Uint8Array(bytes) });
+  return { status: res.status, etag: res.headers.get('etag'), text: await res.text() };
+}
+
+async function uploadImage(m: Member, bytes = PNG, owner = m.urn): Promise<string> {
+  const value = await initialize('images', m, owner);
+  assert.equal((await put(value.uploadUrl, bytes, m.token)).status, 201);
+  return value.image;
+}
+
+/** A fake MP4 of `size` bytes (an ftyp box, then filler) whose every 4 MiB part differs. */
+function mp4(size: number): Buffer {
+  const bytes = Buffer.alloc(size, 7);
+  Buffer.from('00000018667479706d703432', 'hex').copy(bytes);
+  for (let at = 4 * 1024 * 1024; at < size; at += 4 * 1024 * 1024) bytes[at] = at / (4 * 1024 * 1024);
+  return bytes;
+}
+
+async function initializeVideo(m: Member, size: number, extra: Record<string, unknown> = {}) {
+  const res = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn, fileSizeBytes: size, uploadCaptions: false, uploadThumbnail: false, ...extra } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.value;
+}
+
+async function uploadVideo(m: Member, bytes: Buffer): Promise<string> {
+  const value = await initializeVideo(m, bytes.length);
+  const etags: string[] = [];
+  for (const part of value.uploadInstructions) etags.push((await put(part.uploadUrl, bytes.subarray(part.firstByte, part.lastByte + 1), null)).etag!);
+  const fin = await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags } });
+  assert.equal(fin.status, 200, fin.text);
+  return value.video;
+}
+
+describe('LinkedIn emulator: posts', () => {
+  test('create answers 201 with an empty body and the share URN in x-restli-id; get, find (newest first) and delete', async () => {
+    const m = member();
+    const first = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'First post'));
+    assert.equal(first.status, 201);
+    assert.equal(first.text, '');
+    const urn = first.headers.get('x-restli-id')!;
+    assert.match(urn, /^urn:li:share:\d{19}$/);
+    li.clock.advance(1000);
+    const second = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Second post'))).headers.get('x-restli-id')!;
+
+    const one = await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(one.status, 200);
+    assert.deepEqual(
+      { id: one.body.id, author: one.body.author, commentary: one.body.commentary, lifecycleState: one.body.lifecycleState, visibility: one.body.visibility },
+      { id: urn, author: m.urn, commentary: 'First post', lifecycleState: 'PUBLISHED', visibility: 'PUBLIC' },
+    );
+    assert.equal(one.body.publishedAt, one.body.createdAt);
+
+    const found = await call('GET', `/rest/posts?author=${encodeURIComponent(m.urn)}&q=author&count=1&sortBy=CREATED`, m.token);
+    assert.equal(found.status, 200);
+    assert.deepEqual(found.body.elements.map((p: { id: string }) => p.id), [second]);
+    assert.equal(found.body.paging.links[0].rel, 'next');
+    const page2 = await call('GET', `/rest/posts?author=${encodeURIComponent(m.urn)}&q=author&count=1&start=1`, m.token);
+    assert.deepEqual(page2.body.elements.map((p: { id: string }) => p.id), [urn]);
+
+    const deleted = await call('DELETE', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(deleted.status, 204);
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).status, 404);
+    assert.equal((await call('DELETE', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).status, 404);
+    const seen = li.posts().filter((p) => p.author === m.urn);
+    assert.deepEqual(seen.map((p) => [p.urn, p.deleted]), [[urn, true], [second, false]]);
+  });
+
+  test('schema problems answer Rest.li 422 lines; the protocol header is required', async () => {
+    const m = member();
+    const missing = await call('POST', '/rest/posts', m.token, { author: m.urn, commentary: 'x', visibility: 'EVERYONE', extra: 1 });
+    assert.deepEqual(missing.body, {
+      status: 422,
+      message: [
+        'ERROR :: /extra :: unrecognized field found but not allowed\n',
+        'ERROR :: /visibility :: "EVERYONE" is not an enum symbol\n',
+        'ERROR :: /distribution :: field is required but not found and has no default value\n',
+        'ERROR :: /lifecycleState :: field is required but not found and has no default value\n',
+      ].join(''),
+    });
+    const badAuthor = await call('POST', '/rest/posts', m.token, postBody('urn:li:member:1', 'x'));
+    assert.equal(badAuthor.status, 422);
+    const draft = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x', { lifecycleState: 'DRAFT' }));
+    assert.equal(draft.status, 400);
+    const noProtocol = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'linkedin-version': '202610' });
+    assert.deepEqual(noProtocol, { ...noProtocol, status: 400, body: { status: 400, code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' } });
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'x-restli-protocol-version': '2.0.0' })).body.code, 'VERSION_MISSING');
+  });
+
+  test('commentary: at most 3,000 characters', async () => {
+    const m = member();
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'a'.repeat(3000)))).status, 201);
+    const long = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'b'.repeat(3001)));
+    assert.equal(long.status, 422);
+    assert.equal(long.body.errorDetails.inputErrors[0].input.inputPath.fieldPath, 'commentary');
+    assert.match(long.body.message, /3001 characters, the maximum is 3000/);
+  });
+
+  test('author: the token\'s member, or an organization where they hold a posting role, with the matching scope', async () => {
+    const m = member(ORG_SCOPES);
+    const other = member();
+    const denied = await call('POST', '/rest/posts', m.token, postBody(other.urn, 'As someone else'));
+    assert.deepEqual(denied.body, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiPostsExternal.CREATE.20261001' });
+
+    const acme = li.addOrganization({ localizedName: 'Acme' });
+    const orgUrn = `urn:li:organization:${acme.id}`;
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, no role'))).status, 403);
+    li.grantRole(acme.id, m.sub, 'ANALYST');
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, analyst'))).status, 403);
+    li.grantRole(acme.id, m.sub, 'CONTENT_ADMINISTRATOR');
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(orgUrn, 'Org post, content admin'))).status, 201);
+
+    // Scopes: w_member_social alone does not post as the organization; without it, not as oneself either.
+    const memberOnly = li.oauth.issue(m.sub, APP.clientId, ['w_member_social']).accessToken;
+    assert.equal((await call('POST', '/rest/posts', memberOnly, postBody(orgUrn, 'Org post, member scope'))).status, 403);
+    const orgOnly = li.oauth.issue(m.sub, APP.clientId, ['w_organization_social']).accessToken;
+    assert.equal((await call('POST', '/rest/posts', orgOnly, postBody(m.urn, 'Member post, org scope'))).status, 403);
+  });
+
+  test('reading needs r_member_social (restricted) for a member\'s posts', async () => {
+    const m = member(['w_member_social']);
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Write-only app'))).headers.get('x-restli-id')!;
+    const get = await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token);
+    assert.equal(get.status, 403);
+    assert.equal(get.body.code, 'ACCESS_DENIED');
+    assert.equal((await call('GET', `/rest/posts?q=author&author=${encodeURIComponent(m.urn)}`, m.token)).status, 403);
+    const reader = li.oauth.issue(m.sub, APP.clientId, ['r_member_social']).accessToken;
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, reader)).status, 200);
+    // Another member's post is not readable with one's own r_member_social.
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, member().token)).status, 403);
+  });
+
+  test('the same commentary again within the window is 422 DUPLICATE_POST naming the first post', async () => {
+    const m = member();
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'))).headers.get('x-restli-id')!;
+    const again = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'));
+    assert.deepEqual(again.body, {
+      errorDetailType: 'com.linkedin.common.error.BadRequest',
+      message: `com.linkedin.content.common.exception.BadRequestResponseException: Content is a duplicate of ${urn}`,
+      errorDetails: { inputErrors: [{ description: 'Duplicate post is detected', input: {}, code: 'DUPLICATE_POST' }] },
+      status: 422,
+    });
+    // Another author may say the same; after the window (24 h by default) the author may too.
+    const other = member();
+    assert.equal((await call('POST', '/rest/posts', other.token, postBody(other.urn, 'Say it once'))).status, 201);
+    li.clock.advance(24 * 3600 * 1000 + 1);
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Say it once'))).status, 201);
+  });
+
+  test('little text: mentions are parsed, escapes kept, an unescaped reserved character cuts the commentary', async () => {
+    const m = member();
+    const text = 'Thanks @[Ada Lovelace](urn:li:person:ada1) and @[Acme](urn:li:organization:42) \\(really\\) #launch see https://ex.com/a_b (details)';
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, text))).headers.get('x-restli-id')!;
+    const post = li.posts().find((p) => p.urn === urn)!;
+    assert.deepEqual(post.mentions, [
+      { name: 'Ada Lovelace', urn: 'urn:li:person:ada1', start: 7, length: 12 },
+      { name: 'Acme', urn: 'urn:li:organization:42', start: 24, length: 4 },
+    ]);
+    const kept = 'Thanks @[Ada Lovelace](urn:li:person:ada1) and @[Acme](urn:li:organization:42) \\(really\\) #launch see https://ex.com/a_b ';
+    assert.equal(post.commentary, kept);
+    assert.equal(post.commentarySent, text);
+    assert.equal(post.truncated, true);
+    assert.equal((await call('GET', `/rest/posts/${encodeURIComponent(urn)}`, m.token)).body.commentary, kept);
+  });
+});
+
+describe('LinkedIn emulator: images and documents', () => {
+  test('initializeUpload → PUT with the bearer token → AVAILABLE; JPEG/PNG/GIF accepted, other bytes PROCESSING_FAILED', async () => {
+    const m = member();
+    const value = await initialize('images', m);
+    assert.match(value.image, /^urn:li:image:/);
+    assert.ok(value.uploadUrl.startsWith(li.url));
+    assert.ok(value.uploadUrlExpiresAt > li.clock.now());
+    const status = async (urn: string) => (await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status;
+    assert.equal(await status(value.image), 'WAITING_UPLOAD');
+
+    const anonymous = await put(value.uploadUrl, PNG, null);
+    assert.equal(anonymous.status, 401);
+    assert.equal((await put(value.uploadUrl, PNG, member().token)).status, 403);
+    assert.equal((await put(value.uploadUrl, PNG, m.token)).status, 201);
+    const got = await call('GET', `/rest/images/${encodeURIComponent(value.image)}`, m.token);
+    assert.deepEqual({ id: got.body.id, owner: got.body.owner, status: got.body.status, download: typeof got.body.downloadUrl }, { id: value.image, owner: m.urn, status: 'AVAILABLE', download: 'string' });
+    const view = li.images().find((i) => i.urn === value.image)!;
+    assert.deepEqual({ size: view.size, sha256: view.sha256, mime: view.mime, puts: view.parts.map((p) => p.puts) }, { size: PNG.length, sha256: sha256(PNG), mime: 'image/png', puts: [1] });
+
+    assert.equal(await status(await uploadImage(m, GIF)), 'AVAILABLE');
+    assert.equal(await status(await uploadImage(m, JPEG)), 'AVAILABLE');
+    assert.equal(await status(await uploadImage(m, Buffer.from('not an image at all'))), 'PROCESSING_FAILED');
+    assert.equal((await call('GET', `/rest/images/${encodeURIComponent('urn:li:image:nope')}`, m.token)).status, 404);
+  });
+
+  test('processing time is settable; the owner must be the member or an organization they post for', async () => {
+    const m = member(ORG_SCOPES);
+    li.setImageProcessing({ ms: 5000 });
+    try {
+      const urn = await uploadImage(m);
+      assert.equal((await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status, 'PROCESSING');
+      li.clock.advance(5000);
+      assert.equal((await call('GET', `/rest/images/${encodeURIComponent(urn)}`, m.token)).body.status, 'AVAILABLE');
+    } finally {
+      li.setImageProcessing({ ms: 0 });
+    }
+    const foreign = await call('POST', '/rest/images?action=initializeUpload', m.token, { initializeUploadRequest: { owner: member().urn } });
+    assert.equal(foreign.status, 403);
+    const noOwner = await call('POST', '/rest/images?action=initializeUpload', m.token, { initializeUploadRequest: {} });
+    assert.deepEqual(noOwner.body, { status: 422, message: 'ERROR :: /initializeUploadRequest/owner :: field is required but not found and has no default value\n' });
+    const acme = li.addOrganization({ admins: [m.sub] });
+    assert.equal((await initialize('images', m, `urn:li:organization:${acme.id}`)).image.startsWith('urn:li:image:'), true);
+  });
+
+  test('image posts: single media, multiImage of 2–20, article thumbnail; assets must exist, be the author\'s and be AVAILABLE', async () => {
+    const m = member();
+    const [a, b] = [await uploadImage(m), await uploadImage(m, JPEG)];
+    const single = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'One image', { content: { media: { id: a, altText: 'alt' } } }));
+    assert.equal(single.status, 201, single.text);
+    const multi = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Two images', { content: { multiImage: { images: [{ id: a }, { id: b, altText: 'b' }] } } }));
+    assert.equal(multi.status, 201, multi.text);
+    assert.deepEqual(li.posts().find((p) => p.urn === multi.headers.get('x-restli-id'))!.content, { multiImage: { images: [{ id: a }, { id: b, altText: 'b' }] } });
+    const lonely = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'One in multi', { content: { multiImage: { images: [{ id: a }] } } }));
+    assert.equal(lonely.status, 400);
+    assert.equal(lonely.body.errorDetails.inputErrors[0].code, 'INVALID_IMAGE_COUNT');
+    const article = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Read this', { content: { article: { source: 'https://crier.example/a', title: 'A', thumbnail: a } } }));
+    assert.equal(article.status, 201, article.text);
+
+    const unknown = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Ghost image', { content: { media: { id: 'urn:li:image:ghost' } } }));
+    assert.equal(unknown.body.errorDetails.inputErrors[0].code, 'MEDIA_ASSET_NOT_FOUND');
+    const someoneElses = await uploadImage(member());
+    const foreign = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Borrowed image', { content: { media: { id: someoneElses } } }));
+    assert.equal(foreign.status, 400);
+    assert.equal(foreign.body.errorDetails.inputErrors[0].code, 'MEDIA_ASSET_OWNER_MISMATCH');
+    const broken = await uploadImage(m, Buffer.from('garbage'));
+    const failed = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Broken image', { content: { media: { id: broken } } }));
+    assert.equal(failed.status, 400);
+    assert.deepEqual(failed.body.errorDetails.inputErrors[0], { description: 'Media asset is in status PROCESSING_FAILED', input: { inputPath: { fieldPath: 'content/media/id' } }, code: 'MEDIA_ASSET_NOT_AVAILABLE' });
+  });
+
+  test('documents: PDF by its magic bytes, anything else PROCESSING_FAILED; posted as content.media', async () => {
+    const m = member();
+    const value = await initialize('documents', m);
+    assert.match(value.document, /^urn:li:document:/);
+    assert.equal((await put(value.uploadUrl, PDF, m.token)).status, 201);
+    const got = await call('GET', `/rest/documents/${encodeURIComponent(value.document)}`, m.token);
+    assert.equal(got.body.status, 'AVAILABLE');
+    assert.deepEqual(li.documents().find((d) => d.urn === value.document)!.sha256, sha256(PDF));
+    const post = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Slides', { content: { media: { id: value.document, title: 'Deck.pdf' } } }));
+    assert.equal(post.status, 201, post.text);
+
+    const text = await initialize('documents', m);
+    await put(text.uploadUrl, Buffer.from('plain text, not a document'), m.token);
+    assert.equal((await call('GET', `/rest/documents/${encodeURIComponent(text.document)}`, m.token)).body.status, 'PROCESSING_FAILED');
+  });
+});
+
+describe('LinkedIn emulator: videos', () => {
+  test('initializeUpload splits the file into 4 MiB parts; parts answer ETags; finalize with them in order → AVAILABLE', async () => {
+    const m = member();
+    const bytes = mp4(2 * 4194304 + 1000);
+    const value = await initializeVideo(m, bytes.length);
+    assert.match(value.video, /^urn:li:video:/);
+    assert.deepEqual(value.uploadInstructions.map((p: { firstByte: number; lastByte: number }) => [p.firstByte, p.lastByte]), [[0, 4194303], [4194304, 8388607], [8388608, 8389607]]);
+    assert.ok(value.uploadToken.length > 0);
+    const status = async () => (await call('GET', `/rest/videos/${encodeURIComponent(value.video)}`, m.token)).body;
+    assert.equal((await status()).status, 'WAITING_UPLOAD');
+
+    const [p0, p1, p2] = value.uploadInstructions;
+    const short = await put(p0.uploadUrl, bytes.subarray(0, 100), null);
+    assert.equal(short.status, 400);
+    // Out of order and one part twice: the whole-file hash still comes out right.
+    const r2 = await put(p2.uploadUrl, bytes.subarray(p2.firstByte, p2.lastByte + 1), null);
+    const r0 = await put(p0.uploadUrl, bytes.subarray(p0.firstByte, p0.lastByte + 1), null);
+    assert.equal(r0.status, 200);
+    assert.ok(r0.etag);
+    const fin = (ids: unknown[], token = value.uploadToken) => call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: token, uploadedPartIds: ids } });
+    const incomplete = await fin([r0.etag, r2.etag]);
+    assert.equal(incomplete.status, 400);
+    assert.match(incomplete.body.message, /2 of 3 parts/);
+    const r1 = await put(p1.uploadUrl, bytes.subarray(p1.firstByte, p1.lastByte + 1), null);
+    await put(p1.uploadUrl, bytes.subarray(p1.firstByte, p1.lastByte + 1), null);
+    assert.equal((await fin([r0.etag, r2.etag, r1.etag])).status, 400);
+    assert.equal((await fin([r0.etag, r1.etag])).status, 400);
+    assert.equal((await fin([r0.etag, r1.etag, r2.etag], 'wrong-token')).status, 400);
+    const ok = await fin([r0.etag, r1.etag, r2.etag]);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.text, '');
+    assert.equal((await status()).status, 'AVAILABLE');
+
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.equal(view.sha256, sha256(bytes));
+    assert.equal(view.size, bytes.length);
+    assert.deepEqual(view.parts.map((p) => [p.index, p.size, p.puts, p.sha256 === sha256(bytes.subarray(p.firstByte, p.lastByte + 1))]), [[0, 4194304, 1, true], [1, 4194304, 2, true], [2, 1000, 1, true]]);
+    const post = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'A video', { content: { media: { id: value.video, title: 'Clip' } } }));
+    assert.equal(post.status, 201, post.text);
+  });
+
+  test('a single-part upload has an empty uploadToken; thumbnail and captions URLs on request', async () => {
+    const m = member();
+    const value = await initializeVideo(m, 5000, { uploadThumbnail: true, uploadCaptions: true });
+    assert.equal(value.uploadToken, '');
+    assert.equal(value.uploadInstructions.length, 1);
+    assert.equal((await put(value.thumbnailUploadUrl, JPEG, null)).status, 201);
+    assert.equal((await put(value.captionsUploadUrl, Buffer.from('WEBVTT\n'), null)).status, 201);
+    const etag = (await put(value.uploadInstructions[0].uploadUrl, mp4(5000), null)).etag;
+    assert.equal((await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: '', uploadedPartIds: [etag] } })).status, 200);
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.deepEqual([view.thumbnail?.sha256, view.captions?.size], [sha256(JPEG), 7]);
+  });
+
+  test('processing controls: a set duration, stickNextVideo/releaseVideo, failNextVideo; posts refuse a video not AVAILABLE', async () => {
+    const m = member();
+    const statusOf = async (urn: string) => (await call('GET', `/rest/videos/${encodeURIComponent(urn)}`, m.token)).body;
+    li.setVideoProcessing({ ms: 10_000 });
+    const timed = await uploadVideo(m, mp4(3000));
+    li.setVideoProcessing({ ms: 0 });
+    assert.equal((await statusOf(timed)).status, 'PROCESSING');
+    const early = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Too early', { content: { media: { id: timed } } }));
+    assert.equal(early.status, 400);
+    assert.equal(early.body.errorDetails.inputErrors[0].description, 'Media asset is in status PROCESSING');
+    li.clock.advance(10_000);
+    assert.equal((await statusOf(timed)).status, 'AVAILABLE');
+
+    // A duration set for one video before its finalize applies to it alone.
+    const value = await initializeVideo(m, 3000);
+    li.setVideoProcessing({ ms: 2000, urn: value.video });
+    const etag = (await put(value.uploadInstructions[0].uploadUrl, mp4(3000), null)).etag;
+    await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: '', uploadedPartIds: [etag] } });
+    assert.equal((await statusOf(value.video)).status, 'PROCESSING');
+    li.clock.advance(2000);
+    assert.equal((await statusOf(value.video)).status, 'AVAILABLE');
+
+    li.stickNextVideo();
+    const stuck = await uploadVideo(m, mp4(3000));
+    li.clock.advance(24 * 3600 * 1000);
+    assert.equal((await statusOf(stuck)).status, 'PROCESSING');
+    li.releaseVideo(stuck);
+    assert.equal((await statusOf(stuck)).status, 'AVAILABLE');
+
+    li.failNextVideo('Video duration is shorter than 3 seconds');
+    const failed = await uploadVideo(m, mp4(3000));
+    assert.deepEqual(
+      { status: (await statusOf(failed)).status, reason: (await statusOf(failed)).processingFailureReason },
+      { status: 'PROCESSING_FAILED', reason: 'Video duration is shorter than 3 seconds' },
+    );
+    assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Failed video', { content: { media: { id: failed } } }))).status, 400);
+    // Bytes that are not a video fail processing on their own.
+    const notVideo = await uploadVideo(m, Buffer.alloc(3000, 1));
+    assert.equal((await statusOf(notVideo)).status, 'PROCESSING_FAILED');
+  });
+
+  test('a 200 MB upload is hashed part by part: the emulator keeps sizes and hashes, not bytes', async () => {
+    const m = member();
+    const size = 200 * 1024 * 1024;
+    const partSize = 4 * 1024 * 1024;
+    const value = await initializeVideo(m, size);
+    assert.equal(value.uploadInstructions.length, 50);
+    const whole = createHash('sha256');
+    const part = Buffer.alloc(partSize, 3);
+    Buffer.from('00000018667479706d703432', 'hex').copy(part);
+    const etags: string[] = [];
+    for (const [i, instruction] of value.uploadInstructions.entries()) {
+      part[100] = i;
+      whole.update(part);
+      etags.push((await put(instruction.uploadUrl, part, null)).etag!);
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const fin = await call('POST', '/rest/videos?action=finalizeUpload', m.token, { finalizeUploadRequest: { video: value.video, uploadToken: value.uploadToken, uploadedPartIds: etags } });
+    assert.equal(fin.status, 200);
+    const view = li.videos().find((v) => v.urn === value.video)!;
+    assert.deepEqual([view.size, view.sha256, view.parts.length], [size, whole.digest('hex'), 50]);
+    // Finalize assembles nothing: memory does not jump by the file's size.
+    assert.ok(process.memoryUsage().rss - rssBefore < 50 * 1024 * 1024);
+  });
+
+  test('initializeUpload refuses a file over 500 MB and a missing size', async () => {
+    const m = member();
+    const big = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn, fileSizeBytes: 500 * 1024 * 1024 + 1 } });
+    assert.equal(big.status, 400);
+    const none = await call('POST', '/rest/videos?action=initializeUpload', m.token, { initializeUploadRequest: { owner: m.urn } });
+    assert.deepEqual(none.body, { status: 422, message: 'ERROR :: /initializeUploadRequest/fileSizeBytes :: field is required but not found and has no default value\n' });
+  });
+});
+
+describe('LinkedIn emulator: comments', () => {
+  test('create answers 201 with the comment URN in x-restli-id; list; replies need a parent on the same post', async () => {
+    const m = member();
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Comment on me'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    const created = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'First comment' } });
+    assert.equal(created.status, 201, created.text);
+    const commentUrn = created.headers.get('x-restli-id')!;
+    assert.match(commentUrn, /^urn:li:comment:\(urn:li:activity:\d{19},\d{19}\)$/);
+    assert.deepEqual({ urn: created.body.commentUrn, actor: created.body.actor, object: created.body.object, text: created.body.message.text }, { urn: commentUrn, actor: m.urn, object: postUrn, text: 'First comment' });
+
+    const reply = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'A reply' }, parentComment: commentUrn });
+    assert.equal(reply.status, 201);
+    const orphan = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: { text: 'Orphan' }, parentComment: 'urn:li:comment:(urn:li:activity:1,2)' });
+    assert.equal(orphan.status, 400);
+    assert.equal(orphan.body.errorDetails.inputErrors[0].code, 'INVALID_PARENT_COMMENT');
+
+    const listed = await call('GET', path, m.token);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.elements.map((c: { message: { text: string }; parentComment?: string }) => [c.message.text, c.parentComment]), [['First comment', undefined], ['A reply', commentUrn]]);
+    assert.equal(typeof listed.body.elements[0].created.time, 'number');
+    assert.deepEqual(li.comments(postUrn).map((c) => c.text), ['First comment', 'A reply']);
+  });
+
+  test('refusals: unknown post 404, another actor 403, object not the path\'s post 400, missing text 422', async () => {
+    const m = member();
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Guarded'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    assert.equal((await call('POST', `/rest/socialActions/${encodeURIComponent('urn:li:share:1')}/comments`, m.token, { actor: m.urn, object: 'urn:li:share:1', message: { text: 'x' } })).status, 404);
+    assert.equal((await call('POST', path, m.token, { actor: member().urn, object: postUrn, message: { text: 'x' } })).status, 403);
+    assert.equal((await call('POST', path, m.token, { actor: m.urn, object: 'urn:li:share:2', message: { text: 'x' } })).status, 400);
+    const noText = await call('POST', path, m.token, { actor: m.urn, object: postUrn, message: {} });
+    assert.deepEqual(noText.body, { status: 422, message: 'ERROR :: /message/text :: field is required but not found and has no default value\n' });
+    const writeOnly = li.oauth.issue(m.sub, APP.clientId, ['w_member_social']).accessToken;
+    assert.equal((await call('GET', path, writeOnly)).status, 403);
+  });
+
+  test('as an organization: a RECRUITING_POSTER may comment but not post; reading its comments needs ADMINISTRATOR or DSC poster', async () => {
+    const admin = member(ORG_SCOPES);
+    const recruiter = member(ORG_SCOPES);
+    const acme = li.addOrganization({ admins: [admin.sub] });
+    li.grantRole(acme.id, recruiter.sub, 'RECRUITING_POSTER');
+    const org = `urn:li:organization:${acme.id}`;
+    assert.equal((await call('POST', '/rest/posts', recruiter.token, postBody(org, 'Recruiter post'))).status, 403);
+    const postUrn = (await call('POST', '/rest/posts', admin.token, postBody(org, 'Company news'))).headers.get('x-restli-id')!;
+    const path = `/rest/socialActions/${encodeURIComponent(postUrn)}/comments`;
+    assert.equal((await call('POST', path, recruiter.token, { actor: org, object: postUrn, message: { text: 'We are hiring' } })).status, 201);
+    assert.equal((await call('GET', path, recruiter.token)).status, 403);
+    const listed = await call('GET', path, admin.token);
+    assert.deepEqual(listed.body.elements.map((c: { actor: string }) => c.actor), [org]);
+  });
+});
+
+describe('LinkedIn emulator: daily quotas, call log, faults', () => {
+  test('a spent member or app quota answers 429 without Retry-After or rate-limit headers until UTC midnight', async () => {
+    li.setDailyQuota('POST /rest/posts', { member: 2 });
+    try {
+      const m = member();
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 1'))).status, 201);
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 2'))).status, 201);
+      const over = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 3'));
+      assert.deepEqual(over.body, { status: 429, serviceErrorCode: 101, message: 'Resource level throttle limit for calls to this resource is reached.' });
+      const headerNames = [...over.headers.keys()];
+      assert.ok(!headerNames.some((h) => h === 'retry-after' || h.includes('ratelimit') || h.includes('rate-limit')), headerNames.join());
+      // Another endpoint and another member are not affected.
+      assert.equal((await call('GET', `/rest/posts?q=author&author=${encodeURIComponent(m.urn)}`, m.token)).status, 200);
+      const other = member();
+      assert.equal((await call('POST', '/rest/posts', other.token, postBody(other.urn, 'Quota other'))).status, 201);
+      // The next UTC day the member's quota is fresh.
+      const now = li.clock.now();
+      li.clock.advance(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1) - now);
+      assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Quota 3'))).status, 201);
+
+      // The app quota counts every member together: today the app has posted once (Quota 3 above).
+      li.setDailyQuota('POST /rest/posts', { member: 100, app: 2 });
+      const a = member();
+      const b = member();
+      assert.equal((await call('POST', '/rest/posts', a.token, postBody(a.urn, 'App quota a'))).status, 201);
+      assert.equal((await call('POST', '/rest/posts', b.token, postBody(b.urn, 'App quota b'))).status, 429);
+    } finally {
+      li.setDailyQuota('POST /rest/posts', { member: 100_000, app: 1_000_000 });
+    }
+  });
+
+  test('calls() logs every request in order with decoded paths; failNext answers the next matching request', async () => {
+    const m = member();
+    const image = await uploadImage(m);
+    li.failNext({ status: 500, path: '/rest/posts', method: 'POST' });
+    const failed = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Logged', { content: { media: { id: image } } }));
+    assert.deepEqual(failed.body, { status: 500, message: 'Internal Server Error' });
+    const urn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Logged', { content: { media: { id: image } } }))).headers.get('x-restli-id')!;
+    const log = li.calls().slice(-4).map((c) => `${c.method} ${c.path} ${c.status}`);
+    assert.deepEqual(log, [
+      'POST /rest/images 200',
+      `PUT /dms-uploads/image/${image}/0 201`,
+      'POST /rest/posts 500',
+      'POST /rest/posts 201',
+    ]);
+    assert.ok(urn);
+    // Nothing was uploaded twice.
+    assert.equal(li.calls().filter((c) => c.method === 'PUT' && c.path.includes(image)).length, 1);
   });
 });
