@@ -5,7 +5,7 @@
 // after a crash a post is looked for among the author's recent posts (same commentary, created since
 // the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
 // already live, which is then the result.
-import { PublishError } from '../../publishing/errors.ts';
+import { PublishError, PublishWait } from '../../publishing/errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
@@ -54,9 +54,18 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
   });
   const since = (reservation: Record<string, unknown>) => Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS;
 
-  async function publishRoot(reservation: Record<string, unknown>): Promise<PartRef> {
+  // With media (or an article thumbnail) the post is created only in a step that began from a stored
+  // checkpoint saying every file is ready: until then, the post was certainly never sent.
+  const rootHasFiles = input.containers[0]!.media.length > 0 || Boolean(block.article?.thumbnailUrl);
+  const storedReady = () => {
+    const stored = input.checkpoint as MediaCheckpoint | undefined;
+    return stored?.position === 0 && stored.ready === true;
+  };
+
+  async function publishRoot(): Promise<PartRef> {
     const cp = checkpointFor(input, 0);
     const content = await rootContent(client, input, author, block, cp, timing);
+    if (rootHasFiles && !storedReady()) throw new PublishWait(0, { ...cp, ready: true }, 'linkedin: the media are ready');
     try {
       return postRef(await client.createPost({
         author,
@@ -71,9 +80,9 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
       const live = error instanceof PublishError ? duplicateOf(error) : undefined;
       if (!live) throw error;
       // LinkedIn says this is already on the account, and names it: it may be ours (an answer lost,
-      // a crash); in any case it is live, and failing it would deny a live post.
-      const found = await findPost(since(reservation));
-      return found ?? postRef(live);
+      // a crash) or the same text posted earlier; in any case it is live, and failing it would deny a
+      // live post. (Reading the author's posts to tell which needs a permission members' apps lack.)
+      return postRef(live);
     }
   }
 
@@ -100,11 +109,12 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
 
   return {
     reserve: () => ({ startedAt: new Date().toISOString() }),
-    async publishPart(position, reservation, root) {
-      if (position === 0) return publishRoot(reservation);
+    async publishPart(position, _reservation, root) {
+      if (position === 0) return publishRoot();
       return commentRef(root!, await client.comment(root!.platformId, author, input.containers[position]!.content));
     },
     async reconcile(position, reservation, root) {
+      if (position === 0 && rootHasFiles && !storedReady()) return 'absent';
       const found = position === 0 ? await findPost(since(reservation)) : await findComment(position, root!);
       return found ?? 'absent';
     },

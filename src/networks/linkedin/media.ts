@@ -36,6 +36,11 @@ export interface MediaCheckpoint {
   processingSince?: string;
   /** How many times LinkedIn answered "not yet": each wait is twice the last, up to MediaTiming.maxPollMs. */
   polls?: number;
+  /**
+   * Every file is AVAILABLE and this was stored before the post was created: creating the post is a
+   * step of its own, so a stored checkpoint without it proves the post was never sent (reconcile).
+   */
+  ready?: boolean;
 }
 
 export interface MediaTiming {
@@ -50,6 +55,7 @@ export interface MediaTiming {
 export async function uploadedMedia(
   client: LinkedInClient, input: PublishInput, owner: string, media: MediaInput[], cp: MediaCheckpoint, timing: MediaTiming,
 ): Promise<Uploaded[]> {
+  if (cp.ready) return cp.media;
   for (let i = 0; i < media.length; i++) {
     const done = cp.media[i];
     if (!done || (done.video && !done.video.finalized)) await uploadStep(client, input, owner, media[i]!, i, cp);
@@ -60,6 +66,7 @@ export async function uploadedMedia(
 
 /** The article thumbnail's image URN, uploaded and AVAILABLE. */
 export async function uploadedThumbnail(client: LinkedInClient, input: PublishInput, owner: string, url: string, cp: MediaCheckpoint, timing: MediaTiming): Promise<string> {
+  if (cp.ready && cp.thumbnail) return cp.thumbnail;
   if (!cp.thumbnail) {
     const source = await input.openMedia(url);
     if (!IMAGE_TYPES.has(source.contentType)) {

@@ -1,0 +1,214 @@
+// Publishing to LinkedIn over real HTTP: Crier's API and worker (the registry's LinkedIn adapter), the
+// LinkedIn emulator as the network, media uploaded to Crier or served from another HTTPS host. Each
+// test checks what LinkedIn received — the post's author, commentary, content, the uploaded bytes,
+// the comments and their order — and what Crier reports.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
+import { LINKEDIN_SCOPES } from '../../../src/networks/linkedin/oauth.ts';
+import { decodeId } from '../../../src/ids.ts';
+import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
+import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+
+const APP = { clientId: 'crier-linkedin', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** A one-page PDF is not needed: LinkedIn's emulator checks the magic bytes, as LinkedIn's processing would reject anything else. */
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+describe('publishing to LinkedIn', () => {
+  let li: LinkedInEmulator;
+  let h: MediaHarness & { stack: PublishingStack };
+  let org: TestOrg;
+  let member: TestAccount & { urn: string };
+  let company: TestAccount & { urn: string };
+
+  before(async () => {
+    li = await startLinkedInEmulator();
+    li.addApp(APP);
+    const ada = li.addUser({ name: 'Ada Lovelace' });
+    const acme = li.addOrganization({ localizedName: 'Acme' });
+    li.grantRole(acme.id, ada.sub);
+    h = await startMediaPublishing({ CRIER_LINKEDIN_BASE_URL: li.url });
+    h.stack.media.route('/deck.pdf', (_req, res) => { res.writeHead(200, { 'content-type': 'application/pdf' }); res.end(PDF); });
+    org = await h.server.createOrg();
+    const token = li.oauth.issue(ada.sub, APP.clientId, LINKEDIN_SCOPES).accessToken;
+    const add = async (username: string, urn: string) => ({ ...(await h.server.addAccount(org, 'linkedin', username, { networkUniqueId: urn, accessToken: token })), urn });
+    member = await add('ada', `urn:li:person:${ada.sub}`);
+    company = await add('acme', `urn:li:organization:${acme.id}`);
+  });
+  after(async () => {
+    await h.close();
+    await li.close();
+  });
+
+  const publish = async (body: object) => {
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    return h.stack.waitForPost(org, created.body.post.id, undefined, 30_000);
+  };
+  const published = (post: any, index = 0) => {
+    const destination = post.socialAccounts[index];
+    assert.equal(destination.status, 'published', destination.error);
+    return li.posts().find((p) => p.urn === destination.platformPostId)!;
+  };
+
+  it('a member\'s text post: commentary escaped as little text, the mention at its first occurrence, hashtags kept', async () => {
+    const text = 'Shipping v2 (finally) with Acme #launch — thanks Acme_team!';
+    const post = await publish({ accounts: [member.id], content: text, linkedin: { mentions: [{ urn: company.urn, text: 'Acme' }] } });
+    const sent = published(post);
+    assert.equal(sent.author, member.urn);
+    assert.equal(sent.truncated, false, 'nothing was cut at a reserved character');
+    assert.equal(sent.commentarySent, 'Shipping v2 \\(finally\\) with @[Acme](' + company.urn + ') #launch — thanks Acme\\_team!');
+    assert.deepEqual(sent.mentions.map((m) => [m.name, m.urn]), [['Acme', company.urn]]);
+    assert.equal(sent.visibility, 'PUBLIC');
+    assert.equal(sent.lifecycleState, 'PUBLISHED');
+    assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.linkedin.com/feed/update/${sent.urn}/`);
+  });
+
+  it('an organization\'s thread: the root is a post by the organization, later containers its comments, in order', async () => {
+    const post = await publish({ accounts: [company.id], containers: [{ content: 'Quarterly results' }, { content: 'Revenue up' }, { content: 'Details at acme.example' }] });
+    const sent = published(post);
+    assert.equal(sent.author, company.urn);
+    const comments = li.comments(sent.urn);
+    assert.deepEqual(comments.map((c) => [c.actor, c.text]), [[company.urn, 'Revenue up'], [company.urn, 'Details at acme.example']]);
+  });
+
+  it('one uploaded image, with its alt text and the caption as the media title', async () => {
+    const jpeg = await makeJpeg();
+    const media = await h.upload(org, 'chart.jpg', jpeg, 'image/jpeg');
+    const post = await publish({ accounts: [member.id], containers: [{ content: 'The chart', media: [{ url: media.url, filename: media.filename, altText: 'a rising line' }] }], linkedin: { caption: 'Q3 chart' } });
+    const sent = published(post);
+    const image = li.images().find((i) => i.urn === (sent.content as any).media.id)!;
+    assert.deepEqual(sent.content, { media: { id: image.urn, title: 'Q3 chart', altText: 'a rising line' } });
+    assert.equal(image.owner, member.urn);
+    assert.equal(image.sha256, sha256(jpeg), 'LinkedIn received the uploaded bytes');
+  });
+
+  it('several images, one uploaded to Crier and one from another HTTPS host, as a multi-image post', async () => {
+    const jpeg = await makeJpeg('64x64');
+    const media = await h.upload(org, 'a.jpg', jpeg, 'image/jpeg');
+    const post = await publish({ accounts: [company.id], containers: [{ content: 'Two pictures', media: [
+      { url: media.url, filename: 'a.jpg', altText: 'first' },
+      { url: `${h.stack.media.url}/cat.png`, filename: 'cat.png', altText: 'second' },
+    ] }] });
+    const sent = published(post);
+    const images = (sent.content as any).multiImage.images as { id: string; altText: string }[];
+    assert.deepEqual(images.map((i) => i.altText), ['first', 'second']);
+    assert.deepEqual(images.map((i) => li.images().find((x) => x.urn === i.id)!.sha256), [sha256(jpeg), sha256(PNG_1X1)]);
+  });
+
+  it('a PDF from an HTTPS host as a document post titled with its file name', async () => {
+    const post = await publish({ accounts: [member.id], containers: [{ content: 'Our deck', media: [{ url: `${h.stack.media.url}/deck.pdf`, filename: 'deck.pdf' }] }], linkedin: { caption: 'ignored for documents' } });
+    const sent = published(post);
+    const document = li.documents().find((d) => d.urn === (sent.content as any).media.id)!;
+    assert.deepEqual(sent.content, { media: { id: document.urn, title: 'deck.pdf' } });
+    assert.equal(document.sha256, sha256(PDF));
+  });
+
+  it('an article card with a thumbnail uploaded as an image; the content is the commentary above it', async () => {
+    const post = await publish({ accounts: [member.id], content: 'Worth a read', linkedin: { article: {
+      source: 'https://example.com/post', title: 'The post', description: 'About things', thumbnailUrl: `${h.stack.media.url}/cat.png`,
+    } } });
+    const sent = published(post);
+    const { article } = sent.content as any;
+    assert.deepEqual({ ...article, thumbnail: undefined }, { source: 'https://example.com/post', title: 'The post', description: 'About things', thumbnail: undefined });
+    assert.equal(li.images().find((i) => i.urn === article.thumbnail)!.sha256, sha256(PNG_1X1));
+    assert.equal(sent.commentarySent, 'Worth a read');
+  });
+
+  it('a video is uploaded range by range, finalized with the ETags in order, and posted once available', async () => {
+    const video = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
+    const media = await h.upload(org, 'clip.mp4', video, 'video/mp4');
+    const post = await publish({ accounts: [company.id], containers: [{ content: 'A clip', media: [{ url: media.url, filename: 'clip.mp4' }] }], linkedin: { caption: 'The clip' } });
+    const sent = published(post);
+    const uploaded = li.videos().find((v) => v.urn === (sent.content as any).media.id)!;
+    assert.deepEqual(sent.content, { media: { id: uploaded.urn, title: 'The clip' } });
+    assert.equal(uploaded.sha256, sha256(video));
+    assert.equal(uploaded.finalized, true);
+    assert.ok(uploaded.parts.every((p) => p.puts === 1), JSON.stringify(uploaded.parts));
+  });
+
+  it('a video LinkedIn keeps processing holds no worker: other posts publish meanwhile, and it posts once released', async () => {
+    const video = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
+    const media = await h.upload(org, 'slow.mp4', video, 'video/mp4');
+    li.stickNextVideo();
+    const slow = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [member.id], containers: [{ content: 'Slow clip', media: [{ url: media.url, filename: 'slow.mp4' }] }] } });
+    assert.equal(slow.status, 200);
+    // Finalized and waiting: the target is pending again with its checkpoint, no attempt running.
+    const waiting = await until(async () => {
+      const { rows } = await h.server.db.query(`SELECT status, checkpoint FROM targets WHERE post_id = $1`, [decodeId(slow.body.post.id)]);
+      return rows[0]?.checkpoint?.media?.[0]?.video?.finalized ? rows[0] : undefined;
+    });
+    assert.equal(waiting.status, 'pending');
+    const quick = await publish({ accounts: [member.id], content: 'Meanwhile, a quick one' });
+    published(quick);
+    const video0 = li.videos().find((v) => v.urn === waiting.checkpoint.media[0].urn)!;
+    assert.equal(video0.status, 'PROCESSING');
+    li.releaseVideo(video0.urn);
+    const done = await h.stack.waitForPost(org, slow.body.post.id, undefined, 30_000);
+    assert.equal(published(done).content && (published(done).content as any).media.id, video0.urn);
+    assert.equal(li.calls().filter((c) => c.path === '/rest/videos' && c.query.action === 'initializeUpload' && c.status === 200).length >= 1, true);
+    assert.equal(video0.parts.reduce((n, p) => n + p.puts, 0), video0.parts.length, 'no range was sent twice');
+  });
+
+  it('a video LinkedIn fails to process fails the destination with LinkedIn\'s reason, and nothing is posted', async () => {
+    const video = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
+    const media = await h.upload(org, 'bad.mp4', video, 'video/mp4');
+    li.failNextVideo('Video processing failed: corrupt stream');
+    const before = li.posts().length;
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [member.id], containers: [{ content: 'Bad clip', media: [{ url: media.url, filename: 'bad.mp4' }] }] } });
+    const post = await h.stack.waitForPost(org, created.body.post.id, undefined, 30_000);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /linkedin: LinkedIn could not process urn:li:video:\S+ \(Video processing failed: corrupt stream\)/);
+    assert.equal(li.posts().length, before);
+  });
+
+  it('LinkedIn refusing a duplicate names the live post, which is the result', async () => {
+    const first = published(await publish({ accounts: [member.id], content: 'Said once, posted once' }));
+    const again = await publish({ accounts: [member.id], content: 'Said once, posted once' });
+    assert.equal(again.socialAccounts[0].status, 'published', again.socialAccounts[0].error);
+    assert.equal(again.socialAccounts[0].platformPostId, first.urn);
+    assert.equal(li.posts().filter((p) => p.commentarySent === 'Said once, posted once').length, 1);
+  });
+
+  it('a spent daily quota is retried at midnight UTC, with LinkedIn\'s message as the reason', async () => {
+    li.setDailyQuota('POST /rest/posts', { member: 0 });
+    try {
+      const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [company.id], content: 'Over quota' } });
+      const target = await until(async () => {
+        const { rows } = await h.server.db.query(
+          `SELECT t.status, t.due_at, a.error FROM targets t JOIN attempts a ON a.target_id = t.id WHERE t.post_id = $1 AND a.outcome = 'retry'`,
+          [decodeId(created.body.post.id)],
+        );
+        return rows[0];
+      });
+      const midnight = new Date();
+      midnight.setUTCHours(24, 0, 0, 0);
+      assert.equal(target.status, 'pending');
+      assert.ok(Math.abs(new Date(target.due_at).getTime() - midnight.getTime()) < 5_000, `due at ${target.due_at}, midnight ${midnight.toISOString()}`);
+      assert.match(target.error, /linkedin: daily limit reached \(Resource level throttle limit for calls to this resource is reached\.\)/);
+    } finally {
+      li.setDailyQuota('POST /rest/posts', { member: 100_000 });
+    }
+  });
+
+  it('what LinkedIn cannot publish is refused before any call: media in a later container', async () => {
+    const calls = li.calls().length;
+    const post = await publish({ accounts: [member.id], containers: [{ content: 'root' }, { content: 'reply', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] });
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /container 2 has media, but LinkedIn publishes later containers as comments/);
+    assert.equal(li.calls().length, calls);
+  });
+});
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
