@@ -8,6 +8,7 @@ import type { Db } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
+import { networkFor } from '../networks/registry.ts';
 import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createPendingConnection } from './pending-connections.ts';
@@ -32,8 +33,9 @@ const verifierData = (stateHash: Buffer) => `oauth_states:${stateHash.toString('
 function providerFor(settings: OAuthSettings, network: NetworkId): NetworkOAuth {
   const provider = settings.providers[network];
   if (provider) return provider;
-  if (network === 'bluesky') {
-    throw new RequestError(400, 'Bluesky accounts connect with an app password: POST /v1/social-accounts/bluesky {handle, appPassword}', { code: 'unsupported_network' });
+  const { connect, label } = networkFor(network);
+  if (connect.kind === 'password') {
+    throw new RequestError(400, `${label} accounts connect with an app password: POST /v1/social-accounts/${network} {handle, appPassword}`, { code: 'unsupported_network' });
   }
   throw new RequestError(400, `Connecting ${network} accounts through OAuth is not available in this Crier version`, { code: 'unsupported_network' });
 }

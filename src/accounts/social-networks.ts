@@ -3,6 +3,7 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
+import { connectsWithPassword } from '../networks/registry.ts';
 import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
@@ -30,9 +31,6 @@ interface NetworkRow {
   created_at: Date;
 }
 
-/** Bluesky connects with an app password: it has no OAuth app to register. */
-const NO_OAUTH_APP = new Set<string>(['bluesky']);
-
 const secretData = (id: number) => `social_networks:${id}:secret`;
 
 function toJson(row: NetworkRow): SocialNetworkJson {
@@ -59,7 +57,8 @@ function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey:
   const issues: FieldIssue[] = [];
   const { network, client_key: clientKey, client_secret: clientSecret } = input;
   const scopes = checkScopes(input.scopes, issues);
-  if (typeof network !== 'string' || !isNetworkId(network) || NO_OAUTH_APP.has(network)) {
+  // A network that connects with an app password has no OAuth app to register.
+  if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
     issues.push({ field: 'network', message: 'must be a network that connects through OAuth, such as "x" or "linkedin" (bluesky uses app passwords)' });
   }
   if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
