@@ -2,7 +2,7 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
-import { isNetworkId, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets, type AccountSecrets } from './secrets.ts';
 import type { PasswordAccount, PasswordLoginInput } from '../networks/contract.ts';
@@ -58,7 +58,7 @@ export async function listSocialAccounts(db: Queryable, orgId: number, filters: 
     clauses.push(`id = ${param(id)}`);
   }
   if (filters.network !== undefined) {
-    if (!isNetworkId(filters.network)) throw validationError([{ field: 'network', message: 'must be a network identifier such as "x" or "bluesky"' }]);
+    if (!isNetworkId(filters.network)) throw validationError([{ field: 'network', message: `must be a network identifier: ${NETWORKS.join(', ')}` }]);
     clauses.push(`network = ${param(filters.network)}`);
   }
   if (filters.tenantId !== undefined) clauses.push(`tenant_id = ${param(filters.tenantId)}`);
