@@ -3,7 +3,7 @@
 import type { SandboxEmulator } from './contract.ts';
 
 /** What every OAuth emulator offers (emulators/shared/oauth.ts), without importing it: emulators load only in the sandbox. */
-interface OAuthEmulatorControls {
+interface OAuthEmulator {
   url: string;
   addApp(app: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
   signIn(userId: string): void;
@@ -11,7 +11,7 @@ interface OAuthEmulatorControls {
 }
 
 /** `addUser` adds the sandbox user with the emulator's defaults and returns the id signIn() takes. */
-export function oauthSandboxEmulator(emulator: OAuthEmulatorControls, addUser: () => string): SandboxEmulator {
+export function oauthSandboxEmulator(emulator: OAuthEmulator, addUser: () => string): SandboxEmulator {
   return {
     url: emulator.url,
     close: () => emulator.close(),

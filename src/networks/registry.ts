@@ -25,7 +25,11 @@ import { vimeo } from './vimeo/index.ts';
 import { x } from './x/index.ts';
 import { youtube } from './youtube/index.ts';
 
-/** Every network, one line each, in NETWORKS order (types.ts). */
+/**
+ * Every network, one line each, in NETWORKS order (types.ts). Each object is typed with its own
+ * settings (Network<XSettings>…) and listed with them unknown: the registry only ever hands a network
+ * the settings its own `config.read` produced.
+ */
 export const NETWORK_LIST: readonly Network[] = [
   x,
   threads,
