@@ -179,3 +179,24 @@ for (const id of NETWORKS) {
     });
   });
 }
+
+describe('the networks read their variables through loadConfig, as before the registry', () => {
+  test('defaults: X and Bluesky have their own hosts, every other network its real hosts unless CRIER_<NETWORK>_BASE_URL is set', () => {
+    const settings = loadConfig({}).networks;
+    assert.deepEqual(settings.x, { apiUrl: 'https://api.x.com', authorizeUrl: 'https://x.com/i/oauth2/authorize' });
+    assert.deepEqual(settings.bluesky, { service: 'https://bsky.social' });
+    for (const id of NETWORKS.filter((id) => id !== 'x' && id !== 'bluesky')) assert.deepEqual(settings[id], { baseUrl: undefined }, id);
+    const pointed = loadConfig({ CRIER_GOOGLE_BUSINESS_BASE_URL: 'http://127.0.0.1:4000/', CRIER_X_API_URL: 'http://127.0.0.1:4001//' }).networks;
+    assert.deepEqual(pointed.google_business, { baseUrl: 'http://127.0.0.1:4000' });
+    assert.deepEqual(pointed.x, { apiUrl: 'http://127.0.0.1:4001', authorizeUrl: 'https://x.com/i/oauth2/authorize' });
+  });
+
+  test('a bad URL stops the start with the variable named, alongside the other problems', () => {
+    assert.throws(() => loadConfig({ CRIER_BLUESKY_SERVICE: 'ftp://pds.example', CRIER_LINKEDIN_BASE_URL: 'not a url', PORT: 'many' }), (error: Error) => {
+      assert.match(error.message, /PORT must be an integer from 0 to 65535, got "many"/);
+      assert.match(error.message, /CRIER_BLUESKY_SERVICE must be an http\(s\) URL, got "ftp:\/\/pds\.example"/);
+      assert.match(error.message, /CRIER_LINKEDIN_BASE_URL must be an http\(s\) URL, got "not a url"/);
+      return true;
+    });
+  });
+});
