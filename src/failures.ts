@@ -2,10 +2,17 @@
 // The operator needs the remedy, not the stack; main.ts adds the stack at LOG_LEVEL=debug.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
 
 /** An error whose message is already written for the operator: printed as it is. */
 export class OperatorError extends Error {}
+
+/**
+ * An invalid configuration (loadConfig). Declared here, not in config.ts, so that this module imports
+ * config.ts for its type only: config.ts reads the network registry, whose modules load lazy.ts, which
+ * needs this one.
+ */
+export class ConfigError extends Error {}
 
 interface SystemError {
   message: string;

@@ -6,6 +6,7 @@ import { locateDatabase, type DatabaseLocation } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
+import { createNetworkRegistry, type NetworkRegistry } from './networks/registry.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency/keys.ts';
 import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
 import type { SecretBox } from './security/crypto.ts';
@@ -74,12 +75,14 @@ async function start(config: Config, logger: Logger, roles: Roles, options: Star
   const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
 
-  const api = roles.api ? await startApi(config, { db, box, logger }, started) : undefined;
+  // The networks' configured sides (OAuth providers, adapters), built once for every part of this process.
+  const networks = createNetworkRegistry(config);
+  const api = roles.api ? await startApi(config, { db, box, logger, networks }, started) : undefined;
   // Created once everything that commonly fails (database, key, port) has worked, so the start that
   // creates the default org is one that reaches "ready" and prints its admin key.
   const defaultOrg = await ensureDefaultOrg(db);
   await options.beforeWork?.({ db, box, orgId: defaultOrg.orgId });
-  if (roles.worker) await startWorker(config, { db, box, logger }, started);
+  if (roles.worker) await startWorker(config, { db, box, logger, networks }, started);
 
   announceStart(defaultOrg, api?.url ?? config.publicBaseUrl, database, roles);
   return { url: api?.url, db, box, app: api?.app, close: () => started.run() };
@@ -89,12 +92,13 @@ interface Parts {
   db: Db;
   box: SecretBox;
   logger: Logger;
+  networks: NetworkRegistry;
 }
 
-async function startApi(config: Config, { db, box, logger }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
+async function startApi(config: Config, { db, box, logger, networks }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
   const waker = createPublishWaker(db);
   started.push(() => waker.close());
-  const app = await buildApp({ config, db, waker, box }, logger);
+  const app = await buildApp({ config, db, waker, box, networks }, logger);
   started.push(() => app.close());
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -103,12 +107,12 @@ async function startApi(config: Config, { db, box, logger }: Parts, started: Shu
 }
 
 /** Publishing, webhook delivery, and the periodic maintenance, token refresh and media clean-up. */
-async function startWorker(config: Config, { db, box, logger }: Parts, started: Shutdown): Promise<void> {
-  const worker = await startPublishingWorker(config, { db, box, logger });
+async function startWorker(config: Config, { db, box, logger, networks }: Parts, started: Shutdown): Promise<void> {
+  const worker = await startPublishingWorker(config, { db, box, logger, networks });
   started.push(() => worker.stop());
   const deliverer = await startWebhookDeliverer(config, { db, box, logger });
   started.push(() => deliverer.stop());
-  const timers = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(config, db, box, logger)];
+  const timers = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];
   started.push(async () => timers.forEach((timer) => clearInterval(timer)));
 }
 

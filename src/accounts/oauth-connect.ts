@@ -8,7 +8,8 @@ import type { Db } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
-import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import { networkFor } from '../networks/registry.ts';
+import { isNetworkId, NETWORKS, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createPendingConnection } from './pending-connections.ts';
 import { appCredentials } from './social-networks.ts';
@@ -32,8 +33,9 @@ const verifierData = (stateHash: Buffer) => `oauth_states:${stateHash.toString('
 function providerFor(settings: OAuthSettings, network: NetworkId): NetworkOAuth {
   const provider = settings.providers[network];
   if (provider) return provider;
-  if (network === 'bluesky') {
-    throw new RequestError(400, 'Bluesky accounts connect with an app password: POST /v1/social-accounts/bluesky {handle, appPassword}', { code: 'unsupported_network' });
+  const { connect, label } = networkFor(network);
+  if (connect.kind === 'password') {
+    throw new RequestError(400, `${label} accounts connect with an app password: POST /v1/social-accounts/${network} {handle, appPassword}`, { code: 'unsupported_network' });
   }
   throw new RequestError(400, `Connecting ${network} accounts through OAuth is not available in this Crier version`, { code: 'unsupported_network' });
 }
@@ -54,7 +56,7 @@ export async function createAuthUrl(
   if (input.tenant_id !== undefined && input.tenant_id !== null && (typeof input.tenant_id !== 'string' || !TENANT_ID.test(input.tenant_id))) {
     issues.push({ field: 'tenant_id', message: 'may only contain letters, digits, "_" and "-" (1 to 128 characters)' });
   }
-  if (!isNetworkId(network)) issues.push({ field: 'network', message: 'must be a network identifier such as "x" or "linkedin"' });
+  if (!isNetworkId(network)) issues.push({ field: 'network', message: `must be a network identifier: ${NETWORKS.join(', ')}` });
   if (issues.length) throw validationError(issues);
   const provider = providerFor(settings, network as NetworkId);
   const app = await appCredentials(db, box, orgId, provider.network);

@@ -2,10 +2,10 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
-import { isNetworkId, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets, type AccountSecrets } from './secrets.ts';
-import { loginWithAppPassword } from '../networks/bluesky/connect.ts';
+import type { PasswordAccount, PasswordLoginInput } from '../networks/contract.ts';
 
 export interface SocialAccountJson {
   id: string;
@@ -58,7 +58,7 @@ export async function listSocialAccounts(db: Queryable, orgId: number, filters: 
     clauses.push(`id = ${param(id)}`);
   }
   if (filters.network !== undefined) {
-    if (!isNetworkId(filters.network)) throw validationError([{ field: 'network', message: 'must be a network identifier such as "x" or "bluesky"' }]);
+    if (!isNetworkId(filters.network)) throw validationError([{ field: 'network', message: `must be a network identifier: ${NETWORKS.join(', ')}` }]);
     clauses.push(`network = ${param(filters.network)}`);
   }
   if (filters.tenantId !== undefined) clauses.push(`tenant_id = ${param(filters.tenantId)}`);
@@ -156,25 +156,16 @@ export async function deleteSocialAccount(db: Db, orgId: number, id: number): Pr
 }
 
 /**
- * POST /v1/social-accounts/bluesky: log in with the app password, then store the account. `bluesky` is
- * the configured service and the SSRF guard's test switch for the account's PDS address.
+ * POST /v1/social-accounts/<network> (a network that connects with an app password): log in with it
+ * (the network's own login, given by the registry), then store the account.
  */
-export async function connectBlueskyAccount(
+export async function connectWithPassword(
   db: Queryable,
   box: SecretBox,
-  bluesky: { service: string; allowLoopback: boolean },
+  network: NetworkId,
+  login: (input: PasswordLoginInput) => Promise<PasswordAccount>,
   input: { orgId: number; handle: string; appPassword: string; tenantId?: string },
 ): Promise<number> {
-  const identity = await loginWithAppPassword(bluesky.service, input.handle.replace(/^@/, ''), input.appPassword, { allowLoopback: bluesky.allowLoopback });
-  return upsertSocialAccount(db, box, {
-    orgId: input.orgId,
-    network: 'bluesky',
-    username: identity.handle,
-    networkUniqueId: identity.did,
-    tenantId: input.tenantId ?? null,
-    serviceUrl: identity.serviceUrl,
-    credential: input.appPassword,
-    accessToken: identity.accessJwt,
-    refreshToken: identity.refreshJwt,
-  });
+  const account = await login({ handle: input.handle, appPassword: input.appPassword });
+  return upsertSocialAccount(db, box, { orgId: input.orgId, network, tenantId: input.tenantId ?? null, ...account });
 }

@@ -3,7 +3,8 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
-import { isNetworkId, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import { connectsWithPassword } from '../networks/registry.ts';
+import { isNetworkId, NETWORKS, type FieldIssue, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
 export interface SocialNetworkJson {
@@ -29,9 +30,6 @@ interface NetworkRow {
   scopes: string[] | null;
   created_at: Date;
 }
-
-/** Bluesky connects with an app password: it has no OAuth app to register. */
-const NO_OAUTH_APP = new Set<string>(['bluesky']);
 
 const secretData = (id: number) => `social_networks:${id}:secret`;
 
@@ -59,8 +57,11 @@ function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey:
   const issues: FieldIssue[] = [];
   const { network, client_key: clientKey, client_secret: clientSecret } = input;
   const scopes = checkScopes(input.scopes, issues);
-  if (typeof network !== 'string' || !isNetworkId(network) || NO_OAUTH_APP.has(network)) {
-    issues.push({ field: 'network', message: 'must be a network that connects through OAuth, such as "x" or "linkedin" (bluesky uses app passwords)' });
+  // A network that connects with an app password has no OAuth app to register.
+  if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
+    const oauth = NETWORKS.filter((id) => !connectsWithPassword(id));
+    const password = NETWORKS.filter(connectsWithPassword);
+    issues.push({ field: 'network', message: `must be a network that connects through OAuth: ${oauth.join(', ')} (${password.join(', ')} use app passwords)` });
   }
   if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
   if (typeof clientSecret !== 'string' || !clientSecret.trim() || clientSecret.length > 1000) issues.push({ field: 'client_secret', message: "must be your app's client secret (1 to 1000 characters)" });

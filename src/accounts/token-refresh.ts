@@ -7,10 +7,9 @@
 // account.token_expired, so the app knows to reconnect it. The publishing engine also refreshes on
 // demand, under the same lock, when a network refuses a token the refresher has not replaced yet.
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
-import { createOAuthProviders } from '../networks/registry.ts';
+import type { NetworkRegistry } from '../networks/registry.ts';
 import type { NetworkId } from '../networks/types.ts';
 import { markAccountDisconnected } from '../publishing/finish.ts';
 import type { SecretBox } from '../security/crypto.ts';
@@ -45,7 +44,8 @@ export const RETRY_AFTER = '5 minutes';
 const POLICIES = `jsonb_to_recordset($1::jsonb) AS p(network text, ahead int, can_refresh boolean, uses_refresh_token boolean)`;
 
 /** Refreshes every due token; returns what happened per account id (tests and logs). */
-export async function refreshDueTokens(db: Db, box: SecretBox, config: Config, logger?: Logger, providers: Providers = createOAuthProviders(config)): Promise<Map<number, RefreshOutcome>> {
+export async function refreshDueTokens(db: Db, box: SecretBox, networks: NetworkRegistry, logger?: Logger): Promise<Map<number, RefreshOutcome>> {
+  const providers = networks.oauthProviders();
   const policies = refreshPolicies(providers);
   const { rows } = await db.query<{ id: number }>(
     `SELECT a.id FROM social_accounts a JOIN ${POLICIES} ON p.network = a.network
@@ -161,14 +161,13 @@ export async function refreshRefusedToken(
 }
 
 /** The maintenance timer of worker processes; also drops expired OAuth states and connect sessions. */
-export function startTokenRefresh(config: Config, db: Db, box: SecretBox, logger: Logger): NodeJS.Timeout {
-  const providers = createOAuthProviders(config);
+export function startTokenRefresh(networks: NetworkRegistry, db: Db, box: SecretBox, logger: Logger): NodeJS.Timeout {
   // A slow pass (one network call per due account) must not overlap the next one in this process.
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    refreshDueTokens(db, box, config, logger, providers)
+    refreshDueTokens(db, box, networks, logger)
       .then(() => db.query('DELETE FROM oauth_states WHERE expires_at < now()'))
       .then(() => purgeExpiredPendingConnections(db))
       .catch((error: unknown) => logger.warn({ err: error }, 'token refresh pass failed'))

@@ -1,58 +1,97 @@
-// Network id -> adapter (publishing) and OAuth (connecting). Adding a network is one folder and a
-// line in each list here.
+// The one list of networks, and the registry built from it once at start. A network is one folder
+// and one object (./<id>/index.ts, the contract in contract.ts); adding one is a folder, an emulator
+// and a line here.
+//
+// Two levels, because two kinds of question are asked:
+//  - what a network is (its block, its media rules, how it connects, its limits): the same in every
+//    process whatever the configuration, answered by `networkFor` (validation, media, accounts);
+//  - its configured sides (the OAuth provider and the adapter, built with its settings from
+//    loadConfig): a NetworkRegistry, built once at start by createNetworkRegistry(config) and handed
+//    to the HTTP app, the publishing worker and the token refresher.
 import type { Config } from '../config.ts';
-import { lazy } from '../lazy.ts';
-import { createFacebookOAuth } from './facebook/oauth.ts';
-import { createGoogleBusinessOAuth } from './google_business/oauth.ts';
-import { createInstagramOAuth } from './instagram/oauth.ts';
-import { createLinkedInAdapter } from './linkedin/adapter.ts';
-import { createLinkedInOAuth } from './linkedin/oauth.ts';
+import { bluesky } from './bluesky/index.ts';
+import type { Network, PasswordAccount, PasswordLoginInput } from './contract.ts';
+import { facebook } from './facebook/index.ts';
+import { googleBusiness } from './google_business/index.ts';
+import { instagram } from './instagram/index.ts';
+import { linkedin } from './linkedin/index.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import { createPinterestOAuth } from './pinterest/oauth.ts';
-import { createRedditOAuth } from './reddit/oauth.ts';
-import { createThreadsOAuth } from './threads/oauth.ts';
-import { createTikTokOAuth } from './tiktok/oauth.ts';
+import { pinterest } from './pinterest/index.ts';
+import { reddit } from './reddit/index.ts';
+import { threads } from './threads/index.ts';
+import { tiktok } from './tiktok/index.ts';
 import type { NetworkAdapter, NetworkId } from './types.ts';
-import { createVimeoOAuth } from './vimeo/oauth.ts';
-import { createYoutubeOAuth } from './youtube/oauth.ts';
-import { createXAdapter } from './x/adapter.ts';
-import { createXOAuth } from './x/oauth.ts';
-
-export function createAdapters(config: Config): Partial<Record<NetworkId, NetworkAdapter>> {
-  return {
-    x: createXAdapter({ apiUrl: config.networks.xApiUrl }),
-    linkedin: createLinkedInAdapter({ apiUrl: config.networks.baseUrls.linkedin ?? 'https://api.linkedin.com' }),
-    bluesky: loadedOnFirstPublish('bluesky', '@atproto/api (publishing to Bluesky)', async () => {
-      const { createBlueskyAdapter } = await import('./bluesky/adapter.ts');
-      return createBlueskyAdapter({ service: config.networks.blueskyService });
-    }),
-  };
-}
+import { vimeo } from './vimeo/index.ts';
+import { x } from './x/index.ts';
+import { youtube } from './youtube/index.ts';
 
 /**
- * An adapter whose module, and the network's SDK it imports, loads when it first publishes rather
- * than at start (see lazy.ts): the SDK costs memory in every process that never posts there.
+ * Every network, one line each, in NETWORKS order (types.ts). Each object is typed with its own
+ * settings (Network<XSettings>…) and listed with them unknown: the registry only ever hands a network
+ * the settings its own `config.read` produced.
  */
-function loadedOnFirstPublish(network: NetworkId, what: string, load: () => Promise<NetworkAdapter>): NetworkAdapter {
-  const adapter = lazy(what, load);
-  return { network, prepare: async (input) => (await adapter()).prepare(input) };
+export const NETWORK_LIST: readonly Network[] = [
+  x,
+  threads,
+  linkedin,
+  instagram,
+  bluesky,
+  youtube,
+  facebook,
+  tiktok,
+  googleBusiness,
+  pinterest,
+  vimeo,
+  reddit,
+];
+
+const byId = new Map<NetworkId, Network>(NETWORK_LIST.map((network) => [network.id, network]));
+
+/** What Crier knows of a network, whatever the configuration. */
+export function networkFor(id: NetworkId): Network {
+  return byId.get(id)!;
 }
 
-/** Every network that connects through OAuth (bluesky connects with an app password instead). */
-export function createOAuthProviders(config: Config): Partial<Record<NetworkId, NetworkOAuth>> {
-  const base = config.networks.baseUrls;
+/** "Does this network connect with a password?" (bluesky's app password), else OAuth. */
+export function connectsWithPassword(id: NetworkId): boolean {
+  return networkFor(id).connect.kind === 'password';
+}
+
+/** The networks with their configured sides: built once at start, handed to whoever needs them. */
+export interface NetworkRegistry {
+  /** Every network, in NETWORKS order. */
+  readonly all: readonly Network[];
+  get(id: NetworkId): Network;
+  /** The OAuth side of every network that connects through OAuth (built on first use, then kept). */
+  oauthProviders(): Partial<Record<NetworkId, NetworkOAuth>>;
+  /** The publishing side of every network that has one; the others are "not available yet". */
+  adapters(): Partial<Record<NetworkId, NetworkAdapter>>;
+  /** The login of a network that connects with a password; undefined for OAuth networks. */
+  passwordLogin(id: NetworkId): ((input: PasswordLoginInput) => Promise<PasswordAccount>) | undefined;
+}
+
+export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLoopbackFetch'>): NetworkRegistry {
+  const context = (network: Network) => ({ settings: config.networks[network.id], allowLoopbackFetch: config.allowLoopbackFetch });
+  let oauth: Partial<Record<NetworkId, NetworkOAuth>> | undefined;
+  let adapters: Partial<Record<NetworkId, NetworkAdapter>> | undefined;
   return {
-    x: createXOAuth({ apiUrl: config.networks.xApiUrl, authorizeUrl: config.networks.xAuthorizeUrl }),
-    threads: createThreadsOAuth(base.threads),
-    linkedin: createLinkedInOAuth(base.linkedin),
-    instagram: createInstagramOAuth(base.instagram),
-    youtube: createYoutubeOAuth(base.youtube),
-    facebook: createFacebookOAuth(base.facebook),
-    tiktok: createTikTokOAuth(base.tiktok),
-    google_business: createGoogleBusinessOAuth(base.google_business),
-    pinterest: createPinterestOAuth(base.pinterest),
-    vimeo: createVimeoOAuth(base.vimeo),
-    reddit: createRedditOAuth(base.reddit),
-    // one line per network, in NETWORKS order
+    all: NETWORK_LIST,
+    get: networkFor,
+    oauthProviders() {
+      oauth ??= Object.fromEntries(NETWORK_LIST.flatMap((network) =>
+        network.connect.kind === 'oauth' ? [[network.id, network.connect.oauth(context(network))]] : []));
+      return oauth;
+    },
+    adapters() {
+      adapters ??= Object.fromEntries(NETWORK_LIST.flatMap((network) =>
+        network.publisher ? [[network.id, network.publisher(context(network))]] : []));
+      return adapters;
+    },
+    passwordLogin(id) {
+      const network = networkFor(id);
+      if (network.connect.kind !== 'password') return undefined;
+      const { login } = network.connect;
+      return (input) => login(context(network), input);
+    },
   };
 }

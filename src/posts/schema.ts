@@ -1,7 +1,7 @@
 // The request and response shapes of /v1/posts, as TypeBox schemas: they validate requests, and the
 // OpenAPI document is generated from them.
 import { Type, type Static, type TSchema } from 'typebox';
-import { networkOptions } from '../networks/options-registry.ts';
+import { networkFor } from '../networks/registry.ts';
 import { NETWORKS } from '../networks/types.ts';
 import { PaginationQuery } from '../validation/pagination.ts';
 import { FetchedUrl, RangeBound } from '../validation/schema.ts';
@@ -35,7 +35,7 @@ export const ScheduledAtSchema = Type.String({
 });
 
 const blockProperties: Record<string, TSchema> = {};
-for (const network of NETWORKS) blockProperties[network] = Type.Optional(networkOptions[network].schema);
+for (const network of NETWORKS) blockProperties[network] = Type.Optional(networkFor(network).options.schema);
 
 export const CreatePostBodySchema = Type.Object(
   {

@@ -1,7 +1,7 @@
 // The request-time rules of POST /v1/posts: unknown keys, schema, the content/containers choice and the
 // scheduling window (parseCreateBody, no database), then the platform rules once the accounts are
 // resolved (checkPlatformRules), so that block rules and target rules are reported together.
-import { networkOptions } from '../networks/options-registry.ts';
+import { networkFor } from '../networks/registry.ts';
 import { NETWORKS, type ContainerInput, type FieldIssue, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
@@ -111,7 +111,7 @@ export function checkPlatformRules(request: CreateRequest, targetNetworks: Reado
   const post: PostContent = { containers: request.containers, blocks: request.blocks };
   const ctx: TargetContext = { ...post, targetNetworks };
   return NETWORKS.flatMap((network) => {
-    const { blockRules, targetRules } = networkOptions[network];
+    const { blockRules, targetRules } = networkFor(network).options;
     const block = request.blocks[network];
     return [
       ...(block === undefined ? [] : blockRules(block, post)),

@@ -11,7 +11,7 @@ import type { Db, Tx } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
 import { createMediaFetcher, createMediaOpener } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
-import { createAdapters, createOAuthProviders } from '../networks/registry.ts';
+import type { NetworkRegistry } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
@@ -33,6 +33,9 @@ export interface WorkerDeps {
   db: Db;
   box: SecretBox;
   logger: Logger;
+  /** The networks with their configured sides (adapters, OAuth providers), built once at start. */
+  networks: NetworkRegistry;
+  /** Replaces the registry's adapters (tests). */
   adapters?: Partial<Record<NetworkId, NetworkAdapter>>;
 }
 
@@ -75,11 +78,11 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
   const engine: EngineDeps = {
     db: deps.db,
     box: deps.box,
-    adapters: deps.adapters ?? createAdapters(config),
+    adapters: deps.adapters ?? deps.networks.adapters(),
     fetchMedia,
     openMedia: createMediaOpener(guarded, ownMedia),
     userFetch: guardedFetch(guarded),
-    oauthProviders: createOAuthProviders(config),
+    oauthProviders: deps.networks.oauthProviders(),
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,

@@ -26,7 +26,7 @@ test('a failed refresh waits before the next try, then succeeds; the account sta
   x.signIn(x.addUser({ username: 'backoff_user', accessToken: 'unused-backoff' }).id);
   const rawId = decodeId((await connectOne(server, org, 'x')).accountId)!;
   await server.db.query(`UPDATE social_accounts SET token_expires_at = now() + interval '2 minutes' WHERE id = $1`, [rawId]);
-  const refresh = () => refreshDueTokens(server.db, server.box, server.config);
+  const refresh = () => refreshDueTokens(server.db, server.box, server.networks);
 
   x.failNext({ method: 'POST', path: '/2/oauth2/token', status: 503 });
   assert.equal((await refresh()).get(rawId), 'failed');

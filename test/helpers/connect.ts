@@ -232,7 +232,7 @@ export async function makeTokenDue(server: TestServer, rawId: number): Promise<v
 
 /** One pass of the refresher, as the scheduler runs it; the outcome per account id. */
 export function refreshTokens(server: TestServer) {
-  return refreshDueTokens(server.db, server.box, server.config);
+  return refreshDueTokens(server.db, server.box, server.networks);
 }
 
 /** Makes the account due, then one refresher pass: what that pass did with this account. */

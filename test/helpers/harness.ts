@@ -9,6 +9,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { upsertSocialAccount, type NewSocialAccount } from '../../src/accounts/social-accounts.ts';
 import { encodeId } from '../../src/ids.ts';
+import { createNetworkRegistry, type NetworkRegistry } from '../../src/networks/registry.ts';
 import type { NetworkId } from '../../src/networks/types.ts';
 import { createOrg, type SubscriptionStatus } from '../../src/orgs/orgs.ts';
 import { createPublishWaker } from '../../src/publishing/wake.ts';
@@ -39,6 +40,8 @@ export interface TestServer {
   databaseUrl: string;
   app: FastifyInstance;
   config: Config;
+  /** The networks as this server's app was built with them (runtime.ts builds one per process). */
+  networks: NetworkRegistry;
   createOrg(status?: SubscriptionStatus): Promise<TestOrg>;
   addAccount(org: TestOrg, network: NetworkId, username?: string, extra?: Partial<NewSocialAccount>): Promise<TestAccount>;
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
@@ -64,7 +67,8 @@ export async function startTestServer(env: Record<string, string | undefined> = 
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, CRIER_RATE_LIMIT_FLOOR: '1000000', CRIER_RATE_LIMIT_CEILING: '1000000', ...env });
   const db = createPool(databaseUrl, 10);
   const waker = createPublishWaker(db);
-  const app = await buildApp({ config, db, waker, box }, createLogger('silent'));
+  const networks = createNetworkRegistry(config);
+  const app = await buildApp({ config, db, waker, box, networks }, createLogger('silent'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
@@ -77,6 +81,7 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     databaseUrl,
     app,
     config,
+    networks,
     async createOrg(status = 'active') {
       const org = await createOrg(db, `org-${randomBytes(3).toString('hex')}`, status);
       return { orgId: org.orgId, key: org.apiKey };

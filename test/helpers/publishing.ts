@@ -64,7 +64,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     media,
     env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
     async startWorker(adapters) {
-      const worker = await startPublishingWorker(server.config, { db: server.db, box: server.box, logger: createLogger('silent'), ...(adapters ? { adapters } : {}) });
+      const worker = await startPublishingWorker(server.config, { db: server.db, box: server.box, logger: createLogger('silent'), networks: server.networks, ...(adapters ? { adapters } : {}) });
       const handle = { worker, stop: () => worker.stop() };
       workers.push(handle);
       return handle;

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
+import { createNetworkRegistry } from '../../src/networks/registry.ts';
 import { createPublishWaker } from '../../src/publishing/wake.ts';
 import type { ApiResponse, TestServer } from '../helpers/harness.ts';
 
@@ -33,7 +34,7 @@ export async function startSecondServer(first: TestServer, env: Record<string, s
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: first.databaseUrl, ...env });
   const db = createPool(first.databaseUrl, 5);
   const waker = createPublishWaker(db);
-  const app: FastifyInstance = await buildApp({ config, db, waker, box: first.box }, createLogger('silent'));
+  const app: FastifyInstance = await buildApp({ config, db, waker, box: first.box, networks: createNetworkRegistry(config) }, createLogger('silent'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   return {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockCases, type BlockCase } from '../posts/platform-blocks.cases.ts';
-import { networkOptions } from '../../src/networks/options-registry.ts';
+import { networkFor } from '../../src/networks/registry.ts';
 import { mediaKind } from '../../src/networks/media-kind.ts';
 import { threadsLength } from '../../src/networks/threads/options.ts';
 import { NETWORKS, type FieldIssue, type MediaInput, type NetworkId, type TargetContext } from '../../src/networks/types.ts';
@@ -56,7 +56,7 @@ for (const c of blockCases) {
 }
 
 test('every network has options registered under its own id', () => {
-  for (const network of NETWORKS) assert.equal(networkOptions[network].network, network);
+  for (const network of NETWORKS) assert.equal(networkFor(network).options.network, network);
 });
 
 test('media kind comes from the filename extension, case-insensitively', () => {
@@ -83,5 +83,5 @@ test('threads counts graphemes, with emoji as their UTF-8 byte length', () => {
 // A target rule must cope with "no block" for every network, since it runs whenever the network is targeted.
 test('every target rule accepts a missing block', () => {
   const ctx: TargetContext = { containers: [{ content: 'Hi', media: [] }], targetNetworks: new Set<NetworkId>(NETWORKS), blocks: {} };
-  for (const network of NETWORKS) assert.doesNotThrow(() => networkOptions[network].targetRules(undefined, ctx), network);
+  for (const network of NETWORKS) assert.doesNotThrow(() => networkFor(network).options.targetRules(undefined, ctx), network);
 });

@@ -1,9 +1,10 @@
 // /v1/social-accounts: the connected accounts of the org.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { connectBlueskyAccount, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
+import { connectWithPassword, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
 import { decodeId } from '../../ids.ts';
 import { RequestError } from '../../errors.ts';
+import type { Network } from '../../networks/contract.ts';
 import { PaginationQuery } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
@@ -76,10 +77,16 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
   });
 
-  app.post<{ Body: { handle: string; appPassword: string; tenantId?: string } }>('/v1/social-accounts/bluesky', {
+  for (const network of ctx.networks.all) if (network.connect.kind === 'password') passwordConnectRoute(app, ctx, network);
+}
+
+/** POST /v1/social-accounts/<network> for each network that connects with an app password (bluesky). */
+function passwordConnectRoute(app: FastifyInstance, ctx: AppContext, network: Network): void {
+  const login = ctx.networks.passwordLogin(network.id)!;
+  app.post<{ Body: { handle: string; appPassword: string; tenantId?: string } }>(`/v1/social-accounts/${network.id}`, {
     schema: {
-      summary: 'Connect a Bluesky account with an app password',
-      description: 'The handle and app password are validated by logging in to Bluesky; the app password is stored encrypted and never returned. Connecting the same account again updates it in place.',
+      summary: `Connect a ${network.label} account with an app password`,
+      description: `The handle and app password are validated by logging in to ${network.label}; the app password is stored encrypted and never returned. Connecting the same account again updates it in place.`,
       tags: ['social-accounts'],
       body: Type.Object({
         handle: Type.String({ minLength: 1, maxLength: 253 }),
@@ -90,8 +97,7 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
     handler: async (request) => {
       const { handle, appPassword, tenantId } = request.body;
-      const bluesky = { service: ctx.config.networks.blueskyService, allowLoopback: ctx.config.allowLoopbackFetch };
-      const id = await connectBlueskyAccount(ctx.db, ctx.box, bluesky, { orgId: request.owner.orgId, handle, appPassword, tenantId });
+      const id = await connectWithPassword(ctx.db, ctx.box, network.id, login, { orgId: request.owner.orgId, handle, appPassword, tenantId });
       const account = await getSocialAccount(ctx.db, request.owner.orgId, id);
       if (!account) throw new RequestError(500, 'the account vanished after connecting');
       return { success: true, data: account };

@@ -7,7 +7,6 @@ import { getSocialAccount } from '../../accounts/social-accounts.ts';
 import { deleteSocialNetwork, getSocialNetwork, listSocialNetworks, saveSocialNetwork, type SocialNetworkInput } from '../../accounts/social-networks.ts';
 import { RequestError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
-import { createOAuthProviders } from '../../networks/registry.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 
@@ -21,15 +20,9 @@ const NetworkSchema = Type.Object({
 });
 const One = Type.Object({ success: Type.Boolean(), data: NetworkSchema });
 
-/** Built once per app: the providers only hold URLs. */
-const settingsCache = new WeakMap<AppContext, OAuthSettings>();
+/** The providers come from the registry the app was built with (built once, at start). */
 function oauthSettings(ctx: AppContext): OAuthSettings {
-  let settings = settingsCache.get(ctx);
-  if (!settings) {
-    settings = { publicBaseUrl: ctx.config.publicBaseUrl, providers: createOAuthProviders(ctx.config), sandbox: ctx.config.sandbox };
-    settingsCache.set(ctx, settings);
-  }
-  return settings;
+  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox };
 }
 
 const networkId = (raw: string) => requireId(raw, decodeId, 'Social network not found');

@@ -1,7 +1,7 @@
 // Publishing to LinkedIn (/rest/posts) as the connected member or organization: the root container
 // is the post — text, one image, several images, one video, one document, or an article card —
 // and every later container a comment on it (the spec: replies to the root). Media uploads and
-// LinkedIn's processing are checkpointed steps (media.ts). LinkedIn has no client-chosen ids, so
+// LinkedIn's processing are checkpointed steps (uploads.ts). LinkedIn has no client-chosen ids, so
 // after a crash a post is looked for among the author's recent posts (same commentary, created since
 // the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
 // already live, which is then the result.
@@ -9,7 +9,7 @@ import { PublishError, PublishWait } from '../../publishing/errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
-import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './media.ts';
+import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './uploads.ts';
 
 /** Our clock against LinkedIn's: a search for a post starts this much before its reservation. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -146,7 +146,7 @@ async function rootContent(
 /**
  * What LinkedIn cannot publish, refused before any call: later containers become comments, which
  * carry text only; the root has 1 to 20 images, or one video, or one document, or an article card.
- * (Whether a file is an image, a video or a document is known from its bytes, at upload: media.ts.)
+ * (Whether a file is an image, a video or a document is known from its bytes, at upload: uploads.ts.)
  */
 function checkShape(input: PublishInput): void {
   const root = input.containers[0]!.media;

@@ -1,0 +1,45 @@
+// Bluesky: everything Crier knows of it (the contract: ../contract.ts). Accounts connect with an app
+// password, not OAuth.
+import { lazyAdapter } from '../lazy-adapter.ts';
+import type { Network } from '../contract.ts';
+import { loginWithAppPassword } from './connect.ts';
+import { media } from './media.ts';
+import { options } from './options.ts';
+import { blueskyEmulator } from './sandbox.ts';
+
+export interface BlueskySettings {
+  /** The service logins go to (CRIER_BLUESKY_SERVICE); an account's own PDS is learnt at login. */
+  service: string;
+}
+
+export const bluesky: Network<BlueskySettings> = {
+  id: 'bluesky',
+  label: 'Bluesky',
+  options,
+  media,
+  connect: {
+    kind: 'password',
+    async login({ settings, allowLoopbackFetch }, input) {
+      const identity = await loginWithAppPassword(settings.service, input.handle.replace(/^@/, ''), input.appPassword, { allowLoopback: allowLoopbackFetch });
+      return {
+        username: identity.handle,
+        networkUniqueId: identity.did,
+        serviceUrl: identity.serviceUrl,
+        credential: input.appPassword,
+        accessToken: identity.accessJwt,
+        refreshToken: identity.refreshJwt,
+      };
+    },
+  },
+  // meta-x-linkedin-bluesky.md §6: 5,000 write points per hour per DID, a create costs 3 (about 1,666 an hour).
+  limits: { accountPacingMs: 2_160 },
+  publisher: ({ settings }) => lazyAdapter('bluesky', '@atproto/api (publishing to Bluesky)', async () => {
+    const { createBlueskyAdapter } = await import('./adapter.ts');
+    return createBlueskyAdapter({ service: settings.service });
+  }),
+  config: {
+    variables: ['CRIER_BLUESKY_SERVICE'],
+    read: (env) => ({ service: env.url('CRIER_BLUESKY_SERVICE', 'https://bsky.social') }),
+  },
+  sandbox: { emulator: blueskyEmulator, env: (url) => ({ CRIER_BLUESKY_SERVICE: url }) },
+};

@@ -1,0 +1,150 @@
+// The contract between Crier and a network: everything Crier knows of one network, as one object
+// exported by src/networks/<id>/index.ts and listed once in registry.ts. The rest of Crier asks the
+// registry about a network (its block, its video profile, how it connects, whether it publishes)
+// and never names one.
+//
+// A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
+// the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
+// NetworkOAuth, which types.ts could not import without a cycle.
+import type { VideoProfile } from '../media/profiles.ts';
+import type { NetworkOAuth } from './oauth.ts';
+import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
+
+/**
+ * One network. `S` is the shape of its own settings, read from the environment by `config` at start
+ * (loadConfig) and handed back to its factories (`connect`, `publisher`) through NetworkContext.
+ */
+export interface Network<S = unknown> {
+  id: NetworkId;
+  /** For people: "LinkedIn", "Google Business Profile". */
+  label: string;
+  /** Its platform block: schema, block rules, target rules (types.ts). */
+  options: NetworkOptions;
+  media: NetworkMedia;
+  connect: NetworkConnect<S>;
+  limits: NetworkLimits;
+  /** Its publishing side; absent: publishing to it is "not available yet" (the engine says so). */
+  publisher?(ctx: NetworkContext<S>): NetworkAdapter;
+  capabilities?: NetworkCapabilities;
+  config: NetworkConfig<S>;
+  /** How `crier start --sandbox` emulates it; absent: the sandbox leaves it out. */
+  sandbox?: NetworkSandbox;
+}
+
+/** What a network's factories get at start: its own settings, and the switches every network shares. */
+export interface NetworkContext<S> {
+  settings: S;
+  /** The SSRF guard lets loopback through (CRIER_ALLOW_LOOPBACK_FETCH, tests only). */
+  allowLoopbackFetch: boolean;
+}
+
+export interface NetworkMedia {
+  /**
+   * How the network receives a file: Crier sends the bytes (`upload`), or hands it a URL it downloads
+   * itself (`public_url`: Crier's media must then be reachable from the internet).
+   */
+  delivery: 'upload' | 'public_url';
+  /** Every video profile of the network, by key. A profile's id carries a version (`x@1`). */
+  profiles: Readonly<Record<string, VideoProfile>>;
+  /**
+   * The profile a target's video must meet: the network's, or the variant its platform block selects
+   * (a Reel, a Story, a Short). Undefined for a network that takes no video through Crier.
+   */
+  videoProfile(block: Record<string, unknown> | undefined): VideoProfile | undefined;
+}
+
+/** How accounts of the network are connected. */
+export type NetworkConnect<S> =
+  | { kind: 'oauth'; oauth(ctx: NetworkContext<S>): NetworkOAuth }
+  | { kind: 'password'; login(ctx: NetworkContext<S>, input: PasswordLoginInput): Promise<PasswordAccount> };
+
+/** POST /v1/social-accounts/<network>: a handle and an app password (never the account's main password). */
+export interface PasswordLoginInput {
+  handle: string;
+  appPassword: string;
+}
+
+/** What a password login proved, to be stored (the credential encrypted, so the session can be re-established). */
+export interface PasswordAccount {
+  username: string;
+  networkUniqueId: string;
+  serviceUrl: string | null;
+  credential: string;
+  accessToken?: string;
+  refreshToken?: string;
+}
+
+/**
+ * What the network tolerates, as facts from its documentation (../shared/networks/*.md). Declared
+ * only: the publishing engine does not apply them yet (issue 12: per-network concurrency in a process
+ * and pacing per account are the engine's next step). Absent: nothing documented to go by.
+ */
+export interface NetworkLimits {
+  /** Publishes to this network one process runs at once. */
+  concurrency?: number;
+  /** Least time between two publishes to one account, so a burst is spread rather than refused. */
+  accountPacingMs?: number;
+}
+
+/**
+ * What a network can do beyond publishing. Empty on purpose: nothing is implemented yet, and a
+ * declared capability must be a working one. What will go here, each optional: remove a published
+ * post, list the account's own posts, read comments and reply, post and account analytics,
+ * conversations and messages, inbound events (verifying and parsing the webhooks the network sends).
+ */
+export type NetworkCapabilities = Record<string, never>;
+
+/**
+ * The environment variables a network reads. loadConfig calls `read` with the rest of the
+ * configuration, so a bad value stops Crier at start with the other problems.
+ */
+export interface NetworkConfig<S> {
+  variables: readonly string[];
+  read(env: NetworkEnv): S;
+}
+
+/** loadConfig's readers, bound to the environment and its list of problems. */
+export interface NetworkEnv {
+  /** An http(s) URL without trailing slashes; `fallback` when unset. */
+  url(name: string, fallback: string): string;
+  /** Same, undefined when unset. */
+  optionalUrl(name: string): string | undefined;
+}
+
+/** What `crier start --sandbox` needs of a network. */
+export interface NetworkSandbox {
+  /** The emulator that serves it; networks naming the same one share one instance (one origin). */
+  emulator: SandboxEmulatorSpec;
+  /** The environment that points Crier at the running emulator. */
+  env(url: string): Record<string, string>;
+}
+
+/**
+ * An emulator as the sandbox starts it. `start` imports the emulator module itself: emulators are
+ * development code, loaded only by `crier start --sandbox`, never by a process that merely lists networks.
+ */
+export interface SandboxEmulatorSpec {
+  /** Names the sandbox app registered on it (`sandbox-<name>`). */
+  name: string;
+  start(host: string): Promise<SandboxEmulator>;
+}
+
+export interface SandboxEmulator {
+  url: string;
+  close(): Promise<void>;
+  /** Registers the org's OAuth app and signs in a user who consents at once (OAuth networks). */
+  prepareConnect?(app: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
+  /** Creates the accounts connected for the default org on every run, and says what to store. */
+  sandboxAccounts?(): Promise<SandboxAccountSeed[]>;
+}
+
+export interface SandboxAccountSeed {
+  network: NetworkId;
+  username: string;
+  nickname: string;
+  networkUniqueId: string;
+  serviceUrl?: string | null;
+  credential?: string;
+  accessToken?: string;
+  refreshToken?: string;
+}

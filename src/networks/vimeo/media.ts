@@ -1,0 +1,10 @@
+// Vimeo takes bytes (tus upload) and transcodes whatever it gets.
+import type { VideoProfile } from '../../media/profiles.ts';
+import type { NetworkMedia } from '../contract.ts';
+
+export const profiles = {
+  // part 2 §5.4: the plan's upload quota is the only limit; Vimeo transcodes whatever it gets.
+  vimeo: { id: 'vimeo@1', label: 'Vimeo' },
+} satisfies Record<string, VideoProfile>;
+
+export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.vimeo };

@@ -1,0 +1,36 @@
+// X: everything Crier knows of it (the contract: ../contract.ts).
+import type { Network } from '../contract.ts';
+import { createXAdapter } from './adapter.ts';
+import { media } from './media.ts';
+import { createXOAuth } from './oauth.ts';
+import { options } from './options.ts';
+import { xEmulator } from './sandbox.ts';
+
+export interface XSettings {
+  /** The API host (CRIER_X_API_URL); the OAuth token calls go there too. */
+  apiUrl: string;
+  /** X's OAuth 2.0 consent page (CRIER_X_AUTHORIZE_URL). */
+  authorizeUrl: string;
+}
+
+export const x: Network<XSettings> = {
+  id: 'x',
+  label: 'X',
+  options,
+  media,
+  connect: { kind: 'oauth', oauth: ({ settings }) => createXOAuth(settings) },
+  // meta-x-linkedin-bluesky.md §1: POST /2/tweets allows 100 per 15 min per user.
+  limits: { accountPacingMs: 9_000 },
+  publisher: ({ settings }) => createXAdapter({ apiUrl: settings.apiUrl }),
+  config: {
+    variables: ['CRIER_X_API_URL', 'CRIER_X_AUTHORIZE_URL'],
+    read: (env) => ({
+      apiUrl: env.url('CRIER_X_API_URL', 'https://api.x.com'),
+      authorizeUrl: env.url('CRIER_X_AUTHORIZE_URL', 'https://x.com/i/oauth2/authorize'),
+    }),
+  },
+  sandbox: {
+    emulator: xEmulator,
+    env: (url) => ({ CRIER_X_API_URL: url, CRIER_X_AUTHORIZE_URL: `${url}/i/oauth2/authorize` }),
+  },
+};

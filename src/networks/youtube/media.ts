@@ -1,0 +1,17 @@
+// YouTube takes bytes (resumable upload) and transcodes whatever it is given.
+import type { VideoProfile } from '../../media/profiles.ts';
+import type { NetworkMedia } from '../contract.ts';
+import { GB } from '../video.ts';
+
+export const profiles = {
+  // part 2 §1.2: any video/* up to 256 GB; YouTube transcodes everything itself.
+  youtube: { id: 'youtube@1', label: 'YouTube', maxBytes: 256 * GB },
+  // Shorts: up to 3 min, square or vertical.
+  youtubeShort: { id: 'youtube-short@1', label: 'YouTube Shorts', maxAspect: 1, maxSeconds: 180, maxBytes: 256 * GB },
+} satisfies Record<string, VideoProfile>;
+
+export const media: NetworkMedia = {
+  delivery: 'upload',
+  profiles,
+  videoProfile: (block) => (block?.isShort === true ? profiles.youtubeShort : profiles.youtube),
+};
