@@ -85,8 +85,9 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
   const app = createApp(1024 * 1024);
   app.addHook('onResponse', async (req, reply) => calls.record(req.method, req.url, reply.statusCode));
   /** A queued fault for this request, as the reply it gets. */
-  const faultFor = (req: FastifyRequest) => {
+  const faultFor = async (req: FastifyRequest) => {
     const fault = faults.take(req.method, req.url.split('?')[0]!);
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     return fault && { status: fault.status, body: fault.body ?? serverError(fault.status).body, headers: fault.headers };
   };
 
@@ -95,7 +96,7 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const fault = faultFor(req);
+        const fault = await faultFor(req);
         if (fault) return send(reply, fault);
         return send(reply, await route.handler({
           query: firstValues(req.query),

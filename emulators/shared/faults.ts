@@ -12,6 +12,8 @@ export interface FaultSpec {
   method?: string;
   /** Only requests whose path starts with this string (or matches this RegExp) match. */
   path?: string | RegExp;
+  /** The answer comes this late (a slow network, or a request left hanging while a test kills its sender). Emulators that honour it say so. */
+  delayMs?: number;
 }
 
 interface Pending {

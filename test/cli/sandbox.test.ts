@@ -113,6 +113,28 @@ test('the sandbox offers the connect flow of every OAuth network, pick-a-page se
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true));
 });
 
+test('LinkedIn in the sandbox: the member and the company page they administer connect, and both publish', async (t) => {
+  const { key } = await runSandbox(t);
+  const auth = await api('/v1/social-networks/linkedin/auth-url', key, { method: 'POST', body: '{}' });
+  const consent = await fetch(auth.body.data.auth_url, { redirect: 'manual' });
+  const back = new URL(consent.headers.get('location')!);
+  const outcome = (await (await fetch(`http://127.0.0.1:${env.PORT}${back.pathname}${back.search}`)).json()) as any;
+  const pending = await fetch(`http://127.0.0.1:${env.PORT}/v1/social-accounts/pending/${outcome.session}`).then((r) => r.json() as any);
+  assert.deepEqual(pending.data.availablePages.map((p: any) => p.name).slice(1), ['Sandbox Company']);
+  const finalize = await fetch(`http://127.0.0.1:${env.PORT}/v1/social-accounts/pending/${outcome.session}/finalize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ selectedPageIds: pending.data.availablePages.map((p: any) => p.id) }),
+  }).then((r) => r.json() as any);
+  const ids = finalize.connectedAccounts.map((a: any) => a.id);
+  assert.equal(ids.length, 2);
+  const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ids, containers: [{ content: 'Hello LinkedIn (from the sandbox)' }, { content: 'a first comment' }] }) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const post = await waitForPost(key, created.body.post.id);
+  assert.deepEqual(post.socialAccounts.map((a: any) => [a.status, a.error ?? null]), [['published', null], ['published', null]]);
+  for (const destination of post.socialAccounts) assert.match(destination.platformPostUrl, /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d+\/$/);
+});
+
 test('the README webhook walk-through: the built-in inbox receives the signed post.published, for its own org only', async (t) => {
   const { crier, key } = await runSandbox(t);
   // As printed by the guide and written in the README: <PUBLIC_BASE_URL>/sandbox/webhook-inbox.

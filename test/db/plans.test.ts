@@ -24,7 +24,7 @@ before(async () => {
   await client.connect();
   client.on('notice', (notice) => plans.push(notice.message ?? ''));
   await client.query(`LOAD 'auto_explain'`);
-  await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = 'notice'`);
+  await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = 'notice'; SET auto_explain.log_analyze = on`);
 });
 after(async () => {
   await client.end();

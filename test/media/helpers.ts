@@ -101,9 +101,9 @@ export async function startMediaServer(extra: Record<string, string> = {}): Prom
 }
 
 /** API + worker + X and Bluesky emulators (test/helpers/publishing.ts), behind the front. */
-export async function startMediaPublishing(extra: Record<string, string> = {}): Promise<MediaHarness & { stack: PublishingStack }> {
+export async function startMediaPublishing(extra: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<MediaHarness & { stack: PublishingStack }> {
   const { front, dataDir, env } = await mediaEnv(extra);
-  const stack = await startPublishingStack(env);
+  const stack = await startPublishingStack(env, options);
   return { ...(await harnessFor(front, dataDir, stack.server, () => stack.close())), stack };
 }
 

@@ -111,13 +111,13 @@ function uploadHandler(world: LinkedInWorld) {
  * Serves PUT /dms-uploads/{kind}/{urn}/{part} in a scope of its own, where bodies of any (or no)
  * content type arrive as streams instead of the buffers the rest of the emulator parses.
  */
-export async function registerUploads(app: FastifyInstance, world: LinkedInWorld, faultFor: (req: FastifyRequest) => Reply | undefined): Promise<void> {
+export async function registerUploads(app: FastifyInstance, world: LinkedInWorld, faultFor: (req: FastifyRequest) => Promise<Reply | undefined>): Promise<void> {
   const upload = uploadHandler(world);
   await app.register(async (scope: FastifyInstance) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     scope.put('/dms-uploads/:kind/:urn/:part', async (req, reply) => {
-      const fault = faultFor(req);
+      const fault = await faultFor(req);
       if (fault) return send(reply, fault);
       // The catch-all parser runs with or without a Content-Type; no body at all leaves it undefined.
       const body = req.body as Readable | undefined;

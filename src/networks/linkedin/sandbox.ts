@@ -8,6 +8,12 @@ export const linkedinEmulator: SandboxEmulatorSpec = {
   async start(host) {
     const { startLinkedInEmulator } = await import('../../../emulators/linkedin/server.ts');
     const emulator = await startLinkedInEmulator({ host });
-    return oauthSandboxEmulator(emulator, () => emulator.addUser().sub);
+    // The sandbox member administers a company page, so both kinds of author can be connected and posted as.
+    return oauthSandboxEmulator(emulator, () => {
+      const member = emulator.addUser();
+      const page = emulator.addOrganization({ localizedName: 'Sandbox Company', vanityName: 'sandbox-company' });
+      emulator.grantRole(page.id, member.sub);
+      return member.sub;
+    });
   },
 };
