@@ -1,6 +1,6 @@
 // The network's ceiling: how many posts per second the X emulator itself accepts, measured with a
 // plain concurrent loop of POST /2/tweets (undici's request() on a keep-alive Agent, as Crier's X
-// client sends it: src/networks/x/transport.ts; a heavier client here would take CPU from the emulator,
+// client sends it: src/networks/http.ts; a heavier client here would take CPU from the emulator,
 // which shares this process, and understate what it can do) at the concurrency
 // the workers run with, spread over the same accounts. No database, no queue: what the network side
 // of the publishing path costs alone, for Crier's figures to be read against.

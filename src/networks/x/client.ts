@@ -1,7 +1,7 @@
-// A small typed client for the X API v2 calls Crier makes. Errors come back classified as
-// PublishError, with the network's own reason first in the message.
+// A small typed client for the X API v2 calls Crier makes, through the one network HTTP client
+// (../http.ts): errors come back classified as PublishError, with the network's own reason.
 import { PublishError } from '../../publishing/errors.ts';
-import { xSender, type XAnswer } from './transport.ts';
+import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 
 export interface XTweet {
   id: string;
@@ -20,9 +20,18 @@ export class XClient {
   readonly baseUrl: string;
   readonly #token: string;
 
+  readonly #http: NetworkHttp;
+
   constructor(baseUrl: string, accessToken: string) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#token = accessToken;
+    this.#http = new NetworkHttp({
+      network: 'x',
+      baseUrl: this.baseUrl,
+      headers: () => ({ authorization: `Bearer ${accessToken}` }),
+      reasonOf: (body, status) => reasonOf(status, body),
+      classify,
+    });
   }
 
   async createTweet(body: { text: string; media?: { media_ids: string[] }; reply?: { in_reply_to_tweet_id: string } }): Promise<{ id: string; text: string }> {
@@ -76,47 +85,29 @@ export class XClient {
   }
 
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
-    if (body instanceof FormData) return answered(await this.#upload(method, path, headers, body));
-    let payload: string | undefined;
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
-    }
-    const send = await xSender();
-    let answer: XAnswer;
-    try {
-      answer = await send(this.baseUrl + path, method, headers, payload);
-    } catch (error) {
-      throw unreachable(error);
-    }
-    return answered(answer);
+    if (body instanceof FormData) return this.#answered(await this.#upload(method, path, body));
+    return (await this.#http.call({ url: path, method, ...(body === undefined ? {} : { json: body }) })).body;
   }
 
   /**
    * Multipart uploads keep fetch, which encodes FormData as the standard says: they are few, and
-   * their bytes, not the client, are what they cost.
+   * their bytes, not the client, are what they cost. Their answers are judged like every other.
    */
-  async #upload(method: string, path: string, headers: Record<string, string>, form: FormData): Promise<XAnswer> {
+  async #upload(method: string, path: string, form: FormData): Promise<NetworkAnswer> {
     let res: Response;
     try {
-      res = await fetch(this.baseUrl + path, { method, headers, body: form, signal: AbortSignal.timeout(60_000) });
+      res = await fetch(this.baseUrl + path, { method, headers: { authorization: `Bearer ${this.#token}` }, body: form, signal: AbortSignal.timeout(60_000) });
     } catch (error) {
-      throw unreachable(error);
+      throw new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`, undefined, 'unreachable');
     }
-    return { status: res.status, header: (name) => res.headers.get(name) ?? undefined, text: await res.text() };
+    const text = await res.text();
+    return { status: res.status, header: (name) => res.headers.get(name) ?? undefined, text, body: safeJson(text) };
   }
-}
 
-function unreachable(error: unknown): PublishError {
-  return new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`);
-}
-
-/** X's answer: its JSON on a 2xx, else the error it stands for. */
-function answered(answer: XAnswer): unknown {
-  const json = answer.text ? safeJson(answer.text) : undefined;
-  if (answer.status >= 200 && answer.status < 300) return json;
-  throw classify(answer, json);
+  #answered(answer: NetworkAnswer): unknown {
+    if (answer.status >= 200 && answer.status < 300) return answer.body;
+    throw this.#http.failureOf(answer);
+  }
 }
 
 interface ProcessingInfo {
@@ -159,18 +150,13 @@ function fieldError(error: { message?: string; parameters?: Record<string, unkno
   return names.length ? `${names.join(', ')}: ${error.message}` : error.message!;
 }
 
+/** X refused the text as one already on the account ("You are not allowed to create a Tweet with duplicate content."). */
 export function isDuplicateContent(error: unknown): boolean {
-  return error instanceof PublishError && /duplicate content/i.test(error.message);
+  return error instanceof PublishError && error.code === 'duplicate';
 }
 
-function classify(res: XAnswer, body: unknown): PublishError {
-  const reason = reasonOf(res.status, body);
-  if (res.status === 401) return new PublishError('auth', `x: the access token was refused (${reason}); reconnect the account`);
-  if (res.status === 429) {
-    const reset = Number(res.header('x-rate-limit-reset'));
-    const waitMs = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : 60_000;
-    return new PublishError('retryable', `x: rate limited (${reason})`, waitMs);
-  }
-  if (res.status >= 500) return new PublishError('retryable', `x: server error ${res.status} (${reason})`);
-  return new PublishError('permanent', `x: ${reason}`);
+/** What X's answers mean beyond the default (../http.ts): a refusal as duplicate content. */
+function classify(answer: NetworkAnswer, reason: string): Failure | undefined {
+  if (answer.status === 403 && /duplicate content/i.test(reason)) return { kind: 'permanent', code: 'duplicate', reason };
+  return undefined;
 }
