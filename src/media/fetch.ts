@@ -4,7 +4,7 @@
 // a user-supplied address, and on a local install its URL is http://localhost, which the guard
 // rightly refuses.
 import { Readable } from 'node:stream';
-import { PublishError } from '../publishing/errors.ts';
+import { PublishError } from '../networks/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher, MediaOpener, MediaSource } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';

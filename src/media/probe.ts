@@ -1,11 +1,12 @@
 // What a video is, as ffprobe reads it: container, codecs, displayed resolution, frame rate, duration,
 // size. Inspection is free for the customer (spec), so this is all it takes to decide that a video
 // needs nothing.
+import type { VideoContainer } from '../networks/video.ts';
 import { open, stat } from 'node:fs/promises';
 import { sniffType, SNIFF_BYTES } from './sniff.ts';
 import { runTool, ToolError, type MediaTools } from './tools.ts';
 
-export type Container = 'mp4' | 'mov' | 'webm' | 'other';
+export type Container = VideoContainer | 'other';
 
 export interface VideoInfo {
   container: Container;

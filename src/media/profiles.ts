@@ -1,39 +1,10 @@
-// What video a network takes, as data: the VideoProfile type, and the lookup processMedia uses. The
+// What video a network takes, as data: the lookup processMedia uses (the VideoProfile type is the
+// networks' own: ../networks/video.ts). The
 // profiles themselves live with each network (src/networks/<network>/media.ts, figures and sources
 // there); nothing here knows one network from another.
 import { NETWORK_LIST, networkFor } from '../networks/registry.ts';
 import type { NetworkId } from '../networks/types.ts';
-import type { Container } from './probe.ts';
-
-export interface VideoProfile {
-  id: string;
-  /** For messages: "X", "Instagram Reels". */
-  label: string;
-  /** Undefined: anything goes (the network transcodes whatever it is given). */
-  containers?: readonly Exclude<Container, 'other'>[];
-  /** ffprobe codec names. */
-  videoCodecs?: readonly string[];
-  audioCodecs?: readonly string[];
-  pixelFormats?: readonly string[];
-  maxWidth?: number;
-  maxHeight?: number;
-  minWidth?: number;
-  minHeight?: number;
-  /** Bounds on the shorter / longer side, whatever the orientation. */
-  minShortSide?: number;
-  maxLongSide?: number;
-  /** width / height */
-  minAspect?: number;
-  maxAspect?: number;
-  minFps?: number;
-  maxFps?: number;
-  minSeconds?: number;
-  maxSeconds?: number;
-  minBytes?: number;
-  maxBytes?: number;
-  /** Whole-file bits per second. */
-  maxBitrate?: number;
-}
+import type { VideoProfile } from '../networks/video.ts';
 
 /** Every network's video profiles, by key (the key is unique across networks: test/networks/contract.test.ts). */
 export const VIDEO_PROFILES: Readonly<Record<string, VideoProfile>> = Object.assign({}, ...NETWORK_LIST.map((network) => network.media.profiles));
@@ -45,3 +16,5 @@ export const VIDEO_PROFILES: Readonly<Record<string, VideoProfile>> = Object.ass
 export function videoProfileFor(network: NetworkId, block: Record<string, unknown> | undefined): VideoProfile | undefined {
   return networkFor(network).media.videoProfile(block);
 }
+
+export type { VideoProfile };

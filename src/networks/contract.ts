@@ -6,7 +6,7 @@
 // A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
 // the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
 // NetworkOAuth, which types.ts could not import without a cycle.
-import type { VideoProfile } from '../media/profiles.ts';
+import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
 

@@ -10,6 +10,39 @@
 // A profile's id carries a version: change any figure of a profile and bump it, so renditions cached
 // under the old limits are not reused.
 
+/** The containers ffprobe tells apart that some network takes (media/probe.ts). */
+export type VideoContainer = 'mp4' | 'mov' | 'webm';
+
+export interface VideoProfile {
+  id: string;
+  /** For messages: "X", "Instagram Reels". */
+  label: string;
+  /** Undefined: anything goes (the network transcodes whatever it is given). */
+  containers?: readonly VideoContainer[];
+  /** ffprobe codec names. */
+  videoCodecs?: readonly string[];
+  audioCodecs?: readonly string[];
+  pixelFormats?: readonly string[];
+  maxWidth?: number;
+  maxHeight?: number;
+  minWidth?: number;
+  minHeight?: number;
+  /** Bounds on the shorter / longer side, whatever the orientation. */
+  minShortSide?: number;
+  maxLongSide?: number;
+  /** width / height */
+  minAspect?: number;
+  maxAspect?: number;
+  minFps?: number;
+  maxFps?: number;
+  minSeconds?: number;
+  maxSeconds?: number;
+  minBytes?: number;
+  maxBytes?: number;
+  /** Whole-file bits per second. */
+  maxBitrate?: number;
+}
+
 export const MB = 1024 * 1024;
 export const GB = 1024 * MB;
 

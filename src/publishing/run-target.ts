@@ -11,7 +11,7 @@ import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
 import { refreshRefusedToken } from '../accounts/token-refresh.ts';
 import { loadAccount, type Claim } from './claim.ts';
-import { PublishError, PublishWait } from './errors.ts';
+import { PublishError, PublishWait } from '../networks/errors.ts';
 import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';
 import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';

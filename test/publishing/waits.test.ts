@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { NetworkAdapter, PartRef, PublishInput } from '../../src/networks/types.ts';
-import { PublishWait } from '../../src/publishing/errors.ts';
+import { PublishWait } from '../../src/networks/errors.ts';
 import { decodeId } from '../../src/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';

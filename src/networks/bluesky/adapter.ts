@@ -3,7 +3,7 @@
 // The account's PDS address is the user's (see pds.ts): calls to it go through the SSRF guard.
 import { AtpAgent, RichText, XRPCError, type AtpSessionData } from '@atproto/api';
 import { TID } from '@atproto/common-web';
-import { PublishError } from '../../publishing/errors.ts';
+import { PublishError } from '../errors.ts';
 import { isTransientSsrf, ssrfCause } from '../../security/ssrf.ts';
 import { mediaKind } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';

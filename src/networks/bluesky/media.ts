@@ -1,5 +1,5 @@
 // Bluesky takes bytes: blobs uploaded to the account's PDS.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { H264_420, MB } from '../video.ts';
 

@@ -1,5 +1,5 @@
 // Facebook takes bytes (photos as source, resumable video uploads); photos may also go by URL.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB, H264_420, H264_HEVC_420, MP4_MOV } from '../video.ts';
 

@@ -1,5 +1,5 @@
 // Google Business Profile fetches media itself: media[] items by sourceUrl.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { H264_420, MB } from '../video.ts';
 

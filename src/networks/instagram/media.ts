@@ -1,5 +1,5 @@
 // Instagram's containers take public URLs (image_url, video_url) that Meta downloads; feed videos are Reels.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { H264_HEVC_420, MB, MP4_MOV } from '../video.ts';
 

@@ -5,7 +5,7 @@
 // after a crash a post is looked for among the author's recent posts (same commentary, created since
 // the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
 // already live, which is then the result.
-import { PublishError, PublishWait } from '../../publishing/errors.ts';
+import { PublishError, PublishWait } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';

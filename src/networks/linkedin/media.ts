@@ -1,5 +1,5 @@
 // LinkedIn takes bytes: images and videos are initialized, then uploaded to the URLs it gives.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { H264_420, MB } from '../video.ts';
 

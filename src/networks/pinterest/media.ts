@@ -1,5 +1,5 @@
 // Pinterest takes bytes: images as image_base64 (or by URL), videos registered then uploaded (/v5/media).
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 

@@ -1,5 +1,5 @@
 // Threads downloads media from public URLs (image_url, video_url) itself.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 

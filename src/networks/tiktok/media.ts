@@ -1,6 +1,6 @@
 // TikTok pulls photos from public URLs only (PULL_FROM_URL, the URL's domain verified for the app);
 // videos may be pulled the same way or uploaded (FILE_UPLOAD).
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB } from '../video.ts';
 

@@ -1,5 +1,5 @@
 // Vimeo takes bytes (tus upload) and transcodes whatever it gets.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 
 export const profiles = {

@@ -3,7 +3,7 @@
 // record is reconciled by searching the account's timeline back to the time the container was
 // reserved, every page of it: found is published, not found after a complete search is absent, and
 // whatever X cannot answer for sure ends `unknown`, never a repost and never `failed`.
-import { PublishError } from '../../publishing/errors.ts';
+import { PublishError } from '../errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';

@@ -1,5 +1,5 @@
 // X takes media as bytes (chunked upload), and one video profile.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { H264_420, MB, MP4_MOV } from '../video.ts';
 

@@ -1,5 +1,5 @@
 // YouTube takes bytes (resumable upload) and transcodes whatever it is given.
-import type { VideoProfile } from '../../media/profiles.ts';
+import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB } from '../video.ts';
 
