@@ -4,6 +4,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import type { Mention } from './little.ts';
+import { TimeIds } from '../shared/ids.ts';
 
 export type AssetKind = 'image' | 'document' | 'video';
 export type AssetStatus = 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
@@ -99,22 +100,16 @@ export class PublishingStore {
   readonly comments: LinkedInComment[] = [];
   readonly assets = new Map<string, Asset>();
   readonly #clock: Clock;
-  #lastMs = 0;
-  #sequence = 0;
+  /** LinkedIn's activity, share and asset ids are time-based: the 19-digit ids seen in urn:li:share:7… */
+  readonly #ids: TimeIds;
 
   constructor(clock: Clock) {
     this.#clock = clock;
+    this.#ids = new TimeIds(clock);
   }
 
-  /**
-   * LinkedIn's activity, share and asset ids are time-based: the millisecond of creation shifted
-   * left 22 bits plus a sequence, which gives the 19-digit ids seen in urn:li:share:7…
-   */
   nextId(): string {
-    const now = this.#clock.now();
-    this.#sequence = now === this.#lastMs ? this.#sequence + 1 : 0;
-    this.#lastMs = now;
-    return ((BigInt(now) << 22n) | BigInt(this.#sequence & 0x3fffff)).toString();
+    return this.#ids.next();
   }
 
   findPost(urn: string): LinkedInPost | undefined {

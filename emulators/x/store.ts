@@ -1,6 +1,7 @@
 // The X emulator's in-memory world: users and their OAuth 2.0 tokens, posts, and media uploads.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
+import { TimeIds } from '../shared/ids.ts';
 
 export interface XUser {
   id: string;
@@ -91,19 +92,16 @@ export class XStore {
   readonly #tokens = new Map<string, AccessToken>();
   readonly #refreshTokens = new Map<string, { userId: string; scopes: Set<string> }>();
   readonly #clock: Clock;
-  #lastIdMs = 0;
-  #sequence = 0;
+  /** Snowflake ids like X's: milliseconds since the Twitter epoch, shifted, plus a sequence. */
+  readonly #ids: TimeIds;
 
   constructor(clock: Clock) {
     this.#clock = clock;
+    this.#ids = new TimeIds(clock, 1288834974657);
   }
 
-  /** Snowflake ids like X's: milliseconds since the Twitter epoch, shifted, plus a sequence. */
   nextId(): string {
-    const now = this.#clock.now();
-    this.#sequence = now === this.#lastIdMs ? this.#sequence + 1 : 0;
-    this.#lastIdMs = now;
-    return ((BigInt(now - 1288834974657) << 22n) | BigInt(this.#sequence & 0x3fffff)).toString();
+    return this.#ids.next();
   }
 
   addUser(input: AddUserInput): XUser {

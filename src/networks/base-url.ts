@@ -1,7 +1,8 @@
 // CRIER_<NETWORK>_BASE_URL: one origin that replaces every host of a network (its emulator, in tests
 // and the sandbox). Every network reads it except x and bluesky, which have variables of their own.
-import type { NetworkConfig, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
-import type { NetworkId } from './types.ts';
+import type { Network, NetworkConfig, NetworkLimits, NetworkMedia, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
+import type { NetworkOAuth } from './oauth.ts';
+import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
 
 export interface BaseUrlSettings {
   /** Undefined: the network's real hosts. */
@@ -18,4 +19,28 @@ export function baseUrlConfig(network: NetworkId): NetworkConfig<BaseUrlSettings
 /** The sandbox of a network that reads only its base URL: the emulator's origin there. */
 export function baseUrlSandbox(network: NetworkId, emulator: SandboxEmulatorSpec): NetworkSandbox {
   return { emulator, env: (url) => ({ [variable(network)]: url }) };
+}
+
+/** The parts of a network that connects through OAuth and reads only its base URL. */
+export interface BaseUrlNetworkParts {
+  id: NetworkId;
+  label: string;
+  options: NetworkOptions;
+  media: NetworkMedia;
+  oauth(baseUrl: string | undefined): NetworkOAuth;
+  publisher?(baseUrl: string | undefined): NetworkAdapter;
+  limits: NetworkLimits;
+  emulator: SandboxEmulatorSpec;
+}
+
+/** Such a network, assembled: every network but x and bluesky is one. */
+export function baseUrlNetwork(parts: BaseUrlNetworkParts): Network<BaseUrlSettings> {
+  const { id, label, options, media, limits, publisher } = parts;
+  return {
+    id, label, options, media, limits,
+    connect: { kind: 'oauth', oauth: ({ settings }) => parts.oauth(settings.baseUrl) },
+    ...(publisher ? { publisher: ({ settings }: { settings: BaseUrlSettings }) => publisher(settings.baseUrl) } : {}),
+    config: baseUrlConfig(id),
+    sandbox: baseUrlSandbox(id, parts.emulator),
+  };
 }

@@ -10,6 +10,7 @@ import { PublishWait } from '../../src/networks/errors.ts';
 import { decodeId } from '../../src/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
+import { until } from '../helpers/until.ts';
 
 let stack: PublishingStack;
 let org: TestOrg;
@@ -81,13 +82,3 @@ test('a waiting step frees the slot, keeps what was published, and resumes from 
   const events = (await stack.events(org.orgId)).filter((e) => e.data.postId === created.body.post.id);
   assert.deepEqual(events.map((e) => e.type), ['post.published']);
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('timed out');
-}

@@ -1,20 +1,13 @@
 // Instagram: everything Crier knows of it (the contract: ../contract.ts). Publishing to it is not available yet.
-import { baseUrlConfig, baseUrlSandbox, type BaseUrlSettings } from '../base-url.ts';
-import type { Network } from '../contract.ts';
+import { baseUrlNetwork } from '../base-url.ts';
 import { facebookEmulator } from '../facebook/sandbox.ts';
 import { media } from './media.ts';
 import { createInstagramOAuth } from './oauth.ts';
 import { options } from './options.ts';
 
-export const instagram: Network<BaseUrlSettings> = {
-  id: 'instagram',
-  label: 'Instagram',
-  options,
-  media,
-  connect: { kind: 'oauth', oauth: ({ settings }) => createInstagramOAuth(settings.baseUrl) },
+export const instagram = baseUrlNetwork({
+  id: 'instagram', label: 'Instagram', options, media, oauth: createInstagramOAuth, emulator: facebookEmulator,
   // meta-x-linkedin-bluesky.md §3: media_publish allows 50 posts per 24 h (the account's
   // content_publishing_limit is what to trust).
   limits: { accountPacingMs: 1_728_000 },
-  config: baseUrlConfig('instagram'),
-  sandbox: baseUrlSandbox('instagram', facebookEmulator),
-};
+});

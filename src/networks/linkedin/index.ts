@@ -1,22 +1,15 @@
 // LinkedIn: everything Crier knows of it (the contract: ../contract.ts).
-import { baseUrlConfig, baseUrlSandbox, type BaseUrlSettings } from '../base-url.ts';
-import type { Network } from '../contract.ts';
+import { baseUrlNetwork } from '../base-url.ts';
 import { createLinkedInAdapter } from './adapter.ts';
-import { linkedinEmulator } from './sandbox.ts';
 import { media } from './media.ts';
 import { createLinkedInOAuth } from './oauth.ts';
 import { options } from './options.ts';
+import { linkedinEmulator } from './sandbox.ts';
 
-export const linkedin: Network<BaseUrlSettings> = {
-  id: 'linkedin',
-  label: 'LinkedIn',
-  options,
-  media,
-  connect: { kind: 'oauth', oauth: ({ settings }) => createLinkedInOAuth(settings.baseUrl) },
+export const linkedin = baseUrlNetwork({
+  id: 'linkedin', label: 'LinkedIn', options, media, oauth: createLinkedInOAuth, emulator: linkedinEmulator,
+  publisher: (baseUrl) => createLinkedInAdapter({ apiUrl: baseUrl ?? 'https://api.linkedin.com' }),
   // meta-x-linkedin-bluesky.md §5.3: daily per-member quotas, unpublished; aggregators report about 150
   // member posts a day.
   limits: { accountPacingMs: 576_000 },
-  publisher: ({ settings }) => createLinkedInAdapter({ apiUrl: settings.baseUrl ?? 'https://api.linkedin.com' }),
-  config: baseUrlConfig('linkedin'),
-  sandbox: baseUrlSandbox('linkedin', linkedinEmulator),
-};
+});
