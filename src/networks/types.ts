@@ -138,7 +138,11 @@ export interface PublishInput {
 export interface PreparedPublish {
   /** Chosen before the call and stored, so a crash between call and record can be reconciled. */
   reserve(position: number): Record<string, unknown>;
-  /** Publishes container `position`; `root` is the first container's ref for replies. */
+  /**
+   * Publishes container `position`; `root` is the first container's ref for replies. The call that
+   * publishes is its last network call: a `rate_limited` or `quota` refusal from it means the
+   * container is not published, and the engine sends it again without reconciling.
+   */
   publishPart(position: number, reservation: Record<string, unknown>, root: PartRef | undefined): Promise<PartRef>;
   /**
    * After a crash: is container `position` (reserved with `reservation`) on the network? Returns its

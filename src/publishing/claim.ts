@@ -25,6 +25,8 @@ export interface Claim {
   processMedia: boolean;
   /** Where a network's waiting step asked to resume (finish.ts, `wait`); undefined on a fresh start. */
   checkpoint: Record<string, unknown> | undefined;
+  /** The last attempt ended asking to wait: its checkpoint is where to go on. False after a retry or a crash. */
+  afterWait: boolean;
   /** The account's stored secrets could not be opened (damaged, or sealed under another key). */
   unreadable?: string;
 }
@@ -116,6 +118,7 @@ function claimFromRow(row: ClaimRow, { account, unreadable }: { account: Account
     })),
     processMedia: row.process_media,
     checkpoint: row.checkpoint ?? undefined,
+    afterWait: row.after_wait === true && row.previous_attempt_id === null,
   };
 }
 

@@ -1,6 +1,6 @@
 // Recording how attempts ended, many in one statement, and — for each post whose last open target
 // this finished — emitting the post's one event (post.published or post.error) in that statement's
-// transaction. The work is the SQL function publishing_record_outcomes (migration 010); the events
+// transaction. The work is the SQL function publishing_record_outcomes (migrations 010, 015); the events
 // it builds go to the outbox in the same statement.
 import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
@@ -11,8 +11,11 @@ import type { ConfirmedPart } from './parts.ts';
 export type Outcome =
   | { status: 'published'; platformPostId: string; platformPostUrl: string }
   | { status: 'failed' | 'unknown'; error: string; deactivateAccount?: boolean }
-  /** Due again after `delayMs`, as a new attempt (a retryable error). */
-  | { status: 'retry'; error: string; delayMs: number }
+  /**
+   * Due again after `delayMs`, as a new attempt (a retryable error). `release`: the container whose
+   * call the network refused (a 429), certainly not published: sent again without reconciling.
+   */
+  | { status: 'retry'; error: string; delayMs: number; release?: number }
   /** A network's waiting step: due again after `delayMs`, resuming from `checkpoint`. */
   | { status: 'wait'; checkpoint: Record<string, unknown>; delayMs: number };
 
@@ -27,7 +30,7 @@ const TARGET_STATUS = { published: 'published', failed: 'failed', unknown: 'unkn
 const ATTEMPT_OUTCOME = { published: 'published', failed: 'failed', unknown: 'unknown', retry: 'retry', wait: 'waiting' } as const;
 
 const RECORD_OUTCOMES = prepared(`WITH outcome AS (
-     SELECT * FROM publishing_record_outcomes($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     SELECT * FROM publishing_record_outcomes($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
    ), ${outboxCtes('outcome')}
    SELECT (SELECT coalesce(array_agg(attempt_id), '{}') FROM outcome WHERE attempt_id IS NOT NULL) AS recorded,
           (SELECT count(*) FROM woken) AS woken`);
@@ -71,6 +74,7 @@ async function writeOutcomes(db: Queryable, items: FinishedAttempt[]): Promise<b
     column((i) => i.confirm?.ref.platformId ?? null),
     column((i) => i.confirm?.ref.url ?? null),
     column((i) => (i.confirm?.ref.ref ? JSON.stringify(i.confirm.ref.ref) : null)),
+    column((i) => (i.outcome.status === 'retry' ? i.outcome.release ?? null : null)),
     JSON.stringify(publicIds(items)),
   ] });
   const recorded = new Set(result[0]!.recorded.map(Number));

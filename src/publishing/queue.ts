@@ -20,6 +20,8 @@ export interface ClaimRow {
   /** The attempt this claim superseded: the target was left mid-attempt by a worker that died. */
   previous_attempt_id: number | null;
   checkpoint: Record<string, unknown> | null;
+  /** The checkpoint was stored by a wait (true) or kept through a retry (false); null without one. */
+  after_wait: boolean | null;
   /** Every account the post goes to (its completion event names them). */
   post_account_ids: number[];
   network_options: Record<string, Record<string, unknown>> | null;
@@ -74,6 +76,10 @@ export async function claimDue(db: Queryable, workerId: number, limit: number): 
        SELECT current_attempt_id, org_id, id, $2 FROM claimed
      )
      SELECT c.id AS target_id, c.org_id, c.post_id, c.current_attempt_id AS attempt_id, c.attempt_count, c.previous_attempt_id, c.checkpoint,
+            -- Kept by a wait or by a retry: the last finished attempt says which (read only then).
+            CASE WHEN c.checkpoint IS NOT NULL THEN
+              (SELECT l.outcome = 'waiting' FROM attempts l WHERE l.target_id = c.id AND l.finished_at IS NOT NULL ORDER BY l.id DESC LIMIT 1)
+            END AS after_wait,
             array(SELECT o.account_id FROM targets o WHERE o.post_id = c.post_id) AS post_account_ids,
             p.network_options, p.process_media,
             a.id AS account_id, a.network, a.username, a.network_unique_id, a.service_url, a.is_active,

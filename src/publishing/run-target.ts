@@ -60,7 +60,7 @@ export async function publishClaim(deps: EngineDeps, claim: Claim): Promise<Atte
     return { outcome: await run.publish(), confirm: run.unconfirmed };
   } catch (error) {
     if (error instanceof Superseded) throw error;
-    return { outcome: toOutcome(deps, claim, error), confirm: run.unconfirmed };
+    return { outcome: toOutcome(deps, claim, error, run.calling), confirm: run.unconfirmed };
   } finally {
     run.leaveNetwork();
   }
@@ -71,7 +71,9 @@ class Attempt {
   private readonly claim: Claim;
   /** A container the network accepted; written with the next step or with the outcome. */
   unconfirmed: ConfirmedPart | undefined;
-  /** The previous attempt ended asking to wait (PublishWait), and no crash came after it. */
+  /** The container whose publishPart is running (the adapter makes its publishing call last). */
+  calling: number | undefined;
+  /** The previous attempt ended asking to wait (PublishWait): no crash and no retry came after it. */
   private readonly resumingWait: boolean;
   /** This attempt holds one of deps.networkSlots. */
   private holdsSlot = false;
@@ -79,7 +81,7 @@ class Attempt {
   constructor(deps: EngineDeps, claim: Claim) {
     this.deps = deps;
     this.claim = claim;
-    this.resumingWait = claim.checkpoint !== undefined && !claim.interrupted;
+    this.resumingWait = claim.afterWait;
   }
 
   async publish(): Promise<Outcome> {
@@ -182,7 +184,9 @@ class Attempt {
     }
     failpoint('after-attempt');
     await this.enterNetwork();
+    this.calling = position;
     const ref = await prepared.publishPart(position, reservation, root);
+    this.calling = undefined;
     failpoint('after-network');
     this.unconfirmed = { position, ref };
     return ref;
@@ -203,7 +207,13 @@ class Attempt {
   }
 }
 
-function toOutcome(deps: EngineDeps, claim: Claim, error: unknown): Outcome {
+/**
+ * The network answered the call with a refusal that means "not done" (too many requests, a spent
+ * quota): the container it was publishing is certainly not published. A 5xx or no answer may be.
+ */
+const REFUSED_UNDONE = new Set(['rate_limited', 'quota']);
+
+function toOutcome(deps: EngineDeps, claim: Claim, error: unknown, calling: number | undefined): Outcome {
   if (error instanceof PublishWait) return { status: 'wait', checkpoint: error.checkpoint, delayMs: error.delayMs };
   // Anything that is not the network's answer (the database, a bug) is retried like a retryable error.
   const failure = error instanceof PublishError ? error : new PublishError('retryable', `internal error: ${(error as Error)?.message ?? String(error)}`);
@@ -220,7 +230,8 @@ function toOutcome(deps: EngineDeps, claim: Claim, error: unknown): Outcome {
         return { status: 'failed', error: `${failure.message} (gave up after ${claim.attemptCount} attempts)` };
       }
       const backoff = deps.retryBaseMs * 2 ** (claim.attemptCount - 1);
-      return { status: 'retry', error: failure.message, delayMs: Math.max(backoff, failure.retryAfterMs ?? 0) };
+      const release = calling !== undefined && failure.code && REFUSED_UNDONE.has(failure.code) ? { release: calling } : {};
+      return { status: 'retry', error: failure.message, delayMs: Math.max(backoff, failure.retryAfterMs ?? 0), ...release };
     }
   }
 }

@@ -141,6 +141,18 @@ export async function makeVideo(spec: TestVideo): Promise<Buffer> {
 }
 
 /** A JPEG of ffmpeg's test pattern. */
+/**
+ * A real MP4's bytes followed by filler up to `size`: a large "video" in no time. Networks and Crier
+ * judge a video by its first bytes; every 4 KiB of filler differs, so every uploaded range does too.
+ */
+export async function paddedVideo(size: number): Promise<Buffer> {
+  const head = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
+  const bytes = Buffer.alloc(size);
+  head.copy(bytes);
+  for (let i = head.length; i < size; i += 4096) bytes.writeUInt32BE(i, i);
+  return bytes;
+}
+
 export async function makeJpeg(size = '320x240'): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-image-'));
   const file = path.join(dir, 'i.jpg');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { NetworkAdapter, PartRef, PublishInput } from '../../src/networks/types.ts';
-import { PublishWait } from '../../src/networks/errors.ts';
+import { PublishError, PublishWait } from '../../src/networks/errors.ts';
 import { decodeId } from '../../src/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
@@ -36,9 +36,32 @@ const processingNetwork: NetworkAdapter = {
   },
 };
 
+/** What the second fake network was asked, in order. */
+const retryCalls: { call: 'publish' | 'reconcile'; checkpoint: Record<string, unknown> | undefined }[] = [];
+
+/** Waits once, then fails with a retryable error, then publishes: what a 5xx in the middle of an upload looks like. */
+const retryingNetwork: NetworkAdapter = {
+  network: 'threads',
+  async prepare(input: PublishInput) {
+    return {
+      reserve: () => ({}),
+      async publishPart(): Promise<PartRef> {
+        retryCalls.push({ call: 'publish', checkpoint: input.checkpoint });
+        if (!input.checkpoint) throw new PublishWait(100, { uploaded: 1 });
+        if (retryCalls.filter((c) => c.call === 'publish').length === 2) throw new PublishError('retryable', 'threads: server error 503');
+        return { platformId: 'after-retry', url: 'https://example.test/after-retry' };
+      },
+      async reconcile() {
+        retryCalls.push({ call: 'reconcile', checkpoint: input.checkpoint });
+        return 'absent';
+      },
+    };
+  },
+};
+
 before(async () => {
   stack = await startPublishingStack({}, { worker: false });
-  await stack.startWorker({ x: processingNetwork });
+  await stack.startWorker({ x: processingNetwork, threads: retryingNetwork });
   org = await stack.server.createOrg();
 });
 after(() => stack.close());
@@ -81,4 +104,28 @@ test('a waiting step frees the slot, keeps what was published, and resumes from 
   assert.deepEqual(target.rows, [{ checkpoint: null, due_at: null, attempt_count: 1 }]);
   const events = (await stack.events(org.orgId)).filter((e) => e.data.postId === created.body.post.id);
   assert.deepEqual(events.map((e) => e.type), ['post.published']);
+});
+
+test('a retry keeps the checkpoint, and the next attempt reconciles before going on from it', async () => {
+  const account = await stack.server.addAccount(org, 'threads', 'retrying_threads');
+  const created = await stack.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [account.id], content: 'retried' } });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const postId = decodeId(created.body.post.id)!;
+  const retried = await until(async () => {
+    const { rows } = await stack.server.db.query(
+      `SELECT t.status, t.checkpoint FROM targets t WHERE t.post_id = $1 AND EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = t.id AND a.outcome = 'retry')`, [postId],
+    );
+    return rows[0];
+  });
+  assert.deepEqual(retried, { status: 'pending', checkpoint: { uploaded: 1 } }, 'the retry kept what the wait stored');
+  const post = await stack.waitForPost(org, created.body.post.id, undefined, 20_000);
+  assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+  assert.deepEqual(retryCalls, [
+    { call: 'publish', checkpoint: undefined },
+    { call: 'publish', checkpoint: { uploaded: 1 } },
+    { call: 'reconcile', checkpoint: { uploaded: 1 } },
+    { call: 'publish', checkpoint: { uploaded: 1 } },
+  ], 'after the wait it went straight on; after the retry it asked the network first');
+  const attempts = await stack.server.db.query('SELECT a.outcome FROM attempts a JOIN targets t ON t.id = a.target_id WHERE t.post_id = $1 ORDER BY a.id', [postId]);
+  assert.deepEqual(attempts.rows.map((r) => r.outcome), ['waiting', 'retry', 'published']);
 });

@@ -12,7 +12,7 @@ import { decodeId } from '../../../src/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { startCrierProcess, type Started } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
 import { until } from '../../helpers/until.ts';
 
 const APP = { clientId: 'crier-linkedin', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
@@ -47,14 +47,6 @@ async function worker(): Promise<Started> {
   return child;
 }
 
-/** A real MP4 head followed by `size` bytes in all: LinkedIn and Crier judge a video by its first bytes. */
-async function bigVideo(size: number): Promise<Buffer> {
-  const head = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
-  const bytes = Buffer.alloc(size);
-  head.copy(bytes);
-  for (let i = head.length; i < size; i += 4096) bytes.writeUInt32BE(i, i); // not all zeros: each range differs
-  return bytes;
-}
 
 async function createVideoPost(bytes: Buffer, filename: string): Promise<{ postId: string; rawId: number }> {
   const media = await h.upload(org, filename, bytes, 'video/mp4');
@@ -75,9 +67,9 @@ describe('LinkedIn video with real worker processes', { concurrency: false }, ()
   test('a 200 MB video is uploaded in 4 MiB ranges while the worker\'s memory stays flat', async () => {
     const healthy = await worker();
     // A small video first, so that what a first upload loads (code, connections) is in the baseline.
-    const warmUp = await createVideoPost(await bigVideo(5 * MB), 'warm-up.mp4');
+    const warmUp = await createVideoPost(await paddedVideo(5 * MB), 'warm-up.mp4');
     assert.equal((await h.stack.waitForPost(org, warmUp.postId, undefined, 60_000)).socialAccounts[0].status, 'published');
-    const bytes = await bigVideo(200 * MB);
+    const bytes = await paddedVideo(200 * MB);
     const { postId } = await createVideoPost(bytes, 'big.mp4');
     const pid = healthy.child.pid!;
     const before = await memoryOf(pid);
@@ -101,7 +93,7 @@ describe('LinkedIn video with real worker processes', { concurrency: false }, ()
   });
 
   test('killed during the upload: another worker resumes the same upload session where the checkpoint left it', async () => {
-    const bytes = await bigVideo(24 * MB); // 6 ranges
+    const bytes = await paddedVideo(24 * MB); // 6 ranges
     const { postId, rawId } = await createVideoPost(bytes, 'resume.mp4');
     // The third range's PUT gets no answer for a while: the worker dies with it in flight.
     li.failNext({ status: 500, method: 'PUT', path: /^\/dms-uploads\/video\/[^/]+\/2$/, delayMs: 20_000 });
@@ -130,7 +122,7 @@ describe('LinkedIn video with real worker processes', { concurrency: false }, ()
   });
 
   test('killed while LinkedIn processes the video: the next worker waits on, and posts it once', async () => {
-    const bytes = await bigVideo(5 * MB);
+    const bytes = await paddedVideo(5 * MB);
     const { postId, rawId } = await createVideoPost(bytes, 'processing.mp4');
     li.stickNextVideo();
     const doomed = await worker();

@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
 import { LINKEDIN_SCOPES } from '../../../src/networks/linkedin/oauth.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId, encodeId } from '../../../src/ids.ts';
+import { notifyDue } from '../../../src/publishing/queue.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
-import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
 import { until } from '../../helpers/until.ts';
 
 const APP = { clientId: 'crier-linkedin', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
@@ -131,6 +132,24 @@ describe('publishing to LinkedIn', () => {
     assert.ok(uploaded.parts.every((p) => p.puts === 1), JSON.stringify(uploaded.parts));
   });
 
+  it('a range LinkedIn answers with a 5xx is sent again by the next attempt, in the same upload session', async () => {
+    const video = await paddedVideo(9 * 1024 * 1024); // three ranges
+    const media = await h.upload(org, 'retried.mp4', video, 'video/mp4');
+    li.failNext({ status: 503, method: 'PUT', path: /^\/dms-uploads\/video\/[^/]+\/1$/ });
+    const inits = () => li.calls().filter((c) => c.path === '/rest/videos' && c.query.action === 'initializeUpload').length;
+    const initsBefore = inits();
+    const post = await publish({ accounts: [company.id], containers: [{ content: 'Retried clip', media: [{ url: media.url, filename: 'retried.mp4' }] }] });
+    const sent = published(post);
+    const uploaded = li.videos().find((v) => v.urn === (sent.content as any).media.id)!;
+    assert.equal(inits() - initsBefore, 1, 'one upload session');
+    assert.deepEqual(uploaded.parts.map((p) => p.puts), [1, 1, 1], 'the refused range arrived once, on the retry; the others once');
+    assert.equal(uploaded.sha256, sha256(video));
+    const attempts = await h.server.db.query(
+      `SELECT a.outcome FROM attempts a JOIN targets t ON t.id = a.target_id WHERE t.post_id = $1 ORDER BY a.id`, [decodeId(post.id)],
+    );
+    assert.ok(attempts.rows.some((r) => r.outcome === 'retry'), JSON.stringify(attempts.rows));
+  });
+
   it('a video LinkedIn keeps processing holds no worker: other posts publish meanwhile, and it posts once released', async () => {
     const video = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
     const media = await h.upload(org, 'slow.mp4', video, 'video/mp4');
@@ -193,6 +212,32 @@ describe('publishing to LinkedIn', () => {
     } finally {
       li.setDailyQuota('POST /rest/posts', { member: 100_000 });
     }
+  });
+
+  it('a member\'s post refused by the quota is sent again when it frees, without asking LinkedIn what it cannot tell', async () => {
+    li.setDailyQuota('POST /rest/posts', { member: 0 });
+    let targetId: number;
+    try {
+      const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [member.id], content: 'Refused, then sent' } });
+      targetId = await until(async () => {
+        const { rows } = await h.server.db.query(
+          `SELECT t.id FROM targets t JOIN attempts a ON a.target_id = t.id WHERE t.post_id = $1 AND a.outcome = 'retry'`, [decodeId(created.body.post.id)],
+        );
+        return rows[0]?.id as number | undefined;
+      });
+      const parts = await h.server.db.query('SELECT position, status FROM target_parts WHERE target_id = $1', [targetId]);
+      assert.deepEqual(parts.rows, [], 'the refused container is not left reserved');
+    } finally {
+      li.setDailyQuota('POST /rest/posts', { member: 100_000 });
+    }
+    // Midnight UTC, now: the worker takes it again.
+    await h.server.db.query('UPDATE targets SET due_at = now() WHERE id = $1', [targetId]);
+    await notifyDue(h.server.db);
+    const postId = (await h.server.db.query('SELECT post_id FROM targets WHERE id = $1', [targetId])).rows[0].post_id;
+    const post = await h.stack.waitForPost(org, encodeId(Number(postId)), undefined, 20_000);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    assert.equal(li.posts().filter((p) => p.commentarySent === 'Refused, then sent').length, 1);
+    assert.equal(li.calls().filter((c) => c.method === 'GET' && c.path === '/rest/posts').length, 0, 'LinkedIn was never asked for the member\'s posts');
   });
 
   it('what LinkedIn cannot publish is refused before any call: media in a later container', async () => {
