@@ -240,6 +240,21 @@ describe('publishing to LinkedIn', () => {
     assert.equal(li.calls().filter((c) => c.method === 'GET' && c.path === '/rest/posts').length, 0, 'LinkedIn was never asked for the member\'s posts');
   });
 
+  it('a revoked token without a refresh token fails the destination and disconnects the account, once', async () => {
+    const bob = li.addUser({ name: 'Bob Revoked' });
+    const token = li.oauth.issue(bob.sub, APP.clientId, LINKEDIN_SCOPES, false).accessToken;
+    const account = await h.server.addAccount(org, 'linkedin', 'bob', { networkUniqueId: `urn:li:person:${bob.sub}`, accessToken: token });
+    li.revokeUser(bob.sub);
+    const post = await publish({ accounts: [account.id], content: 'Never posted' });
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /^linkedin: the access token was refused \(The token used in the request has been revoked by the user \(REVOKED_ACCESS_TOKEN\)\); reconnect the account/);
+    assert.equal(li.posts().filter((p) => p.author === `urn:li:person:${bob.sub}`).length, 0);
+    const listed = await h.server.request('GET', `/v1/social-accounts/${account.id}`, { key: org.key });
+    assert.equal(listed.body.data.isActive, 0);
+    const { rows } = await h.server.db.query(`SELECT count(*)::int AS n FROM events WHERE org_id = $1 AND type = 'account.token_expired'`, [org.orgId]);
+    assert.equal(rows[0].n, 1);
+  });
+
   it('what LinkedIn cannot publish is refused before any call: media in a later container', async () => {
     const calls = li.calls().length;
     const post = await publish({ accounts: [member.id], containers: [{ content: 'root' }, { content: 'reply', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] });
