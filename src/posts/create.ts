@@ -50,7 +50,8 @@ export interface CreatedBody {
  * with `npm run bench -- --only creates` (20 clients, back to back): 1 slot 2,036–2,342 creates/s (batches of ~10), 2 slots
  * 1,470–1,751, 4 slots 1,447–1,661, 8 slots 1,139, 20 slots 628 — concurrent batches of the same
  * organization's posts slow each other's statements down (3 posts took 4–7 ms beside three other
- * batches, 10 posts 3.8 ms alone).
+ * batches, 10 posts 3.8 ms alone). Again after the plan fixes of migration 014, on a quieter machine:
+ * 1 slot 3,103–3,475/s, 2 slots 2,479, 3 slots 2,144.
  */
 export function createPostWriter(db: Db): { submit(submission: CreateSubmission): Promise<CreateOutcome> } {
   // Requests with a key in batches of their own: a batch of requests without one stays a single
