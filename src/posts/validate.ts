@@ -29,7 +29,7 @@ const DEPRECATED_KEYS: Record<string, string> = {
   socialAccountIds: '"socialAccountIds" is deprecated and was ignored; list account ids or usernames in "accounts"',
   mediaIds: '"mediaIds" is deprecated and was ignored; attach media by URL in containers[].media',
   networkOverrideConfiguration:
-    '"networkOverrideConfiguration" is a response field and was ignored; send per-network options as top-level keys such as "tiktok"',
+    '"networkOverrideConfiguration" is a response field and was ignored; send per-network options as top-level keys named by network id',
 };
 
 /** `fetch` judges the URLs that will be fetched (media, covers): the installation's loopback switch and own media. */
