@@ -87,7 +87,10 @@ describe('LinkedIn video with real worker processes', { concurrency: false }, ()
     assert.ok(video.parts.every((p) => p.puts === 1));
     const growth = highest - before.rss;
     console.log(`worker RSS ${(before.rss / MB).toFixed(0)} MB before, highest ${(highest / MB).toFixed(0)} MB during the 200 MB upload: +${(growth / MB).toFixed(1)} MB`);
-    assert.ok(growth < 64 * MB, `the worker grew by ${(growth / MB).toFixed(1)} MB uploading 200 MB`);
+    // Holding the video whole would add at least its 200 MB. What a streamed upload adds is the
+    // allocator's and the garbage collector's lag, which depends on the machine's load: 27, 42 and
+    // 65 MB measured (the last under the full test suite on 2 cores). The bound is half the video.
+    assert.ok(growth < 100 * MB, `the worker grew by ${(growth / MB).toFixed(1)} MB uploading 200 MB`);
     healthy.child.kill('SIGTERM');
     await healthy.exited;
   });
