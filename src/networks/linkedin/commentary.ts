@@ -47,22 +47,32 @@ interface Span {
   mention: Mention;
 }
 
-/**
- * Where each mention goes, in text order: its first occurrence not overlapping one taken before.
- * Longer texts choose first, so "Sam" cannot take the start of "Sam_Co" from the mention of "Sam_Co".
- */
+/** Where each mention goes, in text order (see placeMentions). */
 function mentionSpans(text: string, mentions: readonly Mention[]): Span[] {
-  const taken: Span[] = [];
-  const overlaps = (start: number, length: number) =>
-    taken.some((s) => start < s.start + s.mention.text.length && s.start < start + length);
-  const longestFirst = [...mentions].sort((a, b) => b.text.length - a.text.length);
-  for (const mention of longestFirst) {
-    for (let start = text.indexOf(mention.text); start !== -1; start = text.indexOf(mention.text, start + 1)) {
-      if (!overlaps(start, mention.text.length)) {
-        taken.push({ start, mention });
+  const starts = placeMentions(text, mentions);
+  return mentions.flatMap((mention, i) => (starts[i] === undefined ? [] : [{ start: starts[i]!, mention }])).sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Where each mention's markup starts, by the mention's index; undefined for one that finds no
+ * occurrence of its text free (options.ts refuses those at create time). Each takes its text's first
+ * occurrence that overlaps no other's; longer texts choose first, so "Sam" cannot take the start of
+ * "Sam_Co" from the mention of "Sam_Co".
+ */
+export function placeMentions(text: string, mentions: readonly Mention[]): (number | undefined)[] {
+  const starts: (number | undefined)[] = mentions.map(() => undefined);
+  const taken: { start: number; end: number }[] = [];
+  const free = (start: number, end: number) => taken.every((t) => end <= t.start || t.end <= start);
+  const longestFirst = mentions.map((mention, index) => ({ mention, index })).sort((a, b) => b.mention.text.length - a.mention.text.length);
+  for (const { mention, index } of longestFirst) {
+    const { text: name } = mention;
+    for (let start = text.indexOf(name); start !== -1; start = text.indexOf(name, start + 1)) {
+      if (free(start, start + name.length)) {
+        taken.push({ start, end: start + name.length });
+        starts[index] = start;
         break;
       }
     }
   }
-  return taken.sort((a, b) => a.start - b.start);
+  return starts;
 }

@@ -2,6 +2,7 @@
 // the text would publish a broken mention; the spec has it rejected here instead, whatever is targeted.
 import { Type, type Static } from 'typebox';
 import { ContentOverride, issue, noRules, rootText } from '../rules.ts';
+import { placeMentions } from './commentary.ts';
 import { FetchedUrl } from '../../validation/schema.ts';
 import type { NetworkOptions } from '../types.ts';
 
@@ -33,10 +34,18 @@ export const options: NetworkOptions = {
     // Mentions resolve against what LinkedIn publishes: linkedin.content when set, else the root text.
     const text = rootText('linkedin', post);
     const where = block.content !== undefined ? 'linkedin.content' : 'the first container\'s content';
-    return (block.mentions ?? []).flatMap((mention, i) => text.includes(mention.text) ? [] : [issue(
-      `linkedin.mentions[${i}].text`,
-      `"${mention.text}" does not appear in ${where}; it must appear there verbatim (case-sensitive) to become the mention`,
-    )]);
+    // The same placement as publishing (commentary.ts): a mention with no free occurrence of its text
+    // would be published without its link.
+    const mentions = block.mentions ?? [];
+    const starts = placeMentions(text, mentions);
+    return mentions.flatMap((mention, i) => {
+      if (starts[i] !== undefined) return [];
+      const field = `linkedin.mentions[${i}].text`;
+      if (!text.includes(mention.text)) {
+        return [issue(field, `"${mention.text}" does not appear in ${where}; it must appear there verbatim (case-sensitive) to become the mention`)];
+      }
+      return [issue(field, `"${mention.text}" appears in ${where} fewer times than mentions use it (each mention takes an occurrence of its own); write it once more or drop this mention`)];
+    });
   },
   targetRules: noRules,
 };
