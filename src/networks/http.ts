@@ -88,13 +88,12 @@ export class NetworkHttp {
 
   /** The answer of a 2xx; anything else throws the PublishError it stands for. */
   async call(request: NetworkRequest): Promise<NetworkAnswer> {
-    const answer = await this.send(request);
+    const answer = await this.#send(request);
     if (answer.status >= 200 && answer.status < 300) return answer;
     throw this.failureOf(answer);
   }
 
-  /** Any answer, for the caller to judge (a 404 that means "not there yet", say). */
-  async send(request: NetworkRequest): Promise<NetworkAnswer> {
+  async #send(request: NetworkRequest): Promise<NetworkAnswer> {
     const headers: Record<string, string> = { ...this.#options.headers?.(), ...request.headers };
     let body = request.body;
     if (request.json !== undefined) {
@@ -123,7 +122,7 @@ export class NetworkHttp {
 }
 
 /** What an HTTP status means when the network says nothing more precise. */
-export function defaultFailure(answer: NetworkAnswer, reason: string): Failure {
+function defaultFailure(answer: NetworkAnswer, reason: string): Failure {
   const { status } = answer;
   if (status === 401) return { kind: 'auth', code: 'auth', reason: `the access token was refused (${reason}); reconnect the account` };
   if (status === 429) return { kind: 'retryable', code: 'rate_limited', reason: `rate limited (${reason})`, retryAfterMs: retryAfterMs(answer) ?? DEFAULT_RETRY_MS };
