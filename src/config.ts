@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './failures.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
-import type { NetworkId } from './networks/types.ts';
+import { isNetworkId, type NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -42,6 +42,11 @@ export interface Config {
     heartbeatSeconds: number;
     /** How often a worker looks for destinations whose worker died. */
     superviseIntervalSeconds: number;
+    /**
+     * CRIER_ACCOUNT_QUOTAS: replaces networks' per-account quotas (their `limits.accountQuota`): `off`
+     * for all of them (load tests against emulators), or per network `<id>=<max>/<window>` or `<id>=off`.
+     */
+    accountQuotas: AccountQuotaOverrides;
   };
   /** `crier start --sandbox`: the networks are emulators, accounts connected are marked sandbox. */
   sandbox: boolean;
@@ -100,6 +105,9 @@ export interface Config {
 
 export { ConfigError };
 
+/** Per network: its own quota (absent), another one, or none (`off`); or `off` for every network. */
+export type AccountQuotaOverrides = 'off' | Partial<Record<NetworkId, { max: number; windowMs: number } | 'off'>>;
+
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -131,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
     heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 10, 3600, problems),
     superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),
+    accountQuotas: accountQuotaOverrides(env, problems),
   };
   const allowLoopbackFetch = env.CRIER_ALLOW_LOOPBACK_FETCH === 'true';
   const sandbox = env.CRIER_SANDBOX === 'true';
@@ -189,6 +198,25 @@ function networkSettings(env: NodeJS.ProcessEnv, problems: string[]): Config['ne
     optionalUrl: (name: string) => (env[name]?.trim() ? url(env, name, '', problems) : undefined),
   };
   return Object.fromEntries(NETWORK_LIST.map((network) => [network.id, network.config.read(reader)])) as Config['networks'];
+}
+
+const WINDOW_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** CRIER_ACCOUNT_QUOTAS: `off`, or `x=300/3h,linkedin=off` (a window in s, m, h or d). */
+function accountQuotaOverrides(env: NodeJS.ProcessEnv, problems: string[]): AccountQuotaOverrides {
+  const raw = env.CRIER_ACCOUNT_QUOTAS?.trim() ?? '';
+  if (raw === 'off') return 'off';
+  const overrides: Exclude<AccountQuotaOverrides, 'off'> = {};
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^([a-z_]+)=(?:(off)|(\d+)\/(\d+)([smhd]))$/.exec(entry);
+    const network = match?.[1];
+    if (!match || !isNetworkId(network) || (!match[2] && Number(match[3]) < 1) || (!match[2] && Number(match[4]) < 1)) {
+      problems.push(`CRIER_ACCOUNT_QUOTAS must be "off" or a comma-separated list of <network>=<max>/<window> (window like 15m, 24h) or <network>=off; not "${entry}"`);
+      continue;
+    }
+    overrides[network] = match[2] ? 'off' : { max: Number(match[3]), windowMs: Number(match[4]) * WINDOW_UNITS_MS[match[5]!]! };
+  }
+  return overrides;
 }
 
 /** The production schedule is the spec's (30 s timeout, retries 10 s to 5 min); a scale only shrinks it. */

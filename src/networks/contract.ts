@@ -75,15 +75,29 @@ export interface PasswordAccount {
 }
 
 /**
- * What the network tolerates, as facts from its documentation (../shared/networks/*.md). Declared
- * only: the publishing engine does not apply them yet (issue 12: per-network concurrency in a process
- * and pacing per account are the engine's next step). Absent: nothing documented to go by.
+ * What the network tolerates, as facts from its documentation (../shared/networks/*.md), applied by
+ * the publishing engine before it calls the network. Absent: nothing documented to go by.
  */
 export interface NetworkLimits {
-  /** Publishes to this network one process runs at once. */
+  /**
+   * Publishes to this network one process has calling at once; past it, destinations wait their turn
+   * in the process (for an API that limits calls in flight). No network declares one yet.
+   */
   concurrency?: number;
-  /** Least time between two publishes to one account, so a burst is spread rather than refused. */
-  accountPacingMs?: number;
+  /**
+   * The most an account may publish in any window: a burst beyond it is spread over the following
+   * windows (each destination waits for its turn, holding no worker) instead of refused by the
+   * network. Operators with other quotas set CRIER_ACCOUNT_QUOTAS (README).
+   */
+  accountQuota?: AccountQuota;
+}
+
+export interface AccountQuota {
+  /** Units per window. */
+  max: number;
+  windowMs: number;
+  /** What the network counts: each post (`posts`), or each container of a thread (`containers`: X, Bluesky). */
+  counts: 'posts' | 'containers';
 }
 
 /**

@@ -35,9 +35,10 @@ export class PublishError extends Error {
  */
 export class PublishWait extends Error {
   readonly delayMs: number;
-  readonly checkpoint: Record<string, unknown>;
+  /** Null: nothing to resume from (the engine's own waits, before any network call). */
+  readonly checkpoint: Record<string, unknown> | null;
 
-  constructor(delayMs: number, checkpoint: Record<string, unknown>, reason = 'waiting for the network') {
+  constructor(delayMs: number, checkpoint: Record<string, unknown> | null, reason = 'waiting for the network') {
     super(reason);
     this.delayMs = delayMs;
     this.checkpoint = checkpoint;

@@ -17,7 +17,7 @@ export type Outcome =
    */
   | { status: 'retry'; error: string; delayMs: number; release?: number }
   /** A network's waiting step: due again after `delayMs`, resuming from `checkpoint`. */
-  | { status: 'wait'; checkpoint: Record<string, unknown>; delayMs: number };
+  | { status: 'wait'; checkpoint: Record<string, unknown> | null; delayMs: number };
 
 export interface FinishedAttempt {
   claim: Claim;
@@ -69,7 +69,7 @@ async function writeOutcomes(db: Queryable, items: FinishedAttempt[]): Promise<b
     column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostId : null)),
     column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostUrl : null)),
     column((i) => ('delayMs' in i.outcome ? i.outcome.delayMs : null)),
-    column((i) => (i.outcome.status === 'wait' ? JSON.stringify(i.outcome.checkpoint) : null)),
+    column((i) => (i.outcome.status === 'wait' && i.outcome.checkpoint ? JSON.stringify(i.outcome.checkpoint) : null)),
     column((i) => i.confirm?.position ?? null),
     column((i) => i.confirm?.ref.platformId ?? null),
     column((i) => i.confirm?.ref.url ?? null),

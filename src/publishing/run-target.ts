@@ -16,6 +16,10 @@ import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';
 import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
 import type { Semaphore } from './timing.ts';
+import { admit, type AccountQuotas } from './admission.ts';
+
+/** A quota wait shorter than this is not worth a trip through the queue. */
+const ADMISSION_SLACK_MS = 50;
 
 export interface EngineDeps {
   db: Db;
@@ -42,6 +46,10 @@ export interface EngineDeps {
    * attempts are not bounded here.
    */
   networkSlots?: Semaphore;
+  /** Per network, calls in flight in this process (its `limits.concurrency`), besides networkSlots. */
+  networkConcurrency?: Partial<Record<NetworkId, Semaphore>>;
+  /** Per network, the quota of each account (admission.ts); a network without one is not held back. */
+  accountQuotas?: AccountQuotas;
 }
 
 /** How one attempt ended, with the last container the network accepted that is not on record yet. */
@@ -94,6 +102,7 @@ class Attempt {
     if (!claim.accountActive) {
       throw new PublishError('permanent', `${claim.account.network}: the account @${claim.account.username} is disconnected (its token expired or was revoked); reconnect it and create a new post`);
     }
+    await this.admitted();
     const containers = claim.processMedia && deps.prepareMedia
       ? await deps.prepareMedia({ orgId: claim.orgId, network: claim.account.network, block: claim.block, containers: claim.containers })
       : claim.containers;
@@ -108,17 +117,41 @@ class Attempt {
     }
   }
 
-  /** Waits for a network slot, once per attempt (see EngineDeps.networkSlots). */
+  /**
+   * Holds the destination back while its account's quota is spent (EngineDeps.accountQuotas): the
+   * attempt ends as a wait, due when the window has room for it. A destination with a checkpoint was
+   * admitted before its adapter stored it (and a wait here must not drop that checkpoint).
+   */
+  private async admitted(): Promise<void> {
+    const { deps, claim } = this;
+    const quota = deps.accountQuotas?.[claim.account.network];
+    if (!quota || claim.checkpoint !== undefined) return;
+    const waitMs = await admit(deps.db, claim.account.id, claim.targetId, claim.containers.length, quota);
+    if (waitMs <= ADMISSION_SLACK_MS) return;
+    deps.logger.info({ targetId: claim.targetId, accountId: claim.account.id, waitMs: Math.round(waitMs) }, `the account's ${claim.account.network} quota (${quota.max} ${quota.counts} per ${quota.windowMs / 1000} s) is spent: the destination waits its turn`);
+    throw new PublishWait(waitMs, null, `waiting for the account's ${claim.account.network} quota`);
+  }
+
+  /**
+   * Waits for a slot of the destination's network, then for one of the process's (EngineDeps), once
+   * per attempt. The network's first: one waiting its turn for a busy network holds no process slot.
+   */
   private async enterNetwork(): Promise<void> {
-    if (this.holdsSlot || !this.deps.networkSlots) return;
-    await this.deps.networkSlots.acquire();
+    if (this.holdsSlot) return;
+    await this.networkLimit()?.acquire();
+    await this.deps.networkSlots?.acquire();
     this.holdsSlot = true;
   }
 
   leaveNetwork(): void {
     if (!this.holdsSlot) return;
     this.holdsSlot = false;
-    this.deps.networkSlots!.release();
+    this.deps.networkSlots?.release();
+    this.networkLimit()?.release();
+  }
+
+  private networkLimit(): Semaphore | undefined {
+    return this.deps.networkConcurrency?.[this.claim.account.network];
   }
 
   private async publishWith(adapter: NetworkAdapter, account: AccountCredentials, containers: ContainerInput[], resumed: boolean): Promise<Outcome> {

@@ -15,6 +15,7 @@ import type { NetworkRegistry } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
+import { accountQuotas } from './admission.ts';
 import { Batcher } from './batcher.ts';
 import { claimsFromRows, type Claim } from './claim.ts';
 import { failpoint } from './failpoints.ts';
@@ -89,6 +90,8 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     retryBaseMs: config.publishing.retryBaseMs,
     writeStep: (step) => steps.submit(step),
     networkSlots: new Semaphore(config.publishing.concurrency),
+    networkConcurrency: networkConcurrency(deps.networks),
+    accountQuotas: accountQuotas(deps.networks.all, config.publishing.accountQuotas),
   };
   const loop = new PublishLoop({ ...deps, engine, outcomes, steps, config });
   await loop.start();
@@ -98,6 +101,11 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
       await guarded.close();
     },
   };
+}
+
+/** A semaphore per network that declares how many calls a process may have in flight to it. */
+function networkConcurrency(networks: NetworkRegistry): Partial<Record<NetworkId, Semaphore>> {
+  return Object.fromEntries(networks.all.filter((n) => n.limits.concurrency).map((n) => [n.id, new Semaphore(n.limits.concurrency!)]));
 }
 
 interface LoopDeps extends WorkerDeps {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/bluesky/server.ts';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
 import { createLogger } from '../../src/log.ts';
+import type { NetworkLimits } from '../../src/networks/contract.ts';
 import type { NetworkAdapter, NetworkId } from '../../src/networks/types.ts';
 import { startPublishingWorker, type PublishingWorker } from '../../src/publishing/worker.ts';
 import { startTestServer, TEST_SECRET_KEY_HEX, type TestAccount, type TestOrg, type TestServer } from './harness.ts';
@@ -19,8 +20,14 @@ export interface PublishingStack {
   media: TestHttpsServer;
   /** The environment a `crier worker` child process needs to reach the same database and networks. */
   env: Record<string, string>;
-  /** A worker in this process; `adapters` replaces the networks' own (a test's fake network). */
-  startWorker(adapters?: Partial<Record<NetworkId, NetworkAdapter>>): Promise<{ worker: PublishingWorker; stop(): Promise<void> }>;
+  /**
+   * A worker in this process; `adapters` replaces the networks' own (a test's fake network), `limits`
+   * a network's declared limits.
+   */
+  startWorker(
+    adapters?: Partial<Record<NetworkId, NetworkAdapter>>,
+    limits?: Partial<Record<NetworkId, NetworkLimits>>,
+  ): Promise<{ worker: PublishingWorker; stop(): Promise<void> }>;
   addXAccount(org: TestOrg, username?: string): Promise<TestAccount & { token: string; userId: string }>;
   addBlueskyAccount(org: TestOrg, handle?: string): Promise<TestAccount & { did: string }>;
   /** Polls GET /v1/posts/:id until `done` says so (default: every account terminal). */
@@ -63,8 +70,9 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     bsky,
     media,
     env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
-    async startWorker(adapters) {
-      const worker = await startPublishingWorker(server.config, { db: server.db, box: server.box, logger: createLogger('silent'), networks: server.networks, ...(adapters ? { adapters } : {}) });
+    async startWorker(adapters, limits = {}) {
+      const networks = { ...server.networks, all: server.networks.all.map((n) => (limits[n.id] ? { ...n, limits: limits[n.id]! } : n)) };
+      const worker = await startPublishingWorker(server.config, { db: server.db, box: server.box, logger: createLogger('silent'), networks, ...(adapters ? { adapters } : {}) });
       const handle = { worker, stop: () => worker.stop() };
       workers.push(handle);
       return handle;

@@ -168,9 +168,11 @@ for (const id of NETWORKS) {
     });
 
     test('limits, capabilities, configuration and sandbox are declared sensibly', () => {
-      for (const value of [network.limits.concurrency, network.limits.accountPacingMs]) {
+      const quota = network.limits.accountQuota;
+      for (const value of [network.limits.concurrency, quota?.max, quota?.windowMs]) {
         assert.ok(value === undefined || (Number.isInteger(value) && value > 0), `limit ${value}`);
       }
+      if (quota) assert.ok(['posts', 'containers'].includes(quota.counts));
       assert.deepEqual(network.capabilities ?? {}, {}, 'no capability is implemented yet');
       assert.ok(network.config.variables.length > 0);
       for (const name of network.config.variables) assert.match(name, /^CRIER_[A-Z_]+$/);

@@ -31,8 +31,8 @@ export const bluesky: Network<BlueskySettings> = {
       };
     },
   },
-  // meta-x-linkedin-bluesky.md §6: 5,000 write points per hour per DID, a create costs 3 (about 1,666 an hour).
-  limits: { accountPacingMs: 2_160 },
+  // meta-x-linkedin-bluesky.md §6: 5,000 write points per hour per DID, a create costs 3 (about 1,666 an hour), and each post of a thread is a create.
+  limits: { accountQuota: { max: 1_666, windowMs: 3_600_000, counts: 'containers' } },
   publisher: ({ settings }) => lazyAdapter('bluesky', '@atproto/api (publishing to Bluesky)', async () => {
     const { createBlueskyAdapter } = await import('./adapter.ts');
     return createBlueskyAdapter({ service: settings.service });

@@ -9,5 +9,5 @@ export const googleBusiness = baseUrlNetwork({
   id: 'google_business', label: 'Google Business Profile', options, media, oauth: createGoogleBusinessOAuth, emulator: googleEmulator,
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md (summary table): 10 edits per minute per profile
   // (and 300 QPM per project).
-  limits: { accountPacingMs: 6_000 },
+  limits: { accountQuota: { max: 10, windowMs: 60_000, counts: 'posts' } },
 });

@@ -9,5 +9,5 @@ export const instagram = baseUrlNetwork({
   id: 'instagram', label: 'Instagram', options, media, oauth: createInstagramOAuth, emulator: facebookEmulator,
   // meta-x-linkedin-bluesky.md §3: media_publish allows 50 posts per 24 h (the account's
   // content_publishing_limit is what to trust).
-  limits: { accountPacingMs: 1_728_000 },
+  limits: { accountQuota: { max: 50, windowMs: 24 * 3_600_000, counts: 'posts' } },
 });

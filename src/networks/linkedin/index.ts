@@ -11,5 +11,5 @@ export const linkedin = baseUrlNetwork({
   publisher: (baseUrl) => createLinkedInAdapter({ apiUrl: baseUrl ?? 'https://api.linkedin.com' }),
   // meta-x-linkedin-bluesky.md §5.3: daily per-member quotas, unpublished; aggregators report about 150
   // member posts a day.
-  limits: { accountPacingMs: 576_000 },
+  limits: { accountQuota: { max: 150, windowMs: 24 * 3_600_000, counts: 'posts' } },
 });

@@ -7,6 +7,7 @@ import { threadsEmulator } from './sandbox.ts';
 
 export const threads = baseUrlNetwork({
   id: 'threads', label: 'Threads', options, media, oauth: createThreadsOAuth, emulator: threadsEmulator,
-  // meta-x-linkedin-bluesky.md §2: 250 published posts per 24 h per profile.
-  limits: { accountPacingMs: 345_600 },
+  // meta-x-linkedin-bluesky.md §2: 250 published posts per 24 h per profile (replies,
+  // later containers, have their own 1,000).
+  limits: { accountQuota: { max: 250, windowMs: 24 * 3_600_000, counts: 'posts' } },
 });

@@ -8,5 +8,5 @@ import { tiktokEmulator } from './sandbox.ts';
 export const tiktok = baseUrlNetwork({
   id: 'tiktok', label: 'TikTok', options, media, oauth: createTikTokOAuth, emulator: tiktokEmulator,
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §2.2: video and photo init, 6 per minute per user token.
-  limits: { accountPacingMs: 10_000 },
+  limits: { accountQuota: { max: 6, windowMs: 60_000, counts: 'posts' } },
 });

@@ -19,8 +19,8 @@ export const x: Network<XSettings> = {
   options,
   media,
   connect: { kind: 'oauth', oauth: ({ settings }) => createXOAuth(settings) },
-  // meta-x-linkedin-bluesky.md §1: POST /2/tweets allows 100 per 15 min per user.
-  limits: { accountPacingMs: 9_000 },
+  // meta-x-linkedin-bluesky.md §1: POST /2/tweets allows 100 per 15 min per user; each tweet of a thread is one.
+  limits: { accountQuota: { max: 100, windowMs: 15 * 60_000, counts: 'containers' } },
   publisher: ({ settings }) => createXAdapter({ apiUrl: settings.apiUrl }),
   config: {
     variables: ['CRIER_X_API_URL', 'CRIER_X_AUTHORIZE_URL'],
