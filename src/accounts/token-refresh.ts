@@ -131,18 +131,19 @@ async function spendRefresh(tx: Tx, box: SecretBox, provider: NetworkOAuth, acco
 }
 
 /** A refresh the publishing engine asked for: `refused` carries the network's reason. */
-export type RefusedTokenRefresh = { outcome: 'refreshed' | 'unavailable' } | { outcome: 'refused'; reason: string };
+export type TokenRefreshNow = { outcome: 'refreshed' | 'unavailable' } | { outcome: 'refused'; reason: string };
 
 /**
- * A network refused an access token before the refresher replaced it (after a worker's downtime the
- * refresher may not have run yet): refresh it now, under the refresher's row lock. The lock is waited
+ * The publishing engine needs a fresh token now: the one it holds expires within the minute, or the
+ * network refused it, and the refresher has not replaced it yet (after a worker's downtime it may not
+ * have run): refresh it now, under the refresher's row lock. The lock is waited
  * for rather than skipped, and a token another worker replaced meanwhile is not refreshed again, so a
  * rotating refresh token is still spent once. `unavailable`: the network, the org's app or the account
  * has no way to refresh. Nothing here disconnects the account: the caller decides with its own error.
  */
-export async function refreshRefusedToken(
+export async function refreshTokenNow(
   db: Db, box: SecretBox, providers: Providers, account: { id: number; network: NetworkId; accessToken: string | null },
-): Promise<RefusedTokenRefresh> {
+): Promise<TokenRefreshNow> {
   const provider = providers[account.network];
   if (!provider?.refresh) return { outcome: 'unavailable' };
   return withTransaction(db, async (tx) => {

@@ -17,6 +17,8 @@ export interface Claim {
   interrupted: boolean;
   accountActive: boolean;
   account: AccountCredentials;
+  /** When the account's access token expires, if it does (OAuth networks). */
+  tokenExpiresAt: Date | null;
   /** Every account the post goes to, this one included. */
   postAccountIds: number[];
   block: Record<string, unknown> | undefined;
@@ -110,6 +112,7 @@ function claimFromRow(row: ClaimRow, { account, unreadable }: { account: Account
     interrupted: row.previous_attempt_id !== null,
     accountActive: row.is_active,
     account,
+    tokenExpiresAt: row.token_expires_at,
     postAccountIds: row.post_account_ids.map(Number),
     block: row.network_options?.[account.network],
     containers: row.containers.map((c) => ({

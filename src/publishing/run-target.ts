@@ -9,7 +9,7 @@ import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, Net
 import type { PrepareMedia } from '../media/renditions.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
-import { refreshRefusedToken } from '../accounts/token-refresh.ts';
+import { refreshTokenNow } from '../accounts/token-refresh.ts';
 import { loadAccount, type Claim } from './claim.ts';
 import { PublishError, PublishWait } from '../networks/errors.ts';
 import { failpoint } from './failpoints.ts';
@@ -17,6 +17,9 @@ import type { Outcome } from './finish.ts';
 import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
 import type { Semaphore } from './timing.ts';
 import { admit, type AccountQuotas } from './admission.ts';
+
+/** A token expiring sooner than this is refreshed before the attempt starts: it would expire mid-upload. */
+const TOKEN_MARGIN_MS = 60_000;
 
 /** A quota wait shorter than this is not worth a trip through the queue. */
 const ADMISSION_SLACK_MS = 50;
@@ -85,6 +88,8 @@ class Attempt {
   private readonly resumingWait: boolean;
   /** This attempt holds one of deps.networkSlots. */
   private holdsSlot = false;
+  /** This attempt refreshed the account's token (or tried to): it does not again. */
+  private refreshed = false;
 
   constructor(deps: EngineDeps, claim: Claim) {
     this.deps = deps;
@@ -108,11 +113,14 @@ class Attempt {
       : claim.containers;
     // Parts exist only if an earlier attempt ran (a crash, a retry, a wait); a first attempt skips the query.
     const resumed = claim.attemptCount > 1 || claim.interrupted || claim.checkpoint !== undefined;
+    const expiring = claim.tokenExpiresAt !== null && claim.tokenExpiresAt.getTime() < Date.now() + TOKEN_MARGIN_MS;
+    const account = expiring ? await this.refreshedAhead(claim.account) : claim.account;
     try {
-      return await this.publishWith(adapter, claim.account, containers, resumed);
+      return await this.publishWith(adapter, account, containers, resumed);
     } catch (error) {
-      if (!(error instanceof PublishError) || error.kind !== 'auth') throw error;
-      const refreshed = await this.refreshedAccount(claim.account, error);
+      // A token is refreshed once per attempt: one the network refuses right after its refresh stands refused.
+      if (!(error instanceof PublishError) || error.kind !== 'auth' || this.refreshed) throw error;
+      const refreshed = await this.refreshedAccount(account, error);
       return await this.publishWith(adapter, refreshed, containers, true);
     }
   }
@@ -183,13 +191,39 @@ class Attempt {
   private async refreshedAccount(account: AccountCredentials, refusal: PublishError): Promise<AccountCredentials> {
     let refresh;
     try {
-      refresh = await refreshRefusedToken(this.deps.db, this.deps.box, this.deps.oauthProviders, account);
+      refresh = await this.refreshToken(account);
     } catch (error) {
       throw new PublishError('retryable', `${refusal.message}; refreshing the token failed for now (${(error as Error).message})`);
     }
     if (refresh.outcome === 'unavailable') throw refusal;
     if (refresh.outcome === 'refused') throw new PublishError('auth', `${refusal.message}; refreshing the token was refused too (${refresh.reason})`);
     return (await loadAccount(this.deps.db, this.deps.box, account.id)).credentials;
+  }
+
+  /**
+   * The token expires within TOKEN_MARGIN_MS and the refresher has not replaced it (it runs every
+   * minute, and not while workers are down): refresh it before the first call rather than after the
+   * network refuses it. A refresh that cannot be done now leaves the token as it is (the network's
+   * answer decides); one the network refuses disconnects the account.
+   */
+  private async refreshedAhead(account: AccountCredentials): Promise<AccountCredentials> {
+    let refresh;
+    try {
+      refresh = await this.refreshToken(account);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, accountId: account.id }, 'refreshing an expiring token before publishing failed; trying with it');
+      return account;
+    }
+    if (refresh.outcome === 'refused') {
+      throw new PublishError('auth', `${account.network}: the access token expired and refreshing it was refused (${refresh.reason}); reconnect the account`);
+    }
+    if (refresh.outcome === 'unavailable') return account;
+    return (await loadAccount(this.deps.db, this.deps.box, account.id)).credentials;
+  }
+
+  private async refreshToken(account: AccountCredentials) {
+    this.refreshed = true;
+    return refreshTokenNow(this.deps.db, this.deps.box, this.deps.oauthProviders, account);
   }
 
   private async publishContainer(prepared: PreparedPublish, stored: StoredPart | undefined, position: number, root: PartRef | undefined): Promise<PartRef> {

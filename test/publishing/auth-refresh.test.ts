@@ -23,10 +23,11 @@ before(async () => {
 after(() => stack.close());
 
 /**
- * An X account whose access token X no longer takes, while Crier's copy says it expired a minute ago
- * and the refresher never ran. `refreshKnownToX: false` stores a refresh token X will refuse.
+ * An X account whose access token X no longer takes, while Crier's copy says it is good for another
+ * hour (X ended it early) and the refresher never ran. `refreshKnownToX: false` stores a refresh
+ * token X will refuse; `expiresInMs` sets what Crier's copy says instead.
  */
-async function accountWithStaleToken(refreshKnownToX = true) {
+async function accountWithStaleToken(refreshKnownToX = true, expiresInMs = 3_600_000) {
   const suffix = randomBytes(4).toString('hex');
   const username = `stale${suffix}`;
   const accessToken = `x-access-${suffix}`;
@@ -34,7 +35,7 @@ async function accountWithStaleToken(refreshKnownToX = true) {
   const user = stack.x.addUser({ username, accessToken, ...(refreshKnownToX ? { refreshToken } : {}) });
   stack.x.expireToken(accessToken);
   const account = await stack.server.addAccount(org, 'x', username, {
-    networkUniqueId: user.id, accessToken, refreshToken, expiresAt: new Date(Date.now() - 60_000),
+    networkUniqueId: user.id, accessToken, refreshToken, expiresAt: new Date(Date.now() + expiresInMs),
   });
   return { ...account, userId: user.id, accessToken };
 }
@@ -49,7 +50,7 @@ const attemptsOf = async (rawId: number) =>
   (await stack.server.db.query('SELECT a.outcome FROM attempts a JOIN targets t ON t.id = a.target_id WHERE t.account_id = $1 ORDER BY a.id', [rawId])).rows.map((r) => r.outcome);
 
 describe('a token the network refuses is refreshed once before the account is given up', () => {
-  test('expired at X, not yet refreshed: the post publishes after one refresh and the account stays active', async () => {
+  test('refused by X, not yet refreshed: the post publishes after one refresh and the account stays active', async () => {
     const account = await accountWithStaleToken();
     const target = await publish(account.id, 'published after a refresh');
     assert.equal(target.status, 'published', target.error);
@@ -86,5 +87,28 @@ describe('a token the network refuses is refreshed once before the account is gi
     const events = await tokenExpiredEvents(stack.server, org.orgId, account.rawId);
     assert.equal(events.length, 1);
     assert.equal(events[0]!.data.error, target.error);
+  });
+});
+
+describe('a token about to expire is refreshed before the first call', () => {
+  test('expired a minute ago by Crier\'s copy, the refresher not run: refreshed, then published once', async () => {
+    const account = await accountWithStaleToken(true, -60_000);
+    const target = await publish(account.id, 'published with a token refreshed ahead');
+    assert.equal(target.status, 'published', target.error);
+    assert.deepEqual(stack.x.tweets().filter((t) => t.authorId === account.userId).map((t) => t.text), ['published with a token refreshed ahead']);
+    const stored = await storedAccount(stack.server, account.rawId);
+    assert.notEqual(stored.access, account.accessToken);
+    assert.ok(stored.expiresAt!.getTime() > Date.now() + 3600_000);
+    assert.deepEqual(await attemptsOf(account.rawId), ['published']);
+  });
+
+  test('expiring in 30 s and the refresh refused: it fails on the refresh, before any call to X, and disconnects', async () => {
+    const account = await accountWithStaleToken(false, 30_000);
+    const target = await publish(account.id, 'never sent');
+    assert.equal(target.status, 'failed');
+    // Not "the access token was refused": X was never called with it.
+    assert.match(target.error, /^x: the access token expired and refreshing it was refused \(x: invalid_request/);
+    assert.equal((await storedAccount(stack.server, account.rawId)).active, false);
+    assert.equal((await tokenExpiredEvents(stack.server, org.orgId, account.rawId)).length, 1);
   });
 });
