@@ -23,6 +23,8 @@ export function accountQuotas(networks: readonly Network[], overrides: AccountQu
   return quotas;
 }
 
+// Its own statement, never inside another transaction: the function turns off synchronous_commit for
+// the transaction it runs in (migration 016 says why).
 const ADMIT = prepared(`SELECT publishing_admit($1, $2, $3, $4, make_interval(secs => $5)) AS wait_ms`);
 
 /**

@@ -6,7 +6,7 @@
 -- account (`seq`), at the time it was admitted to go: now when the window has room, else the earliest
 -- time it will, reserved in arrival order so N waiting targets wake once each, not N times each.
 -- Numbering makes the one question asked — "when did the unit `max` places back go?" — a primary
--- key lookup; rows no later question can reach are dropped as the account is used.
+-- key lookup; rows no later question can reach, and a window old, are dropped as the account is used.
 CREATE TABLE account_admissions (
   account_id bigint NOT NULL REFERENCES social_accounts (id) ON DELETE CASCADE,
   seq bigint NOT NULL,
@@ -32,17 +32,25 @@ DECLARE
 BEGIN
   SELECT at INTO v_at FROM account_admissions WHERE target_id = p_target LIMIT 1;
   IF v_at IS NULL THEN
+    -- Called as a statement of its own (admission.ts), so this is its transaction's commit: it does
+    -- not wait for the WAL flush, which made admission cost more than publishing (bench:publish). A
+    -- database crash may forget an admission of its last moments: that target was on its way, and
+    -- at worst the account goes a unit over the quota once and the network's 429 is retried later.
+    PERFORM set_config('synchronous_commit', 'off', true);
     PERFORM pg_advisory_xact_lock(1919251317, (p_account % 2147483647)::int);
     SELECT seq, at INTO v_last, v_last_at FROM account_admissions WHERE account_id = p_account ORDER BY seq DESC LIMIT 1;
     v_last := coalesce(v_last, 0);
     -- For these units to fit, the unit `p_max` places before the last of them must have left the
     -- window; and none goes before an earlier reservation (arrival order: every window a later
     -- admission checks then holds all the units before it).
+    -- (Gone: it left the window long ago.)
     SELECT at INTO v_out_at FROM account_admissions WHERE account_id = p_account AND seq = v_last + v_weight - p_max;
     v_at := greatest(now(), v_out_at + p_window, v_last_at);
     INSERT INTO account_admissions (account_id, seq, target_id, at)
     SELECT p_account, v_last + n, p_target, v_at FROM generate_series(1, v_weight) AS n;
-    DELETE FROM account_admissions WHERE account_id = p_account AND seq <= v_last + v_weight - p_max;
+    -- What no later admission asks about (its place is passed) and no target waits on (its time is a
+    -- window gone: a retry after that is admitted afresh).
+    DELETE FROM account_admissions WHERE account_id = p_account AND seq <= v_last + v_weight - p_max AND at <= now() - p_window;
   END IF;
   RETURN extract(epoch FROM v_at - clock_timestamp()) * 1000;
 END $$;
