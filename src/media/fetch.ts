@@ -2,8 +2,13 @@
 // Anything from outside goes through the SSRF guard, with its size and time caps. Media that Crier
 // itself serves (uploaded and confirmed here, or a rendition) is read from storage instead: it is not
 // a user-supplied address, and on a local install its URL is http://localhost, which the guard
-// rightly refuses.
-import { Readable } from 'node:stream';
+// rightly refuses. A file from outside is streamed to a temporary file as it downloads, then read
+// range by range like Crier's own: a video is never held whole in memory.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PublishError } from '../networks/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher, MediaOpener, MediaSource } from '../networks/types.ts';
@@ -15,7 +20,11 @@ export function createMediaFetcher(client: GuardedClient, own?: MediaContext): M
   const open = createMediaOpener(client, own);
   return async (url) => {
     const source = await open(url);
-    return { bytes: await source.bytes(), contentType: source.contentType };
+    try {
+      return { bytes: await source.bytes(), contentType: source.contentType };
+    } finally {
+      await source.dispose?.();
+    }
   };
 }
 
@@ -23,21 +32,45 @@ export function createMediaOpener(client: GuardedClient, own?: MediaContext): Me
   return async (url) => {
     const token = own && tokenOfPublicUrl(own.publicBaseUrl, url);
     if (own && token) return openOwnMedia(own, token, url);
-    let res;
-    try {
-      res = await client.fetch(url);
-    } catch (error) {
-      if (error instanceof SsrfError && isTransientSsrf(error)) {
-        throw new PublishError('retryable', `media ${url} could not be downloaded (${error.message})`);
-      }
-      throw new PublishError('permanent', `media ${url} was refused: ${(error as Error).message}`);
-    }
-    if (res.status >= 500 || res.status === 429) throw new PublishError('retryable', `media ${url} answered HTTP ${res.status}`);
-    if (res.status !== 200) throw new PublishError('permanent', `media ${url} answered HTTP ${res.status}; media URLs must be publicly reachable`);
-    const contentType = res.headers.get('content-type');
-    if (!contentType) throw new PublishError('permanent', `media ${url} has no Content-Type header`);
-    return bufferSource(res.body, contentType);
+    return downloadToFile(client, url);
   };
+}
+
+/** A file from outside, through the guard, into a temporary file that the source's `dispose` removes. */
+async function downloadToFile(client: GuardedClient, url: string): Promise<MediaSource> {
+  const file = path.join(os.tmpdir(), `crier-media-${randomBytes(12).toString('hex')}`);
+  try {
+    const contentType = await download(client, url, file);
+    const { size } = await stat(file);
+    return {
+      size,
+      contentType: mediaType(contentType),
+      read: (range) => createReadStream(file, range ? { start: range.start, end: range.end } : {}),
+      bytes: () => readFile(file),
+      dispose: () => rm(file, { force: true }),
+    };
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error;
+  }
+}
+
+/** Downloads `url` into `file`; returns its Content-Type, or throws the PublishError saying why not. */
+async function download(client: GuardedClient, url: string, file: string): Promise<string> {
+  let res;
+  try {
+    res = await client.fetch(url, { sink: createWriteStream(file) });
+  } catch (error) {
+    if (error instanceof SsrfError && isTransientSsrf(error)) {
+      throw new PublishError('retryable', `media ${url} could not be downloaded (${error.message})`);
+    }
+    throw new PublishError('permanent', `media ${url} was refused: ${(error as Error).message}`);
+  }
+  if (res.status >= 500 || res.status === 429) throw new PublishError('retryable', `media ${url} answered HTTP ${res.status}`);
+  if (res.status !== 200) throw new PublishError('permanent', `media ${url} answered HTTP ${res.status}; media URLs must be publicly reachable`);
+  const contentType = res.headers.get('content-type');
+  if (!contentType) throw new PublishError('permanent', `media ${url} has no Content-Type header`);
+  return contentType;
 }
 
 /** Crier's own file, read from storage range by range. */
@@ -55,15 +88,6 @@ async function openOwnMedia(ctx: MediaContext, token: string, url: string): Prom
       for await (const chunk of read()) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
     },
-  };
-}
-
-function bufferSource(bytes: Buffer, contentType: string): MediaSource {
-  return {
-    size: bytes.length,
-    contentType: mediaType(contentType),
-    read: (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
-    bytes: async () => bytes,
   };
 }
 

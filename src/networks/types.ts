@@ -93,8 +93,9 @@ export type MediaFetcher = (url: string) => Promise<{ bytes: Buffer; contentType
 
 /**
  * A file a post names, opened for reading in pieces: chunked and resumable uploads read the byte
- * range they send, so a video is never held whole in memory. Crier's own media is read from storage.
- * (Other URLs are still downloaded whole through the SSRF guard, up to its cap, before the first read.)
+ * range they send, so a video is never held whole in memory. Crier's own media is read from storage;
+ * a file from another URL is streamed through the SSRF guard (up to its cap) into a temporary file
+ * before the first read, removed when the engine disposes of the source at the end of the attempt.
  */
 export interface MediaSource {
   size: number;
@@ -104,6 +105,8 @@ export interface MediaSource {
   read(range?: { start: number; end: number }): Readable;
   /** All the bytes at once: for small files (images) only. */
   bytes(): Promise<Buffer>;
+  /** Lets go of what opening it took (a temporary file); the engine calls it, never an adapter. */
+  dispose?(): Promise<void>;
 }
 
 export type MediaOpener = (url: string) => Promise<MediaSource>;

@@ -1,11 +1,14 @@
 // Each network's per-account quota (its `limits.accountQuota`), applied before a destination calls
 // the network: when the account has published its quota within the window, the destination waits for
 // the time the window frees a place (reserved for it, in arrival order) instead of being refused by
-// the network. The reservations live in the database (migration 016) so every worker shares them.
+// the network. The reservations live in the database (migration 016) so every worker shares them;
+// a worker's admissions go in group commits, like its steps, since every destination asks once.
+import type { Logger } from 'pino';
 import type { AccountQuotaOverrides } from '../config.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 import type { AccountQuota, Network } from '../networks/contract.ts';
 import type { NetworkId } from '../networks/types.ts';
+import { Batcher } from './batcher.ts';
 
 export type AccountQuotas = Partial<Record<NetworkId, AccountQuota>>;
 
@@ -23,17 +26,43 @@ export function accountQuotas(networks: readonly Network[], overrides: AccountQu
   return quotas;
 }
 
-// Its own statement, never inside another transaction: the function turns off synchronous_commit for
-// the transaction it runs in (migration 016 says why).
-const ADMIT = prepared(`SELECT publishing_admit($1, $2, $3, $4, make_interval(secs => $5)) AS wait_ms`);
+export interface Admission {
+  accountId: number;
+  targetId: number;
+  /** Containers of the post: the units of a network that counts each one. */
+  containers: number;
+  quota: AccountQuota;
+}
 
 /**
- * Admits destination `targetId` to its account's quota; returns how many milliseconds it must wait
- * before calling the network (0 or less: go now). The same destination asking again (a retry, after
- * its wait, after a crash) gets the time it was given.
+ * Admits a destination to its account's quota; resolves to the milliseconds it must wait before
+ * calling the network (0 or less: go now). The same destination asking again (a retry, after its
+ * wait, after a crash) gets the time it was given.
  */
-export async function admit(db: Queryable, accountId: number, targetId: number, containers: number, quota: AccountQuota): Promise<number> {
-  const weight = quota.counts === 'containers' ? containers : 1;
-  const { rows } = await db.query<{ wait_ms: number }>({ ...ADMIT, values: [accountId, targetId, weight, quota.max, quota.windowMs / 1000] });
-  return Number(rows[0]!.wait_ms);
+export type Admit = (admission: Admission) => Promise<number>;
+
+/** One admission write runs at a time; those that arrive meanwhile share the next. */
+export function batchedAdmissions(db: Queryable, logger: Logger): Admit {
+  const batcher = new Batcher<Admission, number>({ write: (items) => admitAll(db, items), maxBatch: 512, logger, label: 'quota admissions' });
+  return (admission) => batcher.submit(admission);
+}
+
+// Never inside another transaction: publishing_admit turns off synchronous_commit for the
+// transaction it runs in (migration 016 says why).
+const ADMIT_BATCH = prepared(`SELECT target_id, wait_ms FROM publishing_admit_batch($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::float8[])`);
+
+async function admitAll(db: Queryable, items: Admission[]): Promise<number[]> {
+  const column = <T>(pick: (a: Admission) => T) => items.map(pick);
+  const { rows } = await db.query<{ target_id: number; wait_ms: number }>({
+    ...ADMIT_BATCH,
+    values: [
+      column((a) => a.accountId),
+      column((a) => a.targetId),
+      column((a) => (a.quota.counts === 'containers' ? a.containers : 1)),
+      column((a) => a.quota.max),
+      column((a) => a.quota.windowMs / 1000),
+    ],
+  });
+  const waits = new Map(rows.map((r) => [Number(r.target_id), Number(r.wait_ms)]));
+  return items.map((a) => waits.get(a.targetId)!);
 }

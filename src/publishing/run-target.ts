@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
-import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, MediaSource, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
@@ -16,7 +16,7 @@ import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';
 import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
 import type { Semaphore } from './timing.ts';
-import { admit, type AccountQuotas } from './admission.ts';
+import type { AccountQuotas, Admit } from './admission.ts';
 
 /** A token expiring sooner than this is refreshed before the attempt starts: it would expire mid-upload. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -53,6 +53,8 @@ export interface EngineDeps {
   networkConcurrency?: Partial<Record<NetworkId, Semaphore>>;
   /** Per network, the quota of each account (admission.ts); a network without one is not held back. */
   accountQuotas?: AccountQuotas;
+  /** Admits a destination to its account's quota (required with accountQuotas). */
+  admit?: Admit;
 }
 
 /** How one attempt ended, with the last container the network accepted that is not on record yet. */
@@ -74,6 +76,7 @@ export async function publishClaim(deps: EngineDeps, claim: Claim): Promise<Atte
     return { outcome: toOutcome(deps, claim, error, run.calling), confirm: run.unconfirmed };
   } finally {
     run.leaveNetwork();
+    await run.disposeMedia();
   }
 }
 
@@ -90,6 +93,8 @@ class Attempt {
   private holdsSlot = false;
   /** This attempt refreshed the account's token (or tried to): it does not again. */
   private refreshed = false;
+  /** Media the adapter opened: disposed of (temporary files removed) when the attempt ends. */
+  private readonly opened: MediaSource[] = [];
 
   constructor(deps: EngineDeps, claim: Claim) {
     this.deps = deps;
@@ -133,8 +138,8 @@ class Attempt {
   private async admitted(): Promise<void> {
     const { deps, claim } = this;
     const quota = deps.accountQuotas?.[claim.account.network];
-    if (!quota || claim.checkpoint !== undefined) return;
-    const waitMs = await admit(deps.db, claim.account.id, claim.targetId, claim.containers.length, quota);
+    if (!quota || !deps.admit || claim.checkpoint !== undefined) return;
+    const waitMs = await deps.admit({ accountId: claim.account.id, targetId: claim.targetId, containers: claim.containers.length, quota });
     if (waitMs <= ADMISSION_SLACK_MS) return;
     deps.logger.info({ targetId: claim.targetId, accountId: claim.account.id, waitMs: Math.round(waitMs) }, `the account's ${claim.account.network} quota (${quota.max} ${quota.counts} per ${quota.windowMs / 1000} s) is spent: the destination waits its turn`);
     throw new PublishWait(waitMs, null, `waiting for the account's ${claim.account.network} quota`);
@@ -149,6 +154,20 @@ class Attempt {
     await this.networkLimit()?.acquire();
     await this.deps.networkSlots?.acquire();
     this.holdsSlot = true;
+  }
+
+  /** deps.openMedia, keeping what it opened for disposeMedia. */
+  private readonly openMedia: MediaOpener = async (url) => {
+    const source = await this.deps.openMedia(url);
+    this.opened.push(source);
+    return source;
+  };
+
+  async disposeMedia(): Promise<void> {
+    const results = await Promise.allSettled(this.opened.splice(0).map((source) => source.dispose?.()));
+    for (const result of results) {
+      if (result.status === 'rejected') this.deps.logger.warn({ err: result.reason, targetId: this.claim.targetId }, 'a downloaded media file could not be removed');
+    }
   }
 
   leaveNetwork(): void {
@@ -169,7 +188,7 @@ class Attempt {
       containers,
       block: claim.block,
       fetchMedia: deps.fetchMedia,
-      openMedia: deps.openMedia,
+      openMedia: this.openMedia,
       userFetch: deps.userFetch,
       saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
       ...(claim.checkpoint ? { checkpoint: claim.checkpoint } : {}),

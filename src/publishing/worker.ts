@@ -15,7 +15,7 @@ import type { NetworkRegistry } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
-import { accountQuotas } from './admission.ts';
+import { accountQuotas, batchedAdmissions } from './admission.ts';
 import { Batcher } from './batcher.ts';
 import { claimsFromRows, type Claim } from './claim.ts';
 import { failpoint } from './failpoints.ts';
@@ -92,6 +92,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     networkSlots: new Semaphore(config.publishing.concurrency),
     networkConcurrency: networkConcurrency(deps.networks),
     accountQuotas: accountQuotas(deps.networks.all, config.publishing.accountQuotas),
+    admit: batchedAdmissions(deps.db, deps.logger),
   };
   const loop = new PublishLoop({ ...deps, engine, outcomes, steps, config });
   await loop.start();

@@ -10,6 +10,8 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { rootCertificates } from 'node:tls';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { lazy } from '../lazy.ts';
@@ -60,6 +62,11 @@ export interface GuardedRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /**
+   * Where a 200 answer's body goes instead of memory (a temporary file for a video): written as it
+   * arrives, under the same cap and deadline; the response's `body` is then empty.
+   */
+  sink?: Writable;
 }
 
 export interface GuardedResponse {
@@ -251,7 +258,7 @@ async function followRedirects(agentFor: (url: URL, redirects: number) => Agent,
   for (let redirects = 0; ; redirects++) {
     const response = await send(agentFor(url, redirects), url, request, signal);
     const location = redirectLocation(response, settings.maxRedirects);
-    if (location === undefined) return finalResponse(response, url, settings.maxBytes);
+    if (location === undefined) return finalResponse(response, url, settings.maxBytes, init.sink);
     await response.body.dump(); // a redirect's body is never used; draining it lets the socket be reused
     if (redirects >= settings.maxRedirects) throw new SsrfError('too_many_redirects', `more than ${settings.maxRedirects} redirects`);
     const next = resolveRedirect(location, url, settings.allowLoopback);
@@ -260,8 +267,9 @@ async function followRedirects(agentFor: (url: URL, redirects: number) => Agent,
   }
 }
 
-async function finalResponse(response: Dispatcher.ResponseData, url: URL, maxBytes: number): Promise<GuardedResponse> {
-  const body = await readCapped(response, maxBytes);
+async function finalResponse(response: Dispatcher.ResponseData, url: URL, maxBytes: number, sink: Writable | undefined): Promise<GuardedResponse> {
+  const streamed = sink !== undefined && response.statusCode === 200;
+  const body = streamed ? await writeCapped(response, maxBytes, sink) : await readCapped(response, maxBytes);
   return { status: response.statusCode, headers: toHeaders(response.headers), body, url: url.href };
 }
 
@@ -334,6 +342,24 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, total);
+}
+
+/** Same caps as readCapped, the body written to `sink` as it comes (ended when it is all there). */
+async function writeCapped(response: Dispatcher.ResponseData, maxBytes: number, sink: Writable): Promise<Buffer> {
+  const declared = Number(firstHeader(response.headers['content-length']));
+  if (declared > maxBytes) {
+    discard(response);
+    throw new SsrfError('too_large', `response declares ${declared} bytes, over the ${maxBytes} byte limit`);
+  }
+  let total = 0;
+  await pipeline(response.body, async function* capped(chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      total += chunk.length;
+      if (total > maxBytes) throw new SsrfError('too_large', `response body exceeds the ${maxBytes} byte limit`);
+      yield chunk;
+    }
+  }, sink);
+  return Buffer.alloc(0);
 }
 
 /** Drops a body we will not read; destroying it emits an abort error that nobody is waiting for. */

@@ -32,8 +32,8 @@ DECLARE
 BEGIN
   SELECT at INTO v_at FROM account_admissions WHERE target_id = p_target LIMIT 1;
   IF v_at IS NULL THEN
-    -- Called as a statement of its own (admission.ts), so this is its transaction's commit: it does
-    -- not wait for the WAL flush, which made admission cost more than publishing (bench:publish). A
+    -- Called in a transaction of its own (admission.ts, through publishing_admit_batch), so this is
+    -- that transaction's commit: it does not wait for the WAL flush, which made admission cost more than publishing (bench:publish). A
     -- database crash may forget an admission of its last moments: that target was on its way, and
     -- at worst the account goes a unit over the quota once and the network's 429 is retried later.
     PERFORM set_config('synchronous_commit', 'off', true);
@@ -53,4 +53,19 @@ BEGIN
     DELETE FROM account_admissions WHERE account_id = p_account AND seq <= v_last + v_weight - p_max AND at <= now() - p_window;
   END IF;
   RETURN extract(epoch FROM v_at - clock_timestamp()) * 1000;
+END $$;
+
+-- Admits a batch of targets at once (a worker's group commit: admission.ts), in account order, so
+-- that two batches taking the same accounts' locks take them in the same order and never deadlock.
+CREATE FUNCTION publishing_admit_batch(p_account bigint[], p_target bigint[], p_weight int[], p_max int[], p_window_secs float8[])
+RETURNS TABLE (target_id bigint, wait_ms float8) LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT * FROM unnest(p_account, p_target, p_weight, p_max, p_window_secs) AS i(account_id, target_id, weight, max, window_secs)
+            ORDER BY i.account_id, i.target_id LOOP
+    target_id := r.target_id;
+    wait_ms := publishing_admit(r.account_id, r.target_id, r.weight, r.max, make_interval(secs => r.window_secs));
+    RETURN NEXT;
+  END LOOP;
 END $$;
