@@ -6,6 +6,9 @@ import { after, before, test } from 'node:test';
 import type { TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../../helpers/publishing.ts';
 import { pdsInstalled, startPds, INSTALL_HINT } from './pds.ts';
+import { saveAccountSecrets } from '../../../src/accounts/secrets.ts';
+import { decodeId } from '../../../src/ids.ts';
+import { storedAccount } from '../../helpers/connect.ts';
 
 type Pds = Awaited<ReturnType<typeof startPds>>;
 let pds: Pds;
@@ -99,3 +102,19 @@ test('over 300 graphemes fails before anything reaches the PDS', async () => {
   assert.match(post.socialAccounts[0].error, /301 characters/);
   assert.equal((await pds.listRecords(alice.did, 'app.bsky.feed.post')).length, before);
 });
+
+test('a stored session the PDS no longer takes: the adapter logs in again with the app password, publishes once, and keeps the new session', async () => {
+  const rawId = decodeId(alice.id)!;
+  // What a session revoked at the PDS (or a refresh token long expired) looks like to Crier.
+  await saveAccountSecrets(stack.server.db, stack.server.box, rawId, { accessToken: 'not-a-valid-jwt', refreshToken: 'not-a-valid-jwt-either' });
+  const post = await publish({ content: 'after the session was lost' });
+  const record = await pds.getRecord(post.socialAccounts[0].platformPostId);
+  assert.equal(record.value.text, 'after the session was lost');
+  const texts = (await pds.listRecords(alice.did, 'app.bsky.feed.post')).map((r: any) => r.value.text);
+  assert.equal(texts.filter((t: string) => t === 'after the session was lost').length, 1);
+  const stored = await storedAccount(stack.server, rawId);
+  assert.equal(stored.active, true);
+  assert.notEqual(stored.access, 'not-a-valid-jwt', 'the new session is stored');
+  assert.match(stored.access!, /^eyJ/);
+});
+
