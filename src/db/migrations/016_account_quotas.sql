@@ -55,17 +55,67 @@ BEGIN
   RETURN extract(epoch FROM v_at - clock_timestamp()) * 1000;
 END $$;
 
--- Admits a batch of targets at once (a worker's group commit: admission.ts), in account order, so
--- that two batches taking the same accounts' locks take them in the same order and never deadlock.
+-- Admits a batch of targets at once (a worker's group commit: admission.ts). Per item in plpgsql
+-- (publishing_admit) it cost ~120 µs of the database's CPU, more than the rest of a publish (the
+-- drain of bench:publish fell from 4,700 to 1,500 a second), so the batch is placed set-based: the
+-- locks first, in account order (two batches never deadlock), then one statement with a fresh
+-- snapshot that places every item. Where a batch alone holds more units for an account than its
+-- quota, an item's place depends on the batch's own earlier items: those accounts go item by item.
 CREATE FUNCTION publishing_admit_batch(p_account bigint[], p_target bigint[], p_weight int[], p_max int[], p_window_secs float8[])
 RETURNS TABLE (target_id bigint, wait_ms float8) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
   r record;
+  v_crowded bigint[];
 BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true); -- see publishing_admit
+  PERFORM pg_advisory_xact_lock(1919251317, (a % 2147483647)::int)
+     FROM (SELECT DISTINCT a FROM unnest(p_account) AS a ORDER BY a) AS accounts;
+
+  SELECT coalesce(array_agg(account_id), '{}') INTO v_crowded FROM (
+    SELECT i.account_id FROM unnest(p_account, p_weight, p_max) AS i(account_id, weight, max)
+     GROUP BY i.account_id HAVING sum(least(greatest(i.weight, 1), i.max)) > min(i.max)) AS c;
   FOR r IN SELECT * FROM unnest(p_account, p_target, p_weight, p_max, p_window_secs) AS i(account_id, target_id, weight, max, window_secs)
-            ORDER BY i.account_id, i.target_id LOOP
+            WHERE i.account_id = ANY (v_crowded) ORDER BY i.account_id, i.target_id LOOP
     target_id := r.target_id;
     wait_ms := publishing_admit(r.account_id, r.target_id, r.weight, r.max, make_interval(secs => r.window_secs));
     RETURN NEXT;
   END LOOP;
+
+  RETURN QUERY
+  WITH items AS (
+    SELECT i.*, least(greatest(i.weight, 1), i.max) AS units, make_interval(secs => i.window_secs) AS win,
+           (SELECT min(a.at) FROM account_admissions a WHERE a.target_id = i.target_id) AS known_at
+      FROM unnest(p_account, p_target, p_weight, p_max, p_window_secs) AS i(account_id, target_id, weight, max, window_secs)
+     WHERE NOT (i.account_id = ANY (v_crowded))
+  ), fresh AS (
+    SELECT * FROM items WHERE known_at IS NULL
+  ), tails AS (
+    SELECT f.account_id, coalesce(l.seq, 0) AS last_seq, l.at AS last_at
+      FROM (SELECT DISTINCT account_id FROM fresh) AS f
+      LEFT JOIN LATERAL (SELECT a.seq, a.at FROM account_admissions a WHERE a.account_id = f.account_id ORDER BY a.seq DESC LIMIT 1) AS l ON true
+  ), ranked AS (
+    -- `upto`: the account's units in this batch up to and including this item's.
+    SELECT f.*, t.last_seq, t.last_at, sum(f.units) OVER (PARTITION BY f.account_id ORDER BY f.target_id) AS upto
+      FROM fresh f JOIN tails t USING (account_id)
+  ), placed AS (
+    -- The unit `max` places before this item's last must have left the window (as in publishing_admit);
+    -- with the batch's units within the quota, that unit is an earlier row, never one of the batch.
+    SELECT r.*, max(greatest(now(), r.last_at, o.at + r.win)) OVER (PARTITION BY r.account_id ORDER BY r.target_id) AS at
+      FROM ranked r
+      LEFT JOIN account_admissions o ON o.account_id = r.account_id AND o.seq = r.last_seq + r.upto - r.max
+  ), inserted AS (
+    INSERT INTO account_admissions (account_id, seq, target_id, at)
+    SELECT p.account_id, p.last_seq + p.upto - p.units + n, p.target_id, p.at FROM placed p, generate_series(1, p.units) AS n
+  )
+  SELECT i.target_id, (extract(epoch FROM coalesce(i.known_at, p.at) - clock_timestamp()) * 1000)::float8
+    FROM items i LEFT JOIN placed p USING (target_id);
+
+  -- As publishing_admit: rows no later admission asks about and no target waits on.
+  DELETE FROM account_admissions a
+   USING (SELECT i.account_id, min(i.max) AS max, max(i.window_secs) AS window_secs
+            FROM unnest(p_account, p_max, p_window_secs) AS i(account_id, max, window_secs) GROUP BY i.account_id) AS b
+   WHERE a.account_id = b.account_id
+     AND a.seq <= (SELECT max(l.seq) FROM account_admissions l WHERE l.account_id = b.account_id) - b.max
+     AND a.at <= now() - make_interval(secs => b.window_secs);
 END $$;
