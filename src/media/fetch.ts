@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PublishError } from '../networks/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
-import type { MediaFetcher, MediaOpener, MediaSource } from '../networks/types.ts';
+import type { MediaFetcher, MediaSource } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';
 import { findServedFile } from './library.ts';
 
@@ -28,19 +28,35 @@ export function createMediaFetcher(client: GuardedClient, own?: MediaContext): M
   };
 }
 
-export function createMediaOpener(client: GuardedClient, own?: MediaContext): MediaOpener {
-  return async (url) => {
+/** The largest file one destination's network takes, and its name for the message that says so. */
+export interface MediaCap {
+  maxBytes: number;
+  network: string;
+}
+
+/** Opens a file for one destination; without a cap, the guard's own applies to downloads. */
+export type CappedMediaOpener = (url: string, cap?: MediaCap) => Promise<MediaSource>;
+
+/** A download into a temporary file has this long in all (a stalled one is cut after the guard's idle timeout). */
+const FILE_DOWNLOAD_DEADLINE_MS = 30 * 60_000;
+
+export function createMediaOpener(client: GuardedClient, own?: MediaContext): CappedMediaOpener {
+  return async (url, cap) => {
     const token = own && tokenOfPublicUrl(own.publicBaseUrl, url);
-    if (own && token) return openOwnMedia(own, token, url);
-    return downloadToFile(client, url);
+    const source = own && token ? await openOwnMedia(own, token, url) : await downloadToFile(client, url, cap?.maxBytes);
+    if (cap && source.size > cap.maxBytes) {
+      await source.dispose?.();
+      throw new PublishError('permanent', `media ${url} is ${source.size} bytes; ${cap.network} takes files up to ${cap.maxBytes} bytes`);
+    }
+    return source;
   };
 }
 
 /** A file from outside, through the guard, into a temporary file that the source's `dispose` removes. */
-async function downloadToFile(client: GuardedClient, url: string): Promise<MediaSource> {
+async function downloadToFile(client: GuardedClient, url: string, maxBytes: number | undefined): Promise<MediaSource> {
   const file = path.join(os.tmpdir(), `crier-media-${randomBytes(12).toString('hex')}`);
   try {
-    const contentType = await download(client, url, file);
+    const contentType = await download(client, url, file, maxBytes);
     const { size } = await stat(file);
     return {
       size,
@@ -56,10 +72,10 @@ async function downloadToFile(client: GuardedClient, url: string): Promise<Media
 }
 
 /** Downloads `url` into `file`; returns its Content-Type, or throws the PublishError saying why not. */
-async function download(client: GuardedClient, url: string, file: string): Promise<string> {
+async function download(client: GuardedClient, url: string, file: string, maxBytes: number | undefined): Promise<string> {
   let res;
   try {
-    res = await client.fetch(url, { sink: createWriteStream(file) });
+    res = await client.fetch(url, { sink: createWriteStream(file), maxBytes, timeoutMs: FILE_DOWNLOAD_DEADLINE_MS });
   } catch (error) {
     if (error instanceof SsrfError && isTransientSsrf(error)) {
       throw new PublishError('retryable', `media ${url} could not be downloaded (${error.message})`);

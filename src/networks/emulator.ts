@@ -1,37 +1,49 @@
-// The sandbox side of an OAuth network's emulator: the org's app registered on it, and a fresh user
-// signed in who consents at once, so the connect flow completes with no network credentials.
-import type { SandboxEmulator, SandboxEmulatorSpec } from './contract.ts';
+// How `crier start --sandbox` starts a network's emulator; for an OAuth network, the org's app is
+// registered on it and a user signed in who consents at once, so the connect flow completes with no
+// network credentials.
+import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from './contract.ts';
 
 /** What every OAuth emulator offers (emulators/shared/oauth.ts), without importing it: emulators load only in the sandbox. */
-interface OAuthEmulator {
-  url: string;
+interface OAuthEmulator extends StartedEmulator {
   addApp(app: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
   signIn(userId: string): void;
+}
+
+/** What a started emulator is, at the least. */
+interface StartedEmulator {
+  url: string;
   close(): Promise<void>;
 }
 
-/** `addUser` adds the sandbox user with the emulator's defaults and returns the id signIn() takes. */
-export function oauthSandboxEmulator(emulator: OAuthEmulator, addUser: () => string): SandboxEmulator {
+/**
+ * The sandbox spec of a network's emulator: `load` imports and starts it (emulators load only in the
+ * sandbox), `sides` adds what the network's sandbox offers on it (connecting, seeded accounts).
+ */
+export function emulatorSpec<E extends StartedEmulator>(
+  name: string, load: (host: string) => Promise<E>, sides: (emulator: E) => Omit<SandboxEmulator, 'url' | 'close'> = () => ({}),
+): SandboxEmulatorSpec {
   return {
-    url: emulator.url,
-    close: () => emulator.close(),
-    prepareConnect(app) {
-      emulator.addApp(app);
-      emulator.signIn(addUser());
+    name,
+    async start(host) {
+      const emulator = await load(host);
+      return { url: emulator.url, close: () => emulator.close(), ...sides(emulator) };
     },
   };
 }
 
 /**
- * The sandbox spec of an OAuth network's emulator: `load` imports and starts it (emulators load only
- * in the sandbox), `addUser` adds the user who consents.
+ * The sandbox spec of an OAuth network's emulator: on connect, the org's app is registered on it and
+ * the user `addUser` adds (returning the id signIn() takes) consents at once.
  */
-export function oauthEmulatorSpec<E extends OAuthEmulator>(name: string, load: (host: string) => Promise<E>, addUser: (emulator: E) => string): SandboxEmulatorSpec {
-  return {
-    name,
-    async start(host) {
-      const emulator = await load(host);
-      return oauthSandboxEmulator(emulator, () => addUser(emulator));
+export function oauthEmulatorSpec<E extends OAuthEmulator>(
+  name: string, load: (host: string) => Promise<E>, addUser: (emulator: E) => string,
+  sandboxAccounts?: (emulator: E) => Promise<SandboxAccountSeed[]>,
+): SandboxEmulatorSpec {
+  return emulatorSpec(name, load, (emulator) => ({
+    prepareConnect(app) {
+      emulator.addApp(app);
+      emulator.signIn(addUser(emulator));
     },
-  };
+    ...(sandboxAccounts ? { sandboxAccounts: () => sandboxAccounts(emulator) } : {}),
+  }));
 }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
 import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, MediaSource, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
+import type { CappedMediaOpener, MediaCap } from '../media/fetch.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
@@ -29,7 +30,9 @@ export interface EngineDeps {
   box: SecretBox;
   adapters: Partial<Record<NetworkId, NetworkAdapter>>;
   fetchMedia: MediaFetcher;
-  openMedia: MediaOpener;
+  openMedia: CappedMediaOpener;
+  /** Per network, the largest file it takes (its largest video): larger media fails before any upload. */
+  mediaCaps?: Partial<Record<NetworkId, MediaCap>>;
   /** A standard fetch through the SSRF guard, for API addresses a user chose (a Bluesky PDS). */
   userFetch: typeof fetch;
   /** The networks' OAuth sides: a token a network refuses is refreshed once before giving up on it. */
@@ -158,7 +161,7 @@ class Attempt {
 
   /** deps.openMedia, keeping what it opened for disposeMedia. */
   private readonly openMedia: MediaOpener = async (url) => {
-    const source = await this.deps.openMedia(url);
+    const source = await this.deps.openMedia(url, this.deps.mediaCaps?.[this.claim.account.network]);
     this.opened.push(source);
     return source;
   };

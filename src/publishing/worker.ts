@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
-import { createMediaFetcher, createMediaOpener } from '../media/fetch.ts';
+import { createMediaFetcher, createMediaOpener, type MediaCap } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { NetworkAdapter, NetworkId } from '../networks/types.ts';
@@ -91,6 +91,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     writeStep: (step) => steps.submit(step),
     networkSlots: new Semaphore(config.publishing.concurrency),
     networkConcurrency: networkConcurrency(deps.networks),
+    mediaCaps: mediaCaps(deps.networks),
     accountQuotas: accountQuotas(deps.networks.all, config.publishing.accountQuotas),
     admit: batchedAdmissions(deps.db, deps.logger),
   };
@@ -102,6 +103,16 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
       await guarded.close();
     },
   };
+}
+
+/** Per network with video profiles, the largest file it takes: its largest profile's. */
+function mediaCaps(networks: NetworkRegistry): Partial<Record<NetworkId, MediaCap>> {
+  const caps: Partial<Record<NetworkId, MediaCap>> = {};
+  for (const network of networks.all) {
+    const sizes = Object.values(network.media.profiles).map((p) => p.maxBytes).filter((n): n is number => n !== undefined);
+    if (sizes.length) caps[network.id] = { maxBytes: Math.max(...sizes), network: network.label };
+  }
+  return caps;
 }
 
 /** A semaphore per network that declares how many calls a process may have in flight to it. */

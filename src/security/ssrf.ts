@@ -67,6 +67,9 @@ export interface GuardedRequest {
    * arrives, under the same cap and deadline; the response's `body` is then empty.
    */
   sink?: Writable;
+  /** This request's own body cap and whole-exchange deadline, instead of the client's. */
+  maxBytes?: number;
+  timeoutMs?: number;
 }
 
 export interface GuardedResponse {
@@ -210,7 +213,8 @@ export function createGuardedClient(options: GuardOptions = {}): GuardedClient {
   return {
     fetch: async (url, init = {}) => {
       const { agentFor } = await ready();
-      return withDeadline(settings.timeoutMs, (signal) => followRedirects(agentFor, settings, url, init, signal));
+      const own = { ...settings, ...definedOnly({ maxBytes: init.maxBytes, timeoutMs: init.timeoutMs }) };
+      return withDeadline(own.timeoutMs, (signal) => followRedirects(agentFor, own, url, init, signal));
     },
     close: async () => {
       await Promise.all([agents?.guarded.close(), agents?.own?.close()]);

@@ -81,3 +81,19 @@ test('a 404 says so, and the whole-file fetcher (images) leaves nothing behind e
   assert.equal(bytes.length, VIDEO.length);
   assert.deepEqual((await tempFiles()).filter((name) => !before.includes(name)), []);
 });
+
+test('a file over what the destination\'s network takes fails naming both sizes, and is not kept', async () => {
+  const before = await tempFiles();
+  await assert.rejects(createMediaOpener(client)(`${server.url}/clip.mp4`, { maxBytes: 16 * 1024 * 1024, network: 'Bluesky' }), (error: unknown) => {
+    assert.ok(error instanceof PublishError);
+    assert.equal(error.kind, 'permanent');
+    // Refused while it streams: the cap is the download's own.
+    assert.match(error.message, /clip\.mp4 was refused: response body exceeds the 16777216 byte limit/);
+    return true;
+  });
+  // A cap above the guard's own lets a larger file through (the guard's is only the default).
+  const source = await createMediaOpener(client)(`${server.url}/huge.mp4`, { maxBytes: 64 * 1024 * 1024, network: 'YouTube' });
+  assert.equal(source.size, CAP + 4 * 1024 * 1024);
+  await source.dispose!();
+  assert.deepEqual((await tempFiles()).filter((name) => !before.includes(name)), []);
+});

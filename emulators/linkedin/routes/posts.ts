@@ -95,12 +95,18 @@ export function postRoutes(world: LinkedInWorld): Route[] {
     return { status: 201, headers: { 'x-restli-id': post.urn } };
   });
 
-  const getOne = rest('partnerApiPostsExternal.GET', [], (caller, { params, headers }) => {
+  /** The post the path names, if it exists and the caller may act on it as `resource`; else the answer. */
+  const namedPost = (caller: Parameters<typeof authorize>[0], params: Record<string, string>, headers: Record<string, string | undefined>, scopeFor: typeof readScopeFor | typeof writeScopeFor, resource: string) => {
     const urn = urnParam(params.urn);
     const post = publishing.findPost(urn);
-    if (!post) return notFound(`Post ${urn} does not exist`);
-    const denied = authorize(caller, post.author, readScopeFor, `partnerApiPostsExternal.GET.${versionOf(headers)}`);
-    if (denied) return denied;
+    if (!post) return { answer: notFound(`Post ${urn} does not exist`) };
+    const denied = authorize(caller, post.author, scopeFor, `${resource}.${versionOf(headers)}`);
+    return denied ? { answer: denied } : { post };
+  };
+
+  const getOne = rest('partnerApiPostsExternal.GET', [], (caller, { params, headers }) => {
+    const { post, answer } = namedPost(caller, params, headers, readScopeFor, 'partnerApiPostsExternal.GET');
+    if (!post) return answer;
     return { status: 200, body: postResource(post) };
   });
 
@@ -122,11 +128,8 @@ export function postRoutes(world: LinkedInWorld): Route[] {
   });
 
   const remove = rest('partnerApiPostsExternal.DELETE', [], (caller, { params, headers }) => {
-    const urn = urnParam(params.urn);
-    const post = publishing.findPost(urn);
-    if (!post) return notFound(`Post ${urn} does not exist`);
-    const denied = authorize(caller, post.author, writeScopeFor, `partnerApiPostsExternal.DELETE.${versionOf(headers)}`);
-    if (denied) return denied;
+    const { post, answer } = namedPost(caller, params, headers, writeScopeFor, 'partnerApiPostsExternal.DELETE');
+    if (!post) return answer;
     post.deleted = true;
     post.lastModifiedAt = world.clock.now();
     return { status: 204 };
