@@ -1,5 +1,6 @@
-// The one HTTP client every network adapter calls its network with: one keep-alive pool per process
-// (undici, loaded with the first call), a deadline on every answer, and one classification of what
+// The one HTTP client every network adapter calls its network with, and OAuth flows' token and
+// profile calls travel on (oauthCall): one keep-alive pool per process (undici, loaded with the first
+// call), a deadline on every answer, and for adapters one classification of what
 // an answer means for the post — retry later (and when), the account's token refused, refused for
 // good, or published-or-not unknown — with a typed code (`duplicate`, `rate_limited`, `quota`, …)
 // and the network's own words as the reason. A network says only what differs: where its error text
@@ -77,6 +78,17 @@ const sender = lazy('undici (the HTTP client for networks)', async (): Promise<S
   };
 });
 
+/**
+ * One exchange with a network, unclassified: its status, headers and body, or a thrown Error when it
+ * could not be reached. OAuth flows (oauthCall) classify the answer their own way; adapters use
+ * NetworkHttp below.
+ */
+export async function exchange(url: string, request: { method?: string; headers?: Record<string, string>; body?: NetworkRequest['body'] } = {}): Promise<NetworkAnswer> {
+  const send = await sender();
+  const raw = await send(url, request.method ?? 'GET', request.headers ?? {}, request.body);
+  return { ...raw, body: parseBody(raw.text) };
+}
+
 export class NetworkHttp {
   readonly #options: NetworkHttpOptions;
   readonly #base: string;
@@ -101,16 +113,13 @@ export class NetworkHttp {
       body = JSON.stringify(request.json);
     }
     const url = /^https?:\/\//.test(request.url) ? request.url : this.#base + request.url;
-    const send = await sender();
-    let raw;
     try {
-      raw = await send(url, request.method ?? 'GET', headers, body);
+      return await exchange(url, { method: request.method ?? 'GET', headers, body });
     } catch (error) {
       // Unreachable, reset or timed out: the caller reserved what it was about to create before
       // calling, so the next attempt asks the network before trying again.
       throw new PublishError('retryable', `${this.#options.network}: could not reach the API (${(error as Error).message})`, undefined, 'unreachable');
     }
-    return { ...raw, body: parseBody(raw.text) };
   }
 
   /** The PublishError an error answer stands for. */

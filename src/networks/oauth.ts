@@ -2,6 +2,7 @@
 // yields the accounts one login grants, and the refresh. Each network implements it in
 // src/networks/<network>/oauth.ts; the network's error bodies are classified there, so callers only
 // see OAuthError kinds. Also the small HTTP helpers every implementation shares.
+import { exchange } from './http.ts';
 import type { NetworkId } from './types.ts';
 
 /** The org's own app on the network (POST /v1/social-networks). */
@@ -99,22 +100,21 @@ export interface OAuthResponse {
   body: any;
 }
 
-/** One call to a network during a connect or refresh: 30 s, no redirects, unreachable → transient. */
-export async function oauthCall(network: NetworkId, url: string, init: RequestInit = {}): Promise<OAuthResponse> {
-  let res: Response;
+/**
+ * One call to a network during a connect or refresh, on the networks' HTTP client (http.ts): its
+ * pool and deadlines; no redirects are followed (a 3xx is an answer like any other), unreachable is
+ * `transient`.
+ */
+export async function oauthCall(network: NetworkId, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<OAuthResponse> {
+  let answer;
   try {
-    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(30_000) });
+    answer = await exchange(url, init);
   } catch (error) {
     throw new OAuthError('transient', `${network}: could not reach the API (${(error as Error).message})`);
   }
-  const text = await res.text().catch(() => '');
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, ok: res.ok, body };
+  // Only JSON counts as a body here: a text answer is no token response.
+  const body = typeof answer.body === 'string' ? undefined : answer.body;
+  return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, body };
 }
 
 export const formBody = (form: Record<string, string | undefined>) =>
