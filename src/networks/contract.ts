@@ -6,6 +6,7 @@
 // A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
 // the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
 // NetworkOAuth, which types.ts could not import without a cycle.
+import type { NetworkCapabilities } from './capabilities.ts';
 import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
@@ -25,6 +26,7 @@ export interface Network<S = unknown> {
   limits: NetworkLimits;
   /** Its publishing side; absent: publishing to it is "not available yet" (the engine says so). */
   publisher?(ctx: NetworkContext<S>): NetworkAdapter;
+  /** What it can do beyond publishing (capabilities.ts), each declared only once it works. */
   capabilities?: NetworkCapabilities;
   config: NetworkConfig<S>;
   /** How `crier start --sandbox` emulates it; absent: the sandbox leaves it out. */
@@ -99,14 +101,6 @@ export interface AccountQuota {
   /** What the network counts: each post (`posts`), or each container of a thread (`containers`: X, Bluesky). */
   counts: 'posts' | 'containers';
 }
-
-/**
- * What a network can do beyond publishing. Empty on purpose: nothing is implemented yet, and a
- * declared capability must be a working one. What will go here, each optional: remove a published
- * post, list the account's own posts, read comments and reply, post and account analytics,
- * conversations and messages, inbound events (verifying and parsing the webhooks the network sends).
- */
-export type NetworkCapabilities = Record<string, never>;
 
 /**
  * The environment variables a network reads. loadConfig calls `read` with the rest of the

@@ -3,6 +3,7 @@
 //      TypeScript compiler and its string literals and identifiers are looked at (comments are not);
 //  (b) one suite run for each registered network: what any network object must satisfy.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -14,6 +15,11 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 const PUBLISHING = new Set(['x', 'bluesky', 'linkedin']);
+/**
+ * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
+ * against the network's emulator. None is implemented yet (the engagement issue).
+ */
+const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = {};
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -173,7 +179,9 @@ for (const id of NETWORKS) {
         assert.ok(value === undefined || (Number.isInteger(value) && value > 0), `limit ${value}`);
       }
       if (quota) assert.ok(['posts', 'containers'].includes(quota.counts));
-      assert.deepEqual(network.capabilities ?? {}, {}, 'no capability is implemented yet');
+      // A capability is declared once it works, with its tests named here (none yet).
+      assert.deepEqual(Object.keys(network.capabilities ?? {}).sort(), Object.keys(TESTED_CAPABILITIES[id] ?? {}).sort());
+      for (const file of Object.values(TESTED_CAPABILITIES[id] ?? {})) assert.ok(existsSync(file), `${id}: ${file} is missing`);
       assert.ok(network.config.variables.length > 0);
       for (const name of network.config.variables) assert.match(name, /^CRIER_[A-Z_]+$/);
       assert.notEqual(config.networks[id], undefined, 'loadConfig read its settings');
