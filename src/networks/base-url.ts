@@ -1,6 +1,6 @@
 // CRIER_<NETWORK>_BASE_URL: one origin that replaces every host of a network (its emulator, in tests
 // and the sandbox). Every network reads it except x and bluesky, which have variables of their own.
-import type { Network, NetworkConfig, NetworkLimits, NetworkMedia, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
+import type { Network, NetworkConfig, NetworkContext, NetworkLimits, NetworkMedia, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
 
@@ -28,7 +28,8 @@ export interface BaseUrlNetworkParts {
   options: NetworkOptions;
   media: NetworkMedia;
   oauth(baseUrl: string | undefined): NetworkOAuth;
-  publisher?(baseUrl: string | undefined): NetworkAdapter;
+  /** `ctx`: what every network's factories get (NetworkContext), e.g. PUBLIC_BASE_URL. */
+  publisher?(baseUrl: string | undefined, ctx: NetworkContext<BaseUrlSettings>): NetworkAdapter;
   limits: NetworkLimits;
   emulator: SandboxEmulatorSpec;
 }
@@ -39,7 +40,7 @@ export function baseUrlNetwork(parts: BaseUrlNetworkParts): Network<BaseUrlSetti
   return {
     id, label, options, media, limits,
     connect: { kind: 'oauth', oauth: ({ settings }) => parts.oauth(settings.baseUrl) },
-    ...(publisher ? { publisher: ({ settings }: { settings: BaseUrlSettings }) => publisher(settings.baseUrl) } : {}),
+    ...(publisher ? { publisher: (ctx: NetworkContext<BaseUrlSettings>) => publisher(ctx.settings.baseUrl, ctx) } : {}),
     config: baseUrlConfig(id),
     sandbox: baseUrlSandbox(id, parts.emulator),
   };

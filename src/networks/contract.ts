@@ -38,6 +38,8 @@ export interface NetworkContext<S> {
   settings: S;
   /** The SSRF guard lets loopback through (CRIER_ALLOW_LOOPBACK_FETCH, tests only). */
   allowLoopbackFetch: boolean;
+  /** Where Crier serves its media (PUBLIC_BASE_URL): networks that fetch media by URL fetch it there. */
+  publicBaseUrl: string;
 }
 
 export interface NetworkMedia {

@@ -70,8 +70,8 @@ export interface NetworkRegistry {
   passwordLogin(id: NetworkId): ((input: PasswordLoginInput) => Promise<PasswordAccount>) | undefined;
 }
 
-export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLoopbackFetch'>): NetworkRegistry {
-  const context = (network: Network) => ({ settings: config.networks[network.id], allowLoopbackFetch: config.allowLoopbackFetch });
+export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLoopbackFetch' | 'publicBaseUrl'>): NetworkRegistry {
+  const context = (network: Network) => ({ settings: config.networks[network.id], allowLoopbackFetch: config.allowLoopbackFetch, publicBaseUrl: config.publicBaseUrl });
   let oauth: Partial<Record<NetworkId, NetworkOAuth>> | undefined;
   let adapters: Partial<Record<NetworkId, NetworkAdapter>> | undefined;
   return {
