@@ -73,15 +73,19 @@ async function downloadToFile(client: GuardedClient, url: string, maxBytes: numb
 
 /** Downloads `url` into `file`; returns its Content-Type, or throws the PublishError saying why not. */
 async function download(client: GuardedClient, url: string, file: string, maxBytes: number | undefined): Promise<string> {
+  // Written only by a 200 answer (and ended by it); closed here otherwise, so its descriptor is not left open.
+  const sink = createWriteStream(file);
   let res;
   try {
-    res = await client.fetch(url, { sink: createWriteStream(file), maxBytes, timeoutMs: FILE_DOWNLOAD_DEADLINE_MS });
+    res = await client.fetch(url, { sink, maxBytes, timeoutMs: FILE_DOWNLOAD_DEADLINE_MS });
   } catch (error) {
+    sink.destroy();
     if (error instanceof SsrfError && isTransientSsrf(error)) {
       throw new PublishError('retryable', `media ${url} could not be downloaded (${error.message})`);
     }
     throw new PublishError('permanent', `media ${url} was refused: ${(error as Error).message}`);
   }
+  if (res.status !== 200) sink.destroy();
   if (res.status >= 500 || res.status === 429) throw new PublishError('retryable', `media ${url} answered HTTP ${res.status}`);
   if (res.status !== 200) throw new PublishError('permanent', `media ${url} answered HTTP ${res.status}; media URLs must be publicly reachable`);
   const contentType = res.headers.get('content-type');

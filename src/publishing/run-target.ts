@@ -233,6 +233,8 @@ class Attempt {
     try {
       refresh = await this.refreshToken(account);
     } catch (error) {
+      // Not a verdict (the network or the database is down): a refusal of the old token may still try.
+      this.refreshed = false;
       this.deps.logger.warn({ err: error, accountId: account.id }, 'refreshing an expiring token before publishing failed; trying with it');
       return account;
     }
