@@ -22,7 +22,7 @@ import type { AccountQuotas, Admit } from './admission.ts';
 /** A token expiring sooner than this is refreshed before the attempt starts: it would expire mid-upload. */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** A quota wait shorter than this is not worth a trip through the queue. */
+/** A quota wait shorter than this is not worth a trip through the queue (migration 016 uses the same). */
 const ADMISSION_SLACK_MS = 50;
 
 export interface EngineDeps {

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 import { until } from '../helpers/until.ts';
+import { encodeId } from '../../src/ids.ts';
 
 let stack: PublishingStack;
 let org: TestOrg;
@@ -321,6 +322,10 @@ describe('per-account quota, as declared', () => {
     assert.equal(held.length, 1);
     assert.equal(held[0].status, 'pending');
     assert.deepEqual(held[0].outcomes, ['waiting']);
+    const heldPost = (await stack.server.db.query(`SELECT post_id FROM targets WHERE account_id = $1 AND status = 'pending'`, [account.rawId])).rows[0].post_id;
+    const heldTarget = (await stack.server.request('GET', `/v1/posts/${encodeId(Number(heldPost))}`, { key: org.key })).body.post.socialAccounts[0];
+    assert.equal(heldTarget.status, 'pending');
+    assert.match(heldTarget.error, /^waiting for the account's publishing quota \(100 per 15 min\); it goes at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const dueIn = held[0].due_at.getTime() - created;
     assert.ok(dueIn > 14 * 60_000 && dueIn < 16 * 60_000, `due ${dueIn} ms after the burst`);
     const outcomes = (await stack.server.db.query(`SELECT a.outcome FROM attempts a JOIN targets t ON t.id = a.target_id WHERE t.account_id = $1`, [account.rawId])).rows.map((r) => r.outcome);

@@ -111,6 +111,19 @@ BEGIN
   SELECT i.target_id, (extract(epoch FROM coalesce(i.known_at, p.at) - clock_timestamp()) * 1000)::float8
     FROM items i LEFT JOIN placed p USING (target_id);
 
+  -- A destination held back says why while it waits (GET /v1/posts/:id shows it pending with this
+  -- error; the outcome of its waiting attempt keeps it, its publication clears it).
+  UPDATE targets t
+     SET error = format('waiting for the account''s publishing quota (%s per %s); it goes at %s', i.max,
+                        CASE WHEN i.window_secs::bigint % 86400 = 0 THEN (i.window_secs::bigint / 86400) || ' d'
+                             WHEN i.window_secs::bigint % 3600 = 0 THEN (i.window_secs::bigint / 3600) || ' h'
+                             WHEN i.window_secs::bigint % 60 = 0 THEN (i.window_secs::bigint / 60) || ' min'
+                             ELSE i.window_secs || ' s' END,
+                        to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+    FROM unnest(p_target, p_max, p_window_secs) AS i(target_id, max, window_secs)
+    CROSS JOIN LATERAL (SELECT min(l.at) AS at FROM account_admissions l WHERE l.target_id = i.target_id) AS a
+   WHERE t.id = i.target_id AND a.at > clock_timestamp() + interval '50 milliseconds';
+
   -- As publishing_admit: rows no later admission asks about and no target waits on.
   DELETE FROM account_admissions a
    USING (SELECT i.account_id, min(i.max) AS max, max(i.window_secs) AS window_secs
