@@ -111,3 +111,24 @@ test('claiming due targets reads no attempt unless one is stale, and posts and a
   assert.deepEqual(old, { outcome: 'superseded', finished: true });
   assert.deepEqual(scannedInDeed(second.plan).filter((t) => ['posts', 'social_accounts'].includes(t!)), []);
 });
+
+test('admitting destinations to their accounts\' quotas reads admissions and targets by key, never scanning them', async () => {
+  const [x, bluesky] = accounts.map((a) => a.rawId);
+  const targets: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const { rows: [post] } = await server.db.query<{ id: string }>('INSERT INTO posts (org_id) VALUES ($1) RETURNING id', [org.orgId]);
+    const { rows: [target] } = await server.db.query<{ id: string }>('INSERT INTO targets (org_id, post_id, account_id) VALUES ($1, $2, $3) RETURNING id', [org.orgId, post!.id, i < 3 ? x : bluesky]);
+    targets.push(target!.id);
+  }
+  // Three for an account whose quota is 2 (held back: the item-by-item path and the waiting reason),
+  // one for another with room (the set-based path).
+  const admit = () => client.query(
+    'SELECT target_id, wait_ms FROM publishing_admit_batch($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::float8[])',
+    [[x, x, x, bluesky], targets, [1, 1, 1, 1], [2, 2, 2, 100], [60, 60, 60, 60]],
+  );
+  const found = await plansOf('account_admissions', admit);
+  assert.ok(found.length >= 5, `the function's statements were logged (${found.length})`);
+  const held = (await server.db.query('SELECT error FROM targets WHERE id = $1', [targets[2]])).rows[0].error;
+  assert.match(held, /^waiting for the account's publishing quota \(2 per 1 min\)/);
+  assert.deepEqual(found.flatMap(scannedInDeed).filter((t) => ['account_admissions', 'targets'].includes(t!)), [], found.join('\n---\n'));
+});

@@ -21,8 +21,12 @@ CREATE INDEX account_admissions_target ON account_admissions (target_id);
 -- (a retry, after its wait, after a crash) keeps its time. Under a per-account advisory lock, each
 -- statement with its own snapshot (plpgsql, read committed), so concurrent workers see each other's
 -- rows: no window of `p_window` ever holds more than `p_max` units.
+--
+-- Both functions read every row by key, and PL/pgSQL keeps a plan per connection: one made while the
+-- tables were small scanned admissions and targets whole on every later call (test/db/plans.test.ts
+-- caught it), so sequential scans are off while they run.
 CREATE FUNCTION publishing_admit(p_account bigint, p_target bigint, p_weight int, p_max int, p_window interval)
-RETURNS float8 LANGUAGE plpgsql AS $$
+RETURNS float8 LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE
   v_weight int := least(greatest(p_weight, 1), p_max);
   v_at timestamptz;
@@ -62,7 +66,7 @@ END $$;
 -- snapshot that places every item. Where a batch alone holds more units for an account than its
 -- quota, an item's place depends on the batch's own earlier items: those accounts go item by item.
 CREATE FUNCTION publishing_admit_batch(p_account bigint[], p_target bigint[], p_weight int[], p_max int[], p_window_secs float8[])
-RETURNS TABLE (target_id bigint, wait_ms float8) LANGUAGE plpgsql AS $$
+RETURNS TABLE (target_id bigint, wait_ms float8) LANGUAGE plpgsql SET enable_seqscan = off AS $$
 #variable_conflict use_column
 DECLARE
   r record;
