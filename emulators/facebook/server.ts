@@ -8,7 +8,11 @@ import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
+import { createDownloader } from './instagram/download.ts';
+import { instagramControls, type InstagramControls } from './instagram/controls.ts';
+import { InstagramStore } from './instagram/store.ts';
 import { graphRoutes } from './routes/graph.ts';
+import { instagramMediaRoutes } from './routes/instagram-media.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
 import type { FbRequest, FbRoute, FbWorld } from './world.ts';
@@ -24,6 +28,8 @@ export interface FacebookEmulatorOptions extends ListenOptions {
   longLivedSecs?: number;
   /** Authorization code lifetime (default 10 min). */
   codeSecs?: number;
+  /** Certificates to trust when downloading media URLs (tests' self-signed HTTPS hosts). */
+  mediaCa?: string[];
 }
 
 /**
@@ -40,13 +46,24 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** What an issued token stands for (user or Page, expiry). */
   tokenInfo(token: string): TokenInfo | undefined;
+  /** A never-expiring Page token (as taken from a long-lived user token) with these scopes. */
+  issuePageToken(pageId: string, clientId: string, scopes: readonly string[]): string;
+  /** Trust this certificate when downloading media (a test's HTTPS host started after the emulator). */
+  trustMediaCa(pem: string): void;
+  /** Instagram publishing: what was received, and the switches (instagram/controls.ts). */
+  instagram: InstagramControls;
 }
 
 export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}): Promise<FacebookEmulator> {
   const clock = new Clock();
   const oauth = new OAuthServer(clock, { accessSecs: opts.shortLivedSecs ?? 3600, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 600 }, 'EAAB');
   const store = new FacebookStore(oauth);
-  const world: FbWorld = { store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600 };
+  const instagram = new InstagramStore(clock);
+  const trusted = [...(opts.mediaCa ?? [])];
+  const world: FbWorld = {
+    store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
+    instagram, download: await createDownloader(trusted), nodes: [],
+  };
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -72,11 +89,11 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           token: query.access_token ?? header?.[1] ?? null,
           origin: `${req.protocol}://${req.headers.host}`,
         };
-        return send(reply, route.handler(fbReq));
+        return send(reply, await route.handler(fbReq));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...graphRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...graphRoutes(world)]) register(route);
   app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
 
@@ -90,6 +107,17 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
     },
     tokenCalls: tokenCallsOf(oauth),
     tokenInfo: (token) => store.tokenInfo(token),
+    issuePageToken: (pageId, clientId, scopes) => {
+      const userId = [...store.users.values()].find((u) => u.pageIds.includes(pageId))?.id;
+      if (!userId) throw new Error(`no user manages page ${pageId}`);
+      const { accessToken } = oauth.issue(userId, clientId, [...scopes], false, null);
+      store.record(accessToken, { kind: 'page', userId, pageId, clientId, longLived: true });
+      return accessToken;
+    },
+    instagram: instagramControls(instagram),
+    trustMediaCa: (pem) => {
+      trusted.push(pem);
+    },
   };
 }
 

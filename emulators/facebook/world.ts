@@ -5,6 +5,8 @@ import type { Clock } from '../shared/clock.ts';
 import type { Reply } from '../shared/http.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 import { appNotAuthorized, badAppSecretProof, cannotParseToken, expiredToken, noActiveToken } from './errors.ts';
+import type { Downloader } from './instagram/download.ts';
+import type { InstagramStore } from './instagram/store.ts';
 import type { FacebookStore, TokenInfo } from './store.ts';
 
 export interface FbWorld {
@@ -15,6 +17,12 @@ export interface FbWorld {
   decline: boolean;
   /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
   longLivedSecs: number;
+  /** Instagram containers, media and comments (instagram/store.ts). */
+  instagram: InstagramStore;
+  /** Fetches a media URL a container names, as Meta does. */
+  download: Downloader;
+  /** Readers of GET /{id} for nodes other route modules own (containers, media); undefined: not theirs. */
+  nodes: ((req: FbRequest) => Reply | undefined)[];
 }
 
 export interface FbRequest {
@@ -33,7 +41,7 @@ export interface FbRoute {
   url: string;
   /** Graph routes are versioned: /v23.0/... */
   versioned: boolean;
-  handler(req: FbRequest): Reply;
+  handler(req: FbRequest): Reply | Promise<Reply>;
 }
 
 /** The token's record, or the Graph error a request with it gets (190 with Meta's subcodes). */
