@@ -8,7 +8,10 @@ import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
-import { createDownloader } from './instagram/download.ts';
+import { createByteDownloader, createDownloader } from './instagram/download.ts';
+import { pageControls, type PageControls } from './pages/controls.ts';
+import { PagesStore } from './pages/store.ts';
+import { pagePostRoutes } from './routes/page-posts.ts';
 import { instagramControls, type InstagramControls } from './instagram/controls.ts';
 import { InstagramStore } from './instagram/store.ts';
 import { graphRoutes } from './routes/graph.ts';
@@ -50,6 +53,8 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   issuePageToken(pageId: string, clientId: string, scopes: readonly string[]): string;
   /** Trust this certificate when downloading media (a test's HTTPS host started after the emulator). */
   trustMediaCa(pem: string): void;
+  /** Page publishing: what was received, and the switches (pages/controls.ts). */
+  pages: PageControls;
   /** Instagram publishing: what was received, and the switches (instagram/controls.ts). */
   instagram: InstagramControls;
 }
@@ -60,12 +65,15 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
   const store = new FacebookStore(oauth);
   const instagram = new InstagramStore(clock);
   const trusted = [...(opts.mediaCa ?? [])];
+  const pages = new PagesStore();
   const world: FbWorld = {
     store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
-    instagram, download: await createDownloader(trusted), nodes: [],
+    instagram, download: await createDownloader(trusted), nodes: [], commentEdges: [],
+    downloadBytes: await createByteDownloader(trusted),
   };
   const faults = new FaultQueue();
-  const app = createApp(1024 * 1024);
+  // Page photos arrive as multipart bytes (Meta takes photos up to 10 MB).
+  const app = createApp(12 * 1024 * 1024);
 
   const register = (route: FbRoute) => {
     app.route({
@@ -80,7 +88,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           if (fault) return send(reply, faultReply(fault));
         }
         const query = firstValues(req.query);
-        if (req.method === 'POST') for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
+        if (req.method === 'POST' && !/^multipart\//i.test(req.headers['content-type'] ?? '')) for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
         const header = /^(?:OAuth|Bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
         const fbReq: FbRequest = {
           method: req.method,
@@ -88,12 +96,14 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           query,
           token: query.access_token ?? header?.[1] ?? null,
           origin: `${req.protocol}://${req.headers.host}`,
+          raw: rawBody(req.body),
+          ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
         };
         return send(reply, await route.handler(fbReq));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...graphRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...pagePostRoutes(world, pages), ...graphRoutes(world)]) register(route);
   app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
 
@@ -115,6 +125,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
       return accessToken;
     },
     instagram: instagramControls(instagram),
+    pages: pageControls(pages, clock),
     trustMediaCa: (pem) => {
       trusted.push(pem);
     },

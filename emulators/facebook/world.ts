@@ -23,6 +23,10 @@ export interface FbWorld {
   download: Downloader;
   /** Readers of GET /{id} for nodes other route modules own (containers, media); undefined: not theirs. */
   nodes: ((req: FbRequest) => Reply | undefined)[];
+  /** Handlers of /{id}/comments for objects other than Instagram media (Page posts); undefined: not theirs. */
+  commentEdges: ((req: FbRequest, write: boolean) => Promise<Reply> | undefined)[];
+  /** A URL's bytes (a photo posted by `url`), or undefined when it cannot be fetched. */
+  downloadBytes(url: string): Promise<Buffer | undefined>;
 }
 
 export interface FbRequest {
@@ -34,6 +38,9 @@ export interface FbRequest {
   token: string | null;
   /** The origin the client reached (for paging.next). */
   origin: string;
+  /** The raw body and its type (multipart uploads). */
+  raw?: Buffer;
+  contentType?: string;
 }
 
 export interface FbRoute {

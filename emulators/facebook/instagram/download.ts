@@ -10,6 +10,9 @@ const MAX_BYTES = 300 * 1024 * 1024;
 
 export type Downloader = (url: string) => Promise<FetchedMedia | { failed: string }>;
 
+/** The bytes themselves, for a Page photo posted by `url`. */
+export type ByteDownloader = (url: string) => Promise<Buffer | undefined>;
+
 /** `ca` may grow after start (a test trusts a host it started later): the agent follows it. */
 export async function createDownloader(ca: string[]): Promise<Downloader> {
   const { Agent, fetch } = await import('undici');
@@ -32,6 +35,19 @@ export async function createDownloader(ca: string[]): Promise<Downloader> {
       return { url, contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
     } catch (error) {
       return { failed: (error as Error).message };
+    }
+  };
+}
+
+export async function createByteDownloader(ca: string[]): Promise<ByteDownloader> {
+  const { Agent, fetch } = await import('undici');
+  return async (url) => {
+    try {
+      const dispatcher = ca.length ? new Agent({ connect: { ca: [...ca] } }) : undefined;
+      const res = await fetch(url, { ...(dispatcher ? { dispatcher } : {}), signal: AbortSignal.timeout(30_000) });
+      return res.status === 200 ? Buffer.from(await res.arrayBuffer()) : undefined;
+    } catch {
+      return undefined;
     }
   };
 }

@@ -205,9 +205,15 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
   });
 
   /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's comments. */
-  const comments = (post: boolean) => (req: FbRequest): Reply => {
+  const comments = (post: boolean) => (req: FbRequest): Reply | Promise<Reply> => {
     const media = store.media.get(req.params.id!);
-    if (!media) return post ? ig.unsupportedPost(req.params.id!) : unsupportedGet(req.params.id!);
+    if (!media) {
+      for (const edge of world.commentEdges) {
+        const reply = edge(req, post);
+        if (reply) return reply;
+      }
+      return post ? ig.unsupportedPost(req.params.id!) : unsupportedGet(req.params.id!);
+    }
     const account = access(req, media.igUserId, post);
     if (refused(account)) return account;
     store.calls.push({ method: req.method, path: `/${media.id}/comments`, params: paramsOf(req) });
