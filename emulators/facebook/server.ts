@@ -10,7 +10,9 @@ import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } 
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
 import { createByteDownloader, createDownloader } from './instagram/download.ts';
 import { pageControls, type PageControls } from './pages/controls.ts';
+import { pageContext } from './pages/context.ts';
 import { PagesStore } from './pages/store.ts';
+import { pageVideoRoutes } from './routes/page-videos.ts';
 import { pagePostRoutes } from './routes/page-posts.ts';
 import { instagramControls, type InstagramControls } from './instagram/controls.ts';
 import { InstagramStore } from './instagram/store.ts';
@@ -72,6 +74,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
     downloadBytes: await createByteDownloader(trusted),
   };
   const faults = new FaultQueue();
+  const pageCtx = pageContext(world, pages);
   // Page photos arrive as multipart bytes (Meta takes photos up to 10 MB).
   const app = createApp(12 * 1024 * 1024);
 
@@ -97,13 +100,14 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           token: query.access_token ?? header?.[1] ?? null,
           origin: `${req.protocol}://${req.headers.host}`,
           raw: rawBody(req.body),
+          headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value])),
           ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
         };
         return send(reply, await route.handler(fbReq));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...pagePostRoutes(world, pages), ...graphRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...pagePostRoutes(world, pages, pageCtx), ...pageVideoRoutes(world, pages, pageCtx), ...graphRoutes(world)]) register(route);
   app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
 

@@ -41,6 +41,8 @@ export interface FbRequest {
   /** The raw body and its type (multipart uploads). */
   raw?: Buffer;
   contentType?: string;
+  /** Request headers, lower-case (rupload's offset and file_size). */
+  headers?: Record<string, string | undefined>;
 }
 
 export interface FbRoute {

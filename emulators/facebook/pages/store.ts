@@ -1,6 +1,8 @@
 // Page publishing as the emulator keeps it: photos (uploaded as bytes, published or not), feed posts
 // (text, link, attached photos), and comments on them, in order. Apart from store.ts (users, Pages,
 // tokens): only the Page publishing routes read it.
+import type { PageVideo } from './videos.ts';
+
 export interface PagePhoto {
   id: string;
   pageId: string;
@@ -16,6 +18,7 @@ export interface PagePhoto {
 export interface PagePost {
   id: string;
   pageId: string;
+  kind: 'post' | 'video' | 'reel' | 'story';
   message?: string;
   link?: string;
   /** Attached photos, in order. */
@@ -36,6 +39,11 @@ export interface PageComment {
 
 export class PagesStore {
   readonly photos = new Map<string, PagePhoto>();
+  readonly videos = new Map<string, PageVideo>();
+  /** Video processing time on the emulator's clock, after finish. */
+  processingMs = 1000;
+  /** The next finished video fails processing with this message. */
+  failNextVideo: string | undefined;
   readonly posts = new Map<string, PagePost>();
   readonly comments: PageComment[] = [];
   /** Every Page publishing call in order. */

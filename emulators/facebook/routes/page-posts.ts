@@ -6,60 +6,16 @@
 import { createHash } from 'node:crypto';
 import { multipartBody, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
-import { graphError, nonexistingField, unsupportedGet } from '../errors.ts';
-import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../fields.ts';
+import { graphError } from '../errors.ts';
+import { parseFields, pick } from '../fields.ts';
+import { paramsOf, refused, type PageContext } from '../pages/context.ts';
 import * as fbe from '../pages/errors.ts';
-import type { PagePost, PagesStore } from '../pages/store.ts';
+import type { PagesStore } from '../pages/store.ts';
 import type { FbPage } from '../store.ts';
 import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
 
-/** Calls per Page per hour that make call_count 100% (emulator's choice; Meta's BUC share is opaque). */
-const CALLS_PER_HOUR = 4800;
-
-export function pagePostRoutes(world: FbWorld, pages: PagesStore): FbRoute[] {
-  const calls = new Map<string, number[]>();
-  const now = () => world.clock.now();
-
-  const withUsage = (pageId: string, reply: Reply): Reply => {
-    const recent = (calls.get(pageId) ?? []).filter((t) => t > now() - 3_600_000);
-    recent.push(now());
-    calls.set(pageId, recent);
-    const regain = Math.max(0, Math.ceil((pages.throttledUntil - now()) / 60_000));
-    const pct = regain ? 100 : Math.min(100, Math.round((100 * recent.length) / CALLS_PER_HOUR));
-    return {
-      ...reply,
-      headers: {
-        ...reply.headers,
-        'x-page-usage': JSON.stringify({ call_count: pct, total_cputime: pct, total_time: pct }),
-        'x-business-use-case-usage': JSON.stringify({ [pageId]: [{ type: 'pages', call_count: pct, total_cputime: pct, total_time: pct, estimated_time_to_regain_access: regain }] }),
-      },
-    };
-  };
-
-  /** The Page, when the token is that Page's with pages_manage_posts; else Graph's refusal. */
-  const asPage = (req: FbRequest, pageId: string, write: boolean): FbPage | Reply => {
-    const info = authenticate(world, req);
-    if (isReply(info)) return info;
-    const page = world.store.pages.get(pageId);
-    if (!page) return unsupportedGet(pageId);
-    if (info.kind !== 'page' || info.pageId !== pageId) return write ? fbe.needsPageToken() : unsupportedGet(pageId);
-    const check = world.oauth.checkAccess(req.token!);
-    if (write && check.ok && !check.scopes.includes('pages_manage_posts')) return fbe.needsPageToken();
-    return page;
-  };
-
-  const onPage = (pageId: string, req: FbRequest, path: string, write: boolean, body: (page: FbPage) => Reply | Promise<Reply>) => async (): Promise<Reply> => {
-    const page = asPage(req, pageId, write);
-    if (refused(page)) return page;
-    pages.calls.push({ method: req.method, path, params: paramsOf(req) });
-    if (now() < pages.throttledUntil) return withUsage(pageId, fbe.pageThrottled());
-    if (write && pages.blockNext > 0) {
-      pages.blockNext -= 1;
-      return withUsage(pageId, fbe.blocked());
-    }
-    return withUsage(pageId, await body(page));
-  };
-
+export function pagePostRoutes(world: FbWorld, pages: PagesStore, ctx: PageContext): FbRoute[] {
+  const { now, withUsage, asPage, onPage, addPost, renderPost, render, settle } = ctx;
   const uploadPhoto = async (req: FbRequest, page: FbPage): Promise<Reply> => {
     let params = { ...req.query };
     let bytes: Buffer | undefined;
@@ -87,13 +43,6 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore): FbRoute[] {
     return { status: 200, body: { id, post_id: post.id } };
   };
 
-  const addPost = (page: FbPage, text: { message?: string; link?: string }, photoIds: string[], params: Record<string, string>): PagePost => {
-    const post: PagePost = { id: `${page.id}_${pages.nextId()}`, pageId: page.id, ...text, photoIds, createdAt: now(), params };
-    pages.posts.set(post.id, post);
-    for (const id of photoIds) pages.photos.get(id)!.postId = post.id;
-    return post;
-  };
-
   const createPost = (req: FbRequest, page: FbPage): Reply => {
     const q = req.query;
     const attached: string[] = [];
@@ -108,27 +57,6 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore): FbRoute[] {
     return { status: 200, body: { id: post.id } };
   };
 
-  const renderPost = (post: PagePost, fields: FieldTree) => {
-    const page = world.store.pages.get(post.pageId)!;
-    return pick(fields, {
-      id: () => post.id,
-      message: () => post.message,
-      created_time: () => new Date(post.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
-      permalink_url: () => `https://www.facebook.com/${page.username ?? page.id}/posts/pfbid0${Buffer.from(post.id).toString('base64url')}`,
-    }, 'Post');
-  };
-
-  const render = (req: FbRequest, body: (fields: FieldTree) => unknown): Reply => {
-    const fields = req.query.fields === undefined ? fieldList('id', 'message', 'created_time') : parseFields(req.query.fields);
-    if (!fields) return graphError({ message: `Syntax error in the fields parameter: "${req.query.fields}"`, code: 2500 });
-    try {
-      return { status: 200, body: body(fields) };
-    } catch (error) {
-      if (error instanceof MissingField) return nonexistingField(error.field, error.nodeType);
-      throw error;
-    }
-  };
-
   world.nodes.push((req) => {
     // Any valid token reads a Page's public fields (a mention's Page need not be the caller's).
     const other = world.store.pages.get(req.params.id!);
@@ -138,14 +66,16 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore): FbRoute[] {
       if (isReply(info)) return info;
       return { status: 200, body: pick(asked, { id: () => other.id, name: () => other.name }, 'Page') };
     }
+    settle();
     const post = pages.posts.get(req.params.id!);
-    if (!post) return undefined;
+    if (!post || pages.videos.has(post.id)) return undefined;
     const page = asPage(req, post.pageId, false);
     if (refused(page)) return page;
     return withUsage(post.pageId, render(req, (fields) => renderPost(post, fields)));
   });
 
   world.commentEdges.push((req, write) => {
+    settle();
     const post = pages.posts.get(req.params.id!);
     if (!post) return undefined;
     return onPage(post.pageId, req, `/${post.id}/comments`, write, (page) => {
@@ -168,18 +98,13 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore): FbRoute[] {
       url: '/:id/feed',
       versioned: true,
       handler: (req) => onPage(req.params.id!, req, `/${req.params.id}/feed`, false, (page) => {
-        const list = [...pages.posts.values()].filter((p) => p.pageId === page.id).sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+        settle();
+        const list = [...pages.posts.values()].filter((p) => p.pageId === page.id && p.kind !== 'story').sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
         const limit = Math.min(Math.max(Number(req.query.limit ?? 25) || 25, 1), 100);
         return render(req, (fields) => ({ data: list.slice(0, limit).map((p) => renderPost(p, fields)) }));
       })(),
     },
   ];
-}
-
-function paramsOf(req: Pick<FbRequest, 'query'>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.query)) if (value !== undefined && name !== 'access_token' && name !== 'appsecret_proof') out[name] = value;
-  return out;
 }
 
 function parseJson<T>(text: string): T | undefined {
@@ -189,5 +114,3 @@ function parseJson<T>(text: string): T | undefined {
     return undefined;
   }
 }
-
-const refused = <T extends object>(value: T | Reply): value is Reply => 'status' in value && 'body' in value;

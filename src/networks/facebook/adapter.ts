@@ -1,6 +1,7 @@
 // Publishing to a Facebook Page with its Page token: the root container becomes a feed post — text,
 // or photos uploaded as bytes (unpublished, one per checkpointed step) then attached to the post —
-// and every later container a comment by the Page, with `mentions` tagging Pages in the comments
+// or a video, Reel or Story (videos.ts: chunked or rupload upload, processing as waits), and every
+// later container a comment by the Page, with `mentions` tagging Pages in the comments
 // that quote them. After a crash, a post is looked for among the Page's recent posts (same message,
 // created since the reservation; a photo post only if its `ready` checkpoint was stored), a comment
 // among the post's comments.
@@ -8,6 +9,7 @@ import { PublishError, PublishWait } from '../errors.ts';
 import { isVideo } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { FacebookClient } from './client.ts';
+import { publishedVideo, type VideoCheckpoint, type VideoKind, type VideoTiming } from './videos.ts';
 import type { FacebookBlock } from './options.ts';
 
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -17,16 +19,15 @@ const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif']);
 /** Meta's cap on a photo. */
 const MAX_PHOTO_BYTES = 10_000_000;
 
-export interface FacebookAdapterOptions {
+export interface FacebookAdapterOptions extends Partial<VideoTiming> {
   apiUrl: string;
 }
 
+/** A cover (videoCoverUrl): a JPEG of at most 10,000,000 bytes (spec). */
+const MAX_COVER_BYTES = 10_000_000;
+
 /** The photos uploaded so far, in order; `ready` once all are and the post may be created. */
-type PhotoCheckpoint = {
-  position: 0;
-  photos: string[];
-  ready?: boolean;
-};
+type PhotoCheckpoint = VideoCheckpoint & { ready?: boolean };
 
 export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkAdapter {
   return {
@@ -34,12 +35,14 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
     async prepare(input) {
       if (!input.account.accessToken) throw new PublishError('auth', 'facebook: the account has no access token; reconnect it');
       checkShape(input);
-      return preparedFor(new FacebookClient(options.apiUrl, input.account.accessToken, input.account.networkUniqueId), input);
+      // Meta processes a video in seconds to minutes: asked after 1 s, 2 s, 4 s... then every minute.
+      const timing: VideoTiming = { pollMs: options.pollMs ?? 1000, maxPollMs: options.maxPollMs ?? 60_000, maxProcessingMs: options.maxProcessingMs ?? 2 * 3_600_000 };
+      return preparedFor(new FacebookClient(options.apiUrl, input.account.accessToken, input.account.networkUniqueId), input, timing);
     },
   };
 }
 
-function preparedFor(client: FacebookClient, input: PublishInput): PreparedPublish {
+function preparedFor(client: FacebookClient, input: PublishInput, timing: VideoTiming): PreparedPublish {
   const block = (input.block ?? {}) as FacebookBlock;
   const message = block.content ?? input.containers[0]!.content;
   const media = input.containers[0]!.media;
@@ -47,8 +50,11 @@ function preparedFor(client: FacebookClient, input: PublishInput): PreparedPubli
   const checkpoint = (): PhotoCheckpoint => (stored?.position === 0 ? { ...stored, photos: [...stored.photos] } : { position: 0, photos: [] });
   const postRef = async (id: string): Promise<PartRef> => ({ platformId: id, url: (await client.permalink(id).catch(() => undefined)) ?? `https://www.facebook.com/${id}` });
 
+  const video: VideoKind | undefined = block.publishAsReel ? 'reel' : media.length === 1 && isVideo(media[0]!) ? (block.publishAsStory ? 'story' : 'video') : undefined;
+
   async function publishRoot(): Promise<PartRef> {
     const cp = checkpoint();
+    if (video) return publishVideoRoot(cp, video);
     if (!cp.ready) {
       if (cp.photos.length === 0) await checkMentions(client, block);
       if (cp.photos.length < media.length) {
@@ -58,8 +64,21 @@ function preparedFor(client: FacebookClient, input: PublishInput): PreparedPubli
       }
       if (media.length) throw new PublishWait(0, { ...cp, ready: true }, 'facebook: the photos are uploaded');
     }
+    if (block.publishAsStory) return postRef(await client.photoStory(cp.photos[0]!));
     const id = await client.createPost(message, cp.photos);
     // Published: the permalink is a nicety, and no failure past this point may have it sent again.
+    return postRef(id);
+  }
+
+  async function publishVideoRoot(cp: PhotoCheckpoint, kind: VideoKind): Promise<PartRef> {
+    if (!cp.video) {
+      await checkMentions(client, block);
+      if (block.videoCoverUrl) await coverOf(input, block.videoCoverUrl);
+    }
+    const id = await publishedVideo(client, input, kind, kind === 'story' ? '' : message, cp, timing);
+    // The cover is applied once the video is published, best-effort (spec): a refusal leaves it published.
+    if (block.videoCoverUrl) await coverOf(input, block.videoCoverUrl).then((c) => client.setThumbnail(id, c.bytes, c.contentType)).catch(() => undefined);
+    if (kind === 'reel') return { platformId: id, url: `https://www.facebook.com/reel/${id}` };
     return postRef(id);
   }
 
@@ -77,7 +96,15 @@ function preparedFor(client: FacebookClient, input: PublishInput): PreparedPubli
         const match = comments.find((c) => c.message === text || c.message === input.containers[position]!.content);
         return match ? { platformId: match.id, url: `${root!.url}?comment_id=${encodeURIComponent(match.id)}` } : 'absent';
       }
+      if (video) {
+        if (!stored?.video?.finishing) return 'absent';
+        if (video === 'story') throw cannotTell(0, 'a Story cannot be looked up once its upload was finished');
+        const status = await orUnknown(0, () => client.videoStatus(stored.video!.id));
+        if (!status.uploaded) return 'absent';
+        return video === 'reel' ? { platformId: stored.video.id, url: `https://www.facebook.com/reel/${stored.video.id}` } : postRef(stored.video.id);
+      }
       if (media.length && !stored?.ready) return 'absent';
+      if (block.publishAsStory) throw cannotTell(0, 'a photo Story cannot be looked up once its photo was uploaded');
       const since = Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS;
       const posts = await orUnknown(0, () => client.recentPosts(SEARCH_LIMIT));
       const match = posts.find((p) => (p.message ?? '') === message && Date.parse(p.created_time.replace(/\+0000$/, 'Z')) >= since);
@@ -118,18 +145,25 @@ function withMentions(text: string, block: FacebookBlock): string {
 }
 
 /**
- * What this adapter publishes: text, and photos. Video, Reels and Stories need Meta's resumable video
- * upload, which is not built yet: refused before any call, saying so.
+ * What a Page post can be: text, photos, one video (a feed video, a Reel or a Story), or one photo
+ * Story; later containers are comments, which Crier sends as text. Refused before any call.
  */
 function checkShape(input: PublishInput): void {
   const block = (input.block ?? {}) as FacebookBlock;
+  const media = input.containers[0]!.media;
   input.containers.slice(1).forEach((container, i) => {
     if (container.media.length) throw refused(`container ${i + 2} has media, but Facebook publishes later containers as comments, which Crier sends as text`);
   });
-  if (block.publishAsStory || block.publishAsReel || input.containers[0]!.media.some(isVideo)) {
-    throw refused('Crier does not publish Facebook videos, Reels or Stories yet; post text or photos');
-  }
-  if (!input.containers[0]!.content && !block.content && !input.containers[0]!.media.length) throw refused('a Facebook post needs text or photos');
+  if (media.length > 1 && media.some(isVideo)) throw refused('a Facebook post has photos, or one video; this one mixes them');
+  if (!input.containers[0]!.content && !block.content && !media.length) throw refused('a Facebook post needs text, photos or a video');
+}
+
+/** The cover's bytes, checked as the spec asks: a JPEG of at most 10,000,000 bytes. */
+async function coverOf(input: PublishInput, url: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const cover = await input.fetchMedia(url);
+  if (cover.contentType !== 'image/jpeg') throw new PublishError('permanent', `facebook: the video cover ${url} is ${cover.contentType}; Facebook takes a JPEG`, undefined, 'media_rejected');
+  if (cover.bytes.length > MAX_COVER_BYTES) throw new PublishError('permanent', `facebook: the video cover ${url} is ${cover.bytes.length} bytes; Facebook takes up to 10,000,000`, undefined, 'media_rejected');
+  return cover;
 }
 
 const refused = (why: string) => new PublishError('permanent', `facebook: ${why}`, undefined, 'invalid');

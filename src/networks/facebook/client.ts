@@ -2,7 +2,8 @@
 // network HTTP client: photos uploaded as bytes (multipart `source`), feed posts, comments, and the
 // reads reconcile needs. Errors are Graph's (graph-errors.ts).
 import { randomBytes } from 'node:crypto';
-import { NetworkHttp } from '../http.ts';
+import type { Readable } from 'node:stream';
+import { NetworkHttp, type NetworkRequest } from '../http.ts';
 import { classifyGraph, graphReason } from './graph-errors.ts';
 
 export const GRAPH_VERSION = 'v23.0';
@@ -31,16 +32,67 @@ export class FacebookClient {
 
   /** POST /{page-id}/photos published=false with the bytes: the photo's id, to attach to a post. */
   async uploadPhoto(bytes: Buffer, filename: string, contentType: string): Promise<string> {
-    const boundary = `----crier${randomBytes(12).toString('hex')}`;
-    const field = (name: string, value: string) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-    const safeName = filename.replace(/["\r\n]/g, '_');
-    const body = Buffer.concat([
-      Buffer.from(field('published', 'false')),
-      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="source"; filename="${safeName}"\r\ncontent-type: ${contentType}\r\n\r\n`),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return idOf(await this.#http.call({ url: `/${this.#page}/photos`, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body }));
+    return idOf(await this.#http.call(this.#multipart(`/${this.#page}/photos`, { published: 'false' }, { name: 'source', filename, type: contentType, bytes })));
+  }
+
+  /** POST /{page-id}/videos upload_phase=start: the session and the first range to send. */
+  async startVideo(fileSize: number): Promise<{ videoId: string; session: string; start: number; end: number }> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'start', file_size: String(fileSize) }));
+    const b = body as { video_id: string; upload_session_id: string; start_offset: string; end_offset: string };
+    return { videoId: b.video_id, session: b.upload_session_id, start: Number(b.start_offset), end: Number(b.end_offset) };
+  }
+
+  /** upload_phase=transfer of the bytes at `start`: the next range Meta wants. */
+  async transferVideo(session: string, start: number, chunk: Buffer): Promise<{ start: number; end: number }> {
+    const { body } = await this.#http.call(this.#multipart(`/${this.#page}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: String(start) }, { name: 'video_file_chunk', filename: 'chunk', type: 'application/octet-stream', bytes: chunk }));
+    const b = body as { start_offset: string; end_offset: string };
+    return { start: Number(b.start_offset), end: Number(b.end_offset) };
+  }
+
+  async finishVideo(session: string, description: string): Promise<void> {
+    await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'finish', upload_session_id: session, ...(description ? { description } : {}) }));
+  }
+
+  /** POST /{page-id}/video_reels|video_stories upload_phase=start: the video and its rupload URL. */
+  async startPhased(edge: 'video_reels' | 'video_stories'): Promise<{ videoId: string; uploadUrl: string }> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'start' }));
+    const b = body as { video_id: string; upload_url: string };
+    return { videoId: b.video_id, uploadUrl: b.upload_url };
+  }
+
+  /** The whole file to rupload, from offset 0. */
+  async rupload(uploadUrl: string, bytes: Readable, size: number): Promise<void> {
+    await this.#http.call({ url: uploadUrl, method: 'POST', headers: { offset: '0', file_size: String(size), 'content-type': 'application/octet-stream', 'content-length': String(size) }, body: bytes });
+  }
+
+  /** upload_phase=finish: a Reel is published (video_state=PUBLISHED); a Story gives its post id. */
+  async finishPhased(edge: 'video_reels' | 'video_stories', videoId: string, description: string): Promise<string | undefined> {
+    const params = edge === 'video_reels' ? { video_state: 'PUBLISHED', ...(description ? { description } : {}) } : {};
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'finish', video_id: videoId, ...params }));
+    return (body as { post_id?: string }).post_id;
+  }
+
+  async photoStory(photoId: string): Promise<string> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/photo_stories`, { photo_id: photoId }));
+    return String((body as { post_id?: string }).post_id ?? '');
+  }
+
+  /** GET /{video-id}?fields=status: the upload, processing and publishing phases. */
+  async videoStatus(videoId: string): Promise<{ uploaded: boolean; processing: string; published: boolean; error?: string }> {
+    const { body } = await this.#http.call({ url: `/${encodeURIComponent(videoId)}?fields=status` });
+    const status = (body as { status?: { uploading_phase?: { status?: string }; processing_phase?: { status?: string; errors?: { message?: string }[] }; publishing_phase?: { publish_status?: string } } }).status ?? {};
+    const error = status.processing_phase?.errors?.[0]?.message;
+    return {
+      uploaded: status.uploading_phase?.status === 'complete',
+      processing: status.processing_phase?.status ?? 'not_started',
+      published: status.publishing_phase?.publish_status === 'published',
+      ...(error ? { error } : {}),
+    };
+  }
+
+  /** A video's preferred thumbnail (the cover). */
+  async setThumbnail(videoId: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.#http.call(this.#multipart(`/${encodeURIComponent(videoId)}/thumbnails`, { is_preferred: 'true' }, { name: 'source', filename: 'cover.jpg', type: contentType, bytes }));
   }
 
   /** POST /{page-id}/feed: the post's id ({page-id}_{post-id}). */
@@ -83,7 +135,25 @@ export class FacebookClient {
   }
 
   async #post(url: string, params: Record<string, string>) {
-    return this.#http.call({ url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    return this.#http.call(this.#form(url, params));
+  }
+
+  #form(url: string, params: Record<string, string>): NetworkRequest {
+    return { url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() };
+  }
+
+  /** A multipart/form-data body with text fields and one file. */
+  #multipart(url: string, fields: Record<string, string>, file: { name: string; filename: string; type: string; bytes: Buffer }): NetworkRequest {
+    const boundary = `----crier${randomBytes(12).toString('hex')}`;
+    const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    const safeName = file.filename.replace(/["\r\n]/g, '_');
+    const body = Buffer.concat([
+      ...parts,
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${file.name}"; filename="${safeName}"\r\ncontent-type: ${file.type}\r\n\r\n`),
+      file.bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { url, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
   }
 }
 

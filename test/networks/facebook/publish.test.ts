@@ -10,7 +10,7 @@ import { decodeId } from '../../../src/ids.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
-import { makeJpeg, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -113,9 +113,61 @@ describe('publishing to a Facebook Page', () => {
     fb.pages.throttle(0);
   });
 
-  it('a video is refused before any call: not built yet, and said so', async () => {
-    const error = failed(await publish({ containers: [{ content: 'clip', media: [{ url: `${h.stack.media.url}/clip.mp4`, filename: 'clip.mp4' }] }] }));
-    assert.match(error, /facebook: Crier does not publish Facebook videos, Reels or Stories yet/);
+  it('a feed video: started with its size, sent range by range as Meta asks, finished with the description, published once processed', async () => {
+    fb.pages.setVideoProcessingMs(1500);
+    const bytes = await paddedVideo(2.5 * 1024 * 1024); // three 1 MiB ranges
+    const media = await h.upload(org, 'talk.mp4', bytes, 'video/mp4');
+    const post = await publish({ containers: [{ content: 'Our talk', media: [{ url: media.url, filename: 'talk.mp4' }] }, { content: 'Slides soon' }] });
+    const sent = published(post);
+    assert.equal(sent.kind, 'video');
+    assert.equal(sent.message, 'Our talk');
+    const video = fb.pages.videos().find((v) => v.id === sent.id)!;
+    assert.deepEqual(video.transfers, [0, 1024 * 1024, 2 * 1024 * 1024], 'each range once, in order');
+    assert.equal(sha256(Buffer.concat(video.chunks)), sha256(bytes));
+    assert.equal(video.params.description, 'Our talk');
+    const calls = fb.pages.calls().filter((c) => c.path === `/${pageId}/videos`).map((c) => c.params.upload_phase);
+    assert.deepEqual(calls.slice(-5), ['start', 'transfer', 'transfer', 'transfer', 'finish']);
+    assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.facebook.com/acme/videos/${sent.id}`);
+    assert.deepEqual(fb.pages.comments(sent.id).map((c) => c.message), ['Slides soon']);
+  });
+
+  it('a Reel: video_reels start, the file to rupload, finish with video_state=PUBLISHED; its cover applied once published', async () => {
+    const clip = await makeVideo({ seconds: 3, size: '180x320', rate: 24 });
+    const media = await h.upload(org, 'reel.mp4', clip, 'video/mp4');
+    const jpeg = await makeJpeg('90x160');
+    const cover = await h.upload(org, 'cover.jpg', jpeg, 'image/jpeg');
+    const post = await publish({ containers: [{ content: 'A reel', media: [{ url: media.url, filename: 'reel.mp4' }] }], facebook: { publishAsReel: true, videoCoverUrl: cover.url } });
+    const sent = published(post);
+    assert.equal(sent.kind, 'reel');
+    const video = fb.pages.videos().find((v) => v.id === sent.id)!;
+    assert.deepEqual([video.params.video_state, video.params.description], ['PUBLISHED', 'A reel']);
+    assert.equal(sha256(Buffer.concat(video.chunks)), sha256(clip));
+    assert.deepEqual(video.thumbnails, [{ sha256: sha256(jpeg), preferred: true }]);
+    assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.facebook.com/reel/${sent.id}`);
+  });
+
+  it('Stories: a photo through photo_stories, a video through video_stories, with no text', async () => {
+    const jpeg = await makeJpeg();
+    const photo = await h.upload(org, 'story.jpg', jpeg, 'image/jpeg');
+    const photoStory = published(await publish({ containers: [{ media: [{ url: photo.url, filename: 'story.jpg' }] }], facebook: { publishAsStory: true } }));
+    assert.equal(photoStory.kind, 'story');
+    assert.equal(photoStory.message, undefined);
+    assert.equal(fb.pages.photos().find((p) => p.id === photoStory.photoIds[0])!.sha256, sha256(jpeg));
+    const clip = await makeVideo({ seconds: 3, size: '180x320', rate: 24 });
+    const video = await h.upload(org, 'story.mp4', clip, 'video/mp4');
+    const videoStory = published(await publish({ containers: [{ media: [{ url: video.url, filename: 'story.mp4' }] }], facebook: { publishAsStory: true } }));
+    assert.equal(videoStory.kind, 'story');
+    assert.equal(sha256(Buffer.concat(fb.pages.videos().find((v) => v.id === videoStory.id)!.chunks)), sha256(clip));
+  });
+
+  it('a video Meta cannot process fails the destination with its message, and no post appears', async () => {
+    fb.pages.failNextVideo('The video file you selected is in a format that we don\'t support.');
+    const clip = await makeVideo({ seconds: 3, size: '180x320', rate: 24 });
+    const media = await h.upload(org, 'bad.mp4', clip, 'video/mp4');
+    const before = fb.pages.posts().length;
+    const error = failed(await publish({ containers: [{ content: 'bad video', media: [{ url: media.url, filename: 'bad.mp4' }] }] }));
+    assert.match(error, /facebook: Facebook could not process bad\.mp4: The video file you selected is in a format that we don't support\./);
+    assert.equal(fb.pages.posts().length, before);
   });
 
   it('an expired or revoked Page token (#190) fails the destination as an auth failure', async () => {
