@@ -88,7 +88,11 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
         if (route.versioned && !VERSION.test(params.version ?? '')) return send(reply, unknownPath(path));
         if (route.url !== '/dialog/oauth') {
           const fault = faults.take(req.method, path);
-          if (fault) return send(reply, faultReply(fault));
+          if (fault) {
+            // A slow or hanging answer (a test kills the caller while it waits).
+            if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+            return send(reply, faultReply(fault));
+          }
         }
         const query = firstValues(req.query);
         if (req.method === 'POST' && !/^multipart\//i.test(req.headers['content-type'] ?? '')) for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
