@@ -290,3 +290,93 @@ describe('the Facebook emulator: Instagram content publishing', () => {
     assert.deepEqual(listed.body.data.map((c: any) => [c.text, c.username]), [['one', 'shop2'], ['two', 'shop2']]);
   });
 });
+
+describe('the Facebook emulator: Page publishing', () => {
+  let pageId: string;
+  let token: string;
+  let userToken: string;
+  const call = async (path: string, init: { body?: BodyInit; headers?: Record<string, string>; as?: string } = {}) => {
+    const res = await fetch(`${fb.url}${path}`, { method: 'POST', headers: { authorization: `OAuth ${init.as ?? token}`, ...init.headers }, body: init.body ?? null });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+  const formPost = (path: string, params: Record<string, string>, as?: string) =>
+    call(`/${V}${path}`, { body: q(params), headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...(as ? { as } : {}) });
+  const multipart = (path: string, fields: Record<string, string>, file: { name: string; bytes: Buffer }) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append(file.name, new Blob([new Uint8Array(file.bytes)]), 'file.bin');
+    return call(`/${V}${path}`, { body: form });
+  };
+
+  before(() => {
+    const user = fb.addUser({ pages: [{ name: 'Shop', username: 'shoppage' }] });
+    pageId = user.pageIds[0]!;
+    token = fb.issuePageToken(pageId, APP.clientId, ['pages_manage_posts', 'pages_read_engagement']);
+    // Another Page's token, of the same user: it cannot post as this Page.
+    userToken = fb.issuePageToken(fb.addPage(user.id, { name: 'Other' }).id, APP.clientId, ['pages_manage_posts', 'pages_read_engagement']);
+    fb.pages.setVideoProcessingMs(60_000);
+  });
+
+  test('only the Page\'s own token posts as the Page (#200 for another Page\'s); posts carry X-Page-Usage', async () => {
+    const refused = await formPost(`/${pageId}/feed`, { message: 'hi' }, userToken);
+    assertMetaError(refused.body, 200, /pages_manage_posts/);
+    const ok = await formPost(`/${pageId}/feed`, { message: 'hi' });
+    assert.equal(ok.status, 200);
+    assert.match(ok.body.id, new RegExp(`^${pageId}_\\d+$`));
+    assert.equal(typeof JSON.parse(ok.headers.get('x-page-usage')!).call_count, 'number');
+  });
+
+  test('photos by bytes: an image is kept unpublished and attached once; anything else is refused', async () => {
+    const photo = await multipart(`/${pageId}/photos`, { published: 'false' }, { name: 'source', bytes: PNG_1X1 });
+    assert.equal(photo.status, 200, JSON.stringify(photo.body));
+    assert.deepEqual(Object.keys(photo.body), ['id']);
+    const notImage = await multipart(`/${pageId}/photos`, { published: 'false' }, { name: 'source', bytes: Buffer.from('hello') });
+    assertMetaError(notImage.body, 100, undefined, 2069019);
+    const post = await formPost(`/${pageId}/feed`, { message: 'with photo', 'attached_media[0]': JSON.stringify({ media_fbid: photo.body.id }) });
+    assert.equal(post.status, 200);
+    const again = await formPost(`/${pageId}/feed`, { message: 'again', 'attached_media[0]': JSON.stringify({ media_fbid: photo.body.id }) });
+    assertMetaError(again.body, 100, /attached_media/);
+  });
+
+  test('a chunked feed video: offsets as Meta hands them out, finish only with every byte, processing on the clock', async () => {
+    const bytes = Buffer.alloc(1.5 * 1024 * 1024, 7);
+    const start = await formPost(`/${pageId}/videos`, { upload_phase: 'start', file_size: String(bytes.length) });
+    assert.deepEqual([start.body.start_offset, start.body.end_offset], ['0', String(1024 * 1024)]);
+    const session = start.body.upload_session_id;
+    const early = await formPost(`/${pageId}/videos`, { upload_phase: 'finish', upload_session_id: session });
+    assertMetaError(early.body, 6000, /received 0 of/);
+    const first = await multipart(`/${pageId}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: '0' }, { name: 'video_file_chunk', bytes: bytes.subarray(0, 1024 * 1024) });
+    assert.deepEqual([first.body.start_offset, first.body.end_offset], [String(1024 * 1024), String(bytes.length)]);
+    const resent = await multipart(`/${pageId}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: '0' }, { name: 'video_file_chunk', bytes: bytes.subarray(0, 1024 * 1024) });
+    assert.equal(resent.body.start_offset, String(1024 * 1024), 'a range received already is not appended again');
+    await multipart(`/${pageId}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: String(1024 * 1024) }, { name: 'video_file_chunk', bytes: bytes.subarray(1024 * 1024) });
+    assert.deepEqual((await formPost(`/${pageId}/videos`, { upload_phase: 'finish', upload_session_id: session, description: 'clip' })).body, { success: true });
+    const status = async () => (await get(`/${V}/${start.body.video_id}?fields=status`, { authorization: `OAuth ${token}` })).body.status;
+    assert.equal((await status()).processing_phase.status, 'in_progress');
+    fb.clock.advance(60_000);
+    const done = await status();
+    assert.deepEqual([done.video_status, done.publishing_phase.publish_status], ['ready', 'published']);
+  });
+
+  test('a Reel through rupload: start, the bytes with offset and file_size, finish with video_state', async () => {
+    const start = await formPost(`/${pageId}/video_reels`, { upload_phase: 'start' });
+    const url = new URL(start.body.upload_url);
+    assert.equal(url.pathname, `/video-upload/${V}/${start.body.video_id}`);
+    const up = await call(url.pathname, { body: new Uint8Array(Buffer.alloc(1000, 1)), headers: { offset: '0', file_size: '1000' } });
+    assert.deepEqual(up.body, { success: true });
+    const noState = await formPost(`/${pageId}/video_reels`, { upload_phase: 'finish', video_id: start.body.video_id });
+    assertMetaError(noState.body, 100, /video_state/);
+    const finished = await formPost(`/${pageId}/video_reels`, { upload_phase: 'finish', video_id: start.body.video_id, video_state: 'PUBLISHED', description: 'reel' });
+    assert.deepEqual(finished.body, { success: true });
+  });
+
+  test('#368 and #32 switches answer Meta\'s bodies; #32 carries the minutes to wait', async () => {
+    fb.pages.blockNext();
+    assertMetaError((await formPost(`/${pageId}/feed`, { message: 'x' })).body, 368, /abusive/, 1390008);
+    fb.pages.throttle(2 * 60_000);
+    const throttled = await formPost(`/${pageId}/feed`, { message: 'x' });
+    assertMetaError(throttled.body, 32, /Page request limit reached/);
+    assert.equal(JSON.parse(throttled.headers.get('x-business-use-case-usage')!)[pageId][0].estimated_time_to_regain_access, 2);
+    fb.pages.throttle(0);
+  });
+});
