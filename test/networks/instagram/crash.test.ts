@@ -1,6 +1,7 @@
 // Instagram with real `crier worker` processes: a worker killed with SIGKILL while a carousel's item
 // containers are processing is taken over by another, which resumes polling the containers whose ids
-// the checkpoint holds — none created again — and publishes the carousel once.
+// the checkpoint holds — none created again — and publishes the carousel once; and one killed while
+// media_publish is unanswered is followed by one that asks the container's status and publishes once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
@@ -81,6 +82,35 @@ describe('Instagram with real worker processes', { concurrency: false }, () => {
     assert.deepEqual(published[0]!.children.map((c) => c.id), stored.items, 'the carousel is made of the containers created before the crash, in order');
     assert.equal(fb.instagram.calls().filter((c) => c.path === `/${igId}/media_publish`).length, 1, 'media_publish was called once');
     assert.deepEqual(fb.instagram.comments(published[0]!.id).map((c) => c.text), ['and a comment']);
+    healthy.child.kill('SIGTERM');
+    await healthy.exited;
+  });
+
+  test('killed while media_publish is unanswered: the next worker finds the container unpublished (FINISHED) and publishes it once', async () => {
+    const image = await h.upload(org, 'c.jpg', await makeJpeg(), 'image/jpeg');
+    const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [account.id], containers: [{ content: 'Published once', media: [{ url: image.url, filename: 'c.jpg' }] }] } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const rawId = decodeId(created.body.post.id)!;
+    // The publishing call gets no answer: the worker dies waiting for it.
+    fb.failNext({ status: 500, method: 'POST', path: `/v23.0/${igId}/media_publish`, delayMs: 20_000 });
+    const doomed = await worker();
+    await until(async () => {
+      const { rows } = await h.server.db.query('SELECT checkpoint FROM targets WHERE post_id = $1', [rawId]);
+      return rows[0]?.checkpoint?.ready === true ? true : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    const callsAtKill = fb.instagram.calls().length;
+
+    const healthy = await worker();
+    const post = await h.stack.waitForPost(org, created.body.post.id, undefined, 60_000);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const mine = fb.instagram.published().filter((m) => m.caption === 'Published once');
+    assert.equal(mine.length, 1, 'published once');
+    assert.equal(post.socialAccounts[0].platformPostId, mine[0]!.id);
+    const container = fb.instagram.containers().find((c) => c.params.caption === 'Published once')!;
+    assert.ok(fb.instagram.calls().slice(callsAtKill).some((c) => c.path === `/${container.id}` && c.params.fields === 'status_code,status'), 'the container\'s status was asked after the crash');
     healthy.child.kill('SIGTERM');
     await healthy.exited;
   });
