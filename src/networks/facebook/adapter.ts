@@ -65,7 +65,7 @@ function preparedFor(client: FacebookClient, input: PublishInput, timing: VideoT
       if (media.length) throw new PublishWait(0, { ...cp, ready: true }, 'facebook: the photos are uploaded');
     }
     if (block.publishAsStory) return postRef(await client.photoStory(cp.photos[0]!));
-    const id = await client.createPost(message, cp.photos);
+    const id = await client.createPost(message, cp.photos, cp.photos.length ? undefined : linkIn(message));
     // Published: the permalink is a nicety, and no failure past this point may have it sent again.
     return postRef(id);
   }
@@ -123,6 +123,14 @@ async function uploadPhoto(client: FacebookClient, input: PublishInput, index: n
   }
   if (source.size > MAX_PHOTO_BYTES) throw new PublishError('permanent', `facebook: ${media.filename} is ${source.size} bytes; Facebook takes photos up to 10 MB`, undefined, 'media_rejected');
   return client.uploadPhoto(await source.bytes(), media.filename, source.contentType);
+}
+
+/**
+ * A text post's first http(s) URL, sent as `link` so that Facebook shows its card (Graph does not
+ * make one from the message alone); the message keeps the URL as written.
+ */
+function linkIn(text: string): string | undefined {
+  return /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/i.exec(text)?.[0];
 }
 
 /** Every mentioned Page must exist before anything is posted (spec). */

@@ -96,8 +96,8 @@ export class FacebookClient {
   }
 
   /** POST /{page-id}/feed: the post's id ({page-id}_{post-id}). */
-  async createPost(message: string, photoIds: string[]): Promise<string> {
-    const params: Record<string, string> = { ...(message ? { message } : {}) };
+  async createPost(message: string, photoIds: string[], link?: string): Promise<string> {
+    const params: Record<string, string> = { ...(message ? { message } : {}), ...(link ? { link } : {}) };
     photoIds.forEach((id, i) => {
       params[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id });
     });

@@ -57,12 +57,13 @@ describe('publishing to a Facebook Page', () => {
     return destination.error as string;
   };
 
-  it('a text post on the Page\'s feed, with its permalink; facebook.content overrides the shared text', async () => {
+  it('a text post with a link on the Page\'s feed, with its permalink; facebook.content overrides the shared text', async () => {
     const post = await publish({ content: 'shared', facebook: { content: 'Hello Facebook, see https://example.com' } });
     const sent = published(post);
     assert.equal(sent.pageId, pageId);
     assert.equal(sent.message, 'Hello Facebook, see https://example.com');
     assert.deepEqual(sent.photoIds, []);
+    assert.equal(sent.link, 'https://example.com', 'a link post: its first URL as `link`, for the card');
     assert.match(post.socialAccounts[0].platformPostUrl, /^https:\/\/www\.facebook\.com\/acme\/posts\/pfbid0/);
   });
 
