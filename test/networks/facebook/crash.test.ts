@@ -1,5 +1,5 @@
-// Facebook Page videos with real `crier worker` processes killed with SIGKILL: during the chunked
-// upload (a range in flight) and during Meta's processing. Another worker resumes from the stored
+// Facebook Page videos with real `crier worker` processes killed with SIGKILL: during Meta's
+// processing, and in the step that finishes the upload. Another worker resumes from the stored
 // checkpoint: the same upload session, each range received once, one finish, one post.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -77,6 +77,28 @@ describe('Facebook Page videos with real worker processes', { concurrency: false
     const phases = fb.pages.calls().filter((c) => c.path === `/${pageId}/videos`).map((c) => c.params.upload_phase);
     assert.deepEqual(phases, ['start', 'transfer', 'transfer', 'transfer', 'finish'], 'one session, finished once');
     assert.equal(fb.pages.posts().filter((p) => p.id === video.id).length, 1);
+    healthy.child.kill('SIGTERM');
+    await healthy.exited;
+  });
+
+  test('killed in the finishing step, before or after the finish call: the next worker asks the video\'s status first and finishes once', async () => {
+    fb.pages.setVideoProcessingMs(500);
+    const bytes = await paddedVideo(2 * MB);
+    const { postId, rawId } = await videoPost(bytes, 'finish.mp4');
+    const doomed = await worker();
+    await until(async () => ((await checkpointOf(rawId))?.video?.finishing ? true : undefined), 30_000, 'the finishing step to be stored');
+    // The finish call shares its path with start and transfer, so no fault can single it out: the
+    // worker dies somewhere in the step that makes it, and the next must neither finish twice nor lose it.
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    const healthy = await worker();
+    const post = await h.stack.waitForPost(org, postId, undefined, 60_000);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const video = fb.pages.videos().find((v) => v.declaredSize === 2 * MB)!;
+    assert.equal(post.socialAccounts[0].platformPostId, video.id);
+    const sessionCalls = fb.pages.calls().filter((c) => c.params.upload_session_id === `${video.id}_s` || (c.params.upload_phase === 'start' && c.params.file_size === String(2 * MB)));
+    assert.deepEqual(sessionCalls.map((c) => c.params.upload_phase), ['start', 'transfer', 'transfer', 'finish'], 'finished once');
+    assert.equal(sha256(Buffer.concat(video.chunks)), sha256(bytes));
     healthy.child.kill('SIGTERM');
     await healthy.exited;
   });
