@@ -106,7 +106,7 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
         break;
       }
       const isCover = url === container.params.cover_url && url !== container.params.video_url;
-      const expected = isCover ? got.contentType === 'image/jpeg' || got.contentType === 'image/png' : got.contentType === 'video/mp4' || got.contentType === 'video/quicktime' || got.contentType.startsWith('image/');
+      const expected = isCover ? got.contentType === 'image/jpeg' || got.contentType === 'image/png' : got.contentType === 'video/mp4' || got.contentType === 'video/quicktime';
       if (!expected) container.error ??= ig.processingStatus.format;
       container.fetched.push(got);
     }
