@@ -8,7 +8,16 @@ import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
+import { createByteDownloader, createDownloader } from './instagram/download.ts';
+import { pageControls, type PageControls } from './pages/controls.ts';
+import { pageContext } from './pages/context.ts';
+import { PagesStore } from './pages/store.ts';
+import { pageVideoRoutes } from './routes/page-videos.ts';
+import { pagePostRoutes } from './routes/page-posts.ts';
+import { instagramControls, type InstagramControls } from './instagram/controls.ts';
+import { InstagramStore } from './instagram/store.ts';
 import { graphRoutes } from './routes/graph.ts';
+import { instagramMediaRoutes } from './routes/instagram-media.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
 import type { FbRequest, FbRoute, FbWorld } from './world.ts';
@@ -24,6 +33,8 @@ export interface FacebookEmulatorOptions extends ListenOptions {
   longLivedSecs?: number;
   /** Authorization code lifetime (default 10 min). */
   codeSecs?: number;
+  /** Certificates to trust when downloading media URLs (tests' self-signed HTTPS hosts). */
+  mediaCa?: string[];
 }
 
 /**
@@ -40,15 +51,32 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** What an issued token stands for (user or Page, expiry). */
   tokenInfo(token: string): TokenInfo | undefined;
+  /** A never-expiring Page token (as taken from a long-lived user token) with these scopes. */
+  issuePageToken(pageId: string, clientId: string, scopes: readonly string[]): string;
+  /** Trust this certificate when downloading media (a test's HTTPS host started after the emulator). */
+  trustMediaCa(pem: string): void;
+  /** Page publishing: what was received, and the switches (pages/controls.ts). */
+  pages: PageControls;
+  /** Instagram publishing: what was received, and the switches (instagram/controls.ts). */
+  instagram: InstagramControls;
 }
 
 export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}): Promise<FacebookEmulator> {
   const clock = new Clock();
   const oauth = new OAuthServer(clock, { accessSecs: opts.shortLivedSecs ?? 3600, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 600 }, 'EAAB');
   const store = new FacebookStore(oauth);
-  const world: FbWorld = { store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600 };
+  const instagram = new InstagramStore(clock);
+  const trusted = [...(opts.mediaCa ?? [])];
+  const pages = new PagesStore();
+  const world: FbWorld = {
+    store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
+    instagram, download: await createDownloader(trusted), nodes: [], commentEdges: [],
+    downloadBytes: await createByteDownloader(trusted),
+  };
   const faults = new FaultQueue();
-  const app = createApp(1024 * 1024);
+  const pageCtx = pageContext(world, pages);
+  // Page photos arrive as multipart bytes (Meta takes photos up to 10 MB).
+  const app = createApp(12 * 1024 * 1024);
 
   const register = (route: FbRoute) => {
     app.route({
@@ -60,10 +88,14 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
         if (route.versioned && !VERSION.test(params.version ?? '')) return send(reply, unknownPath(path));
         if (route.url !== '/dialog/oauth') {
           const fault = faults.take(req.method, path);
-          if (fault) return send(reply, faultReply(fault));
+          if (fault) {
+            // A slow or hanging answer (a test kills the caller while it waits).
+            if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+            return send(reply, faultReply(fault));
+          }
         }
         const query = firstValues(req.query);
-        if (req.method === 'POST') for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
+        if (req.method === 'POST' && !/^multipart\//i.test(req.headers['content-type'] ?? '')) for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
         const header = /^(?:OAuth|Bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
         const fbReq: FbRequest = {
           method: req.method,
@@ -71,12 +103,15 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           query,
           token: query.access_token ?? header?.[1] ?? null,
           origin: `${req.protocol}://${req.headers.host}`,
+          raw: rawBody(req.body),
+          headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value])),
+          ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
         };
-        return send(reply, route.handler(fbReq));
+        return send(reply, await route.handler(fbReq));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...graphRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...pagePostRoutes(world, pages, pageCtx), ...pageVideoRoutes(world, pages, pageCtx), ...graphRoutes(world)]) register(route);
   app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
 
@@ -90,6 +125,18 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
     },
     tokenCalls: tokenCallsOf(oauth),
     tokenInfo: (token) => store.tokenInfo(token),
+    issuePageToken: (pageId, clientId, scopes) => {
+      const userId = [...store.users.values()].find((u) => u.pageIds.includes(pageId))?.id;
+      if (!userId) throw new Error(`no user manages page ${pageId}`);
+      const { accessToken } = oauth.issue(userId, clientId, [...scopes], false, null);
+      store.record(accessToken, { kind: 'page', userId, pageId, clientId, longLived: true });
+      return accessToken;
+    },
+    instagram: instagramControls(instagram),
+    pages: pageControls(pages, clock),
+    trustMediaCa: (pem) => {
+      trusted.push(pem);
+    },
   };
 }
 

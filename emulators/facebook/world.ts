@@ -5,6 +5,8 @@ import type { Clock } from '../shared/clock.ts';
 import type { Reply } from '../shared/http.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 import { appNotAuthorized, badAppSecretProof, cannotParseToken, expiredToken, noActiveToken } from './errors.ts';
+import type { Downloader } from './instagram/download.ts';
+import type { InstagramStore } from './instagram/store.ts';
 import type { FacebookStore, TokenInfo } from './store.ts';
 
 export interface FbWorld {
@@ -15,6 +17,16 @@ export interface FbWorld {
   decline: boolean;
   /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
   longLivedSecs: number;
+  /** Instagram containers, media and comments (instagram/store.ts). */
+  instagram: InstagramStore;
+  /** Fetches a media URL a container names, as Meta does. */
+  download: Downloader;
+  /** Readers of GET /{id} for nodes other route modules own (containers, media); undefined: not theirs. */
+  nodes: ((req: FbRequest) => Reply | undefined)[];
+  /** Handlers of /{id}/comments for objects other than Instagram media (Page posts); undefined: not theirs. */
+  commentEdges: ((req: FbRequest, write: boolean) => Promise<Reply> | undefined)[];
+  /** A URL's bytes (a photo posted by `url`), or undefined when it cannot be fetched. */
+  downloadBytes(url: string): Promise<Buffer | undefined>;
 }
 
 export interface FbRequest {
@@ -26,6 +38,11 @@ export interface FbRequest {
   token: string | null;
   /** The origin the client reached (for paging.next). */
   origin: string;
+  /** The raw body and its type (multipart uploads). */
+  raw?: Buffer;
+  contentType?: string;
+  /** Request headers, lower-case (rupload's offset and file_size). */
+  headers?: Record<string, string | undefined>;
 }
 
 export interface FbRoute {
@@ -33,7 +50,7 @@ export interface FbRoute {
   url: string;
   /** Graph routes are versioned: /v23.0/... */
   versioned: boolean;
-  handler(req: FbRequest): Reply;
+  handler(req: FbRequest): Reply | Promise<Reply>;
 }
 
 /** The token's record, or the Graph error a request with it gets (190 with Meta's subcodes). */

@@ -120,6 +120,10 @@ export function graphRoutes(world: FbWorld): FbRoute[] {
       url: '/:id',
       versioned: true,
       handler: (req) => {
+        for (const node of world.nodes) {
+          const reply = node(req);
+          if (reply) return reply;
+        }
         const id = req.params.id!;
         const ig = store.instagram(id);
         return read(req, ig ? fieldList('id') : fieldList('id', 'name'), (info, fields) => {

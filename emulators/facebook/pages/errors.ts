@@ -1,0 +1,13 @@
+// Page publishing errors in Graph's envelope (../errors.ts).
+import { graphError } from '../errors.ts';
+
+export const blocked = () =>
+  graphError({ message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed', code: 368, subcode: 1390008 });
+export const pageThrottled = () =>
+  graphError({ message: '(#32) Page request limit reached', code: 32 });
+export const needsPageToken = () =>
+  graphError({ message: '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission', code: 200 });
+export const missingMessage = () => graphError({ message: '(#100) The parameter message is required', code: 100 });
+export const badAttachedMedia = (id: string) => graphError({ message: `(#100) Invalid attached_media: ${id} is not an unpublished photo of this Page`, code: 100 });
+export const badPhoto = () => graphError({ message: '(#324) Requires upload file', code: 324 });
+export const invalidImage = () => graphError({ message: 'Invalid parameter', code: 100, subcode: 2069019 });

@@ -1,0 +1,61 @@
+// Page publishing as the emulator keeps it: photos (uploaded as bytes, published or not), feed posts
+// (text, link, attached photos), and comments on them, in order. Apart from store.ts (users, Pages,
+// tokens): only the Page publishing routes read it.
+import type { PageVideo } from './videos.ts';
+
+export interface PagePhoto {
+  id: string;
+  pageId: string;
+  published: boolean;
+  contentType: string;
+  size: number;
+  sha256: string;
+  caption?: string;
+  /** The feed post it is attached to, once attached. */
+  postId?: string;
+}
+
+export interface PagePost {
+  id: string;
+  pageId: string;
+  kind: 'post' | 'video' | 'reel' | 'story';
+  message?: string;
+  link?: string;
+  /** Attached photos, in order. */
+  photoIds: string[];
+  createdAt: number;
+  /** Every parameter as received (token left out). */
+  params: Record<string, string>;
+}
+
+export interface PageComment {
+  id: string;
+  postId: string;
+  /** The Page commenting. */
+  fromId: string;
+  message: string;
+  createdAt: number;
+}
+
+export class PagesStore {
+  readonly photos = new Map<string, PagePhoto>();
+  readonly videos = new Map<string, PageVideo>();
+  /** Video processing time on the emulator's clock, after finish. */
+  processingMs = 1000;
+  /** The next finished video fails processing with this message. */
+  failNextVideo: string | undefined;
+  readonly posts = new Map<string, PagePost>();
+  readonly comments: PageComment[] = [];
+  /** Every Page publishing call in order. */
+  readonly calls: { method: string; path: string; params: Record<string, string> }[] = [];
+  /** The next publishing calls answer #368 (blocked for policy). */
+  blockNext = 0;
+  /** Until this time every Page call answers #32 with X-Page-Usage at 100%. */
+  throttledUntil = 0;
+  #seq = 0;
+
+  nextId(): string {
+    this.#seq += 1;
+    return String(900_000_000_000_000 + this.#seq);
+  }
+}

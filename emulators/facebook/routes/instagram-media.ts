@@ -1,0 +1,263 @@
+// Instagram content publishing on graph.facebook.com: POST /{ig-user-id}/media (a container: an
+// image, a Reel, a Story, a carousel item or the carousel), GET /{container-id}?fields=status_code,
+// status (processing on the emulator's clock), POST /{ig-user-id}/media_publish creation_id, GET
+// /{ig-user-id}/content_publishing_limit, the account's media and stories, a media's permalink, and
+// its comments edge. Every answer carries the usage headers Meta sends (X-App-Usage,
+// X-Business-Use-Case-Usage).
+import type { Reply } from '../../shared/http.ts';
+import { graphError, nonexistingField, unsupportedGet } from '../errors.ts';
+import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../fields.ts';
+import * as ig from '../instagram/errors.ts';
+import { validateContainer } from '../instagram/validate.ts';
+import { DAY_MS, type IgContainer, type IgMedia } from '../instagram/store.ts';
+import type { IgAccount } from '../store.ts';
+import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
+
+/** Calls per account per hour that make call_count 100% (Instagram's documented 200 calls/hour). */
+const CALLS_PER_HOUR = 200;
+
+export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
+  const store = world.instagram;
+  const calls = new Map<string, number[]>();
+
+  /** The usage headers, counting this call against the account. */
+  const withUsage = (igUserId: string, reply: Reply): Reply => {
+    const now = store.now();
+    const recent = (calls.get(igUserId) ?? []).filter((t) => t > now - 3_600_000);
+    recent.push(now);
+    calls.set(igUserId, recent);
+    const pct = Math.min(100, Math.round((100 * recent.length) / CALLS_PER_HOUR));
+    const regain = Math.max(0, Math.ceil((store.throttledUntil - now) / 60_000));
+    const usage = { type: 'instagram', call_count: regain ? 100 : pct, total_cputime: Math.min(100, Math.ceil(pct / 2)), total_time: Math.min(100, Math.ceil(pct / 2)), estimated_time_to_regain_access: regain };
+    return {
+      ...reply,
+      headers: {
+        ...reply.headers,
+        'x-app-usage': JSON.stringify({ call_count: pct, total_cputime: usage.total_cputime, total_time: usage.total_time }),
+        'x-business-use-case-usage': JSON.stringify({ [igUserId]: [usage] }),
+      },
+    };
+  };
+
+  /** The IG account the token may publish on, or the error Graph gives. */
+  const access = (req: FbRequest, igUserId: string, post: boolean): IgAccount | Reply => {
+    const info = authenticate(world, req);
+    if (isReply(info)) return info;
+    const found = world.store.instagram(igUserId);
+    const user = world.store.users.get(info.userId);
+    const reachable = found && (info.kind === 'page' ? info.pageId === found.page.id : user?.pageIds.includes(found.page.id));
+    if (!found || !reachable) return post ? ig.unsupportedPost(igUserId) : unsupportedGet(igUserId);
+    const check = world.oauth.checkAccess(req.token!);
+    if (post && check.ok && !check.scopes.includes('instagram_content_publish')) {
+      return graphError({ message: '(#10) Application does not have permission for this action', code: 10 });
+    }
+    return found.account;
+  };
+
+  /** Runs `body` for the account the route names, with usage headers and the throttle. */
+  const onAccount = (post: boolean, edge: string, body: (req: FbRequest, account: IgAccount) => Reply | Promise<Reply>) => async (req: FbRequest): Promise<Reply> => {
+    const account = access(req, req.params.id!, post);
+    if (refused(account)) return account;
+    store.calls.push({ method: req.method, path: `/${req.params.id}/${edge}`, params: paramsOf(req) });
+    if (store.now() < store.throttledUntil) return withUsage(account.id, ig.throttled());
+    return withUsage(account.id, await body(req, account));
+  };
+
+  const createContainer = async (req: FbRequest, account: IgAccount): Promise<Reply> => {
+    const params = paramsOf(req);
+    const checked = validateContainer(params, (id) => store.containers.get(id), account.id);
+    if (refused(checked)) return checked;
+    const urls = [params.image_url, params.video_url, params.cover_url].filter((u): u is string => Boolean(u));
+    const container: IgContainer = {
+      id: store.nextId('1790'),
+      igUserId: account.id,
+      kind: checked.kind,
+      carouselItem: params.is_carousel_item === 'true',
+      params,
+      children: checked.children,
+      createdAt: store.now(),
+      readyAt: store.now() + (params.video_url ? store.processingMs.video : store.processingMs.image),
+      fetching: false,
+      fetched: [],
+      expired: false,
+    };
+    const failure = store.failNext.shift();
+    if (failure) container.error = failure;
+    if (params.image_url && !params.video_url) {
+      // An image is downloaded while the request waits: a URL Meta cannot fetch is refused at once.
+      const got = await world.download(params.image_url);
+      if ('failed' in got) return ig.downloadFailed();
+      if (got.contentType !== 'image/jpeg' && got.contentType !== 'image/png') return ig.unsupportedImage();
+      container.fetched.push(got);
+      urls.splice(urls.indexOf(params.image_url), 1);
+    }
+    store.containers.set(container.id, container);
+    if (urls.length) void downloadLater(container, urls);
+    return { status: 200, body: { id: container.id } };
+  };
+
+  /** Videos (and a Reel's cover) are downloaded after the answer: failures show as status ERROR. */
+  const downloadLater = async (container: IgContainer, urls: string[]) => {
+    container.fetching = true;
+    for (const url of urls) {
+      const got = await world.download(url);
+      if ('failed' in got) {
+        container.error ??= ig.processingStatus.download;
+        break;
+      }
+      const isCover = url === container.params.cover_url && url !== container.params.video_url;
+      const expected = isCover ? got.contentType === 'image/jpeg' || got.contentType === 'image/png' : got.contentType === 'video/mp4' || got.contentType === 'video/quicktime';
+      if (!expected) container.error ??= ig.processingStatus.format;
+      container.fetched.push(got);
+    }
+    container.fetching = false;
+    container.readyAt = Math.max(container.readyAt, store.now() + (container.params.video_url ? store.processingMs.video : 0));
+  };
+
+  const publish = (req: FbRequest, account: IgAccount): Reply => {
+    const id = req.query.creation_id;
+    if (!id) return ig.invalidParameter('The parameter creation_id is required.');
+    const container = store.containers.get(id);
+    if (!container || container.igUserId !== account.id || container.carouselItem) return ig.invalidParameter(`Invalid creation_id: ${id}`, 2207006);
+    const status = store.statusOf(container);
+    if (status === 'PUBLISHED') return ig.alreadyPublished();
+    if (status === 'EXPIRED') return ig.expiredContainer();
+    if (status === 'ERROR') return ig.containerFailed();
+    if (status === 'IN_PROGRESS') return ig.notReady();
+    if (store.usage(account.id) >= store.quotaTotal) return ig.publishLimit();
+    const media = toMedia(container, account);
+    store.media.set(media.id, media);
+    container.publishedMediaId = media.id;
+    return { status: 200, body: { id: media.id } };
+  };
+
+  const toMedia = (c: IgContainer, account: IgAccount): IgMedia => {
+    const children = c.children.map((cid) => store.containers.get(cid)!);
+    const video = Boolean(c.params.video_url);
+    return {
+      id: store.nextId('1800'),
+      igUserId: account.id,
+      containerId: c.id,
+      mediaType: c.kind === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : video ? 'VIDEO' : 'IMAGE',
+      productType: c.kind === 'STORIES' ? 'STORY' : c.kind === 'REELS' ? 'REELS' : 'FEED',
+      ...(c.kind !== 'STORIES' && c.params.caption !== undefined ? { caption: c.params.caption } : {}),
+      shortcode: Buffer.from(c.id).toString('base64url').slice(0, 11),
+      timestamp: store.now(),
+      options: c.params,
+      children: children.map((child) => ({ id: child.id, kind: child.kind, options: child.params, fetched: child.fetched })),
+      fetched: c.fetched,
+    };
+  };
+
+  const renderMedia = (m: IgMedia, fields: FieldTree, account: IgAccount) => pick(fields, {
+    id: () => m.id,
+    caption: () => m.caption,
+    media_type: () => m.mediaType,
+    media_product_type: () => m.productType,
+    shortcode: () => m.shortcode,
+    permalink: () => `https://www.instagram.com/${m.productType === 'REELS' ? 'reel' : m.productType === 'STORY' ? `stories/${account.username}` : 'p'}/${m.productType === 'STORY' ? m.id : m.shortcode}/`,
+    timestamp: () => graphTime(m.timestamp),
+    username: () => account.username,
+    comments_count: () => store.comments.filter((c) => c.mediaId === m.id).length,
+  }, 'IGMedia');
+
+  /** Parses fields and renders; an unknown field is Graph's #100. */
+  const render = (req: FbRequest, defaults: FieldTree, body: (fields: FieldTree) => unknown): Reply => {
+    const fields = req.query.fields === undefined ? defaults : parseFields(req.query.fields);
+    if (!fields) return graphError({ message: `Syntax error in the fields parameter: "${req.query.fields}"`, code: 2500 });
+    try {
+      return { status: 200, body: body(fields) };
+    } catch (error) {
+      if (error instanceof MissingField) return nonexistingField(error.field, error.nodeType);
+      throw error;
+    }
+  };
+
+  const listMedia = (stories: boolean) => (req: FbRequest, account: IgAccount): Reply => {
+    const all = store.mediaOf(account.id, stories);
+    const limit = Math.min(Math.max(Number(req.query.limit ?? 25) || 25, 1), 100);
+    const start = Number(req.query.after ? Buffer.from(req.query.after, 'base64url').toString() : 0) || 0;
+    const page = all.slice(start, start + limit);
+    return render(req, fieldList('id'), (fields) => ({
+      data: page.map((m) => renderMedia(m, fields, account)),
+      ...(start + limit < all.length ? { paging: { cursors: { after: Buffer.from(String(start + limit)).toString('base64url') } } } : {}),
+    }));
+  };
+
+  /** GET /{id} for a container or a media, with its owner's access; undefined: not Instagram's. */
+  world.nodes.push((req) => {
+    const id = req.params.id!;
+    const container = store.containers.get(id);
+    const media = store.media.get(id);
+    const owner = container?.igUserId ?? media?.igUserId;
+    if (!owner) return undefined;
+    const account = access(req, owner, false);
+    if (refused(account)) return account;
+    store.calls.push({ method: 'GET', path: `/${id}`, params: paramsOf(req) });
+    if (container) {
+      return withUsage(owner, render(req, fieldList('id'), (fields) => pick(fields, {
+        id: () => container.id,
+        status_code: () => store.statusOf(container),
+        status: () => container.error ?? store.statusOf(container),
+      }, 'IGContainer')));
+    }
+    return withUsage(owner, render(req, fieldList('id'), (fields) => renderMedia(media!, fields, account)));
+  });
+
+  /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's comments. */
+  const comments = (post: boolean) => (req: FbRequest): Reply | Promise<Reply> => {
+    const media = store.media.get(req.params.id!);
+    if (!media) {
+      for (const edge of world.commentEdges) {
+        const reply = edge(req, post);
+        if (reply) return reply;
+      }
+      return post ? ig.unsupportedPost(req.params.id!) : unsupportedGet(req.params.id!);
+    }
+    const account = access(req, media.igUserId, post);
+    if (refused(account)) return account;
+    store.calls.push({ method: req.method, path: `/${media.id}/comments`, params: paramsOf(req) });
+    if (store.now() < store.throttledUntil) return withUsage(account.id, ig.throttled());
+    if (!post) {
+      const list = store.comments.filter((c) => c.mediaId === media.id);
+      return withUsage(account.id, render(req, fieldList('id', 'text', 'timestamp'), (fields) => ({ data: list.map((c) => pick(fields, {
+        id: () => c.id, text: () => c.text, username: () => c.username, timestamp: () => graphTime(c.timestamp),
+      }, 'IGComment')) })));
+    }
+    const message = req.query.message;
+    if (!message) return withUsage(account.id, ig.invalidParameter('The parameter message is required.'));
+    const comment = { id: store.nextId('1810'), mediaId: media.id, igUserId: account.id, username: account.username, text: message, timestamp: store.now() };
+    store.comments.push(comment);
+    return withUsage(account.id, { status: 200, body: { id: comment.id } });
+  };
+
+  return [
+    { method: 'POST', url: '/:id/media', versioned: true, handler: onAccount(true, 'media', createContainer) },
+    { method: 'POST', url: '/:id/media_publish', versioned: true, handler: onAccount(true, 'media_publish', publish) },
+    { method: 'GET', url: '/:id/media', versioned: true, handler: onAccount(false, 'media', listMedia(false)) },
+    { method: 'GET', url: '/:id/stories', versioned: true, handler: onAccount(false, 'stories', listMedia(true)) },
+    {
+      method: 'GET',
+      url: '/:id/content_publishing_limit',
+      versioned: true,
+      handler: onAccount(false, 'content_publishing_limit', (req, account) => render(req, fieldList('quota_usage'), (fields) => ({
+        data: [pick(fields, { quota_usage: () => store.usage(account.id), config: () => ({ quota_total: store.quotaTotal, quota_duration: DAY_MS / 1000 }) }, 'ContentPublishingLimit')],
+      }))),
+    },
+    { method: 'POST', url: '/:id/comments', versioned: true, handler: comments(true) },
+    { method: 'GET', url: '/:id/comments', versioned: true, handler: comments(false) },
+  ];
+}
+
+/** The request's parameters without the token (what the inspection handle shows). */
+function paramsOf(req: FbRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) if (value !== undefined && name !== 'access_token' && name !== 'appsecret_proof') out[name] = value;
+  return out;
+}
+
+/** Graph's time format: 2026-11-24T21:50:11+0000. */
+const graphTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+
+/** A route's own answer (an error) rather than the value it looked up. */
+const refused = <T extends object>(value: T | Reply): value is Reply => 'status' in value && 'body' in value;

@@ -1,0 +1,164 @@
+// The Page calls publishing makes (graph.facebook.com, versioned, the Page's token) through the one
+// network HTTP client: photos uploaded as bytes (multipart `source`), feed posts, comments, and the
+// reads reconcile needs. Errors are Graph's (graph-errors.ts).
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { NetworkHttp, type NetworkRequest } from '../http.ts';
+import { classifyGraph, graphReason } from './graph-errors.ts';
+
+export const GRAPH_VERSION = 'v23.0';
+
+export interface FeedPost {
+  id: string;
+  message?: string;
+  created_time: string;
+  permalink_url?: string;
+}
+
+export class FacebookClient {
+  readonly #http: NetworkHttp;
+  readonly #page: string;
+
+  constructor(apiUrl: string, accessToken: string, pageId: string) {
+    this.#http = new NetworkHttp({
+      network: 'facebook',
+      baseUrl: `${apiUrl.replace(/\/+$/, '')}/${GRAPH_VERSION}`,
+      headers: () => ({ authorization: `OAuth ${accessToken}` }),
+      reasonOf: graphReason,
+      classify: classifyGraph,
+    });
+    this.#page = encodeURIComponent(pageId);
+  }
+
+  /** POST /{page-id}/photos published=false with the bytes: the photo's id, to attach to a post. */
+  async uploadPhoto(bytes: Buffer, filename: string, contentType: string): Promise<string> {
+    return idOf(await this.#http.call(this.#multipart(`/${this.#page}/photos`, { published: 'false' }, { name: 'source', filename, type: contentType, bytes })));
+  }
+
+  /** POST /{page-id}/videos upload_phase=start: the session and the first range to send. */
+  async startVideo(fileSize: number): Promise<{ videoId: string; session: string; start: number; end: number }> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'start', file_size: String(fileSize) }));
+    const b = body as { video_id: string; upload_session_id: string; start_offset: string; end_offset: string };
+    return { videoId: b.video_id, session: b.upload_session_id, start: Number(b.start_offset), end: Number(b.end_offset) };
+  }
+
+  /** upload_phase=transfer of the bytes at `start`: the next range Meta wants. */
+  async transferVideo(session: string, start: number, chunk: Buffer): Promise<{ start: number; end: number }> {
+    const { body } = await this.#http.call(this.#multipart(`/${this.#page}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: String(start) }, { name: 'video_file_chunk', filename: 'chunk', type: 'application/octet-stream', bytes: chunk }));
+    const b = body as { start_offset: string; end_offset: string };
+    return { start: Number(b.start_offset), end: Number(b.end_offset) };
+  }
+
+  async finishVideo(session: string, description: string): Promise<void> {
+    await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'finish', upload_session_id: session, ...(description ? { description } : {}) }));
+  }
+
+  /** POST /{page-id}/video_reels|video_stories upload_phase=start: the video and its rupload URL. */
+  async startPhased(edge: 'video_reels' | 'video_stories'): Promise<{ videoId: string; uploadUrl: string }> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'start' }));
+    const b = body as { video_id: string; upload_url: string };
+    return { videoId: b.video_id, uploadUrl: b.upload_url };
+  }
+
+  /** The whole file to rupload, from offset 0. */
+  async rupload(uploadUrl: string, bytes: Readable, size: number): Promise<void> {
+    await this.#http.call({ url: uploadUrl, method: 'POST', headers: { offset: '0', file_size: String(size), 'content-type': 'application/octet-stream', 'content-length': String(size) }, body: bytes });
+  }
+
+  /** upload_phase=finish: a Reel is published (video_state=PUBLISHED); a Story gives its post id. */
+  async finishPhased(edge: 'video_reels' | 'video_stories', videoId: string, description: string): Promise<string | undefined> {
+    const params = edge === 'video_reels' ? { video_state: 'PUBLISHED', ...(description ? { description } : {}) } : {};
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'finish', video_id: videoId, ...params }));
+    return (body as { post_id?: string }).post_id;
+  }
+
+  async photoStory(photoId: string): Promise<string> {
+    const { body } = await this.#http.call(this.#form(`/${this.#page}/photo_stories`, { photo_id: photoId }));
+    return String((body as { post_id?: string }).post_id ?? '');
+  }
+
+  /** GET /{video-id}?fields=status: the upload, processing and publishing phases. */
+  async videoStatus(videoId: string): Promise<{ uploaded: boolean; processing: string; published: boolean; error?: string }> {
+    const { body } = await this.#http.call({ url: `/${encodeURIComponent(videoId)}?fields=status` });
+    const status = (body as { status?: { uploading_phase?: { status?: string }; processing_phase?: { status?: string; errors?: { message?: string }[] }; publishing_phase?: { publish_status?: string } } }).status ?? {};
+    const error = status.processing_phase?.errors?.[0]?.message;
+    return {
+      uploaded: status.uploading_phase?.status === 'complete',
+      processing: status.processing_phase?.status ?? 'not_started',
+      published: status.publishing_phase?.publish_status === 'published',
+      ...(error ? { error } : {}),
+    };
+  }
+
+  /** A video's preferred thumbnail (the cover). */
+  async setThumbnail(videoId: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.#http.call(this.#multipart(`/${encodeURIComponent(videoId)}/thumbnails`, { is_preferred: 'true' }, { name: 'source', filename: 'cover.jpg', type: contentType, bytes }));
+  }
+
+  /** POST /{page-id}/feed: the post's id ({page-id}_{post-id}). */
+  async createPost(message: string, photoIds: string[], link?: string): Promise<string> {
+    const params: Record<string, string> = { ...(message ? { message } : {}), ...(link ? { link } : {}) };
+    photoIds.forEach((id, i) => {
+      params[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id });
+    });
+    return idOf(await this.#post(`/${this.#page}/feed`, params));
+  }
+
+  async comment(postId: string, message: string): Promise<string> {
+    return idOf(await this.#post(`/${encodeURIComponent(postId)}/comments`, { message }));
+  }
+
+  async permalink(postId: string): Promise<string | undefined> {
+    const { body } = await this.#http.call({ url: `/${encodeURIComponent(postId)}?fields=permalink_url` });
+    return (body as { permalink_url?: string }).permalink_url;
+  }
+
+  /** Whether a Page exists (a mention's pageId): Graph answers #100/33 for an id it cannot load. */
+  async pageExists(pageId: string): Promise<boolean> {
+    try {
+      await this.#http.call({ url: `/${encodeURIComponent(pageId)}?fields=id` });
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'not_found') return false;
+      throw error;
+    }
+  }
+
+  async recentPosts(limit: number): Promise<FeedPost[]> {
+    const { body } = await this.#http.call({ url: `/${this.#page}/feed?fields=id,message,created_time,permalink_url&limit=${limit}` });
+    return (body as { data?: FeedPost[] }).data ?? [];
+  }
+
+  async comments(postId: string): Promise<{ id: string; message: string; from?: { id: string } }[]> {
+    const { body } = await this.#http.call({ url: `/${encodeURIComponent(postId)}/comments?fields=id,message,from&limit=100` });
+    return (body as { data?: { id: string; message: string; from?: { id: string } }[] }).data ?? [];
+  }
+
+  async #post(url: string, params: Record<string, string>) {
+    return this.#http.call(this.#form(url, params));
+  }
+
+  #form(url: string, params: Record<string, string>): NetworkRequest {
+    return { url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() };
+  }
+
+  /** A multipart/form-data body with text fields and one file. */
+  #multipart(url: string, fields: Record<string, string>, file: { name: string; filename: string; type: string; bytes: Buffer }): NetworkRequest {
+    const boundary = `----crier${randomBytes(12).toString('hex')}`;
+    const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    const safeName = file.filename.replace(/["\r\n]/g, '_');
+    const body = Buffer.concat([
+      ...parts,
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${file.name}"; filename="${safeName}"\r\ncontent-type: ${file.type}\r\n\r\n`),
+      file.bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { url, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
+  }
+}
+
+function idOf(answer: { body: unknown; status: number }): string {
+  const id = (answer.body as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string' || !id) throw new Error(`facebook answered ${answer.status} without an id`);
+  return id;
+}
