@@ -1,5 +1,7 @@
 // Graph API field expansion: `fields=id,name,picture{url},instagram_business_account{id,username}`.
 // Modifiers such as `.limit(5)` or `.type(large)` are accepted and ignored.
+import type { Reply } from '../shared/http.ts';
+import { graphError, nonexistingField } from './errors.ts';
 
 /** Requested field -> its requested subfields (null: none given, the node's defaults apply). */
 export type FieldTree = Map<string, FieldTree | null>;
@@ -61,4 +63,19 @@ export function pick(fields: FieldTree, readers: FieldReaders, nodeType: string)
     if (v !== undefined) value[name] = v;
   }
   return value;
+}
+
+/**
+ * A node read: the `fields=` the request asks for (`defaults` without one) rendered by `body`; a
+ * malformed list is Graph's #2500, a field the node lacks its #100.
+ */
+export function renderFields(query: Record<string, string | undefined>, defaults: FieldTree, body: (fields: FieldTree) => unknown): Reply {
+  const fields = query.fields === undefined ? defaults : parseFields(query.fields);
+  if (!fields) return graphError({ message: `Syntax error in the fields parameter: "${query.fields}"`, code: 2500 });
+  try {
+    return { status: 200, body: body(fields) };
+  } catch (error) {
+    if (error instanceof MissingField) return nonexistingField(error.field, error.nodeType);
+    throw error;
+  }
 }

@@ -2,8 +2,8 @@
 // carries (X-Page-Usage, X-Business-Use-Case-Usage), the #368 and #32 switches, and how a post is
 // stored and rendered.
 import type { Reply } from '../../shared/http.ts';
-import { graphError, nonexistingField, unsupportedGet } from '../errors.ts';
-import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../fields.ts';
+import { unsupportedGet } from '../errors.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
 import type { FbPage } from '../store.ts';
 import { authenticate, isReply, type FbRequest, type FbWorld } from '../world.ts';
 import * as fbe from './errors.ts';
@@ -85,16 +85,7 @@ export function pageContext(world: FbWorld, pages: PagesStore) {
     }, 'Post');
   };
 
-  const render = (req: FbRequest, body: (fields: FieldTree) => unknown): Reply => {
-    const fields = req.query.fields === undefined ? fieldList('id', 'message', 'created_time') : parseFields(req.query.fields);
-    if (!fields) return graphError({ message: `Syntax error in the fields parameter: "${req.query.fields}"`, code: 2500 });
-    try {
-      return { status: 200, body: body(fields) };
-    } catch (error) {
-      if (error instanceof MissingField) return nonexistingField(error.field, error.nodeType);
-      throw error;
-    }
-  };
+  const render = (req: FbRequest, body: (fields: FieldTree) => unknown): Reply => renderFields(req.query, fieldList('id', 'message', 'created_time'), body);
 
   return { now, withUsage, asPage, onPage, addPost, renderPost, render, settle };
 }

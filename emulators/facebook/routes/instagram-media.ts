@@ -5,8 +5,8 @@
 // its comments edge. Every answer carries the usage headers Meta sends (X-App-Usage,
 // X-Business-Use-Case-Usage).
 import type { Reply } from '../../shared/http.ts';
-import { graphError, nonexistingField, unsupportedGet } from '../errors.ts';
-import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../fields.ts';
+import { graphError, unsupportedGet } from '../errors.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
 import * as ig from '../instagram/errors.ts';
 import { validateContainer } from '../instagram/validate.ts';
 import { DAY_MS, type IgContainer, type IgMedia } from '../instagram/store.ts';
@@ -162,16 +162,7 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
   }, 'IGMedia');
 
   /** Parses fields and renders; an unknown field is Graph's #100. */
-  const render = (req: FbRequest, defaults: FieldTree, body: (fields: FieldTree) => unknown): Reply => {
-    const fields = req.query.fields === undefined ? defaults : parseFields(req.query.fields);
-    if (!fields) return graphError({ message: `Syntax error in the fields parameter: "${req.query.fields}"`, code: 2500 });
-    try {
-      return { status: 200, body: body(fields) };
-    } catch (error) {
-      if (error instanceof MissingField) return nonexistingField(error.field, error.nodeType);
-      throw error;
-    }
-  };
+  const render = (req: FbRequest, defaults: FieldTree, body: (fields: FieldTree) => unknown): Reply => renderFields(req.query, defaults, body);
 
   const listMedia = (stories: boolean) => (req: FbRequest, account: IgAccount): Reply => {
     const all = store.mediaOf(account.id, stories);

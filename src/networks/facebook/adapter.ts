@@ -5,12 +5,14 @@
 // that quote them. After a crash, a post is looked for among the Page's recent posts (same message,
 // created since the reservation; a photo post only if its `ready` checkpoint was stored), a comment
 // among the post's comments.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import { isVideo } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { FacebookClient } from './client.ts';
 import { publishedVideo, type VideoCheckpoint, type VideoKind, type VideoTiming } from './videos.ts';
 import type { FacebookBlock } from './options.ts';
+
+const { cannotTell, orUnknown } = reconcileErrors('facebook', 'the Page');
 
 const CLOCK_MARGIN_MS = 5 * 60_000;
 const SEARCH_LIMIT = 50;
@@ -176,14 +178,4 @@ async function coverOf(input: PublishInput, url: string): Promise<{ bytes: Buffe
 
 const refused = (why: string) => new PublishError('permanent', `facebook: ${why}`, undefined, 'invalid');
 
-async function orUnknown<T>(position: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw cannotTell(position, (error as Error).message);
-  }
-}
 
-function cannotTell(position: number, why: string): PublishError {
-  return new PublishError('unknown', `facebook: could not tell whether container ${position + 1} is already posted (${why}); check the Page before posting it again`);
-}

@@ -4,13 +4,15 @@
 // of its step), and every later container a comment on it. After a crash, a root whose ready
 // checkpoint was stored is looked up by its container: PUBLISHED means it is on the account (found
 // among the recent media by caption), any other status means it was never published.
-import { PublishError } from '../errors.ts';
+import { PublishError, reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { InstagramClient } from './client.ts';
 import { readyContainer, type ContainerCheckpoint, type ContainerTiming } from './containers.ts';
 import type { InstagramBlock } from './options.ts';
 import { planRoot, type ContainerPlan } from './plan.ts';
+
+const { cannotTell, orUnknown } = reconcileErrors('instagram', 'the account');
 
 /** Our clock against Meta's: a search for a post starts this much before its reservation. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -85,14 +87,4 @@ function urlsOf(input: PublishInput): string[] {
   return [...input.containers[0]!.media.map((m) => m.url), ...(block.reelCoverUrl ? [block.reelCoverUrl] : [])];
 }
 
-async function orUnknown<T>(position: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw cannotTell(position, (error as Error).message);
-  }
-}
 
-function cannotTell(position: number, why: string): PublishError {
-  return new PublishError('unknown', `instagram: could not tell whether container ${position + 1} is already posted (${why}); check the account before posting it again`);
-}

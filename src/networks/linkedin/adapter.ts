@@ -5,11 +5,13 @@
 // after a crash a post is looked for among the author's recent posts (same commentary, created since
 // the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
 // already live, which is then the result.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
 import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './uploads.ts';
+
+const { cannotTell, orUnknown } = reconcileErrors('linkedin', 'the account');
 
 /** Our clock against LinkedIn's: a search for a post starts this much before its reservation. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -89,7 +91,7 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
   /** Our post among the author's posts created since `from`; undefined when all of them were read. */
   async function findPost(from: number): Promise<PartRef | undefined> {
     for (let start = 0; start < SEARCH_LIMIT; start += PAGE) {
-      const { posts } = await readOrUnknown(0, () => client.postsPage(author, start, PAGE));
+      const { posts } = await orUnknown(0, () => client.postsPage(author, start, PAGE));
       const match = posts.find((p) => p.commentary === rootCommentary && (p.createdAt ?? Infinity) >= from);
       if (match) return postRef(match.id);
       if (posts.length < PAGE || posts.some((p) => (p.createdAt ?? 0) < from)) return undefined;
@@ -100,7 +102,7 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
   async function findComment(position: number, root: PartRef): Promise<PartRef | undefined> {
     const text = input.containers[position]!.content;
     for (let start = 0; ; start += PAGE) {
-      const { comments, total } = await readOrUnknown(position, () => client.commentsPage(root.platformId, start, PAGE));
+      const { comments, total } = await orUnknown(position, () => client.commentsPage(root.platformId, start, PAGE));
       const match = comments.find((c) => c.actor === author && c.text === text);
       if (match) return commentRef(root, match.urn);
       if (comments.length < PAGE || (total !== undefined && start + PAGE >= total)) return undefined;
@@ -173,15 +175,5 @@ function checkpointFor(input: PublishInput, position: number): MediaCheckpoint {
   return cp?.position === position ? cp : { position, media: [] };
 }
 
-async function readOrUnknown<T>(position: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw cannotTell(position, (error as Error).message);
-  }
-}
 
-function cannotTell(position: number, why: string): PublishError {
-  return new PublishError('unknown', `linkedin: could not tell whether container ${position + 1} is already posted (${why}); check the account before posting it again`);
-}
 

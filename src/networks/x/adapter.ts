@@ -3,10 +3,12 @@
 // record is reconciled by searching the account's timeline back to the time the container was
 // reserved, every page of it: found is published, not found after a complete search is absent, and
 // whatever X cannot answer for sure ends `unknown`, never a repost and never `failed`.
-import { PublishError } from '../errors.ts';
+import { PublishError, reconcileErrors } from '../errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';
+
+const { cannotTell } = reconcileErrors('x', 'the account');
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime']);
@@ -36,8 +38,6 @@ function preparedFor(client: XClient, input: PublishInput, sleep?: (ms: number) 
   const textOf = (position: number) =>
     position === 0 && typeof input.block?.content === 'string' ? input.block.content : input.containers[position]!.content;
   const urlOf = (id: string) => `https://x.com/${input.account.username}/status/${id}`;
-  const cannotTell = (position: number, why: string) =>
-    new PublishError('unknown', `x: could not tell whether container ${position + 1} is already posted (${why}); check the account before posting it again`);
 
   /**
    * Our post among the account's posts since `since`: same text, and a reply to the root when it should
