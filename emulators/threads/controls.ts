@@ -1,0 +1,48 @@
+// The test handle of the emulator's publishing side: what was created and published, in order, and
+// one-shot behaviours (a container that fails, expires or never finishes; a FINISHED container whose
+// publish answers "Media Not Found"; the publishing limit spent).
+import { statusOf } from './containers.ts';
+import type { ContainerStatus, ThreadsContainer, ThreadsMedia, ThreadsWorld } from './world.ts';
+
+export interface PublishingControls {
+  /** Published posts and replies, in publishing order (copies). */
+  published(): ThreadsMedia[];
+  /** Containers created, in order, with their current status (copies). */
+  containers(): (ThreadsContainer & { status: ContainerStatus })[];
+  /** The next container created ends in ERROR with this error_message (e.g. FAILED_PROCESSING_VIDEO). */
+  failNextContainer(errorMessage: string): void;
+  /** The next container created is already EXPIRED (as if not published within 24 h). */
+  expireNextContainer(): void;
+  /** The next container created stays IN_PROGRESS until released. */
+  stickNextContainer(): void;
+  releaseContainer(id: string): void;
+  /** The next `times` publishes of a FINISHED container answer code 24/4279009 "Media Not Found". */
+  notFoundOnPublish(times?: number): void;
+  /** Records `count` posts (or replies) published now by the user, as if by another app: they use the quota. */
+  usePublishingQuota(userId: string, count: number, replies?: boolean): void;
+}
+
+export function publishingControls(world: ThreadsWorld): PublishingControls {
+  const { publishing } = world;
+  return {
+    published: () => structuredClone(publishing.media),
+    containers: () => [...publishing.containers.values()].map((c) => ({ ...structuredClone(c), status: statusOf(world, c).status })),
+    failNextContainer: (message) => void (publishing.faults.failNextContainer = message),
+    expireNextContainer: () => void (publishing.faults.expireNextContainer = true),
+    stickNextContainer: () => void (publishing.faults.stickNextContainer = true),
+    releaseContainer: (id) => {
+      const container = publishing.containers.get(id);
+      if (container) container.stuck = false;
+    },
+    notFoundOnPublish: (times = 1) => void (publishing.faults.notFoundPublishes += times),
+    usePublishingQuota: (userId, count, replies = false) => {
+      for (let i = 0; i < count; i++) {
+        publishing.media.push({
+          id: `quota-${userId}-${publishing.media.length}`, containerId: '', userId, username: world.users.get(userId)?.username ?? userId,
+          mediaType: 'TEXT_POST', text: undefined, replyToId: replies ? 'elsewhere' : undefined, rootId: '', replyControl: 'everyone',
+          allowlistedCountryCodes: undefined, media: [], shortcode: '', permalink: '', publishedAt: world.clock.now(),
+        });
+      }
+    },
+  };
+}
