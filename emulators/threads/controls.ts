@@ -18,6 +18,10 @@ export interface PublishingControls {
   releaseContainer(id: string): void;
   /** The next `times` publishes of a FINISHED container answer code 24/4279009 "Media Not Found". */
   notFoundOnPublish(times?: number): void;
+  /** The next publish is carried out, but its answer comes `ms` later (a sender killed meanwhile never learns the id). */
+  delayNextPublishAnswer(ms: number): void;
+  /** Trusts this certificate authority (PEM) when fetching media: a test's HTTPS hosts. */
+  trustCa(pem: string): void;
   /** Records `count` posts (or replies) published now by the user, as if by another app: they use the quota. */
   usePublishingQuota(userId: string, count: number, replies?: boolean): void;
 }
@@ -34,6 +38,8 @@ export function publishingControls(world: ThreadsWorld): PublishingControls {
       const container = publishing.containers.get(id);
       if (container) container.stuck = false;
     },
+    delayNextPublishAnswer: (ms) => void (publishing.faults.delayPublishAnswerMs = ms),
+    trustCa: (pem) => void publishing.fetchCa.push(pem),
     notFoundOnPublish: (times = 1) => void (publishing.faults.notFoundPublishes += times),
     usePublishingQuota: (userId, count, replies = false) => {
       for (let i = 0; i < count; i++) {

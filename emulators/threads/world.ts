@@ -102,6 +102,8 @@ export interface PublishingFaults {
   stickNextContainer?: boolean;
   /** The next publish of a FINISHED container answers "Media Not Found" this many times. */
   notFoundPublishes: number;
+  /** The next successful publish answers this late (ms). */
+  delayPublishAnswerMs?: number;
 }
 
 export interface PublishingWorld {

@@ -29,15 +29,16 @@ const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
   media_url: (m) => (m.media.length === 1 ? m.media[0]!.url : undefined),
 };
 
-function pick<T>(node: T, fields: string, known: Record<string, (n: T) => unknown>, type: string): Reply | Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** The requested fields of a node, or the refusal of an unknown one (a node's own `status` field is no Reply). */
+function pick<T>(node: T, fields: string, known: Record<string, (n: T) => unknown>, type: string): { values: Record<string, unknown> } | { refused: Reply } {
+  const values: Record<string, unknown> = {};
   for (const field of fields.split(',').map((f) => f.trim()).filter(Boolean)) {
     const read = known[field];
-    if (!read) return invalidField(field, type);
+    if (!read) return { refused: invalidField(field, type) };
     const value = read(node);
-    if (value !== undefined) out[field] = value;
+    if (value !== undefined) values[field] = value;
   }
-  return out;
+  return { values };
 }
 
 export function nodeRoutes(world: ThreadsWorld): ThreadsRoute[] {
@@ -59,8 +60,8 @@ function readNode(world: ThreadsWorld, req: ThreadsRequest): Reply {
   const media = world.publishing.media.find((m) => m.id === id && m.userId === caller.userId);
   if (!media) return objectNotFound(id);
   const out = pick(media, params.fields ?? 'id', MEDIA_FIELDS, 'ThreadsMedia');
-  if (isReply(out)) return out;
-  return { status: 200, body: { ...out, id: media.id } };
+  if ('refused' in out) return out.refused;
+  return { status: 200, body: { ...out.values, id: media.id } };
 }
 
 function readContainer(world: ThreadsWorld, container: ThreadsContainer, fields: string): Reply {
@@ -70,8 +71,8 @@ function readContainer(world: ThreadsWorld, container: ThreadsContainer, fields:
     status: (s) => s.status,
     error_message: (s) => s.errorMessage,
   }, 'ThreadsMediaContainer');
-  if (isReply(out)) return out;
-  return { status: 200, body: { ...out, id: container.id } };
+  if ('refused' in out) return out.refused;
+  return { status: 200, body: { ...out.values, id: container.id } };
 }
 
 /** Epoch seconds or a date string, as Graph's since/until take them. */
@@ -99,8 +100,8 @@ function listOf(world: ThreadsWorld, req: ThreadsRequest, replies: boolean): Rep
   const data: Record<string, unknown>[] = [];
   for (const media of page) {
     const out = pick(media, params.fields ?? 'id', MEDIA_FIELDS, 'ThreadsMedia');
-    if (isReply(out)) return out;
-    data.push({ ...out, id: media.id });
+    if ('refused' in out) return out.refused;
+    data.push({ ...out.values, id: media.id });
   }
   const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
   const more = start + limit < all.length;

@@ -47,10 +47,17 @@ export function publishingRoutes(world: ThreadsWorld): ThreadsRoute[] {
     {
       method: 'POST',
       url: '/:version/:id/threads_publish',
-      handler: (req) => {
+      handler: async (req) => {
         const params = paramsOf(req);
         const caller = publisher(req, params);
-        return isReply(caller) ? caller : publish(world, caller, params);
+        if (isReply(caller)) return caller;
+        const answer = publish(world, caller, params);
+        const delayMs = world.publishing.faults.delayPublishAnswerMs;
+        if (answer.status === 200 && delayMs) {
+          world.publishing.faults.delayPublishAnswerMs = undefined;
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+        }
+        return answer;
       },
     },
     {
