@@ -13,8 +13,8 @@ export interface PublishingControls {
   failNextContainer(errorMessage: string): void;
   /** The next container created is already EXPIRED (as if not published within 24 h). */
   expireNextContainer(): void;
-  /** The next container created stays IN_PROGRESS until released. */
-  stickNextContainer(): void;
+  /** The next container created (with this text, when given) stays IN_PROGRESS until released. */
+  stickNextContainer(text?: string): void;
   releaseContainer(id: string): void;
   /** The next `times` publishes of a FINISHED container answer code 24/4279009 "Media Not Found". */
   notFoundOnPublish(times?: number): void;
@@ -33,7 +33,7 @@ export function publishingControls(world: ThreadsWorld): PublishingControls {
     containers: () => [...publishing.containers.values()].map((c) => ({ ...structuredClone(c), status: statusOf(world, c).status })),
     failNextContainer: (message) => void (publishing.faults.failNextContainer = message),
     expireNextContainer: () => void (publishing.faults.expireNextContainer = true),
-    stickNextContainer: () => void (publishing.faults.stickNextContainer = true),
+    stickNextContainer: (text) => void (publishing.faults.stickNextContainer = { text }),
     releaseContainer: (id) => {
       const container = publishing.containers.get(id);
       if (container) container.stuck = false;

@@ -99,7 +99,7 @@ export interface PublishingSettings {
 export interface PublishingFaults {
   failNextContainer?: string;
   expireNextContainer?: boolean;
-  stickNextContainer?: boolean;
+  stickNextContainer?: { text: string | undefined };
   /** The next publish of a FINISHED container answers "Media Not Found" this many times. */
   notFoundPublishes: number;
   /** The next successful publish answers this late (ms). */

@@ -105,9 +105,10 @@ async function createContainer(world: ThreadsWorld, caller: Caller, params: Reco
     container.createdAt = now - settings.expiryMs - 1;
     faults.expireNextContainer = false;
   }
-  if (faults.stickNextContainer) {
+  const stick = faults.stickNextContainer;
+  if (stick && (stick.text === undefined || stick.text === container.text)) {
     container.stuck = true;
-    faults.stickNextContainer = false;
+    faults.stickNextContainer = undefined;
   }
   world.publishing.containers.set(container.id, container);
   return { status: 200, body: { id: container.id } };
