@@ -22,8 +22,8 @@ export interface PublishingControls {
   delayNextPublishAnswer(ms: number): void;
   /** Trusts this certificate authority (PEM) when fetching media: a test's HTTPS hosts. */
   trustCa(pem: string): void;
-  /** Records `count` posts (or replies) published now by the user, as if by another app: they use the quota. */
-  usePublishingQuota(userId: string, count: number, replies?: boolean): void;
+  /** Records `count` posts (or replies) published `agoMs` ago by the user, as if by another app: they use the quota. */
+  usePublishingQuota(userId: string, count: number, options?: { replies?: boolean; agoMs?: number }): void;
 }
 
 export function publishingControls(world: ThreadsWorld): PublishingControls {
@@ -41,12 +41,12 @@ export function publishingControls(world: ThreadsWorld): PublishingControls {
     delayNextPublishAnswer: (ms) => void (publishing.faults.delayPublishAnswerMs = ms),
     trustCa: (pem) => void publishing.fetchCa.push(pem),
     notFoundOnPublish: (times = 1) => void (publishing.faults.notFoundPublishes += times),
-    usePublishingQuota: (userId, count, replies = false) => {
+    usePublishingQuota: (userId, count, { replies = false, agoMs = 0 } = {}) => {
       for (let i = 0; i < count; i++) {
         publishing.media.push({
           id: `quota-${userId}-${publishing.media.length}`, containerId: '', userId, username: world.users.get(userId)?.username ?? userId,
           mediaType: 'TEXT_POST', text: undefined, replyToId: replies ? 'elsewhere' : undefined, rootId: '', replyControl: 'everyone',
-          allowlistedCountryCodes: undefined, media: [], shortcode: '', permalink: '', publishedAt: world.clock.now(),
+          allowlistedCountryCodes: undefined, media: [], shortcode: '', permalink: '', publishedAt: world.clock.now() - agoMs,
         });
       }
     },

@@ -23,6 +23,10 @@ const MAX_NOT_FOUND_RETRIES = 3;
 const CLOCK_MARGIN_MS = 5 * 60_000;
 /** Pages of the profile's posts a search reads at most before saying it cannot tell. */
 const SEARCH_PAGES = 5;
+/** A spent publishing limit: pages read to find the window's oldest post (1,000 replies at 100 a page), the wait when it cannot be found, the shortest wait. */
+const LIMIT_PAGES = 11;
+const LIMIT_FALLBACK_MS = 3600_000;
+const LIMIT_MIN_WAIT_MS = 60_000;
 
 export interface ThreadsAdapterOptions extends Partial<Timing> {
   apiUrl: string;
@@ -128,11 +132,37 @@ async function checkLimit(client: ThreadsClient, replies: boolean): Promise<void
     if (error instanceof PublishError && error.kind !== 'permanent') throw error;
     return;
   }
-  if (limit.total > 0 && limit.used >= limit.total) {
-    const what = replies ? 'replies' : 'posts';
-    throw new PublishError('retryable', `threads: the profile has published ${limit.used} of the ${limit.total} ${what} Threads allows per ${Math.round(limit.durationSecs / 3600)} h; `
-      + 'the window is moving, so it frees as the oldest of them age out: trying again in an hour', 3600_000, 'quota');
+  if (limit.total <= 0 || limit.used < limit.total) return;
+  const what = replies ? 'replies' : 'posts';
+  const waitMs = await freesInMs(client, replies, limit.durationSecs);
+  throw new PublishError('retryable', `threads: the profile has published ${limit.used} of the ${limit.total} ${what} Threads allows per ${Math.round(limit.durationSecs / 3600)} h (a moving window); `
+    + `the oldest of them ages out at ${new Date(Date.now() + waitMs).toISOString()}: trying again then`, waitMs, 'quota');
+}
+
+/**
+ * When the moving window frees a place: the oldest post (or reply) in it ages out. Threads does not
+ * say (the limit endpoint gives usage only), so it is read from the profile's posts of the window;
+ * posts made outside the API are listed too and may make it early, which costs one more check.
+ */
+async function freesInMs(client: ThreadsClient, replies: boolean, durationSecs: number): Promise<number> {
+  const now = Date.now();
+  let oldest: number | undefined;
+  let after: string | undefined;
+  try {
+    for (let page = 0; page < LIMIT_PAGES; page++) {
+      const found = await client.postsPage(replies, Math.floor(now / 1000) - durationSecs, after);
+      for (const post of found.posts) {
+        const at = Date.parse(post.timestamp ?? '');
+        if (Number.isFinite(at) && (oldest === undefined || at < oldest)) oldest = at;
+      }
+      if (!found.after) break;
+      after = found.after;
+    }
+  } catch {
+    return LIMIT_FALLBACK_MS;
   }
+  if (oldest === undefined) return LIMIT_FALLBACK_MS;
+  return Math.min(durationSecs * 1000, Math.max(LIMIT_MIN_WAIT_MS, oldest + durationSecs * 1000 - now));
 }
 
 /** The post's permalink; the profile's address when Threads does not give it (a copyright-flagged post) or cannot now. */

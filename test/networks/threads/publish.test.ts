@@ -150,9 +150,10 @@ describe('publishing to Threads', () => {
     assert.equal(publishCalls().filter((c) => c.status === 200).length, th.published().length);
   });
 
-  it('a spent 250-posts limit retries later with the reason, without calling threads_publish', async () => {
+  it('a spent 250-posts limit retries when the oldest post of the moving 24 h leaves it, with the reason, without calling threads_publish', async () => {
     const bob = await addProfile('bob_busy');
-    th.usePublishingQuota(bob.userId, 250);
+    th.usePublishingQuota(bob.userId, 1, { agoMs: 23 * 3600_000 }); // ages out in an hour
+    th.usePublishingQuota(bob.userId, 249, { agoMs: 3600_000 });
     const publishes = publishCalls().length;
     const postId = await create({ accounts: [bob.id], content: 'Over the limit' });
     const target = await until(async () => {
@@ -162,9 +163,11 @@ describe('publishing to Threads', () => {
       return rows[0];
     });
     assert.equal(target.status, 'pending');
-    assert.match(target.error, /^threads: the profile has published 250 of the 250 posts Threads allows per 24 h; .*trying again in an hour/);
+    assert.match(target.error, /^threads: the profile has published 250 of the 250 posts Threads allows per 24 h \(a moving window\); the oldest of them ages out at \S+Z: trying again then$/);
     const dueIn = new Date(target.due_at).getTime() - Date.now();
     assert.ok(dueIn > 55 * 60_000 && dueIn <= 60 * 60_000, `due in ${dueIn} ms`);
+    const freesAt = Date.parse(/ages out at (\S+Z)/.exec(target.error)![1]!);
+    assert.ok(Math.abs(freesAt - new Date(target.due_at).getTime()) < 5_000, 'due when it said');
     assert.equal(publishCalls().length, publishes);
   });
 
