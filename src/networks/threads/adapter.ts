@@ -44,7 +44,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions): NetworkAda
       if (!input.account.accessToken) throw new PublishError('auth', 'threads: the account has no access token; reconnect it');
       checkShape(input, options.publicUrl);
       const client = new ThreadsClient(options.apiUrl, input.account.accessToken, input.account.networkUniqueId);
-      return preparedFor(client, input, timing, options.notFoundWaitMs ?? 2000);
+      return preparedFor(client, input, timing, options.notFoundWaitMs ?? 1000);
     },
   };
 }
@@ -76,7 +76,7 @@ function preparedFor(client: ThreadsClient, input: PublishInput, timing: Timing,
       if (!(error instanceof PublishError) || !isMediaNotFound(error)) throw error;
       const tries = (cp.notFound ?? 0) + 1;
       if (tries > MAX_NOT_FOUND_RETRIES) {
-        throw new PublishError('permanent', `threads: Threads reported container ${cp.container} ready but answered "Media Not Found" to ${tries} publish attempts (${error.message})`, undefined, 'not_found');
+        throw new PublishError('permanent', `threads: Threads reported container ${cp.container} ready but answered "Media Not Found" to ${tries} publish attempts (${error.message.replace(/^threads: /, '')})`, undefined, 'not_found');
       }
       throw new PublishWait(notFoundWaitMs * 2 ** (tries - 1), { ...cp, notFound: tries }, 'threads: the container is not visible to publishing yet');
     }

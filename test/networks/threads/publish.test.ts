@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/threads/server.ts';
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
+import { createThreadsAdapter } from '../../../src/networks/threads/adapter.ts';
+import type { PublishError } from '../../../src/networks/errors.ts';
+import type { PublishInput } from '../../../src/networks/types.ts';
 import { decodeId } from '../../../src/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
@@ -140,6 +143,32 @@ describe('publishing to Threads', () => {
     const calls = publishCalls().filter((c) => c.params.creation_id === sent.containerId);
     assert.deepEqual(calls.map((c) => c.status), [400, 200]);
     assert.equal(th.published().filter((p) => p.text === 'Found on the second try').length, 1);
+  });
+
+  it('"Media Not Found" on every try is given up after three more publishes, failing the destination', async () => {
+    th.notFoundOnPublish(4);
+    const post = await publish({ accounts: [ada.id], content: 'Never found' });
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /^threads: Threads reported container \d+ ready but answered "Media Not Found" to 4 publish attempts \(The requested resource does not exist: The media with id \d+ cannot be found\. \(code 24\/4279009\)\)$/);
+    const container = th.containers().find((c) => c.text === 'Never found')!;
+    assert.deepEqual(publishCalls().filter((c) => c.params.creation_id === container.id).map((c) => c.status), [400, 400, 400, 400]);
+    assert.equal(th.published().filter((p) => p.text === 'Never found').length, 0);
+  });
+
+  it('against the real Threads, Crier media at a PUBLIC_BASE_URL the internet cannot reach is refused before any call', async () => {
+    const adapter = createThreadsAdapter({ apiUrl: th.url, publicUrl: { publicBaseUrl: h.front.url, realNetwork: true } });
+    const calls = th.calls().length;
+    const input = {
+      account: { id: 1, orgId: 1, network: 'threads', username: 'ada', networkUniqueId: ada.userId, serviceUrl: null, accessToken: 'token', refreshToken: null, credential: null },
+      containers: [{ content: 'From Crier', media: [{ url: `${h.front.url}/media/x/photo.png`, filename: 'photo.png' }] }],
+      block: undefined,
+    } as unknown as PublishInput;
+    await assert.rejects(adapter.prepare(input), (error: PublishError) => {
+      assert.equal(error.kind, 'permanent');
+      assert.match(error.message, /^threads: threads downloads media from Crier at https:\/\/127\.0\.0\.1:\d+, which is not a public address; set PUBLIC_BASE_URL to a public https address/);
+      return true;
+    });
+    assert.equal(th.calls().length, calls);
   });
 
   it('a post with more than 5 links is refused by Threads with a clear, permanent error', async () => {
