@@ -16,10 +16,13 @@ const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'pa
 const MAX_TEXT = 500;
 const MAX_LINKS = 5;
 const MAX_CHILDREN = 20;
+/** Publishing reference: alt_text is at most 1,000 characters. */
+const MAX_ALT_TEXT = 1000;
 
-// Ids are numeric strings like Meta's (17-18 digits), below 2^53 so any JSON parser keeps them.
+// Ids are numeric strings of 17 digits like Meta's media ids (always sent as JSON strings), built as
+// text: numbers that large lose digits in a double.
 let sequence = 0;
-export const graphId = () => String(17_000_000_000_000_000 + (Date.now() % 1e9) * 1000 + (++sequence % 1000));
+export const graphId = () => `17${String(Date.now() % 1e11).padStart(11, '0')}${String(++sequence % 10_000).padStart(4, '0')}`;
 
 const invalid = (message: string, subcode?: number): Reply => metaError(message, 100, subcode, 400, 'THApiException');
 export const mediaNotFound = (id: string): Reply => ({
@@ -137,6 +140,7 @@ function checkParams(world: ThreadsWorld, caller: Caller, mediaType: ContainerTy
   if (text && linksIn(text).length > MAX_LINKS) {
     return invalid(`(#100) THREADS_API__LINK_LIMIT_EXCEEDED: a post can contain at most ${MAX_LINKS} links; this one has ${linksIn(text).length}.`);
   }
+  if (params.alt_text && params.alt_text.length > MAX_ALT_TEXT) return invalid(`(#100) Param alt_text must be at most ${MAX_ALT_TEXT} characters long.`);
   if (params.reply_control && !REPLY_CONTROLS.includes(params.reply_control)) return invalid(`(#100) Param reply_control must be one of {${REPLY_CONTROLS.join(', ')}}`);
   if (params.allowlisted_country_codes !== undefined && !params.allowlisted_country_codes.split(',').every((c) => /^[A-Z]{2}$/.test(c.trim()))) {
     return invalid('(#100) Param allowlisted_country_codes must be a list of ISO 3166-1 alpha-2 country codes');

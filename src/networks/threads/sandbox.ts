@@ -4,7 +4,8 @@
 import { oauthEmulatorSpec } from '../emulator.ts';
 import { THREADS_SCOPES } from './oauth.ts';
 
-const THREADS_USER = { id: '2790000000000000001', username: 'sandbox_threads' };
+// Below 2^53: the code exchange answers user_id as a JSON number.
+const THREADS_USER = { id: '27900000000001', username: 'sandbox_threads' };
 /** The app the sandbox account's token is issued to (the emulator does not tie tokens to a registered app). */
 const SANDBOX_APP = 'crier-sandbox';
 
