@@ -1,6 +1,6 @@
 // Threads with real `crier worker` processes killed with SIGKILL: after the root was published, while
-// the reply's container is processing; and in the publish call itself, after Threads published but
-// before its answer arrived. Another worker takes over from the stored checkpoint and, after a crash,
+// the reply's container is processing; in the publish call itself, after Threads published but
+// before its answer arrived; and in the publishing step before the publish call. Another worker takes over from the stored checkpoint and, after a crash,
 // asks Threads before doing anything: the emulator's records show nothing created or published twice.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -99,6 +99,33 @@ describe('Threads with real worker processes', { concurrency: false }, () => {
     // any logged call would be a second one.
     assert.equal(publishCalls(published.containerId).length, 0, 'threads_publish was not called again');
     assert.equal(th.containers().filter((c) => c.text === 'published, answer lost').length, 1, 'one container');
+    healthy.child.kill('SIGTERM');
+    await healthy.exited;
+  });
+
+  test('killed in the publishing step before threads_publish: the container is FINISHED, not PUBLISHED, so the next worker publishes it, once', async () => {
+    // The limit check that precedes the publish call hangs: the worker dies with the container ready.
+    th.failNext({ status: 500, method: 'GET', path: /\/threads_publishing_limit$/, delayMs: 30_000 });
+    const { postId, rawId } = await createPost([{ content: 'ready, not yet published' }]);
+    const doomed = await worker();
+    const ready = await until(async () => {
+      const { rows } = await h.server.db.query('SELECT checkpoint FROM targets WHERE post_id = $1', [rawId]);
+      return rows[0]?.checkpoint?.ready ? (rows[0].checkpoint.container as string) : undefined;
+    }, 30_000, 'the ready checkpoint');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    assert.equal(th.published().filter((p) => p.text === 'ready, not yet published').length, 0);
+    const callsAtKill = th.calls().length;
+
+    const healthy = await worker();
+    const post = await h.stack.waitForPost(org, postId, undefined, 90_000);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    const published = th.published().filter((p) => p.text === 'ready, not yet published');
+    assert.equal(published.length, 1, 'published once');
+    assert.equal(published[0]!.containerId, ready, 'the ready container, not a new one');
+    // After the crash the container's status was asked (reconcile) before publishing: it said FINISHED.
+    assert.ok(th.calls().slice(callsAtKill).some((c) => c.method === 'GET' && c.path.endsWith(`/${ready}`) && c.params.fields === 'status,error_message' && c.status === 200), 'reconciled');
     healthy.child.kill('SIGTERM');
     await healthy.exited;
   });
