@@ -171,6 +171,18 @@ describe('publishing to Threads', () => {
     assert.equal(th.calls().length, calls);
   });
 
+  it('a 5xx from threads_publish is retried: the next attempt asks the container (FINISHED, so not published) and publishes it once', async () => {
+    th.failNext({ status: 500, method: 'POST', path: /\/threads_publish$/ });
+    const post = await publish({ accounts: [ada.id], content: 'After a 500' });
+    const sent = publishedOf(post);
+    const calls = th.calls();
+    const publishes = calls.map((c, i) => [c, i] as const).filter(([c]) => c.path.endsWith('/threads_publish') && c.params.creation_id === sent.containerId);
+    assert.deepEqual(publishes.map(([c]) => c.status), [500, 200]);
+    const [failedAt, doneAt] = [publishes[0]![1], publishes[1]![1]];
+    assert.ok(calls.slice(failedAt, doneAt).some((c) => c.method === 'GET' && c.path.endsWith(`/${sent.containerId}`)), 'reconciled between the two');
+    assert.equal(th.published().filter((p) => p.text === 'After a 500').length, 1);
+  });
+
   it('a post with more than 5 links is refused by Threads with a clear, permanent error', async () => {
     const links = Array.from({ length: 6 }, (_, i) => `https://example.com/${i}`).join(' ');
     const post = await publish({ accounts: [ada.id], content: `Links: ${links}` });
