@@ -20,6 +20,8 @@ export interface PublishingControls {
   notFoundOnPublish(times?: number): void;
   /** The next publish is carried out, but its answer comes `ms` later (a sender killed meanwhile never learns the id). */
   delayNextPublishAnswer(ms: number): void;
+  /** The next publish (with this text, when given) is carried out but answered with a 500: the sender never learns the id. */
+  loseNextPublishAnswer(text?: string): void;
   /** Trusts this certificate authority (PEM) when fetching media: a test's HTTPS hosts. */
   trustCa(pem: string): void;
   /** Records `count` posts (or replies) published `agoMs` ago by the user, as if by another app: they use the quota. */
@@ -39,6 +41,7 @@ export function publishingControls(world: ThreadsWorld): PublishingControls {
       if (container) container.stuck = false;
     },
     delayNextPublishAnswer: (ms) => void (publishing.faults.delayPublishAnswerMs = ms),
+    loseNextPublishAnswer: (text) => void (publishing.faults.losePublishAnswer = { text }),
     trustCa: (pem) => void publishing.fetchCa.push(pem),
     notFoundOnPublish: (times = 1) => void (publishing.faults.notFoundPublishes += times),
     usePublishingQuota: (userId, count, { replies = false, agoMs = 0 } = {}) => {

@@ -104,6 +104,8 @@ export interface PublishingFaults {
   notFoundPublishes: number;
   /** The next successful publish answers this late (ms). */
   delayPublishAnswerMs?: number;
+  /** The next successful publish (of a container with this text, if set) is answered with a 500. */
+  losePublishAnswer?: { text: string | undefined };
 }
 
 export interface PublishingWorld {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Reply } from '../../shared/http.ts';
 import { linksIn, statusOf, threadsLength } from '../containers.ts';
-import { metaError } from '../errors.ts';
+import { metaError, serverError } from '../errors.ts';
 import { fetchMedia, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from '../media-fetch.ts';
 import type { ContainerType, ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../world.ts';
 import { callerOf, isReply, missingPermission, objectNotFound, paramsOf, type Caller } from './params.ts';
@@ -55,10 +55,17 @@ export function publishingRoutes(world: ThreadsWorld): ThreadsRoute[] {
         const caller = publisher(req, params);
         if (isReply(caller)) return caller;
         const answer = publish(world, caller, params);
-        const delayMs = world.publishing.faults.delayPublishAnswerMs;
-        if (answer.status === 200 && delayMs) {
-          world.publishing.faults.delayPublishAnswerMs = undefined;
+        if (answer.status !== 200) return answer;
+        const { faults } = world.publishing;
+        if (faults.delayPublishAnswerMs) {
+          const delayMs = faults.delayPublishAnswerMs;
+          faults.delayPublishAnswerMs = undefined;
           await new Promise((resolve) => setTimeout(resolve, delayMs));
+        }
+        const lose = faults.losePublishAnswer;
+        if (lose && (lose.text === undefined || lose.text === world.publishing.containers.get(params.creation_id!)?.text)) {
+          faults.losePublishAnswer = undefined;
+          return serverError();
         }
         return answer;
       },

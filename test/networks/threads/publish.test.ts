@@ -183,12 +183,28 @@ describe('publishing to Threads', () => {
     assert.equal(th.published().filter((p) => p.text === 'After a 500').length, 1);
   });
 
+  it('a reply published by Threads whose answer was a 500 is found among the profile\'s replies, not published again', async () => {
+    th.loseNextPublishAnswer('the lost reply');
+    const post = await publish({ accounts: [ada.id], containers: [{ content: 'root of a lost answer' }, { content: 'the lost reply' }, { content: 'after it' }] });
+    const root = publishedOf(post);
+    const replies = th.published().filter((p) => p.rootId === root.id && p.id !== root.id);
+    assert.deepEqual(replies.map((r) => [r.text, r.replyToId]), [['the lost reply', root.id], ['after it', root.id]]);
+    const lost = replies[0]!;
+    assert.deepEqual(publishCalls().filter((c) => c.params.creation_id === lost.containerId).map((c) => c.status), [500], 'one publish, answered 500');
+    assert.ok(th.calls().some((c) => c.method === 'GET' && c.path.endsWith('/replies')), 'the replies were searched');
+    const { rows } = await h.server.db.query(
+      `SELECT p.position, p.platform_id FROM target_parts p JOIN targets t ON t.id = p.target_id WHERE t.post_id = $1 ORDER BY p.position`, [decodeId(post.id)],
+    );
+    assert.deepEqual(rows.map((r) => r.platform_id), [root.id, lost.id, replies[1]!.id]);
+  });
+
   it('a post with more than 5 links is refused by Threads with a clear, permanent error', async () => {
     const links = Array.from({ length: 6 }, (_, i) => `https://example.com/${i}`).join(' ');
     const post = await publish({ accounts: [ada.id], content: `Links: ${links}` });
     assert.equal(post.socialAccounts[0].status, 'failed');
     assert.match(post.socialAccounts[0].error, /^threads: Threads refuses posts with more than 5 links; remove some links \(.*LINK_LIMIT_EXCEEDED/);
-    assert.equal(publishCalls().filter((c) => c.status === 200).length, th.published().length);
+    assert.deepEqual(containerCalls().filter((c) => c.params.text === `Links: ${links}`).map((c) => c.status), [400], 'refused at container creation, not retried');
+    assert.equal(th.published().filter((p) => p.text === `Links: ${links}`).length, 0);
   });
 
   it('a spent 250-posts limit retries when the oldest post of the moving 24 h leaves it, with the reason, without calling threads_publish', async () => {
