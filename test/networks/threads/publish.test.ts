@@ -102,20 +102,25 @@ describe('publishing to Threads', () => {
     assert.equal(publishCalls().filter((c) => c.params.creation_id === sent.containerId).length, 1);
   });
 
-  it('a carousel: item containers in order, then the carousel with its children and text, published as one post', async () => {
+  it('a carousel of images and a video: item containers in order, polled until all are FINISHED, then the carousel with its children and text, published as one post', async () => {
     const jpeg = await makeJpeg('64x64');
     const media = await h.upload(org, 'a.jpg', jpeg, 'image/jpeg');
+    const clip = await h.upload(org, 'c.mp4', await makeVideo({ seconds: 1, size: '160x120', rate: 25 }), 'video/mp4');
     const other = `${h.stack.media.url}/cat.png`;
-    const post = await publish({ accounts: [ada.id], containers: [{ content: 'Two pictures', media: [
-      { url: media.url, filename: 'a.jpg', altText: 'first' }, { url: other, filename: 'cat.png', altText: 'second' },
+    const post = await publish({ accounts: [ada.id], containers: [{ content: 'Two pictures and a clip', media: [
+      { url: media.url, filename: 'a.jpg', altText: 'first' }, { url: other, filename: 'cat.png', altText: 'second' }, { url: clip.url, filename: 'c.mp4', altText: 'third' },
     ] }] });
     const sent = publishedOf(post);
     assert.equal(sent.mediaType, 'CAROUSEL_ALBUM');
-    assert.deepEqual(sent.media.map((m) => [m.altText, m.mime]), [['first', 'image/jpeg'], ['second', 'image/png']]);
+    assert.deepEqual(sent.media.map((m) => [m.mediaType, m.altText, m.mime]), [['IMAGE', 'first', 'image/jpeg'], ['IMAGE', 'second', 'image/png'], ['VIDEO', 'third', 'video/mp4']]);
     const carousel = th.containers().find((c) => c.id === sent.containerId)!;
     const items = carousel.children.map((id) => th.containers().find((c) => c.id === id)!);
     assert.ok(items.every((i) => i.isCarouselItem && i.text === undefined));
-    assert.equal(carousel.text, 'Two pictures');
+    assert.equal(carousel.text, 'Two pictures and a clip');
+    const calls = th.calls();
+    const carouselCreated = calls.findIndex((c) => c.method === 'POST' && c.params.media_type === 'CAROUSEL' && c.params.children === carousel.children.join(','));
+    const videoFinished = calls.findIndex((c) => c.method === 'GET' && c.path.endsWith(`/${items[2]!.id}`) && c.status === 200);
+    assert.ok(videoFinished >= 0 && videoFinished < carouselCreated, 'the items were polled before the carousel was created');
     assert.equal(publishCalls().filter((c) => items.some((i) => i.id === c.params.creation_id)).length, 0, 'items are never published on their own');
   });
 
