@@ -203,6 +203,15 @@ describe('publishing to Threads', () => {
     assert.deepEqual(rows.map((r) => r.platform_id), [root.id, lost.id, replies[1]!.id]);
   });
 
+  it('a lost answer Threads cannot disambiguate (the same text posted twice in the window) ends unknown, not posted again', async () => {
+    publishedOf(await publish({ accounts: [ada.id], content: 'Said twice' }));
+    th.loseNextPublishAnswer('Said twice');
+    const post = await publish({ accounts: [ada.id], content: 'Said twice' });
+    assert.equal(post.socialAccounts[0].status, 'unknown');
+    assert.match(post.socialAccounts[0].error, /^threads: could not tell whether container 1 is already posted \(2 posts since then have the same text\); check the account before posting it again$/);
+    assert.equal(th.published().filter((p) => p.text === 'Said twice').length, 2, 'the second was published once, by the lost call');
+  });
+
   it('a post with more than 5 links is refused by Threads with a clear, permanent error', async () => {
     const links = Array.from({ length: 6 }, (_, i) => `https://example.com/${i}`).join(' ');
     const post = await publish({ accounts: [ada.id], content: `Links: ${links}` });
