@@ -9,15 +9,31 @@ import { createApp, firstValues, listen, send, type ListenOptions } from '../sha
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { metaError, serverError, unknownPath } from './errors.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { paramsOf } from './routes/params.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { nodeRoutes } from './routes/nodes.ts';
+import { publishingRoutes } from './routes/publishing.ts';
 import type { ThreadsRoute } from './routes/route.ts';
-import type { ThreadsSettings, ThreadsUser, ThreadsWorld } from './world.ts';
+import { publishingControls, type PublishingControls } from './controls.ts';
+import type { PublishingSettings, ThreadsSettings, ThreadsUser, ThreadsWorld } from './world.ts';
 
-export type { ThreadsUser, ThreadsSettings } from './world.ts';
+export type { ThreadsUser, ThreadsSettings, ThreadsMedia, ThreadsContainer, PublishingSettings } from './world.ts';
 
 export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSettings> {
   /** Authorization codes live this long (default 1 h, as Meta's Instagram/Threads codes). */
   codeSecs?: number;
+  /** Publishing limits and processing times (defaults: Meta's 250 posts, 1,000 replies per 24 h; processing below). */
+  publishing?: Partial<PublishingSettings>;
+  /** Certificate authorities (PEM) the media fetch trusts besides the system's: a test's HTTPS hosts. */
+  fetchCa?: string[];
+}
+
+/** One request the emulator answered, for tests: the Graph parameters (query and body) it carried. */
+export interface ThreadsCall {
+  method: string;
+  path: string;
+  params: Record<string, string | undefined>;
+  status: number;
 }
 
 export interface AddThreadsUserInput {
@@ -35,7 +51,9 @@ export interface AddThreadsUserInput {
  * clock: also ages a long-lived token past 24 h; revokeUser: every token of theirs answers 190/458;
  * omitNextRefreshToken: no effect, Threads has no refresh tokens) and these.
  */
-export interface ThreadsEmulator extends OAuthEmulatorControls {
+export interface ThreadsEmulator extends OAuthEmulatorControls, PublishingControls {
+  /** Every request answered, in order. */
+  calls(): ThreadsCall[];
   addUser(input?: AddThreadsUserInput): ThreadsUser;
   /** Issues a long-lived token directly (tests that skip the browser flow), issued now on the emulator clock. */
   issueLongLived(userId: string, clientId: string, scopes?: string[]): string;
@@ -45,6 +63,12 @@ export interface ThreadsEmulator extends OAuthEmulatorControls {
 
 let idCounter = 0;
 
+/** X-App-Usage: call_count, total_cputime, total_time as percentages; here from the calls answered (Meta's floor: 4800 x 10 impressions). */
+const appUsage = (calls: number) => {
+  const percent = Math.min(100, Math.floor((calls * 100) / 48_000));
+  return JSON.stringify({ call_count: percent, total_cputime: percent, total_time: percent });
+};
+
 export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): Promise<ThreadsEmulator> {
   const clock = new Clock();
   const settings: ThreadsSettings = {
@@ -53,7 +77,17 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
     minRefreshAgeSecs: opts.minRefreshAgeSecs ?? 24 * 3600,
   };
   const oauth = new OAuthServer(clock, { accessSecs: settings.shortLivedSecs, refreshSecs: null, rotateRefresh: false, codeSecs: opts.codeSecs ?? 3600 }, 'THQ');
-  const world: ThreadsWorld = { clock, oauth, users: new Map(), longLived: new Set(), settings };
+  const publishing: PublishingSettings = {
+    quotaTotal: 250, replyQuotaTotal: 1000, quotaDurationSecs: 86_400, expiryMs: 24 * 3600_000,
+    // Text and images are ready at once; a video takes a while (Meta: seconds to minutes).
+    processingMs: { TEXT: 0, IMAGE: 0, VIDEO: 1500, CAROUSEL: 0 },
+    ...opts.publishing,
+  };
+  const world: ThreadsWorld = {
+    clock, oauth, users: new Map(), longLived: new Set(), settings,
+    publishing: { containers: new Map(), media: [], settings: publishing, faults: { notFoundPublishes: 0 }, fetchCa: opts.fetchCa ?? [] },
+  };
+  const calls: ThreadsCall[] = [];
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -62,21 +96,25 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const fault = faults.take(req.method, req.url.split('?')[0]!);
+        const path = req.url.split('?')[0]!;
+        const request = { query: firstValues(req.query), body: req.body, headers: req.headers, params: (req.params ?? {}) as Record<string, string> };
+        const fault = faults.take(req.method, path);
+        let out;
         if (fault) {
+          if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
           const base = fault.status >= 500 ? serverError(fault.status) : metaError('Emulated failure', 1, undefined, fault.status);
-          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
+          out = { status: fault.status, body: fault.body ?? base.body, headers: fault.headers };
+        } else {
+          out = await route.handler(request);
         }
-        return send(reply, route.handler({
-          query: firstValues(req.query),
-          body: req.body,
-          headers: req.headers,
-          params: (req.params ?? {}) as Record<string, string>,
-        }));
+        calls.push({ method: req.method, path, params: paramsOf(request), status: out.status });
+        // Graph answers carry the app's usage (percentages of its rolling-24 h allowance).
+        const usage: Record<string, string> = route.url.startsWith('/:version') ? { 'x-app-usage': appUsage(calls.length) } : {};
+        return send(reply, { ...out, headers: { ...usage, ...out.headers } });
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...profileRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...publishingRoutes(world), ...nodeRoutes(world)]) register(route);
   app.setNotFoundHandler((_req, reply) => send(reply, unknownPath()));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError()));
 
@@ -105,5 +143,7 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
       return accessToken;
     },
     tokenCalls: tokenCallsOf(oauth),
+    calls: () => structuredClone(calls),
+    ...publishingControls(world),
   };
 }

@@ -29,4 +29,90 @@ export interface ThreadsWorld {
   /** Long-lived tokens (from th_exchange_token, th_refresh_token or issueLongLived). */
   longLived: Set<string>;
   settings: ThreadsSettings;
+  publishing: PublishingWorld;
+}
+
+export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
+export type ContainerType = 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
+
+/** A media container (POST /{user-id}/threads): what will be published, and how far Threads got with it. */
+export interface ThreadsContainer {
+  id: string;
+  userId: string;
+  mediaType: ContainerType;
+  text: string | undefined;
+  imageUrl: string | undefined;
+  videoUrl: string | undefined;
+  altText: string | undefined;
+  isCarouselItem: boolean;
+  /** Carousel children's container ids, in order. */
+  children: string[];
+  replyToId: string | undefined;
+  replyControl: string | undefined;
+  allowlistedCountryCodes: string[] | undefined;
+  createdAt: number;
+  /** On the emulator clock: IN_PROGRESS until then (and until the media fetch, if any, has ended). */
+  readyAt: number;
+  /** Set when the media fetch (video) or the injected failure ended in ERROR. */
+  errorMessage: string | undefined;
+  /** The fetch of video_url is still running. */
+  fetching: boolean;
+  /** Held IN_PROGRESS until released (stickNextContainer). */
+  stuck: boolean;
+  /** What the fetched media turned out to be (sniffed), and its size. */
+  fetched: { mime: string; bytes: number } | undefined;
+  /** The media id once published. */
+  publishedAs: string | undefined;
+}
+
+/** A published post or reply (threads_publish). */
+export interface ThreadsMedia {
+  id: string;
+  containerId: string;
+  userId: string;
+  username: string;
+  mediaType: 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM';
+  text: string | undefined;
+  replyToId: string | undefined;
+  rootId: string;
+  replyControl: string;
+  allowlistedCountryCodes: string[] | undefined;
+  /** The media the post shows: the container's, or each carousel child's, in order. */
+  media: { mediaType: ContainerType; url: string; altText: string | undefined; mime: string | undefined }[];
+  shortcode: string;
+  permalink: string;
+  publishedAt: number;
+}
+
+/** The publishing settings (overview doc: 250 posts and 1,000 replies per moving 24 h). */
+export interface PublishingSettings {
+  quotaTotal: number;
+  replyQuotaTotal: number;
+  quotaDurationSecs: number;
+  /** How long a container stays IN_PROGRESS, by kind (ms on the emulator clock). */
+  processingMs: { TEXT: number; IMAGE: number; VIDEO: number; CAROUSEL: number };
+  /** A container not published within this is EXPIRED (Meta: 24 h). */
+  expiryMs: number;
+}
+
+/** One-shot behaviours a test arms: they apply to the next container created, or the next publish. */
+export interface PublishingFaults {
+  failNextContainer?: string;
+  expireNextContainer?: boolean;
+  stickNextContainer?: { text: string | undefined };
+  /** The next publish of a FINISHED container answers "Media Not Found" this many times. */
+  notFoundPublishes: number;
+  /** The next successful publish answers this late (ms). */
+  delayPublishAnswerMs?: number;
+  /** The next successful publish (of a container with this text, if set) is answered with a 500. */
+  losePublishAnswer?: { text: string | undefined };
+}
+
+export interface PublishingWorld {
+  containers: Map<string, ThreadsContainer>;
+  media: ThreadsMedia[];
+  settings: PublishingSettings;
+  faults: PublishingFaults;
+  /** Extra certificate authorities the media fetch trusts (a test's HTTPS hosts). */
+  fetchCa: string[];
 }

@@ -1,7 +1,9 @@
 // The Threads emulator's OAuth contract over real HTTP: Meta's error envelope and codes for the
 // authorize window, the code exchange, the long-lived exchange, the refresh (≥ 24 h old, unexpired)
-// and /v1.0/me.
+// and /v1.0/me; and publishing: containers, their states and refusals, threads_publish, the limits and the reads.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
 
@@ -170,5 +172,120 @@ describe('GET /v1.0/me', () => {
     const bare = threads.addUser({ profilePictureUrl: null });
     const bareToken = threads.issueLongLived(bare.id, APP.clientId);
     assert.deepEqual(Object.keys((await get('/v1.0/me', { access_token: bareToken, fields: 'id,threads_profile_picture_url' })).body), ['id']);
+  });
+});
+
+describe('publishing', () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5f0000000049454e44ae426082', 'hex');
+  const MP4 = Buffer.concat([Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex'), Buffer.alloc(64)]);
+  let media: Server;
+  let mediaUrl: string;
+  let user: { id: string };
+  let token: string;
+
+  before(async () => {
+    media = createServer((req, res) => {
+      const body = req.url === '/a.png' ? PNG : req.url === '/v.mp4' ? MP4 : undefined;
+      res.writeHead(body ? 200 : 404, { 'content-type': req.url === '/a.png' ? 'image/png' : 'video/mp4' });
+      res.end(body ?? 'not found');
+    });
+    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+    mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+    user = threads.addUser({ username: 'publisher' });
+    token = threads.issueLongLived(user.id, APP.clientId, ['threads_basic', 'threads_content_publish']);
+  });
+  after(() => new Promise<void>((resolve) => media.close(() => resolve())));
+
+  const post = (path: string, form: Record<string, string>, bearer = token) =>
+    fetch(`${threads.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }).then(json);
+  const read = (path: string, params: Record<string, string> = {}) => get(path, { access_token: token, ...params });
+  const container = async (form: Record<string, string>) => {
+    const res = await post(`/v1.0/${user.id}/threads`, form);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.id as string;
+  };
+  const refusal = (res: { status: number; body: any }, code: number, subcode?: number) => {
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, code, JSON.stringify(res.body));
+    assert.equal(res.body.error.error_subcode, subcode);
+    assert.equal(typeof res.body.error.fbtrace_id, 'string');
+  };
+
+  test('a text container is FINISHED, publishes to a media id with a permalink, and is then PUBLISHED', async () => {
+    const id = await container({ media_type: 'TEXT', text: 'hello threads', reply_control: 'accounts_you_follow' });
+    assert.deepEqual((await read(`/v1.0/${id}`, { fields: 'status,error_message' })).body, { status: 'FINISHED', id });
+    const published = await post(`/v1.0/${user.id}/threads_publish`, { creation_id: id });
+    assert.equal(published.status, 200);
+    const mediaId = published.body.id as string;
+    assert.notEqual(mediaId, id);
+    const node = (await read(`/v1.0/${mediaId}`, { fields: 'id,permalink,text,media_type,is_reply,username,timestamp' })).body;
+    assert.match(node.permalink, /^https:\/\/www\.threads\.com\/@publisher\/post\/[\w-]+$/);
+    assert.deepEqual([node.text, node.media_type, node.is_reply, node.username], ['hello threads', 'TEXT_POST', false, 'publisher']);
+    assert.match(node.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/);
+    assert.equal((await read(`/v1.0/${id}`, { fields: 'status' })).body.status, 'PUBLISHED');
+    refusal(await post(`/v1.0/${user.id}/threads_publish`, { creation_id: id }), 100);
+    const listed = await read(`/v1.0/me/threads`, { fields: 'id,text', since: String(Math.floor(Date.now() / 1000) - 60) });
+    assert.deepEqual(listed.body.data[0], { id: mediaId, text: 'hello threads' });
+    const limit = await read(`/v1.0/${user.id}/threads_publishing_limit`, { fields: 'quota_usage,config' });
+    assert.deepEqual(limit.body, { data: [{ quota_usage: 1, config: { quota_total: 250, quota_duration: 86400 } }] });
+  });
+
+  test('container refusals: missing text, over 500 characters, 6 links, a bad reply_control, a 1-item carousel, another user\'s path, no publish permission', async () => {
+    refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT' }), 100);
+    refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT', text: 'a'.repeat(499) + '😀' }), 100);
+    const links = await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT', text: [1, 2, 3, 4, 5, 6].map((i) => `https://e.example/${i}`).join(' ') });
+    refusal(links, 100);
+    assert.match(links.body.error.message, /THREADS_API__LINK_LIMIT_EXCEEDED/);
+    refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT', text: 'x', reply_control: 'nobody' }), 100);
+    const item = await container({ media_type: 'IMAGE', image_url: `${mediaUrl}/a.png`, is_carousel_item: 'true' });
+    refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'CAROUSEL', children: item }), 100);
+    refusal(await post(`/v1.0/${user.id}/threads_publish`, { creation_id: item }), 100);
+    refusal(await post(`/v1.0/1234/threads`, { media_type: 'TEXT', text: 'x' }), 100, 33);
+    const readOnly = threads.issueLongLived(user.id, APP.clientId, ['threads_basic']);
+    const denied = await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT', text: 'x' }, readOnly);
+    assert.equal(denied.status, 403);
+    assert.equal(denied.body.error.code, 10);
+  });
+
+  test('media are fetched: an unfetchable image is refused at creation (1/2207052); a video is IN_PROGRESS until processed, or ERROR when unfetchable', async () => {
+    refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/missing.png` }), 1, 2207052);
+    const video = await container({ media_type: 'VIDEO', video_url: `${mediaUrl}/v.mp4`, text: 'clip' });
+    assert.equal((await read(`/v1.0/${video}`, { fields: 'status' })).body.status, 'IN_PROGRESS');
+    refusal(await post(`/v1.0/${user.id}/threads_publish`, { creation_id: video }), 24, 4279009);
+    threads.clock.advance(2000);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the background fetch
+    assert.equal((await read(`/v1.0/${video}`, { fields: 'status' })).body.status, 'FINISHED');
+    const broken = await container({ media_type: 'VIDEO', video_url: `${mediaUrl}/gone.mp4` });
+    threads.clock.advance(2000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual((await read(`/v1.0/${broken}`, { fields: 'status,error_message' })).body, { status: 'ERROR', error_message: 'FAILED_DOWNLOADING_VIDEO', id: broken });
+  });
+
+  test('a carousel publishes its children in order; a reply is listed under /replies with its parent', async () => {
+    const a = await container({ media_type: 'IMAGE', image_url: `${mediaUrl}/a.png`, is_carousel_item: 'true', alt_text: 'one' });
+    const b = await container({ media_type: 'IMAGE', image_url: `${mediaUrl}/a.png`, is_carousel_item: 'true', alt_text: 'two' });
+    const carousel = await container({ media_type: 'CAROUSEL', children: `${a},${b}`, text: 'album' });
+    const root = (await post(`/v1.0/${user.id}/threads_publish`, { creation_id: carousel })).body.id;
+    assert.deepEqual(threads.published().find((p) => p.id === root)!.media.map((m) => m.altText), ['one', 'two']);
+    const reply = await container({ media_type: 'TEXT', text: 'a reply', reply_to_id: root });
+    const replyId = (await post(`/v1.0/${user.id}/threads_publish`, { creation_id: reply })).body.id;
+    const replies = await read(`/v1.0/${user.id}/replies`, { fields: 'id,text,replied_to,root_post' });
+    assert.deepEqual(replies.body.data[0], { id: replyId, text: 'a reply', replied_to: { id: root }, root_post: { id: root } });
+  });
+
+  test('faults: Media Not Found once on a FINISHED container, an EXPIRED container, a spent publishing limit (9)', async () => {
+    const id = await container({ media_type: 'TEXT', text: 'not found once' });
+    threads.notFoundOnPublish(1);
+    refusal(await post(`/v1.0/${user.id}/threads_publish`, { creation_id: id }), 24, 4279009);
+    assert.equal((await post(`/v1.0/${user.id}/threads_publish`, { creation_id: id })).status, 200);
+    threads.expireNextContainer();
+    const old = await container({ media_type: 'TEXT', text: 'too old' });
+    assert.equal((await read(`/v1.0/${old}`, { fields: 'status' })).body.status, 'EXPIRED');
+    refusal(await post(`/v1.0/${user.id}/threads_publish`, { creation_id: old }), 100);
+    const busy = threads.addUser({ username: 'busy' });
+    const busyToken = threads.issueLongLived(busy.id, APP.clientId, ['threads_basic', 'threads_content_publish']);
+    threads.usePublishingQuota(busy.id, 250);
+    const busyContainer = (await post(`/v1.0/${busy.id}/threads`, { media_type: 'TEXT', text: 'one too many' }, busyToken)).body.id;
+    refusal(await post(`/v1.0/${busy.id}/threads_publish`, { creation_id: busyContainer }, busyToken), 9, 2207042);
   });
 });

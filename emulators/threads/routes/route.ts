@@ -10,5 +10,5 @@ export interface ThreadsRequest {
 export interface ThreadsRoute {
   method: 'GET' | 'POST';
   url: string;
-  handler: (req: ThreadsRequest) => Reply;
+  handler: (req: ThreadsRequest) => Reply | Promise<Reply>;
 }
