@@ -25,7 +25,7 @@ async function runSandbox(t: { after(fn: () => unknown): void }) {
   const crier = startCrierProcess(['start', '--sandbox'], env);
   t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
   const [, key] = await crier.waitFor(/API key for this sandbox run: (crier_\S+)/);
-  const accounts = [...crier.output().matchAll(/(x|facebook|instagram|bluesky)\s+@(\S+)\s+account id (\S+)/g)].map((m) => ({ network: m[1], username: m[2], id: m[3] }));
+  const accounts = [...crier.output().matchAll(/(x|threads|facebook|instagram|bluesky)\s+@(\S+)\s+account id (\S+)/g)].map((m) => ({ network: m[1], username: m[2], id: m[3] }));
   return { crier, key: key!, accounts };
 }
 
@@ -49,7 +49,7 @@ async function waitForPost(key: string, id: string): Promise<any> {
 
 test('the README walk-through: a thread to both sandbox accounts is published', async (t) => {
   const { key, accounts } = await runSandbox(t);
-  assert.deepEqual(accounts.map((a) => [a.network, a.username]), [['x', 'sandbox_x'], ['facebook', 'sandboxpage'], ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test']]);
+  assert.deepEqual(accounts.map((a) => [a.network, a.username]), [['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['facebook', 'sandboxpage'], ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test']]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const post = await waitForPost(key, created.body.post.id);

@@ -7,13 +7,15 @@
 // marked ready, so a crash before it leaves a checkpoint that proves nothing was published. After a
 // crash in that step, the container's status says whether it was published (PUBLISHED) and the post
 // is then found among the profile's recent posts or replies.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isMediaNotFound, ThreadsClient, type ThreadsPost } from './client.ts';
 import { advance, type ContainerCheckpoint, type ContainerParams, type Timing } from './containers.ts';
 import type { ThreadsBlock } from './options.ts';
+
+const { cannotTell, orUnknown } = reconcileErrors('threads', 'the account');
 
 /** A carousel takes 2 to 20 items (posts doc). */
 const MAX_MEDIA = 20;
@@ -90,7 +92,7 @@ function preparedFor(client: ThreadsClient, input: PublishInput, timing: Timing,
     const matches: ThreadsPost[] = [];
     let after: string | undefined;
     for (let page = 0; page < SEARCH_PAGES; page++) {
-      const found = await readOrUnknown(position, () => client.postsPage(position > 0, sinceSecs, after));
+      const found = await orUnknown(position, () => client.postsPage(position > 0, sinceSecs, after));
       matches.push(...found.posts.filter((p) => (p.text ?? '') === text && (position === 0 || p.replied_to?.id === root?.platformId)));
       if (!found.after) break;
       after = found.after;
@@ -113,7 +115,7 @@ function preparedFor(client: ThreadsClient, input: PublishInput, timing: Timing,
       const cp = stored(position);
       // Without a stored ready checkpoint the publish call was never made.
       if (!cp?.ready || !cp.container) return 'absent';
-      const { status } = await readOrUnknown(position, () => client.containerStatus(cp.container!));
+      const { status } = await orUnknown(position, () => client.containerStatus(cp.container!));
       if (status !== 'PUBLISHED') return 'absent';
       const found = await findPublished(position, reservation, root);
       if (!found) throw cannotTell(position, `container ${cp.container} is published but the post was not found among the profile's recent ones`);
@@ -196,14 +198,3 @@ function checkShape(input: PublishInput, publicUrl: PublicUrlContext): void {
 
 const refused = (why: string) => new PublishError('permanent', `threads: ${why}`, undefined, 'invalid');
 
-async function readOrUnknown<T>(position: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw cannotTell(position, (error as Error).message);
-  }
-}
-
-function cannotTell(position: number, why: string): PublishError {
-  return new PublishError('unknown', `threads: could not tell whether container ${position + 1} is already posted (${why}); check the account before posting it again`);
-}
