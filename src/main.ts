@@ -17,14 +17,17 @@ import { startCrier, type Roles, type Running, type StartOptions } from './runti
 import type { SandboxAccount } from './sandbox.ts';
 import { sandboxInboxUrl } from './webhooks/inbox.ts';
 import { runDoctor } from './doctor.ts';
+import { networkFor } from './networks/registry.ts';
+import type { NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
 import { rotateSecretKey } from './security/secret-key.ts';
 
 const USAGE = `Usage: crier <command>
 
   start [--sandbox]     API, worker and maintenance in one process (what npm start runs);
-                        --sandbox also runs the network emulators, with sandbox accounts on X
-                        and Bluesky and a ready connect flow on every OAuth network
+                        --sandbox also runs the network emulators, with sandbox accounts on X,
+                        Threads, a Facebook Page, Instagram and Bluesky, and a ready connect
+                        flow on every OAuth network
   api                   only the HTTP API (run several behind a load balancer)
   worker                only the background worker
   migrate               apply database migrations and exit
@@ -153,6 +156,8 @@ interface SandboxGuide {
 
 function printSandboxGuide(url: string, guide: SandboxGuide): void {
   const { key, accounts, connectable, inbox } = guide;
+  const needMedia = accounts.filter((a) => networkFor(a.network as NetworkId).media.requiresMedia);
+  const textual = accounts.filter((a) => !needMedia.includes(a));
   const auth = `-H "Authorization: Bearer ${key}" -H "Content-Type: application/json"`;
   const lines = [
     '',
@@ -163,9 +168,10 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
     '  (the previous run\'s key is revoked. Crier\'s database persists between runs: posts, accounts,',
     '  webhooks and the admin key of the first start. The emulators start empty on every run.)',
     '',
-    '  Publish a thread to both:',
+    `  Publish a thread to ${textual.length === accounts.length ? 'all of them' : 'those that take a text post'}:`,
     `  curl -s ${url}/v1/posts ${auth} \\`,
-    `    -d '{"accounts":["${accounts.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
+    `    -d '{"accounts":["${textual.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
+    ...(needMedia.length ? [`  (${needMedia.map((a) => `@${a.username}`).join(', ')}: ${needMedia.map((a) => networkFor(a.network as NetworkId).label).join(', ')} publishes only with an image or a video; upload one as the README's "Media" shows and put its url in the first container's media.)`] : []),
     '',
     '  Receive its webhook with no setup: register the built-in inbox, publish, then list what it received:',
     `  curl -s ${url}/v1/webhooks ${auth} \\`,

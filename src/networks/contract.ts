@@ -48,6 +48,8 @@ export interface NetworkMedia {
    * itself (`public_url`: Crier's media must then be reachable from the internet).
    */
   delivery: 'upload' | 'public_url';
+  /** The root must carry an image or a video (Instagram, TikTok, YouTube, Pinterest, Vimeo): a text post cannot be published. */
+  requiresMedia?: true;
   /** Every video profile of the network, by key. A profile's id carries a version (`x@1`). */
   profiles: Readonly<Record<string, VideoProfile>>;
   /**

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../src/db/embedded.ts';
 import { runCrier, startCrierProcess } from '../helpers/process.ts';
+import { makeJpeg } from '../media/helpers.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;
@@ -47,8 +48,8 @@ async function waitForPost(key: string, id: string): Promise<any> {
   return post;
 }
 
-test('the README walk-through: a thread to both sandbox accounts is published', async (t) => {
-  const { key, accounts } = await runSandbox(t);
+test('the README walk-through: a thread to the sandbox accounts, and an image to Instagram, are published', async (t) => {
+  const { key, accounts, crier } = await runSandbox(t);
   assert.deepEqual(accounts.map((a) => [a.network, a.username]), [['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['facebook', 'sandboxpage'], ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test']]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -56,6 +57,29 @@ test('the README walk-through: a thread to both sandbox accounts is published', 
   assert.deepEqual(post.socialAccounts.map((a: any) => a.status), ['published', 'published']);
   assert.match(post.socialAccounts[0].platformPostUrl, /^https:\/\/x\.com\/sandbox_x\/status\/\d+$/);
   assert.match(post.socialAccounts[1].platformPostUrl, /^https:\/\/bsky\.app\/profile\/sandbox\.test\/post\/\w+$/);
+
+  // The command the guide prints: a thread to every sandbox account that takes text, all published.
+  const printed = /Publish a thread to those that take a text post:\n.*\n\s+-d '(\{.*\})'/.exec(crier.output())?.[1];
+  assert.ok(printed, 'the guide prints the command');
+  assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandboxpage', 'sandbox.test']);
+  assert.match(crier.output(), /@sandbox_ig: Instagram publishes only with an image or a video/);
+  const guided = await api('/v1/posts', key, { method: 'POST', body: printed! });
+  assert.equal(guided.status, 200, JSON.stringify(guided.body));
+  const all = await waitForPost(key, guided.body.post.id);
+  assert.deepEqual(all.socialAccounts.map((a: any) => [a.network, a.status]), [['x', 'published'], ['threads', 'published'], ['facebook', 'published'], ['bluesky', 'published']]);
+
+  // The README's Instagram step: an image uploaded through the media API, then a post naming its url.
+  const upload = await api('/v1/media/upload', key, { method: 'POST', body: JSON.stringify({ filename: 'photo.jpg' }) });
+  assert.equal(upload.status, 200, JSON.stringify(upload.body));
+  const put = await fetch(upload.body.data.upload_url, { method: 'PUT', body: new Uint8Array(await makeJpeg('1080x1080')) });
+  assert.ok(put.ok, `PUT ${put.status}`);
+  const confirmed = await api(`/v1/media/${upload.body.data.id}/confirm`, key, { method: 'POST', body: '{}' });
+  assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+  const withImage = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_ig'], containers: [{ content: 'Hello from Crier', media: [{ url: confirmed.body.data.url, filename: 'photo.jpg' }] }, { content: 'and a comment' }] }) });
+  assert.equal(withImage.status, 200, JSON.stringify(withImage.body));
+  const ig = await waitForPost(key, withImage.body.post.id);
+  assert.equal(ig.socialAccounts[0].status, 'published', ig.socialAccounts[0].error);
+  assert.match(ig.socialAccounts[0].platformPostUrl, /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/);
   const listed = await api('/v1/social-accounts', key);
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true), 'sandbox accounts say so');
   Object.assign(firstRun, { key, postId: created.body.post.id });

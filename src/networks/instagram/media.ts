@@ -12,6 +12,7 @@ export const profiles = {
 
 export const media: NetworkMedia = {
   delivery: 'public_url',
+  requiresMedia: true,
   profiles,
   videoProfile: (block) => (block?.publishAsStory === true ? profiles.instagramStory : profiles.instagram),
 };

@@ -8,4 +8,4 @@ export const profiles = {
   pinterest: { id: 'pinterest@1', label: 'Pinterest', containers: MP4_MOV, ...H264_HEVC_420, minAspect: 1 / 2, maxAspect: 1.91, minSeconds: 4, maxSeconds: 900, maxBytes: 2 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.pinterest };
+export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.pinterest };

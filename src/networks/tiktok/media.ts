@@ -10,4 +10,4 @@ export const profiles = {
   tiktok: { id: 'tiktok@1', label: 'TikTok', containers: ['mp4', 'webm', 'mov'], videoCodecs: ['h264', 'hevc', 'vp8', 'vp9'], minShortSide: 360, maxLongSide: 4096, minFps: 23, maxFps: 60, maxSeconds: 600, maxBytes: 4 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'public_url', profiles, videoProfile: () => profiles.tiktok };
+export const media: NetworkMedia = { delivery: 'public_url', requiresMedia: true, profiles, videoProfile: () => profiles.tiktok };

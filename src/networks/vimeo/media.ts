@@ -7,4 +7,4 @@ export const profiles = {
   vimeo: { id: 'vimeo@1', label: 'Vimeo' },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.vimeo };
+export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.vimeo };

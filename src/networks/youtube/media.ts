@@ -12,6 +12,7 @@ export const profiles = {
 
 export const media: NetworkMedia = {
   delivery: 'upload',
+  requiresMedia: true,
   profiles,
   videoProfile: (block) => (block?.isShort === true ? profiles.youtubeShort : profiles.youtube),
 };
