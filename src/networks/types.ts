@@ -82,6 +82,11 @@ export interface PartRef {
   url: string;
   /** What later containers need to reply to this one (bluesky: uri and cid). */
   ref?: Record<string, unknown>;
+  /**
+   * Published, but not quite as asked (Facebook refused the video's cover: it has its own thumbnail):
+   * said on the destination (its `error`, though it is published).
+   */
+  note?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Recording how attempts ended, many in one statement, and — for each post whose last open target
 // this finished — emitting the post's one event (post.published or post.error) in that statement's
-// transaction. The work is the SQL function publishing_record_outcomes (migrations 010, 015); the events
+// transaction. The work is the SQL function publishing_record_outcomes (migrations 010, 015, 017); the events
 // it builds go to the outbox in the same statement.
 import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
@@ -9,7 +9,8 @@ import type { Claim } from './claim.ts';
 import type { ConfirmedPart } from './parts.ts';
 
 export type Outcome =
-  | { status: 'published'; platformPostId: string; platformPostUrl: string }
+  /** `note`: published, but not quite as asked (PartRef.note), kept as the destination's error text. */
+  | { status: 'published'; platformPostId: string; platformPostUrl: string; note?: string }
   | { status: 'failed' | 'unknown'; error: string; deactivateAccount?: boolean }
   /**
    * Due again after `delayMs`, as a new attempt (a retryable error). `release`: the container whose
@@ -65,7 +66,7 @@ async function writeOutcomes(db: Queryable, items: FinishedAttempt[]): Promise<b
     column((i) => i.claim.postId),
     column((i) => TARGET_STATUS[i.outcome.status]),
     column((i) => ATTEMPT_OUTCOME[i.outcome.status]),
-    column((i) => ('error' in i.outcome ? i.outcome.error : null)),
+    column((i) => ('error' in i.outcome ? i.outcome.error : i.outcome.status === 'published' ? i.outcome.note ?? null : null)),
     column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostId : null)),
     column((i) => (i.outcome.status === 'published' ? i.outcome.platformPostUrl : null)),
     column((i) => ('delayMs' in i.outcome ? i.outcome.delayMs : null)),

@@ -198,11 +198,13 @@ class Attempt {
     });
     const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map<number, StoredPart>();
     let root: PartRef | undefined;
+    const notes: string[] = [];
     for (let position = 0; position < claim.containers.length; position++) {
       const ref = await this.publishContainer(prepared, parts.get(position), position, root);
       if (position === 0) root = ref;
+      if (ref.note) notes.push(ref.note);
     }
-    return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url };
+    return { status: 'published', platformPostId: root!.platformId, platformPostUrl: root!.url, ...(notes.length ? { note: notes.join('; ') } : {}) };
   }
 
   /**

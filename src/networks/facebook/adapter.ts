@@ -78,10 +78,23 @@ function preparedFor(client: FacebookClient, input: PublishInput, timing: VideoT
       if (block.videoCoverUrl) await coverOf(input, block.videoCoverUrl);
     }
     const id = await publishedVideo(client, input, kind, kind === 'story' ? '' : message, cp, timing);
-    // The cover is applied once the video is published, best-effort (spec): a refusal leaves it published.
-    if (block.videoCoverUrl) await coverOf(input, block.videoCoverUrl).then((c) => client.setThumbnail(id, c.bytes, c.contentType)).catch(() => undefined);
-    if (kind === 'reel') return { platformId: id, url: `https://www.facebook.com/reel/${id}` };
-    return postRef(id);
+    const note = block.videoCoverUrl ? await coverApplied(id, block.videoCoverUrl) : undefined;
+    const ref = kind === 'reel' ? { platformId: id, url: `https://www.facebook.com/reel/${id}` } : await postRef(id);
+    return note ? { ...ref, note } : ref;
+  }
+
+  /**
+   * The cover, applied once the video is published, best effort (spec): a refusal leaves it published
+   * with Facebook's own thumbnail, and the destination says so.
+   */
+  async function coverApplied(videoId: string, url: string): Promise<string | undefined> {
+    try {
+      const cover = await coverOf(input, url);
+      await client.setThumbnail(videoId, cover.bytes, cover.contentType);
+      return undefined;
+    } catch (error) {
+      return `published without its cover: ${(error as Error).message.replace(/^facebook: /, '')}; Facebook shows its own thumbnail`;
+    }
   }
 
   return {

@@ -147,6 +147,19 @@ describe('publishing to a Facebook Page', () => {
     assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.facebook.com/reel/${sent.id}`);
   });
 
+  it('a cover Facebook refuses after the video is published: the video stays published, and the destination says so', async () => {
+    const clip = await makeVideo({ seconds: 3, size: '180x320', rate: 24 });
+    const media = await h.upload(org, 'covered.mp4', clip, 'video/mp4');
+    const cover = await h.upload(org, 'cover.jpg', await makeJpeg('90x160'), 'image/jpeg');
+    fb.failNext({ status: 400, method: 'POST', path: /\/thumbnails$/, body: { error: { message: '(#100) Invalid image', type: 'OAuthException', code: 100, fbtrace_id: 'Acover' } } });
+    const post = await publish({ containers: [{ content: 'A covered video', media: [{ url: media.url, filename: 'covered.mp4' }] }], facebook: { videoCoverUrl: cover.url } });
+    const destination = post.socialAccounts[0];
+    assert.equal(destination.status, 'published');
+    assert.match(destination.error, /^published without its cover: .*Invalid image.*; Facebook shows its own thumbnail$/);
+    const sent = fb.pages.videos().find((v) => v.id === published(post).id)!;
+    assert.deepEqual(sent.thumbnails, []);
+  });
+
   it('Stories: a photo through photo_stories, a video through video_stories, with no text', async () => {
     const jpeg = await makeJpeg();
     const photo = await h.upload(org, 'story.jpg', jpeg, 'image/jpeg');
