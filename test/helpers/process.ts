@@ -64,3 +64,22 @@ export function startCrierProcess(args: string[], env: Record<string, string | u
     },
   };
 }
+
+/**
+ * `crier worker` child processes for one test file: each started one is running when `start`
+ * resolves, and `killAll` (the file's `after`) ends them with SIGKILL, whatever state they are in.
+ */
+export function workerProcesses(env: () => Record<string, string | undefined>) {
+  const children: Started[] = [];
+  return {
+    async start(): Promise<Started> {
+      const child = startCrierProcess(['worker'], env());
+      children.push(child);
+      await child.waitFor(/Crier is running/);
+      return child;
+    },
+    killAll(): void {
+      for (const child of children) child.child.kill('SIGKILL');
+    },
+  };
+}

@@ -8,7 +8,7 @@ import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators
 import { decodeId } from '../../../src/ids.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { startCrierProcess, type Started } from '../../helpers/process.ts';
+import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
 import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
@@ -22,7 +22,7 @@ let h: MediaHarness & { stack: PublishingStack };
 let org: TestOrg;
 let account: TestAccount;
 let pageId: string;
-const children: Started[] = [];
+const workers = workerProcesses(() => h.stack.env);
 
 before(async () => {
   fb = await startFacebookEmulator();
@@ -35,17 +35,12 @@ before(async () => {
   account = await h.server.addAccount(org, 'facebook', 'acme', { networkUniqueId: pageId, accessToken: token });
 });
 after(async () => {
-  for (const child of children) child.child.kill('SIGKILL');
+  workers.killAll();
   await h.close();
   await fb.close();
 });
 
-async function worker(): Promise<Started> {
-  const child = startCrierProcess(['worker'], h.stack.env);
-  children.push(child);
-  await child.waitFor(/Crier is running/);
-  return child;
-}
+const worker = () => workers.start();
 
 async function videoPost(bytes: Buffer, filename: string): Promise<{ postId: string; rawId: number }> {
   const media = await h.upload(org, filename, bytes, 'video/mp4');

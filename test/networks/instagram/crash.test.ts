@@ -8,7 +8,7 @@ import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators
 import { decodeId } from '../../../src/ids.ts';
 import { INSTAGRAM_SCOPES } from '../../../src/networks/instagram/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { startCrierProcess, type Started } from '../../helpers/process.ts';
+import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
 import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
@@ -20,7 +20,7 @@ let h: MediaHarness & { stack: PublishingStack };
 let org: TestOrg;
 let account: TestAccount;
 let igId: string;
-const children: Started[] = [];
+const workers = workerProcesses(() => h.stack.env);
 
 before(async () => {
   fb = await startFacebookEmulator();
@@ -36,17 +36,12 @@ before(async () => {
   account = await h.server.addAccount(org, 'instagram', 'acme_two', { networkUniqueId: igId, accessToken: token });
 });
 after(async () => {
-  for (const child of children) child.child.kill('SIGKILL');
+  workers.killAll();
   await h.close();
   await fb.close();
 });
 
-async function worker(): Promise<Started> {
-  const child = startCrierProcess(['worker'], h.stack.env);
-  children.push(child);
-  await child.waitFor(/Crier is running/);
-  return child;
-}
+const worker = () => workers.start();
 
 describe('Instagram with real worker processes', { concurrency: false }, () => {
   test('killed while a carousel\'s items are processing: another worker resumes polling them, nothing is created or posted twice', async () => {

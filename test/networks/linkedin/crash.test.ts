@@ -10,7 +10,7 @@ import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators
 import { LINKEDIN_SCOPES } from '../../../src/networks/linkedin/oauth.ts';
 import { decodeId } from '../../../src/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { startCrierProcess, type Started } from '../../helpers/process.ts';
+import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
 import { until } from '../../helpers/until.ts';
@@ -23,7 +23,7 @@ let li: LinkedInEmulator;
 let h: MediaHarness & { stack: PublishingStack };
 let org: TestOrg;
 let account: TestAccount;
-const children: Started[] = [];
+const workers = workerProcesses(() => h.stack.env);
 
 before(async () => {
   li = await startLinkedInEmulator();
@@ -35,17 +35,12 @@ before(async () => {
   account = await h.server.addAccount(org, 'linkedin', 'ada', { networkUniqueId: `urn:li:person:${ada.sub}`, accessToken: token });
 });
 after(async () => {
-  for (const child of children) child.child.kill('SIGKILL');
+  workers.killAll();
   await h.close();
   await li.close();
 });
 
-async function worker(): Promise<Started> {
-  const child = startCrierProcess(['worker'], h.stack.env);
-  children.push(child);
-  await child.waitFor(/Crier is running/);
-  return child;
-}
+const worker = () => workers.start();
 
 
 async function createVideoPost(bytes: Buffer, filename: string): Promise<{ postId: string; rawId: number }> {

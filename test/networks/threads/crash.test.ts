@@ -8,7 +8,7 @@ import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/t
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
 import { decodeId } from '../../../src/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { startCrierProcess, type Started } from '../../helpers/process.ts';
+import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
 import { until } from '../../helpers/until.ts';
@@ -17,7 +17,7 @@ let th: ThreadsEmulator;
 let h: MediaHarness & { stack: PublishingStack };
 let org: TestOrg;
 let account: TestAccount;
-const children: Started[] = [];
+const workers = workerProcesses(() => h.stack.env);
 
 before(async () => {
   th = await startThreadsEmulator();
@@ -30,17 +30,12 @@ before(async () => {
   account = await h.server.addAccount(org, 'threads', 'ada', { networkUniqueId: user.id, accessToken: token });
 });
 after(async () => {
-  for (const child of children) child.child.kill('SIGKILL');
+  workers.killAll();
   await h.close();
   await th.close();
 });
 
-async function worker(): Promise<Started> {
-  const child = startCrierProcess(['worker'], h.stack.env);
-  children.push(child);
-  await child.waitFor(/Crier is running/);
-  return child;
-}
+const worker = () => workers.start();
 
 async function createPost(containers: object[]): Promise<{ postId: string; rawId: number }> {
   const created = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [account.id], containers } });
