@@ -138,6 +138,22 @@ describe('publishing to Reddit', () => {
     assert.equal(rd.submissions().filter((s) => s.title === 'Throttled').length, 1);
   });
 
+  it('HTTP 429 waits for X-Ratelimit-Reset', async () => {
+    rd.failNext({ status: 429, method: 'POST', path: '/api/submit', headers: { 'x-ratelimit-used': '1000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '120' } });
+    const postId = await create({ content: 'busy', reddit: { subreddit: 'typescript', title: 'Over the window' } });
+    const target = await until(async () => {
+      const { rows } = await stack.server.db.query(
+        `SELECT t.status, t.due_at, a.error FROM targets t JOIN attempts a ON a.target_id = t.id WHERE t.post_id = $1 AND a.outcome = 'retry'`, [decodeId(postId)],
+      );
+      return rows[0];
+    });
+    assert.equal(target.status, 'pending');
+    assert.equal(target.error, 'reddit: rate limited (Too Many Requests)');
+    const inMs = new Date(target.due_at).getTime() - Date.now();
+    assert.ok(inMs > 110_000 && inMs <= 120_000, `due again in ${inMs} ms: the 120 s X-Ratelimit-Reset said`);
+    assert.equal(rd.submissions().filter((s) => s.title === 'Over the window').length, 0);
+  });
+
   it('a refused token (401) fails the destination and disconnects the account', async () => {
     const bob = await addRedditor('bob_r');
     rd.revokeUser(bob.userId);
