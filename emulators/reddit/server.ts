@@ -89,6 +89,8 @@ export interface RedditEmulator extends OAuthEmulatorControls {
   comments(submissionId?: string): Comment[];
   /** The form of every /api/submit and /api/comment call received, oldest first, refused ones too. */
   forms(): ReceivedForm[];
+  /** The next `method path` call is handled at once (the post exists) but answered `ms` later. */
+  delayNextAnswer(method: string, path: string, ms: number): void;
 }
 
 export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Promise<RedditEmulator> {
@@ -101,6 +103,8 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
   const app = createApp(1024 * 1024);
   const store = new SubmissionStore(clock);
   const received: ReceivedForm[] = [];
+  /** Answers held back after handling: the network did it, the answer is late (a crash test kills the caller meanwhile). */
+  const delays: { method: string; path: string; ms: number }[] = [];
 
   const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -161,7 +165,10 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
           return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
         }
         if (agentChecked && GENERIC_AGENT.test(userAgent.trim())) return send(reply, tooManyRequests());
-        return send(reply, handler(req));
+        const out = handler(req);
+        const delay = delays.findIndex((d) => d.method === req.method && d.path === path);
+        if (delay >= 0) await new Promise((resolve) => setTimeout(resolve, delays.splice(delay, 1)[0]!.ms));
+        return send(reply, out);
       },
     });
 
@@ -293,5 +300,6 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
     submissions: () => structuredClone(store.submissions),
     comments: (submissionId) => structuredClone(store.comments.filter((c) => !submissionId || c.linkId === submissionId || c.linkId === `t3_${submissionId}`)),
     forms: () => structuredClone(received),
+    delayNextAnswer: (method, path, ms) => { delays.push({ method: method.toUpperCase(), path, ms }); },
   };
 }
