@@ -192,6 +192,24 @@ describe('publishing to Reddit', () => {
       assert.equal(await other.reconcile(0, other.reserve(0), undefined), 'absent');
     });
 
+    it('ends unknown when Reddit lists only part of the post\'s comments and ours is not among them', async () => {
+      const input = inputFor(['root', 'lost in the crowd'], { subreddit: 'typescript', title: 'Busy thread' });
+      const prepared = await adapter().prepare(input);
+      const reservation = prepared.reserve(0);
+      const root = await prepared.publishPart(0, reservation, undefined);
+      const commentAs = (text: string) => fetch(`${rd.url}/api/comment`, {
+        method: 'POST',
+        headers: { authorization: `bearer ${ada.token}`, 'user-agent': 'test:crier:1.0 (by /u/ada_l)', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ api_type: 'json', thing_id: root.platformId, text }).toString(),
+      });
+      for (let i = 0; i < 501; i++) assert.equal((await commentAs(`noise ${i}`)).status, 200);
+      await assert.rejects(prepared.reconcile(1, prepared.reserve(1), root), (error: PublishError) => {
+        assert.equal(error.kind, 'unknown');
+        assert.match(error.message, /container 2 .*Reddit listed only part of the post's comments/);
+        return true;
+      });
+    });
+
     it('ends unknown when Reddit cannot be read', async () => {
       const input = inputFor(['root'], { subreddit: 'typescript', title: 'Unreadable' });
       const prepared = await adapter().prepare(input);
