@@ -9,6 +9,8 @@ import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { authScheme, bearerToken, createApp, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { basicCredentials, oauthControls, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorControls } from '../shared/oauth.ts';
+import { registerPostingRoutes, type ReceivedForm } from './routes.ts';
+import { SubmissionStore, type Comment, type Submission, type Subreddit } from './submissions.ts';
 import { badClient, statusError, tokenError, tooManyRequests, unauthorized } from './errors.ts';
 
 export type { FaultSpec } from '../shared/faults.ts';
@@ -77,6 +79,18 @@ export interface RedditEmulator extends OAuthEmulatorControls {
   addUser(input?: AddRedditUserInput): RedditUser;
   /** Every request received (the authorize page included), oldest first. */
   requests(): RedditRequestLog[];
+  /** A subreddit users can post to (u_<name> profiles exist without it). */
+  addSubreddit(input: Partial<Subreddit> & { name: string }): Subreddit;
+  /** The user's submissions and comments answer RATELIMIT for `ms` (emulator clock). */
+  throttle(userName: string, ms: number): void;
+  /** Every submission made, oldest first. */
+  submissions(): Submission[];
+  /** Comments made, oldest first; of one submission (id or t3_ fullname) when given. */
+  comments(submissionId?: string): Comment[];
+  /** The form of every /api/submit and /api/comment call received, oldest first, refused ones too. */
+  forms(): ReceivedForm[];
+  /** The next `method path` call is handled at once (the post exists) but answered `ms` later. */
+  delayNextAnswer(method: string, path: string, ms: number): void;
 }
 
 export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Promise<RedditEmulator> {
@@ -87,6 +101,10 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
   const faults = new FaultQueue();
   const windows = new Map<string, { startSecs: number; used: number }>();
   const app = createApp(1024 * 1024);
+  const store = new SubmissionStore(clock);
+  const received: ReceivedForm[] = [];
+  /** Answers held back after handling: the network did it, the answer is late (a crash test kills the caller meanwhile). */
+  const delays: { method: string; path: string; ms: number }[] = [];
 
   const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -147,7 +165,10 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
           return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
         }
         if (agentChecked && GENERIC_AGENT.test(userAgent.trim())) return send(reply, tooManyRequests());
-        return send(reply, handler(req));
+        const out = handler(req);
+        const delay = delays.findIndex((d) => d.method === req.method && d.path === path);
+        if (delay >= 0) await new Promise((resolve) => setTimeout(resolve, delays.splice(delay, 1)[0]!.ms));
+        return send(reply, out);
       },
     });
 
@@ -219,7 +240,12 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
     return { status: 200 };
   });
 
-  route('GET', '/api/v1/me', true, (req) => {
+  /**
+   * An oauth.reddit.com call: a live bearer token (else 401), the client's rate-limit window counted
+   * and shown in x-ratelimit-* headers (429 over it), the scope the route needs (else 403), then the
+   * handler with the token's user.
+   */
+  const api = (scope: string, handler: (req: FastifyRequest, user: RedditUser) => Reply): Handler => (req) => {
     const check = oauth.checkAccess(bearerToken(req.headers.authorization));
     if (!check.ok) return unauthorized();
     const nowSecs = clock.nowSecs();
@@ -235,12 +261,19 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       'x-ratelimit-reset': String(WINDOW_SECS - (nowSecs - window.startSecs)),
     };
     if (window.used > WINDOW_LIMIT) return { ...tooManyRequests(), headers };
-    if (!check.scopes.includes('identity') && !check.scopes.includes('*')) return statusError(403, headers);
+    if (!check.scopes.includes(scope) && !check.scopes.includes('*')) return statusError(403, headers);
     const user = users.get(check.userId);
     if (!user) return unauthorized();
+    const out = handler(req, user);
+    return { ...out, headers: { ...headers, ...out.headers } };
+  };
+
+  route('GET', '/api/v1/me', true, api('identity', (req, user) => {
     const raw = (req.query as Record<string, string | undefined>).raw_json === '1';
-    return { status: 200, body: meJson(user, raw), headers };
-  });
+    return { status: 200, body: meJson(user, raw) };
+  }));
+
+  registerPostingRoutes({ route, api, store, received, userExists: (name) => [...users.values()].some((u) => u.name.toLowerCase() === name.toLowerCase()) });
 
   app.setNotFoundHandler((_req, reply) => send(reply, statusError(404)));
   app.setErrorHandler((_error, _req, reply) => send(reply, statusError(500)));
@@ -262,5 +295,11 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       return { ...user };
     },
     requests: () => structuredClone(log),
+    addSubreddit: (input) => ({ ...store.addSubreddit(input) }),
+    throttle: (userName, ms) => store.throttle(userName, ms),
+    submissions: () => structuredClone(store.submissions),
+    comments: (submissionId) => structuredClone(store.comments.filter((c) => !submissionId || c.linkId === submissionId || c.linkId === `t3_${submissionId}`)),
+    forms: () => structuredClone(received),
+    delayNextAnswer: (method, path, ms) => { delays.push({ method: method.toUpperCase(), path, ms }); },
   };
 }

@@ -207,3 +207,78 @@ describe('GET /api/v1/me', () => {
     assert.equal((await me(body.access_token, { ua: 'node' })).status, 429);
   });
 });
+
+describe('posting on oauth.reddit.com', () => {
+  const call = async (token: string, path: string, form?: Record<string, string>) => {
+    const res = await fetch(`${reddit.url}${path}`, {
+      method: form ? 'POST' : 'GET',
+      headers: { authorization: `bearer ${token}`, 'user-agent': UA, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    return { status: res.status, body: await res.json() as any, headers: res.headers };
+  };
+  const submit = (token: string, form: Record<string, string>) => call(token, '/api/submit', { api_type: 'json', ...form });
+  let token: string;
+  let readOnly: string;
+
+  before(() => {
+    const user = reddit.addUser({ name: 'poster' });
+    token = reddit.oauth.issue(user.id, APP.clientId, ['identity', 'submit', 'read']).accessToken;
+    readOnly = reddit.oauth.issue(user.id, APP.clientId, ['read']).accessToken;
+    reddit.addSubreddit({ name: 'news' });
+    reddit.addSubreddit({ name: 'flairs', flairRequired: true });
+    reddit.addSubreddit({ name: 'links', selfsAllowed: false });
+  });
+
+  test('a self post: HTTP 200 with json.data {url, id, name}; rate-limit headers; /api/info shows it', async () => {
+    const res = await submit(token, { sr: 'news', kind: 'self', title: 'Hello there', text: 'body' });
+    assert.equal(res.status, 200);
+    const data = res.body.json.data;
+    assert.deepEqual(res.body.json.errors, []);
+    assert.equal(data.name, `t3_${data.id}`);
+    assert.match(data.url, new RegExp(`^https://www\\.reddit\\.com/r/news/comments/${data.id}/hello_there/$`));
+    assert.ok(res.headers.get('x-ratelimit-remaining'));
+    const info = await call(token, `/api/info?id=${data.name}`);
+    assert.deepEqual(info.body.data.children.map((c: any) => [c.kind, c.data.title, c.data.selftext, c.data.author]), [['t3', 'Hello there', 'body', 'poster']]);
+  });
+
+  test('refusals are HTTP 200 with json.errors as [CODE, message, field] triples', async () => {
+    const errors = async (form: Record<string, string>) => (await submit(token, form)).body.json.errors.map((e: string[]) => e[0]);
+    assert.deepEqual(await errors({ sr: 'nope', kind: 'self', title: 't' }), ['SUBREDDIT_NOEXIST']);
+    assert.deepEqual(await errors({ sr: 'news', kind: 'self', title: '' }), ['NO_TEXT']);
+    assert.deepEqual(await errors({ sr: 'news', kind: 'self', title: 'x'.repeat(301) }), ['TOO_LONG']);
+    assert.deepEqual(await errors({ sr: 'flairs', kind: 'self', title: 't' }), ['SUBMIT_VALIDATION_FLAIR_REQUIRED']);
+    assert.deepEqual(await errors({ sr: 'links', kind: 'self', title: 't' }), ['NO_SELFS']);
+    assert.deepEqual(await errors({ sr: 'news', kind: 'link', title: 't', url: 'not a url' }), ['BAD_URL']);
+    assert.deepEqual(await errors({ sr: 'news', kind: 'self', title: 't', flair_text: 'x'.repeat(65) }), ['TOO_LONG']);
+    assert.equal((await submit(readOnly, { sr: 'news', kind: 'self', title: 't' })).status, 403, 'without the submit scope');
+  });
+
+  test('RATELIMIT carries its wait in the message and in json.ratelimit (seconds)', async () => {
+    reddit.throttle('poster', 5 * 60_000);
+    const res = await submit(token, { sr: 'news', kind: 'self', title: 'later' });
+    reddit.throttle('poster', 0);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.json.errors, [['RATELIMIT', 'Looks like you\'ve been doing that a lot. Take a break for 5 minutes before trying again.', 'ratelimit']]);
+    assert.ok(res.body.json.ratelimit > 299 && res.body.json.ratelimit <= 300);
+  });
+
+  test('comments on a submission, /comments/{id} newest first with a "more" stub past the limit, /user/{name}/submitted paged', async () => {
+    const post = (await submit(token, { sr: 'news', kind: 'self', title: 'Thread' })).body.json.data;
+    for (const text of ['one', 'two', 'three']) {
+      const res = await call(token, '/api/comment', { api_type: 'json', thing_id: post.name, text });
+      assert.equal(res.body.json.data.things[0].data.parent_id, post.name);
+    }
+    const [link, comments] = (await call(token, `/comments/${post.id}?sort=new&limit=2`)).body;
+    assert.equal(link.data.children[0].data.name, post.name);
+    assert.deepEqual(comments.data.children.map((c: any) => c.kind === 'more' ? `more:${c.data.count}` : c.data.body), ['three', 'two', 'more:1']);
+    assert.equal((await call(token, '/comments/zzzzzz')).status, 404);
+    const first = (await call(token, '/user/poster/submitted?limit=1')).body.data;
+    assert.equal(first.children[0].data.name, post.name, 'newest first');
+    const second = (await call(token, `/user/poster/submitted?limit=1&after=${first.after}`)).body.data;
+    assert.notEqual(second.children[0].data.name, post.name);
+    assert.equal((await call(token, '/user/nobody_here/submitted')).status, 404);
+    const noParent = await call(token, '/api/comment', { api_type: 'json', thing_id: 't3_zzzz', text: 'x' });
+    assert.equal(noParent.body.json.errors[0][0], 'NO_THING_ID');
+  });
+});

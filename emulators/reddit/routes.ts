@@ -1,0 +1,100 @@
+// The reddit emulator's posting routes on oauth.reddit.com: POST /api/submit and /api/comment
+// (form-encoded, api_type=json, refusals as HTTP 200 with json.errors) and the reads that show what
+// was posted: /api/info, /comments/{id}, /user/{name}/submitted.
+import type { FastifyRequest } from 'fastify';
+import { rawBody, type Reply } from '../shared/http.ts';
+import { statusError } from './errors.ts';
+import { commentThing, linkThing, listing, type RedditError, type SubmissionStore } from './submissions.ts';
+
+export interface ReceivedForm {
+  path: string;
+  user: string;
+  userAgent: string;
+  form: Record<string, string>;
+}
+
+type Handler = (req: FastifyRequest) => Reply;
+type ApiHandler = (req: FastifyRequest, user: { name: string }) => Reply;
+
+export interface PostingDeps {
+  route(method: 'GET' | 'POST', url: string, agentChecked: boolean, handler: Handler): unknown;
+  api(scope: string, handler: ApiHandler): Handler;
+  store: SubmissionStore;
+  received: ReceivedForm[];
+  userExists(name: string): boolean;
+}
+
+const MAX_LIMIT = 100;
+const MAX_COMMENTS = 500;
+
+/** Reddit's answer to a refused call; without api_type=json, the old jQuery-style one (not reproduced in detail). */
+const refused = (form: URLSearchParams, errors: RedditError[], ratelimit?: number): Reply =>
+  form.get('api_type') === 'json'
+    ? { status: 200, body: { json: { ...(ratelimit === undefined ? {} : { ratelimit }), errors } } }
+    : { status: 200, body: { jquery: [], success: false } };
+
+export function registerPostingRoutes(deps: PostingDeps): void {
+  const { route, api, store } = deps;
+  const formOf = (req: FastifyRequest, user: { name: string }, path: string) => {
+    const form = new URLSearchParams(rawBody(req.body).toString('utf8'));
+    deps.received.push({ path, user: user.name, userAgent: req.headers['user-agent'] ?? '', form: Object.fromEntries(form) });
+    return form;
+  };
+
+  route('POST', '/api/submit', true, api('submit', (req, user) => {
+    const form = formOf(req, user, '/api/submit');
+    const limited = store.rateLimited(user.name);
+    if (limited) return refused(form, limited.errors, limited.ratelimit);
+    const result = store.submit(user.name, form);
+    if (Array.isArray(result)) return refused(form, result);
+    if (form.get('api_type') !== 'json') return { status: 200, body: { jquery: [], success: true } };
+    return { status: 200, body: { json: { errors: [], data: { url: `https://www.reddit.com${result.permalink}`, drafts_count: 0, id: result.id, name: result.name } } } };
+  }));
+
+  route('POST', '/api/comment', true, api('submit', (req, user) => {
+    const form = formOf(req, user, '/api/comment');
+    const limited = store.rateLimited(user.name);
+    if (limited) return refused(form, limited.errors, limited.ratelimit);
+    const result = store.comment(user.name, form);
+    if (Array.isArray(result)) return refused(form, result);
+    return { status: 200, body: { json: { errors: [], data: { things: [commentThing(result)] } } } };
+  }));
+
+  route('GET', '/api/info', true, api('read', (req) => {
+    const ids = String((req.query as Record<string, unknown>).id ?? '').split(',').filter(Boolean);
+    const things = ids.flatMap((id): unknown[] => {
+      const link = id.startsWith('t3_') ? store.submission(id.slice(3)) : undefined;
+      if (link) return [linkThing(link)];
+      const comment = store.comments.find((c) => c.name === id);
+      return comment ? [commentThing(comment)] : [];
+    });
+    return { status: 200, body: listing(things) };
+  }));
+
+  route('GET', '/comments/:id', true, api('read', (req) => {
+    const { id } = req.params as { id: string };
+    const submission = store.submission(id.replace(/^t3_/, ''));
+    if (!submission) return statusError(404);
+    const q = req.query as Record<string, string | undefined>;
+    const limit = Math.min(MAX_COMMENTS, Math.max(1, Number(q.limit) || 200));
+    const top = store.comments.filter((c) => c.parentId === submission.name);
+    if (q.sort === 'new') top.reverse();
+    const shown: unknown[] = top.slice(0, limit).map(commentThing);
+    const hidden = top.slice(limit);
+    // A truncated listing ends with a "more" stub naming the comments left out.
+    if (hidden.length) shown.push({ kind: 'more', data: { count: hidden.length, name: 't1__', id: '_', parent_id: submission.name, children: hidden.map((c) => c.id) } });
+    return { status: 200, body: [listing([linkThing(submission)]), listing(shown)] };
+  }));
+
+  route('GET', '/user/:name/submitted', true, api('read', (req) => {
+    const { name } = req.params as { name: string };
+    if (!deps.userExists(name)) return statusError(404);
+    const q = req.query as Record<string, string | undefined>;
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Number(q.limit) || 25));
+    const mine = store.submissions.filter((s) => s.author.toLowerCase() === name.toLowerCase()).reverse();
+    const start = q.after ? mine.findIndex((s) => s.name === q.after) + 1 : 0;
+    const page = mine.slice(start, start + limit);
+    const after = start + limit < mine.length ? page[page.length - 1]!.name : null;
+    return { status: 200, body: listing(page.map(linkThing), after) };
+  }));
+}

@@ -1,0 +1,141 @@
+// The Reddit calls publishing makes on oauth.reddit.com, through the one network HTTP client
+// (../http.ts): submit, comment, and the reads reconcile needs. Reddit refuses a submission or a
+// comment with HTTP 200 and `json.errors` ([CODE, message, field] triples), so every posting answer
+// is read for them; a 429 waits for X-Ratelimit-Reset (seconds), which http.ts reads; 401 is auth.
+import { PublishError, type FailureCode } from '../errors.ts';
+import { NetworkHttp } from '../http.ts';
+
+export interface RedditThing {
+  /** The fullname: t3_… (a submission), t1_… (a comment). */
+  name: string;
+  permalink: string;
+}
+
+export interface ListedSubmission extends RedditThing {
+  subreddit: string;
+  title: string;
+  author: string;
+  createdUtc: number;
+}
+
+export interface ListedComment extends RedditThing {
+  author: string;
+  body: string;
+  createdUtc: number;
+}
+
+type RedditErrorTriple = [string, string, string?];
+
+/** RATELIMIT's wait when Reddit gives neither `ratelimit` nor a readable message. */
+const DEFAULT_RATELIMIT_MS = 10 * 60_000;
+
+/**
+ * Reddit asks for `<platform>:<app ID>:<version> (by /u/<username>)` on every call and throttles
+ * generic agents. The adapter does not know the OAuth app's id, so it names Crier and the account.
+ */
+export const userAgent = (username: string) => `server:crier:1.0 (by /u/${username})`;
+
+export class RedditClient {
+  readonly #http: NetworkHttp;
+
+  constructor(apiUrl: string, accessToken: string, username: string) {
+    this.#http = new NetworkHttp({
+      network: 'reddit',
+      baseUrl: apiUrl,
+      headers: () => ({ authorization: `bearer ${accessToken}`, 'user-agent': userAgent(username) }),
+      reasonOf,
+    });
+  }
+
+  /** POST /api/submit: the new submission's fullname and URL. */
+  async submit(form: Record<string, string>): Promise<{ name: string; url: string }> {
+    const data = await this.#post('/api/submit', form) as { name?: string; id?: string; url?: string };
+    const name = data.name ?? (data.id ? `t3_${data.id}` : undefined);
+    if (!name) throw new PublishError('unknown', 'reddit: the submission was accepted without its id');
+    return { name, url: postUrl(data.url, name) };
+  }
+
+  /** POST /api/comment on `parent` (a t3_ fullname): the new comment. */
+  async comment(parent: string, text: string): Promise<RedditThing> {
+    const data = await this.#post('/api/comment', { thing_id: parent, text }) as { things?: { data?: { name?: string; permalink?: string } }[] };
+    const thing = data.things?.[0]?.data;
+    if (!thing?.name) throw new PublishError('unknown', 'reddit: the comment was accepted without its id');
+    return { name: thing.name, permalink: thing.permalink ?? '' };
+  }
+
+  /** The account's submissions, newest first, one page (`after`: the last fullname of the previous one). */
+  async submitted(username: string, after: string | undefined, limit: number): Promise<{ items: ListedSubmission[]; after: string | undefined }> {
+    const query = new URLSearchParams({ limit: String(limit), raw_json: '1', sort: 'new', ...(after ? { after } : {}) });
+    const { body } = await this.#http.call({ url: `/user/${encodeURIComponent(username)}/submitted?${query}` });
+    const data = (body as Listing).data;
+    const items = (data?.children ?? []).filter((c) => c.kind === 't3').map(({ data: d }) => ({
+      name: String(d.name), permalink: String(d.permalink ?? ''), subreddit: String(d.subreddit ?? ''),
+      title: String(d.title ?? ''), author: String(d.author ?? ''), createdUtc: Number(d.created_utc ?? 0),
+    }));
+    return { items, after: data?.after ?? undefined };
+  }
+
+  /** The submission's top-level comments (up to 500, newest first), and whether Reddit left some out. */
+  async comments(submissionId: string): Promise<{ items: ListedComment[]; truncated: boolean }> {
+    const { body } = await this.#http.call({ url: `/comments/${encodeURIComponent(submissionId)}?sort=new&limit=500&depth=1&raw_json=1` });
+    const children = (Array.isArray(body) ? (body[1] as Listing)?.data?.children : undefined) ?? [];
+    const items = children.filter((c) => c.kind === 't1').map(({ data: d }) => ({
+      name: String(d.name), permalink: String(d.permalink ?? ''), author: String(d.author ?? ''),
+      body: String(d.body ?? ''), createdUtc: Number(d.created_utc ?? 0),
+    }));
+    return { items, truncated: children.some((c) => c.kind === 'more') };
+  }
+
+  async #post(path: string, form: Record<string, string>): Promise<unknown> {
+    const answer = await this.#http.call({
+      url: path,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ api_type: 'json', ...form }).toString(),
+    });
+    const json = (answer.body as { json?: { errors?: RedditErrorTriple[]; data?: unknown; ratelimit?: number } } | undefined)?.json;
+    if (json?.errors?.length) throw refusal(json.errors, json.ratelimit);
+    if (!json?.data) throw new PublishError('unknown', `reddit: ${path} answered ${answer.status} without data (${answer.text.slice(0, 200)})`);
+    return json.data;
+  }
+}
+
+interface Listing {
+  data?: { after?: string | null; children?: { kind: string; data: Record<string, unknown> }[] };
+}
+
+/** `https://www.reddit.com` + the permalink; Reddit's short form when the answer has none. */
+export function postUrl(url: string | undefined, name: string): string {
+  if (url && /^https:\/\/(?:www\.)?reddit\.com\/.*\/comments\//.test(url)) return url.replace('//reddit.com', '//www.reddit.com');
+  return `https://www.reddit.com/comments/${name.replace(/^t3_/, '')}/`;
+}
+
+/** What Reddit's json.errors mean: RATELIMIT waits for the time it says; the rest is refused for good. */
+export function refusal(errors: RedditErrorTriple[], ratelimitSecs: number | undefined): PublishError {
+  const words = errors.map(([code, message, field]) => `${message} (${code}${field ? `, ${field}` : ''})`).join('; ');
+  const limited = errors.find(([code]) => code === 'RATELIMIT');
+  if (limited) {
+    const waitMs = ratelimitSecs !== undefined && Number.isFinite(ratelimitSecs) ? Math.ceil(ratelimitSecs * 1000) : waitInMessage(limited[1]);
+    return new PublishError('retryable', `reddit: rate limited (${words})`, waitMs, 'rate_limited');
+  }
+  const code: FailureCode = errors.some(([c]) => c === 'SUBREDDIT_NOEXIST') ? 'not_found'
+    : errors.some(([c]) => c === 'SUBREDDIT_NOTALLOWED' || c === 'SUBREDDIT_NOTALLOWED_BANNED') ? 'forbidden'
+      : errors.some(([c]) => c === 'ALREADY_SUB') ? 'duplicate' : 'invalid';
+  return new PublishError('permanent', `reddit: ${words}`, undefined, code);
+}
+
+/** "Take a break for 5 minutes before trying again." → 5 minutes. */
+function waitInMessage(message: string): number {
+  const match = /(\d+)\s*(second|minute|hour)/i.exec(message);
+  if (!match) return DEFAULT_RATELIMIT_MS;
+  const unit = { second: 1000, minute: 60_000, hour: 3_600_000 }[match[2]!.toLowerCase() as 'second' | 'minute' | 'hour'];
+  return Number(match[1]) * unit;
+}
+
+/** Reddit's API errors are `{"message": "Unauthorized", "error": 401}`, sometimes with a `reason`. */
+function reasonOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body ? body.slice(0, 200) : undefined;
+  const { message, reason } = body as { message?: string; reason?: string };
+  if (message && reason) return `${message}: ${reason}`;
+  return message ?? reason;
+}
