@@ -15,7 +15,7 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 /** The networks that publish so far; the others answer "not available yet". */
-const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook']);
+const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'reddit']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
  * against the network's emulator. None is implemented yet (the engagement issue).
