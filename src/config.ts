@@ -196,6 +196,8 @@ function networkSettings(env: NodeJS.ProcessEnv, problems: string[]): Config['ne
   const reader = {
     url: (name: string, fallback: string) => url(env, name, fallback, problems),
     optionalUrl: (name: string) => (env[name]?.trim() ? url(env, name, '', problems) : undefined),
+    integer: (name: string, fallback: number, min = 0) => integer(env, name, fallback, min, Number.MAX_SAFE_INTEGER, problems),
+    text: (name: string) => env[name]?.trim() || undefined,
   };
   return Object.fromEntries(NETWORK_LIST.map((network) => [network.id, network.config.read(reader)])) as Config['networks'];
 }

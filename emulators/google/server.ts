@@ -8,6 +8,8 @@ import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { apiRoutes } from './api-routes.ts';
+import { mountBusiness, type BusinessControls } from './business/index.ts';
+import { mountYoutube, type YoutubeControls } from './youtube/index.ts';
 import { richError } from './errors.ts';
 import { oauthRoutes, revokeGrant } from './oauth-routes.ts';
 import {
@@ -42,6 +44,10 @@ export interface GoogleEmulator extends OAuthEmulatorControls {
   setChannel(userId: string, channel: Partial<Omit<GoogleChannel, 'id'>> & { id?: string } | null): GoogleChannel | null;
   addBusinessAccount(userId: string, input?: AddBusinessAccountInput): GoogleBusinessAccount;
   addLocation(accountName: string, input?: AddLocationInput): GoogleLocation;
+  /** YouTube publishing: uploads, videos, thumbnails, comments (youtube/). */
+  youtube: YoutubeControls;
+  /** Business Profile localPosts (business/). */
+  business: BusinessControls;
 }
 
 export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
@@ -76,6 +82,8 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
       },
     });
   }
+  const youtube = mountYoutube(app, world, faults);
+  const business = mountBusiness(app, world, faults);
   app.setNotFoundHandler((req, reply) => send(reply, richError(404, `Method not found: ${req.method} ${req.url.split('?')[0]}`)));
   app.setErrorHandler((_error, _req, reply) => send(reply, richError(500, 'Internal error encountered.')));
 
@@ -98,5 +106,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     setChannel: (userId, channel) => world.store.setChannel(userId, channel),
     addBusinessAccount: (userId, input) => world.store.addBusinessAccount(userId, input),
     addLocation: (accountName, input) => world.store.addLocation(accountName, input),
+    youtube,
+    business,
   };
 }

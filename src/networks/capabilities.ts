@@ -59,7 +59,23 @@ export type InboundEvent =
   | { type: 'comment.received'; accountNetworkId: string; platformPostId: string; commentId: string; parentCommentId: string | null; authorId: string | null; authorUsername: string; text: string }
   | { type: 'message.received' | 'message.sent'; accountNetworkId: string; conversationId: string; messageId: string; content: string; senderId: string; sentAt: string };
 
+/**
+ * A list a client reads to fill a platform block (Pinterest's boards for `board_id`, a subreddit's
+ * flairs for `flairId`), served at GET /v1/social-accounts/:id/<path> for the network's accounts as
+ * `{success, data: items}`. A PublishError from `list` is answered as the network's refusal
+ * (`not_found` 404, `auth` 409 with the account disconnected, others 502).
+ */
+export interface AccountListing {
+  /** Below /v1/social-accounts/:id/, with `:name` parameters: 'boards', 'subreddits/:name/flairs'. */
+  path: string;
+  /** For the OpenAPI document: "The account's boards". */
+  summary: string;
+  list(session: AccountSession, params: Record<string, string>): Promise<Record<string, unknown>[]>;
+}
+
 export interface NetworkCapabilities {
+  /** Lists a client reads to fill the network's platform block. */
+  listings?: AccountListing[];
   /** Removes a published post; 'absent' when the network no longer has it. */
   remove?(session: AccountSession, post: PartRef): Promise<'removed' | 'absent'>;
   /** The account's own posts, newest first. */

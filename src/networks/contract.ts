@@ -9,7 +9,7 @@
 import type { NetworkCapabilities } from './capabilities.ts';
 import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
+import type { NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions } from './types.ts';
 
 /**
  * One network. `S` is the shape of its own settings, read from the environment by `config` at start
@@ -27,7 +27,12 @@ export interface Network<S = unknown> {
   /** Its publishing side; absent: publishing to it is "not available yet" (the engine says so). */
   publisher?(ctx: NetworkContext<S>): NetworkAdapter;
   /** What it can do beyond publishing (capabilities.ts), each declared only once it works. */
-  capabilities?: NetworkCapabilities;
+  capabilities?(ctx: NetworkContext<S>): NetworkCapabilities;
+  /**
+   * Its figures for an organization, from its ledger (a shared quota pool: what is spent, what is
+   * left, when it resets), shown by GET /v1/usage under `networks.<id>`.
+   */
+  usage?(ctx: NetworkContext<S>, ledger: NetworkLedger, orgId: number): Promise<Record<string, unknown>>;
   config: NetworkConfig<S>;
   /** How `crier start --sandbox` emulates it; absent: the sandbox leaves it out. */
   sandbox?: NetworkSandbox;
@@ -78,6 +83,8 @@ export interface PasswordAccount {
   credential: string;
   accessToken?: string;
   refreshToken?: string;
+  /** Connected through the operator's app (managedApp) rather than the org's own. */
+  managedApp?: boolean;
 }
 
 /**
@@ -121,6 +128,10 @@ export interface NetworkEnv {
   url(name: string, fallback: string): string;
   /** Same, undefined when unset. */
   optionalUrl(name: string): string | undefined;
+  /** A whole number from `min` up; `fallback` when unset. */
+  integer(name: string, fallback: number, min?: number): number;
+  /** The trimmed value; undefined when unset or empty. */
+  text(name: string): string | undefined;
 }
 
 /** What `crier start --sandbox` needs of a network. */
@@ -148,6 +159,11 @@ export interface SandboxEmulator {
   prepareConnect?(app: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
   /** Creates the accounts connected for the default org on every run, and says what to store. */
   sandboxAccounts?(): Promise<SandboxAccountSeed[]>;
+  /**
+   * The operator's app registered on the emulator (the "managed key": CRIER_<NETWORK>_CLIENT_ID and
+   * _SECRET point Crier at it), for networks whose sandbox accounts connect through it.
+   */
+  managedApp?(): { clientId: string; clientSecret: string };
 }
 
 export interface SandboxAccountSeed {
@@ -159,4 +175,6 @@ export interface SandboxAccountSeed {
   credential?: string;
   accessToken?: string;
   refreshToken?: string;
+  /** Connected through the operator's app (managedApp) rather than the org's own. */
+  managedApp?: boolean;
 }

@@ -20,7 +20,8 @@ import { pinterest } from './pinterest/index.ts';
 import { reddit } from './reddit/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
-import type { NetworkAdapter, NetworkId } from './types.ts';
+import type { NetworkCapabilities } from './capabilities.ts';
+import type { NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
 import { vimeo } from './vimeo/index.ts';
 import { x } from './x/index.ts';
 import { youtube } from './youtube/index.ts';
@@ -66,6 +67,10 @@ export interface NetworkRegistry {
   oauthProviders(): Partial<Record<NetworkId, NetworkOAuth>>;
   /** The publishing side of every network that has one; the others are "not available yet". */
   adapters(): Partial<Record<NetworkId, NetworkAdapter>>;
+  /** What the network declares beyond publishing, built with its settings (empty when nothing). */
+  capabilities(id: NetworkId): NetworkCapabilities;
+  /** The network's figures for an organization (GET /v1/usage), undefined when it keeps none. */
+  usage(id: NetworkId, ledger: NetworkLedger, orgId: number): Promise<Record<string, unknown>> | undefined;
   /** The login of a network that connects with a password; undefined for OAuth networks. */
   passwordLogin(id: NetworkId): ((input: PasswordLoginInput) => Promise<PasswordAccount>) | undefined;
 }
@@ -74,6 +79,7 @@ export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLo
   const context = (network: Network) => ({ settings: config.networks[network.id], allowLoopbackFetch: config.allowLoopbackFetch, publicBaseUrl: config.publicBaseUrl });
   let oauth: Partial<Record<NetworkId, NetworkOAuth>> | undefined;
   let adapters: Partial<Record<NetworkId, NetworkAdapter>> | undefined;
+  const capabilities = new Map<NetworkId, NetworkCapabilities>();
   return {
     all: NETWORK_LIST,
     get: networkFor,
@@ -86,6 +92,16 @@ export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLo
       adapters ??= Object.fromEntries(NETWORK_LIST.flatMap((network) =>
         network.publisher ? [[network.id, network.publisher(context(network))]] : []));
       return adapters;
+    },
+    capabilities(id) {
+      const network = networkFor(id);
+      let built = capabilities.get(id);
+      if (!built) capabilities.set(id, built = network.capabilities?.(context(network)) ?? {});
+      return built;
+    },
+    usage(id, ledger, orgId) {
+      const network = networkFor(id);
+      return network.usage?.(context(network), ledger, orgId);
     },
     passwordLogin(id) {
       const network = networkFor(id);

@@ -44,6 +44,7 @@ interface SealedAccount {
   access_token_enc: Buffer | null;
   refresh_token_enc: Buffer | null;
   credential_enc: Buffer | null;
+  managed_app: boolean;
 }
 
 /** The claims of one claim statement; an account's secrets are opened once (see `openedAccounts`). */
@@ -55,7 +56,7 @@ export function claimsFromRows(box: SecretBox, rows: ClaimRow[]): Claim[] {
 }
 
 /** What an account was opened from: a claim row that differs in any of it is opened again. */
-type AccountRowFields = Pick<ClaimRow, 'org_id' | 'network' | 'username' | 'network_unique_id' | 'service_url' | 'access_token_enc' | 'refresh_token_enc' | 'credential_enc'>;
+type AccountRowFields = Pick<ClaimRow, 'org_id' | 'network' | 'username' | 'network_unique_id' | 'service_url' | 'access_token_enc' | 'refresh_token_enc' | 'credential_enc' | 'managed_app'>;
 
 interface OpenedAccount {
   account: AccountCredentials;
@@ -78,15 +79,15 @@ function openedAccount(box: SecretBox, row: ClaimRow): OpenedAccount {
   const known = opened.get(row.account_id);
   if (known && sameAccountRow(known.from, row)) return known;
   if (opened.size >= MAX_OPENED_ACCOUNTS) opened.clear();
-  const { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc } = row;
-  const entry = { ...openRowAccount(box, row), from: { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc } };
+  const { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc, managed_app } = row;
+  const entry = { ...openRowAccount(box, row), from: { org_id, network, username, network_unique_id, service_url, access_token_enc, refresh_token_enc, credential_enc, managed_app } };
   opened.set(row.account_id, entry);
   return entry;
 }
 
 function sameAccountRow(a: AccountRowFields, b: AccountRowFields): boolean {
   return a.network === b.network && a.username === b.username && a.network_unique_id === b.network_unique_id && a.service_url === b.service_url &&
-    a.org_id === b.org_id && sameBytes(a.access_token_enc, b.access_token_enc) && sameBytes(a.refresh_token_enc, b.refresh_token_enc) &&
+    a.org_id === b.org_id && a.managed_app === b.managed_app && sameBytes(a.access_token_enc, b.access_token_enc) && sameBytes(a.refresh_token_enc, b.refresh_token_enc) &&
     sameBytes(a.credential_enc, b.credential_enc);
 }
 
@@ -128,7 +129,7 @@ function claimFromRow(row: ClaimRow, { account, unreadable }: { account: Account
 /** The account as it is now (after a token refresh, say). */
 export async function loadAccount(db: Queryable, box: SecretBox, accountId: number): Promise<{ active: boolean; credentials: AccountCredentials }> {
   const { rows } = await db.query<SealedAccount>(
-    `SELECT id, org_id, network, username, network_unique_id, service_url, is_active, access_token_enc, refresh_token_enc, credential_enc
+    `SELECT id, org_id, network, username, network_unique_id, service_url, is_active, access_token_enc, refresh_token_enc, credential_enc, managed_app
        FROM social_accounts WHERE id = $1`,
     [accountId],
   );
@@ -147,5 +148,6 @@ function openAccount(box: SecretBox, a: SealedAccount): AccountCredentials {
     accessToken: openSecret(box, a.id, 'access', a.access_token_enc),
     refreshToken: openSecret(box, a.id, 'refresh', a.refresh_token_enc),
     credential: openSecret(box, a.id, 'credential', a.credential_enc),
+    managedApp: a.managed_app,
   };
 }

@@ -36,6 +36,7 @@ export interface ClaimRow {
   refresh_token_enc: Buffer | null;
   credential_enc: Buffer | null;
   token_expires_at: Date | null;
+  managed_app: boolean;
   containers: { content: string; media: { url: string; filename: string; altText: string | null }[] }[];
   /** Milliseconds until the next target not claimed here is due (null: none queued), so that a worker need not ask. */
   next_due_ms: number | null;
@@ -84,7 +85,7 @@ export async function claimDue(db: Queryable, workerId: number, limit: number): 
             array(SELECT o.account_id FROM targets o WHERE o.post_id = c.post_id) AS post_account_ids,
             p.network_options, p.process_media,
             a.id AS account_id, a.network, a.username, a.network_unique_id, a.service_url, a.is_active,
-            a.access_token_enc, a.refresh_token_enc, a.credential_enc, a.token_expires_at,
+            a.access_token_enc, a.refresh_token_enc, a.credential_enc, a.token_expires_at, a.managed_app,
             (SELECT json_agg(json_build_object('content', k.content, 'media',
                 (SELECT coalesce(json_agg(json_build_object('url', m.url, 'filename', m.filename, 'altText', m.alt_text) ORDER BY m.position), '[]')
                    FROM container_media m WHERE m.container_id = k.id)) ORDER BY k.position)

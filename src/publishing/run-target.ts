@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
+import { createLedger } from './ledger.ts';
 import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, MediaSource, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { CappedMediaOpener, MediaCap } from '../media/fetch.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
@@ -194,6 +195,7 @@ class Attempt {
       openMedia: this.openMedia,
       userFetch: deps.userFetch,
       saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
+      ledger: createLedger(deps.db, account.network),
       ...(claim.checkpoint ? { checkpoint: claim.checkpoint } : {}),
     });
     const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map<number, StoredPart>();

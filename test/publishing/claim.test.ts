@@ -15,7 +15,7 @@ function row(box: SecretBox, accessToken: string, overrides: Partial<ClaimRow> =
     post_account_ids: [ACCOUNT], network_options: null, process_media: false,
     account_id: ACCOUNT, network: 'x', username: 'someone', network_unique_id: '99', service_url: null, is_active: true,
     access_token_enc: box.encrypt(accessToken, `social_accounts:${ACCOUNT}:access`), refresh_token_enc: null, credential_enc: null,
-    token_expires_at: null, containers: [{ content: 'hello', media: [] }], next_due_ms: null,
+    token_expires_at: null, managed_app: false, containers: [{ content: 'hello', media: [] }], next_due_ms: null,
     ...overrides,
   };
 }

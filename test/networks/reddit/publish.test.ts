@@ -174,6 +174,7 @@ describe('publishing to Reddit', () => {
       openMedia: () => { throw new Error('no media'); },
       userFetch: fetch,
       saveTokens: async () => {},
+      ledger: { withPool: () => { throw new Error('reddit keeps no ledger'); }, read: () => { throw new Error('reddit keeps no ledger'); } },
     });
     const adapter = () => createRedditAdapter({ apiUrl: rd.url });
 
