@@ -61,7 +61,10 @@ export async function startSandbox(): Promise<Sandbox> {
   }
   const emulators = served.map(([spec, networks], i) => ({ name: spec.name, emulator: running[i]!, networks }));
   const env: Record<string, string> = { CRIER_SANDBOX: 'true' };
-  for (const { emulator, networks } of emulators) for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
+  for (const { emulator, networks } of emulators) {
+    for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
+    Object.assign(env, managedAppEnv(emulator, networks));
+  }
   return {
     env,
     emulators,
@@ -69,6 +72,19 @@ export async function startSandbox(): Promise<Sandbox> {
       await Promise.all(emulators.map(({ emulator }) => emulator.close()));
     },
   };
+}
+
+/**
+ * The operator's app on an emulator whose sandbox accounts connect through one (YouTube's managed
+ * key): CRIER_<NETWORK>_CLIENT_ID/_SECRET for each OAuth network it serves, as an operator sets them.
+ */
+function managedAppEnv(emulator: SandboxEmulator, networks: Network[]): Record<string, string> {
+  const app = emulator.managedApp?.();
+  if (!app) return {};
+  return Object.fromEntries(networks.filter((network) => network.connect.kind === 'oauth').flatMap((network) => {
+    const prefix = `CRIER_${network.id.toUpperCase()}_CLIENT`;
+    return [[`${prefix}_ID`, app.clientId], [`${prefix}_SECRET`, app.clientSecret]];
+  }));
 }
 
 /** Connects the sandbox accounts the emulators hold (@sandbox_x, sandbox.test) to the org, creating or refreshing them. */
