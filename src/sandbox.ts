@@ -33,8 +33,10 @@ export interface Sandbox {
 
 export interface SandboxAccount {
   id: string;
-  network: string;
+  network: NetworkId;
   username: string;
+  /** The block a post to it needs in the sandbox (SandboxAccountSeed.exampleBlock). */
+  exampleBlock?: Record<string, unknown>;
 }
 
 const host = '127.0.0.1';
@@ -92,8 +94,9 @@ export async function connectSandboxAccounts(db: Db, box: SecretBox, sandbox: Sa
   const accounts: SandboxAccount[] = [];
   for (const { emulator } of sandbox.emulators) {
     for (const seed of (await emulator.sandboxAccounts?.()) ?? []) {
-      const id = await upsertSocialAccount(db, box, { orgId, sandbox: true, ...seed });
-      accounts.push({ id: encodeId(id), network: seed.network, username: seed.username });
+      const { exampleBlock, ...account } = seed;
+      const id = await upsertSocialAccount(db, box, { orgId, sandbox: true, ...account });
+      accounts.push({ id: encodeId(id), network: seed.network, username: seed.username, ...(exampleBlock ? { exampleBlock } : {}) });
     }
   }
   return accounts;
