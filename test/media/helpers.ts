@@ -62,7 +62,9 @@ export interface MediaHarness {
 
 async function harnessFor(front: Front, dataDir: string, server: TestServer, closeServer: () => Promise<void>): Promise<MediaHarness> {
   front.setUpstream(server.url);
-  const agent = new Agent({ connect: { ca: front.ca } });
+  // Idle sockets are dropped well before the front's keep-alive timeout (Node's 5 s): a socket reused
+  // just as the server closes it fails with ECONNRESET (seen under load after a long encode).
+  const agent = new Agent({ connect: { ca: front.ca }, keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
   const fetch = (url: string, init: RequestInit = {}) => undiciFetch(url, { ...init, dispatcher: agent });
   return {
     server,
