@@ -43,13 +43,39 @@ export interface PublishingControls {
   setTranscodeReads(reads: number): void;
   /** The next completed upload's transcode ends in error. */
   failNextTranscode(): void;
-  /** The next tus PATCH takes its bytes in, then answers only `ms` later. */
-  stallNextPatch(ms: number): void;
+  /**
+   * The next request matching `method` and `path` (a prefix, or a RegExp) is handled — a video
+   * created, a chunk taken in — and answered only `ms` later: a worker killed waiting for the answer.
+   */
+  stallNext(stall: Stall): void;
   /** Calls per window and token on the API (not the tus host); default 1,000 a minute. */
   setRateLimit(limit: RateLimit): void;
 }
 
-export function publishingControls(store: VideoStore, tus: TusLog, rate: { current: RateLimit }): PublishingControls {
+export interface Stall {
+  method: string;
+  path: string | RegExp;
+  ms: number;
+}
+
+/** Answers held back after handling (stallNext), each taken once by the first request it matches. */
+export class Stalls {
+  #pending: Stall[] = [];
+
+  add(stall: Stall): void {
+    this.#pending.push({ ...stall });
+  }
+
+  /** The ms to hold this request's answer (0: none), the stall consumed. */
+  take(method: string, path: string): number {
+    const index = this.#pending.findIndex((s) => s.method.toUpperCase() === method.toUpperCase()
+      && (typeof s.path === 'string' ? path.startsWith(s.path) : s.path.test(path)));
+    if (index < 0) return 0;
+    return this.#pending.splice(index, 1)[0]!.ms;
+  }
+}
+
+export function publishingControls(store: VideoStore, tus: TusLog, rate: { current: RateLimit }, stalls: Stalls): PublishingControls {
   return {
     videos: () => [...store.videos.values()].map((v) => ({
       id: v.id,
@@ -75,7 +101,7 @@ export function publishingControls(store: VideoStore, tus: TusLog, rate: { curre
     },
     setTranscodeReads: (reads) => void (store.transcodeReads = reads),
     failNextTranscode: () => void (store.failTranscodes += 1),
-    stallNextPatch: (ms) => void (tus.stallNextPatchMs = ms),
+    stallNext: (stall) => stalls.add(stall),
     setRateLimit: (limit) => void (rate.current = { ...limit }),
   };
 }

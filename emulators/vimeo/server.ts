@@ -13,13 +13,13 @@ import { authScheme, bearerToken, createApp, firstValues, isPlainObject, jsonBod
 import { basicCredentials, oauthControls, OAuthServer, redirectBack, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { WindowLimiter } from '../shared/rate.ts';
 import { invalidToken, notFound, revokedToken, serverError, tokenError, tooManyRequests, vimeoError } from './errors.ts';
-import { publishingControls, type PublishingControls, type RateLimit } from './inspect.ts';
+import { publishingControls, Stalls, type PublishingControls, type RateLimit } from './inspect.ts';
 import { publishingRoutes } from './routes.ts';
 import { registerTus, type TusLog } from './tus.ts';
 import { pickFields, VideoStore } from './videos.ts';
 
 export type { FaultSpec } from '../shared/faults.ts';
-export type { PublishingControls, RateLimit, VimeoVideoView } from './inspect.ts';
+export type { PublishingControls, RateLimit, Stall, VimeoVideoView } from './inspect.ts';
 export type { TusHead, TusPatch } from './tus.ts';
 
 /** Scopes Vimeo's authorize page knows (developer.vimeo.com/api/authentication, scopes table). */
@@ -91,7 +91,8 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
   const log: VimeoRequestLog[] = [];
   const faults = new FaultQueue();
   const store = new VideoStore(clock);
-  const tus: TusLog = { patches: [], heads: [], stallNextPatchMs: 0 };
+  const stalls = new Stalls();
+  const tus: TusLog = { patches: [], heads: [], stall: (method, path) => stalls.take(method, path) };
   const rate = { current: DEFAULT_RATE_LIMIT };
   const limiter = new WindowLimiter();
   let nextId = 100_000_001;
@@ -172,6 +173,8 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
         if (UNLIMITED_PATHS.has(path)) return send(reply, handler(req));
         const window = rateLimited(req);
         const answer = window.refused ? tooManyRequests() : handler(req);
+        const stallMs = stalls.take(req.method, path);
+        if (stallMs > 0) await new Promise((resolve) => setTimeout(resolve, stallMs));
         return send(reply, { ...answer, headers: { ...window.headers, ...answer.headers } });
       },
     });
@@ -268,7 +271,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
 
   return {
     ...oauthControls(oauth, server, faults),
-    ...publishingControls(store, tus, rate),
+    ...publishingControls(store, tus, rate, stalls),
     addUser: (input = {}) => {
       const id = input.id ?? String(nextId++);
       const user: VimeoUser = {

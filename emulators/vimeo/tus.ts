@@ -37,8 +37,8 @@ export interface TusHead {
 export interface TusLog {
   patches: TusPatch[];
   heads: TusHead[];
-  /** The next PATCH takes its bytes in and answers only this many ms later (a worker killed waiting for it). */
-  stallNextPatchMs: number;
+  /** How long to hold this request's answer once it is handled (Stalls.take). */
+  stall(method: string, path: string): number;
 }
 
 const tusHeaders = (extra: Record<string, string> = {}) => ({ 'tus-resumable': TUS_VERSION, 'cache-control': 'no-store', ...extra });
@@ -50,6 +50,20 @@ async function drain(body: Readable | undefined, onChunk: (chunk: Buffer) => voi
   } catch {
     // The client went away mid-body: what arrived stays counted.
   }
+}
+
+/** A PATCH answered by an injected fault: logged as received, none of its bytes taken in. */
+function faultedPatch(store: VideoStore, req: FastifyRequest, status: number): TusPatch {
+  return {
+    videoId: store.byUploadToken.get((req.params as { token: string }).token)?.id ?? null,
+    uploadOffset: req.headers['upload-offset'] as string | undefined,
+    contentType: req.headers['content-type'],
+    tusResumable: req.headers['tus-resumable'] as string | undefined,
+    received: 0,
+    discarded: 0,
+    status,
+    auth: authScheme(req.headers.authorization),
+  };
 }
 
 function patchHandler(store: VideoStore, log: TusLog) {
@@ -81,11 +95,8 @@ function patchHandler(store: VideoStore, log: TusLog) {
       entry.status = 413;
       return { status: 413, body: `the upload is ${video.size} bytes (Upload-Length)`, headers: tusHeaders({ 'upload-offset': String(video.offset) }) };
     }
-    if (log.stallNextPatchMs > 0) {
-      const ms = log.stallNextPatchMs;
-      log.stallNextPatchMs = 0;
-      await new Promise((resolve) => setTimeout(resolve, ms));
-    }
+    const stallMs = log.stall('PATCH', req.url.split('?')[0]!);
+    if (stallMs > 0) await new Promise((resolve) => setTimeout(resolve, stallMs));
     entry.status = 204;
     return { status: 204, headers: tusHeaders({ 'upload-offset': String(video.offset) }) };
   };
@@ -139,7 +150,10 @@ export async function registerTus(app: FastifyInstance, store: VideoStore, log: 
       url: '/tus/files/:token',
       handler: async (req, reply) => {
         const fault = await faultFor(req);
-        if (fault) return send(reply, fault);
+        if (fault) {
+          log.patches.push(faultedPatch(store, req, fault.status));
+          return send(reply, fault);
+        }
         return send(reply, await patch(req, req.body as Readable | undefined));
       },
     });
