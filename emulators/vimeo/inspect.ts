@@ -43,6 +43,8 @@ export interface PublishingControls {
   setTranscodeReads(reads: number): void;
   /** The next completed upload's transcode ends in error. */
   failNextTranscode(): void;
+  /** A video's transcode in progress completes now. */
+  completeTranscode(videoId: string): void;
   /**
    * The next request matching `method` and `path` (a prefix, or a RegExp) is handled — a video
    * created, a chunk taken in — and answered only `ms` later: a worker killed waiting for the answer.
@@ -55,6 +57,8 @@ export interface PublishingControls {
 export interface Stall {
   method: string;
   path: string | RegExp;
+  /** tus PATCH only: the one claiming this Upload-Offset. */
+  uploadOffset?: number;
   ms: number;
 }
 
@@ -67,9 +71,10 @@ export class Stalls {
   }
 
   /** The ms to hold this request's answer (0: none), the stall consumed. */
-  take(method: string, path: string): number {
+  take(method: string, path: string, uploadOffset?: string): number {
     const index = this.#pending.findIndex((s) => s.method.toUpperCase() === method.toUpperCase()
-      && (typeof s.path === 'string' ? path.startsWith(s.path) : s.path.test(path)));
+      && (typeof s.path === 'string' ? path.startsWith(s.path) : s.path.test(path))
+      && (s.uploadOffset === undefined || String(s.uploadOffset) === uploadOffset));
     if (index < 0) return 0;
     return this.#pending.splice(index, 1)[0]!.ms;
   }
@@ -101,6 +106,11 @@ export function publishingControls(store: VideoStore, tus: TusLog, rate: { curre
     },
     setTranscodeReads: (reads) => void (store.transcodeReads = reads),
     failNextTranscode: () => void (store.failTranscodes += 1),
+    completeTranscode: (videoId) => {
+      const video = store.videos.get(videoId);
+      if (video?.transcode !== 'in_progress') throw new Error(`video ${videoId} is not transcoding`);
+      video.transcode = 'complete';
+    },
     stallNext: (stall) => stalls.add(stall),
     setRateLimit: (limit) => void (rate.current = { ...limit }),
   };

@@ -92,7 +92,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
   const faults = new FaultQueue();
   const store = new VideoStore(clock);
   const stalls = new Stalls();
-  const tus: TusLog = { patches: [], heads: [], stall: (method, path) => stalls.take(method, path) };
+  const tus: TusLog = { patches: [], heads: [], stall: (method, path, offset) => stalls.take(method, path, offset) };
   const rate = { current: DEFAULT_RATE_LIMIT };
   const limiter = new WindowLimiter();
   let nextId = 100_000_001;

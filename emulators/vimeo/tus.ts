@@ -38,7 +38,7 @@ export interface TusLog {
   patches: TusPatch[];
   heads: TusHead[];
   /** How long to hold this request's answer once it is handled (Stalls.take). */
-  stall(method: string, path: string): number;
+  stall(method: string, path: string, uploadOffset?: string): number;
 }
 
 const tusHeaders = (extra: Record<string, string> = {}) => ({ 'tus-resumable': TUS_VERSION, 'cache-control': 'no-store', ...extra });
@@ -95,7 +95,7 @@ function patchHandler(store: VideoStore, log: TusLog) {
       entry.status = 413;
       return { status: 413, body: `the upload is ${video.size} bytes (Upload-Length)`, headers: tusHeaders({ 'upload-offset': String(video.offset) }) };
     }
-    const stallMs = log.stall('PATCH', req.url.split('?')[0]!);
+    const stallMs = log.stall('PATCH', req.url.split('?')[0]!, entry.uploadOffset);
     if (stallMs > 0) await new Promise((resolve) => setTimeout(resolve, stallMs));
     entry.status = 204;
     return { status: 204, headers: tusHeaders({ 'upload-offset': String(video.offset) }) };
