@@ -194,9 +194,14 @@ export function pickFields(value: Record<string, unknown>, fields: string | unde
   if (!fields) return value;
   const out: Record<string, unknown> = {};
   for (const path of fields.split(',').map((f) => f.trim()).filter(Boolean)) {
-    const keys = path.split('.');
+    let keys = path.split('.');
     let from: unknown = value;
-    for (const key of keys) from = from && typeof from === 'object' ? (from as Record<string, unknown>)[key] : undefined;
+    for (const [i, key] of keys.entries()) {
+      from = from && typeof from === 'object' ? (from as Record<string, unknown>)[key] : undefined;
+      // A null object on the way (transcode: null before the upload ends) is answered as that null.
+      if (from === null) keys = keys.slice(0, i + 1);
+      if (from === null || from === undefined) break;
+    }
     if (from === undefined) continue;
     let into = out;
     keys.slice(0, -1).forEach((key) => {
