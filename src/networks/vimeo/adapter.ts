@@ -47,7 +47,8 @@ function preparedFor(client: VimeoClient, input: PublishInput, timing: UploadTim
   const block = (input.block ?? {}) as VimeoBlock;
   const root = input.containers[0]!;
   const video = root.media[0]!;
-  const name = block.title ?? video.filename.replace(/\.[^.]*$/, '');
+  // Vimeo's own uploader names a video after its file; an empty title names nothing either.
+  const name = block.title || video.filename.replace(/\.[^.]*$/, '');
   const me = `/users/${input.account.networkUniqueId}`;
   const since = (reservation: Record<string, unknown>) => Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS;
   /** A video reconcile found created by an earlier attempt that died before storing it. */
@@ -64,7 +65,7 @@ function preparedFor(client: VimeoClient, input: PublishInput, timing: UploadTim
     const cp = stored();
     if (!cp && found?.uploadLink) throw startedUpload({ uri: found.uri, uploadLink: found.uploadLink }, (await source()).size);
     if (!cp) return startUpload(client, await source(), video.filename, metadata(block, root.content, name));
-    const done = await uploadedVideo(client, await source(), cp, timing);
+    const done = await uploadedVideo(client, source, cp, timing);
     return { platformId: idOf(done.uri), url: done.link, ref: { uri: done.uri } };
   }
 
@@ -73,7 +74,8 @@ function preparedFor(client: VimeoClient, input: PublishInput, timing: UploadTim
     const size = (await orUnknown(0, source)).size;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { items, hasNext } = await orUnknown(0, () => client.myVideos(page, PAGE));
-      const match = items.find((v) => v.name === name && v.size === size && v.createdTime >= from);
+      // A time Vimeo did not give (NaN) does not rule a candidate out.
+      const match = items.find((v) => v.name === name && v.size === size && !(v.createdTime < from));
       if (match) return match;
       if (!hasNext || items.some((v) => v.createdTime < from)) return undefined;
     }
@@ -85,7 +87,7 @@ function preparedFor(client: VimeoClient, input: PublishInput, timing: UploadTim
     const videoUri = String(rootRef.ref?.uri ?? `/videos/${rootRef.platformId}`);
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { items, hasNext } = await orUnknown(position, () => client.comments(videoUri, page, PAGE));
-      const match = items.find((c) => c.userUri === me && c.text === text && c.createdOn >= from);
+      const match = items.find((c) => c.userUri === me && c.text === text && !(c.createdOn < from));
       if (match) return commentRef(rootRef, match.uri);
       if (!hasNext || items.some((c) => c.createdOn < from)) return undefined;
     }

@@ -51,9 +51,12 @@ export function startedUpload(video: Pick<CreatedVideo, 'uri' | 'uploadLink'>, s
   return new PublishWait(0, { ...cp }, `vimeo: created ${video.uri}`);
 }
 
-/** The video once transcoded; throws PublishWait while a chunk or the transcode is still to come. */
-export async function uploadedVideo(client: VimeoClient, source: MediaSource, cp: VideoCheckpoint, timing: UploadTiming): Promise<VideoStatus> {
-  if (cp.phase === 'upload') await sendNextChunk(client, source, cp, timing);
+/**
+ * The video once transcoded; throws PublishWait while a chunk or the transcode is still to come. The
+ * file is opened only while bytes remain to send (a file from another URL is downloaded to open it).
+ */
+export async function uploadedVideo(client: VimeoClient, open: () => Promise<MediaSource>, cp: VideoCheckpoint, timing: UploadTiming): Promise<VideoStatus> {
+  if (cp.phase === 'upload') await sendNextChunk(client, await open(), cp, timing);
   return awaitTranscode(client, cp, timing);
 }
 

@@ -28,6 +28,7 @@ describe('the Vimeo adapter, step by step', () => {
   let token: string;
   let userId: string;
   const file = Buffer.from(Array.from({ length: 2500 }, (_, i) => i % 251));
+  let opens = 0;
 
   before(async () => {
     vm = await startVimeoEmulator();
@@ -44,7 +45,10 @@ describe('the Vimeo adapter, step by step', () => {
     containers: texts.map((content, i) => ({ content, media: i === 0 ? [{ url: 'https://media.example/v.mp4', filename: 'v.mp4' }] : [] })),
     block: { title },
     fetchMedia: () => { throw new Error('the adapter reads ranges'); },
-    openMedia: async () => sourceOf(file),
+    openMedia: async () => {
+      opens += 1;
+      return sourceOf(file);
+    },
     userFetch: fetch,
     saveTokens: async () => {},
     ...(checkpoint ? { checkpoint } : {}),
@@ -102,6 +106,9 @@ describe('the Vimeo adapter, step by step', () => {
     const cp = checkpoints.at(-1)!;
     const resumed = await adapter().prepare(inputFor(['root'], 'Transcoding', cp));
     assert.equal(await resumed.reconcile(0, reservation, undefined), 'absent');
+    const opened = opens;
+    await assert.rejects(resumed.publishPart(0, reservation, undefined), PublishWait);
+    assert.equal(opens, opened, 'waiting on the transcode opens no file (one from another URL would be downloaded)');
     vm.completeTranscode(String(cp.video).split('/').at(-1)!);
     const ref = await resumed.reconcile(0, reservation, undefined) as PartRef;
     assert.equal(ref.platformId, String(cp.video).split('/').at(-1));
