@@ -136,6 +136,12 @@ describe('publishing to Vimeo', () => {
     assert.match(error, /^vimeo: Vimeo could not transcode \/videos\/\d+ \(transcode\.status error, status transcoding_error\)/);
   });
 
+  it('a video deleted on Vimeo before it was transcoded fails the destination as not found', async () => {
+    vm.failNext({ status: 404, method: 'GET', path: '/videos/', body: { error: 'The requested video couldn\'t be found.', link: null, developer_message: 'The requested video couldn\'t be found.', error_code: 5000 } });
+    const error = failed(await publish({ containers: [{ content: 'gone', media: [await media('gone.mp4')] }] }));
+    assert.equal(error, 'vimeo: The requested video couldn\'t be found. (5000)');
+  });
+
   it('a file larger than the upload quota\'s free space fails before any video is created', async () => {
     const bob = await addMember('Bob Full');
     vm.setUploadQuota(bob.userId, { free: 1000, max: 500_000_000, resetDate: '2026-12-01T00:00:00+00:00' });
