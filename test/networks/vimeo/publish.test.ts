@@ -181,6 +181,17 @@ describe('publishing to Vimeo', () => {
     }
   });
 
+  it('a 429 in the middle (on the transcode status) is waited out, and the same video is resumed', async () => {
+    const reset = new Date(Date.now() + 2000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    vm.failNext({ status: 429, method: 'GET', path: '/videos/', headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } });
+    const post = await publish({ containers: [{ content: 'paced', media: [await media('paced.mp4')] }], vimeo: { title: 'Paced' } });
+    const video = published(post);
+    assert.equal(vm.videos().filter((v) => v.name === 'Paced').length, 1, 'one video');
+    assert.equal(vm.patches().filter((p) => p.videoId === video.id).length, 1, 'its bytes sent once');
+    const { rows } = await h.server.db.query(`SELECT a.error FROM attempts a JOIN targets t ON t.id = a.target_id WHERE t.post_id = $1 AND a.outcome = 'retry'`, [decodeId(post.id)]);
+    assert.match(rows[0].error, /^vimeo: rate limited \(Too many API requests/);
+  });
+
   it('a chunk answered with a 5xx is sent again from the offset HEAD reports, into the same video', async () => {
     const bytes = await paddedVideo(20 * MiB);
     const file = await media('flaky.mp4', bytes);
