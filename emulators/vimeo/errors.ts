@@ -24,3 +24,42 @@ export const serverError = (status: number): Reply =>
 
 /** The token endpoint's RFC 6749 errors. */
 export const tokenError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description } });
+
+// The publishing side's errors, with the codes vimeo/openapi api.yaml lists for each operation
+// (POST /me/videos: 2204, 2205, 2230, 3116, 4101, 4102; POST /videos/{id}/comments: 2207, 3413).
+
+/** 400 2204: "The request contains invalid body parameters." */
+export const invalidParameters = (field: string, why: string): Reply =>
+  vimeoError(400, 2204, 'You have provided an invalid parameter. Please contact developer of this application.', `The parameter "${field}" ${why}.`);
+
+/** 400 2205: "The body of the request isn't formatted properly." */
+export const malformedBody = (): Reply =>
+  vimeoError(400, 2205, 'There was a problem with your request. Please contact developer of this application.', 'The body of the request must be a JSON object.');
+
+/** 400 2230: "The upload type is invalid." */
+export const invalidUploadType = (approach: string): Reply =>
+  vimeoError(400, 2230, 'There was a problem with your upload. Please contact developer of this application.', `The upload approach "${approach}" is invalid.`);
+
+/** 400 3116: the 3.2 `type` parameter instead of 3.4's `upload.approach`. */
+export const legacyType = (): Reply =>
+  vimeoError(400, 3116, 'There was a problem with your upload. Please contact developer of this application.', 'Use upload.approach instead of type starting from API version 3.4.');
+
+/** 403 4102: "The authenticated user's allotted quota has been reached." */
+export const quotaReached = (size: number, free: number): Reply =>
+  vimeoError(403, 4102, 'Your upload quota has been reached.', `The video is ${size} bytes and the user's upload quota has ${Math.max(0, free)} bytes left.`);
+
+/** 404 5000 for a video or comment that is not there (or not this user's to read). */
+export const videoNotFound = (): Reply =>
+  vimeoError(404, 5000, 'The requested video couldn\'t be found.', 'The requested video couldn\'t be found.');
+
+/** 400 2207: "The comment text is missing." */
+export const commentTextMissing = (): Reply =>
+  vimeoError(400, 2207, 'Please enter a comment.', 'The comment text is missing.');
+
+/** 403 3413: "Comments are disabled for this video." */
+export const commentsDisabled = (): Reply =>
+  vimeoError(403, 3413, 'Comments are disabled for this video.', 'Comments are disabled for this video.');
+
+/** 429: the member's calls this window are spent (code 9000 as reported by client libraries; unconfirmed). */
+export const tooManyRequests = (): Reply =>
+  vimeoError(429, 9000, 'Too many API requests. Please wait and try again.', 'The rate limit for this user was exceeded.');

@@ -1,17 +1,26 @@
-// A local Vimeo API 3.4 (api.vimeo.com) for the connect flow, for tests and `crier start --sandbox`:
-// the authorize page (auto-consent for the signed-in user), the authorization-code exchange at
+// A local Vimeo API 3.4 (api.vimeo.com) for tests and `crier start --sandbox`: the connect flow — the
+// authorize page (auto-consent for the signed-in user), the authorization-code exchange at
 // POST /oauth/access_token (HTTP Basic client credentials, JSON body; the answer carries the user),
-// GET /me and DELETE /tokens. Vimeo user tokens do not expire and come without a refresh token; a
-// revoked one answers 401 with error_code 8003.
+// GET /me and DELETE /tokens; Vimeo user tokens do not expire and come without a refresh token, a
+// revoked one answers 401 with error_code 8003 — and publishing: videos created with the tus approach
+// (routes.ts), the tus endpoint (tus.ts), transcodes, comments, upload quotas, and the rate-limit
+// headers of every API answer (429 past the limit).
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
-import { authScheme, bearerToken, createApp, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { authScheme, bearerToken, createApp, firstValues, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { basicCredentials, oauthControls, OAuthServer, redirectBack, type OAuthEmulatorControls } from '../shared/oauth.ts';
-import { invalidToken, notFound, revokedToken, serverError, tokenError, vimeoError } from './errors.ts';
+import { WindowLimiter } from '../shared/rate.ts';
+import { invalidToken, notFound, revokedToken, serverError, tokenError, tooManyRequests, vimeoError } from './errors.ts';
+import { publishingControls, Stalls, type PublishingControls, type RateLimit } from './inspect.ts';
+import { publishingRoutes } from './routes.ts';
+import { registerTus, type TusLog } from './tus.ts';
+import { pickFields, VideoStore } from './videos.ts';
 
 export type { FaultSpec } from '../shared/faults.ts';
+export type { PublishingControls, RateLimit, Stall, VimeoVideoView } from './inspect.ts';
+export type { TusHead, TusPatch } from './tus.ts';
 
 /** Scopes Vimeo's authorize page knows (developer.vimeo.com/api/authentication, scopes table). */
 export const VIMEO_KNOWN_SCOPES = new Set([
@@ -20,6 +29,12 @@ export const VIMEO_KNOWN_SCOPES = new Set([
 /** Codes are single-use and short-lived (the emulator allows 10 minutes). */
 const CODE_SECS = 600;
 const PICTURE_WIDTHS = [30, 72, 75, 100, 144, 216, 288, 300, 360];
+/** Generous enough for any test; setRateLimit lowers it. */
+const DEFAULT_RATE_LIMIT: RateLimit = { limit: 1000, windowMs: 60_000 };
+/** The OAuth routes answer without rate-limit headers; every other API route carries them. */
+const UNLIMITED_PATHS = new Set(['/oauth/authorize', '/oauth/access_token']);
+/** A JSON body of the API (POST /me/videos, a comment); video bytes go to the tus endpoint instead. */
+const API_BODY_LIMIT = 1024 * 1024;
 
 export interface VimeoUser {
   /** Numeric id, as in uri "/users/<id>". */
@@ -29,6 +44,8 @@ export interface VimeoUser {
   username: string;
   /** Base link of a custom portrait (sizes get "_<w>x<h>"), or null for Vimeo's default picture. */
   pictureBase: string | null;
+  /** The plan: 'basic' (Vimeo Basic: no unlisted or disable view), 'plus', 'pro', 'business'... */
+  account: string;
 }
 
 export interface AddVimeoUserInput {
@@ -37,6 +54,8 @@ export interface AddVimeoUserInput {
   username?: string;
   /** null: no custom picture (Vimeo then lists its default portraits). */
   pictureBase?: string | null;
+  /** Default 'pro': a paid plan, every privacy view allowed. */
+  account?: string;
 }
 
 /** One request as the emulator received it: what the quirk tests check. */
@@ -47,13 +66,17 @@ export interface VimeoRequestLog {
   contentType: string | undefined;
   /** The scheme of the Authorization header: 'basic', 'bearer' or 'none'. */
   auth: 'basic' | 'bearer' | 'none' | 'other';
+  /** The query string's parameters (`fields`, `page`...). */
+  query: Record<string, string | undefined>;
+  /** A JSON body as parsed, or undefined. */
+  json: unknown;
 }
 
 /**
  * The common controls (signIn(undefined): the page answers access_denied; revokeUser: every token of
  * theirs answers 401 8003; omitNextRefreshToken: no effect, Vimeo issues no refresh tokens) and these.
  */
-export interface VimeoEmulator extends OAuthEmulatorControls {
+export interface VimeoEmulator extends OAuthEmulatorControls, PublishingControls {
   addUser(input?: AddVimeoUserInput): VimeoUser;
   /** Every request received, oldest first. */
   requests(): VimeoRequestLog[];
@@ -67,10 +90,16 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
   const users = new Map<string, VimeoUser>();
   const log: VimeoRequestLog[] = [];
   const faults = new FaultQueue();
+  const store = new VideoStore(clock);
+  const stalls = new Stalls();
+  const tus: TusLog = { patches: [], heads: [], stall: (method, path, offset) => stalls.take(method, path, offset) };
+  const rate = { current: DEFAULT_RATE_LIMIT };
+  const limiter = new WindowLimiter();
   let nextId = 100_000_001;
-  const app = createApp(1024 * 1024);
+  let origin = '';
+  const app = createApp(API_BODY_LIMIT);
 
-  const userJson = (user: VimeoUser) => ({
+  const userJson = (user: VimeoUser, own = false) => ({
     uri: `/users/${user.id}`,
     name: user.name,
     link: `https://vimeo.com/${user.username}`,
@@ -78,7 +107,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
     bio: null,
     short_bio: null,
     created_time: '2024-01-01T00:00:00+00:00',
-    account: 'basic',
+    account: user.account,
     pictures: user.pictureBase
       ? {
           uri: `/users/${user.id}/pictures/1`,
@@ -99,7 +128,25 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
     websites: [],
     metadata: { connections: { videos: { uri: `/users/${user.id}/videos`, options: ['GET'], total: 0 } } },
     resource_key: `user-${user.id}`,
+    ...(own ? { upload_quota: uploadQuotaJson(user.id) } : {}),
   });
+  /** upload_quota as api.yaml describes it: the space left (`space`), and the periodic and lifetime figures. */
+  const uploadQuotaJson = (userId: string) => {
+    const { free, max, resetDate } = store.quotaOf(userId);
+    const figures = { free: Math.max(0, free), max, used: max - Math.max(0, free) };
+    return resetDate
+      ? { space: { ...figures, showing: 'periodic' }, periodic: { ...figures, reset_date: resetDate }, lifetime: { free: null, max: null, used: null } }
+      : { space: { ...figures, showing: 'lifetime' }, periodic: { free: null, max: null, used: null, reset_date: null }, lifetime: figures };
+  };
+
+  /** The window of the token that called: its headers on every answer, a 429 past it. */
+  const rateLimited = (req: FastifyRequest): { headers: Record<string, string>; refused: boolean } => {
+    const { limit, windowMs } = rate.current;
+    const result = limiter.consume(req.headers.authorization ?? 'anonymous', limit, windowMs, clock.now());
+    // An ISO 8601 date, as observed in Vimeo's answers (README: sources).
+    const reset = new Date(result.reset * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    return { headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(result.remaining), 'x-ratelimit-reset': reset }, refused: !result.ok };
+  };
 
   type Handler = (req: FastifyRequest) => Reply;
   const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) =>
@@ -114,13 +161,21 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
           accept: req.headers.accept,
           contentType: req.headers['content-type'],
           auth: authScheme(req.headers.authorization),
+          query: firstValues(req.query),
+          json: jsonBody(req.body),
         });
         const fault = faults.take(req.method, path);
         if (fault) {
-          const base = fault.status === 401 ? invalidToken() : serverError(fault.status);
+          if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+          const base = fault.status === 401 ? invalidToken() : fault.status === 429 ? tooManyRequests() : serverError(fault.status);
           return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
         }
-        return send(reply, handler(req));
+        if (UNLIMITED_PATHS.has(path)) return send(reply, handler(req));
+        const window = rateLimited(req);
+        const answer = window.refused ? tooManyRequests() : handler(req);
+        const stallMs = stalls.take(req.method, path);
+        if (stallMs > 0) await new Promise((resolve) => setTimeout(resolve, stallMs));
+        return send(reply, { ...answer, headers: { ...window.headers, ...answer.headers } });
       },
     });
 
@@ -182,7 +237,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
 
   route('GET', '/me', (req) => {
     const user = authenticate(req);
-    return isReply(user) ? user : { status: 200, body: userJson(user) };
+    return isReply(user) ? user : { status: 200, body: pickFields(userJson(user, true), firstValues(req.query).fields) };
   });
 
   route('DELETE', '/tokens', (req) => {
@@ -193,12 +248,30 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
     return { status: 204 };
   });
 
+  const publishing = publishingRoutes({
+    store,
+    origin: () => origin,
+    authenticate: (req) => {
+      const user = authenticate(req);
+      return isReply(user) ? user : { id: user.id, account: user.account };
+    },
+    userOf: (id) => userJson(users.get(id)!),
+  });
+  for (const r of publishing) route(r.method, r.url, r.handler);
+  await registerTus(app, store, tus, async (req) => {
+    const fault = faults.take(req.method, req.url.split('?')[0]!);
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    return fault && { status: fault.status, body: fault.body, headers: fault.headers };
+  });
+
   app.setNotFoundHandler((_req, reply) => send(reply, notFound()));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError(500)));
   const server = await listen(app, opts);
+  origin = server.url;
 
   return {
     ...oauthControls(oauth, server, faults),
+    ...publishingControls(store, tus, rate, stalls),
     addUser: (input = {}) => {
       const id = input.id ?? String(nextId++);
       const user: VimeoUser = {
@@ -206,6 +279,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
         name: input.name ?? `Vimeo User ${id}`,
         username: input.username ?? `user${id}`,
         pictureBase: input.pictureBase === undefined ? `https://i.vimeocdn.com/portrait/${randomBytes(4).readUInt32BE(0)}` : input.pictureBase,
+        account: input.account ?? 'pro',
       };
       users.set(id, user);
       return { ...user };
