@@ -62,10 +62,10 @@ function eventProblems(event: unknown): ErrorDetail[] {
   if (!isPlainObject(schedule)) return [...problems, detail(ERROR_CODES.MISSING_VALUE, 'event.schedule', 'Schedule is required.')];
   const start = instant(schedule.startDate, schedule.startTime);
   const end = instant(schedule.endDate, schedule.endTime);
-  for (const [field, value] of [['start_date', schedule.startDate], ['start_time', schedule.startTime], ['end_date', schedule.endDate], ['end_time', schedule.endTime]] as const) {
-    if (value === undefined) problems.push(detail(ERROR_CODES.MISSING_VALUE, `event.schedule.${field}`, 'Required.'));
-  }
-  if (problems.length) return problems;
+  const missing = ([['start_date', schedule.startDate], ['start_time', schedule.startTime], ['end_date', schedule.endDate], ['end_time', schedule.endTime]] as const)
+    .filter(([, value]) => value === undefined)
+    .map(([field]) => detail(ERROR_CODES.MISSING_VALUE, `event.schedule.${field}`, 'Required.'));
+  if (missing.length) return [...problems, ...missing];
   if (start === undefined) problems.push(detail(ERROR_CODES.INVALID_VALUE, 'event.schedule.start_date', 'Invalid date or time.'));
   if (end === undefined) problems.push(detail(ERROR_CODES.INVALID_VALUE, 'event.schedule.end_date', 'Invalid date or time.'));
   if (start !== undefined && end !== undefined && end <= start) problems.push(detail(ERROR_CODES.INVERTED_RANGE, 'event.schedule', 'The end must come after the start.'));

@@ -87,11 +87,15 @@ interface ErrorDetail {
 
 const errorOf = (body: unknown): GoogleError | undefined => (body as { error?: GoogleError } | undefined)?.error;
 
-/** "Request contains an invalid argument. (INVALID_ARGUMENT): summary: Must be at most 1500 characters (VALUE_OUTSIDE_ALLOWED_RANGE)". */
+/**
+ * Google's message, its status and ErrorInfo reasons, then each field violation: "Request contains an
+ * invalid argument. (INVALID_ARGUMENT): summary: Must be at most 1500 characters (VALUE_OUTSIDE_ALLOWED_RANGE)".
+ */
 function reasonOf(body: unknown): string | undefined {
   const error = errorOf(body);
   if (!error || typeof error !== 'object') return typeof body === 'string' && body ? body.slice(0, 200) : undefined;
-  const head = [error.message, error.status ? `(${error.status})` : undefined].filter(Boolean).join(' ');
+  const codes = [error.status, ...reasonsOf(error)].filter(Boolean);
+  const head = [error.message, codes.length ? `(${codes.join(', ')})` : undefined].filter(Boolean).join(' ');
   const violations = violationsOf(error);
   return violations.length ? `${head}: ${violations.join('; ')}` : head || undefined;
 }
