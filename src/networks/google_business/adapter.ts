@@ -6,7 +6,8 @@
 // replies: later containers are not published, and the result says so.
 //
 // Google has no client-chosen ids, so after a crash the post is looked for among the location's
-// localPosts: same summary, topic, event title and photo, created since the reservation.
+// localPosts (same summary, topic, event title and photo, created since the reservation), or read by
+// the name a review checkpoint holds; one found still PROCESSING goes on waiting for the review.
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
@@ -107,8 +108,9 @@ function preparedFor(client: GoogleBusinessClient, input: PublishInput, body: Lo
         ? await orUnknown(0, () => client.get(review.post))
         : await find(Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS);
       if (!post) return 'absent';
-      if (post.state === 'REJECTED') throw rejected(post);
-      return refOf(post, post.state === 'PROCESSING' ? 'Google was still reviewing the post (PROCESSING); check it in Business Profile Manager' : undefined);
+      // Found: LIVE is published, REJECTED fails, and PROCESSING waits for the review like publishPart
+      // (a PublishWait: the engine stores the checkpoint naming the post, and the next step reads it).
+      return settle(post, review?.reads ?? 0);
     },
   };
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createGoogleBusinessAdapter } from '../../../src/networks/google_business/adapter.ts';
-import type { PublishError } from '../../../src/networks/errors.ts';
+import { PublishWait, type PublishError } from '../../../src/networks/errors.ts';
 import type { PublishInput } from '../../../src/networks/types.ts';
 import { startGbpStack, type ConnectedLocation, type GbpStack } from './setup.ts';
 
@@ -97,6 +97,23 @@ describe('the Google Business Profile adapter', () => {
     await rejects((await adapter().prepare(inputFor([{ content: 'Rejected at once' }]))).reconcile(0, reservation, undefined), 'permanent', /state REJECTED/);
   });
 
+  it('reconcile of a post Google is still reviewing waits for the review, its checkpoint naming the post', async () => {
+    s.google.business.reviewNext({ reads: 5, verdict: 'LIVE' });
+    const input = inputFor([{ content: 'Still in review' }]);
+    const prepared = await adapter().prepare(input);
+    const reservation = prepared.reserve(0);
+    await assert.rejects(prepared.publishPart(0, reservation, undefined), (wait: PublishWait) => wait instanceof PublishWait);
+    const name = s.google.business.posts().at(-1)!.name;
+    await assert.rejects((await adapter().prepare(input)).reconcile(0, reservation, undefined), (wait: PublishWait) => {
+      assert.ok(wait instanceof PublishWait, String(wait));
+      assert.deepEqual([wait.checkpoint, wait.delayMs], [{ post: name, reads: 1 }, 2_000]);
+      return true;
+    });
+    const resumed = await adapter().prepare({ ...input, checkpoint: { post: name, reads: 4 } });
+    await assert.rejects(resumed.publishPart(0, reservation, undefined), (wait: PublishWait) => wait.delayMs === 32_000 && wait.checkpoint?.reads === 5);
+    assert.equal(s.google.business.posts().filter((p) => p.received.summary === 'Still in review').length, 1);
+  });
+
   it('Google\'s field violations for a block Crier\'s rules would refuse today are reported field by field', async () => {
     const block = { topicType: 'EVENT', event: { title: 'x'.repeat(59), startDate: { year: 2030, month: 6, day: 1 }, startTime: { hours: 18, minutes: 0 }, endDate: { year: 2030, month: 6, day: 1 }, endTime: { hours: 17, minutes: 0 } } };
     const prepared = await adapter().prepare(inputFor([{ content: 'Old post' }], block));
@@ -105,6 +122,21 @@ describe('the Google Business Profile adapter', () => {
       assert.equal(error.message, 'google_business: Request contains an invalid argument. (INVALID_ARGUMENT): event.title: Must be at most 58 characters (VALUE_OUTSIDE_ALLOWED_RANGE); event.schedule: The end must come after the start. (INVERTED_RANGE)');
       return true;
     });
+  });
+
+  it('the eleventh post in a minute on one location is refused by Google\'s edit quota, retried a minute later', async () => {
+    const bakery = await s.connectLocation('Quota Bakery');
+    for (let i = 0; i < 10; i++) {
+      const p = await adapter().prepare(inputFor([{ content: `Edit ${i}` }], undefined, bakery));
+      await p.publishPart(0, p.reserve(0), undefined);
+    }
+    const eleventh = await adapter().prepare(inputFor([{ content: 'Edit 10' }], undefined, bakery));
+    await assert.rejects(eleventh.publishPart(0, eleventh.reserve(0), undefined), (error: PublishError) => {
+      assert.deepEqual([error.kind, error.code, error.retryAfterMs], ['retryable', 'rate_limited', 60_000]);
+      assert.match(error.message, /^google_business: rate limited \(Quota exceeded for quota metric 'Edits' .*\(RESOURCE_EXHAUSTED, RATE_LIMIT_EXCEEDED\)\)$/);
+      return true;
+    });
+    assert.equal(s.google.business.posts().filter((p) => p.parent === bakery.parent).length, 10);
   });
 
   it('more than one photo, or a video, is refused before any call', async () => {
