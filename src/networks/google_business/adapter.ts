@@ -98,14 +98,14 @@ function preparedFor(client: GoogleBusinessClient, input: PublishInput, body: Lo
       // Later containers: nothing to publish (no replies on Google Business Profile), said on the root.
       if (position > 0) return root(first);
       const review = reviewing();
-      if (review) return settle(await client.get(review.post), review.reads);
+      if (review) return settle(await readUnderReview(client, review.post), review.reads);
       return settle(await client.create(body), 0);
     },
     async reconcile(position, reservation, first) {
       if (position > 0) return root(first);
       const review = reviewing();
       const post = review
-        ? await orUnknown(0, () => client.get(review.post))
+        ? await orUnknown(0, () => readUnderReview(client, review.post))
         : await find(Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS);
       if (!post) return 'absent';
       // Found: LIVE is published, REJECTED fails, and PROCESSING waits for the review like publishPart
@@ -113,6 +113,18 @@ function preparedFor(client: GoogleBusinessClient, input: PublishInput, body: Lo
       return settle(post, review?.reads ?? 0);
     },
   };
+}
+
+/** A post under review, read again; gone (deleted meanwhile in Business Profile Manager) fails for good. */
+async function readUnderReview(client: GoogleBusinessClient, name: string): Promise<LocalPost> {
+  try {
+    return await client.get(name);
+  } catch (error) {
+    if (error instanceof PublishError && error.code === 'not_found') {
+      throw new PublishError('permanent', `google_business: the post ${name} was deleted while Google reviewed it`, undefined, 'not_found');
+    }
+    throw error;
+  }
 }
 
 function isOurs(post: LocalPost, body: LocalPostBody, since: number): boolean {

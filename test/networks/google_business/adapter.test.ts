@@ -7,15 +7,22 @@ import { after, before, describe, it } from 'node:test';
 import { createGoogleBusinessAdapter } from '../../../src/networks/google_business/adapter.ts';
 import { PublishWait, type PublishError } from '../../../src/networks/errors.ts';
 import type { PublishInput } from '../../../src/networks/types.ts';
-import { startGbpStack, type ConnectedLocation, type GbpStack } from './setup.ts';
+import { GOOGLE_BUSINESS_SCOPES } from '../../../src/networks/google_business/oauth.ts';
+import { APP, startGbpStack, type ConnectedLocation, type GbpStack } from './setup.ts';
 
 describe('the Google Business Profile adapter', () => {
   let s: GbpStack;
   let shop: ConnectedLocation;
 
+  /** A location whose token outlives the emulator clock moves of these tests (the rate windows). */
+  const lastingLocation = async (title: string): Promise<ConnectedLocation> => {
+    const connected = await s.connectLocation(title);
+    return { ...connected, token: s.google.oauth.issue(connected.userId, APP.clientId, [...GOOGLE_BUSINESS_SCOPES], false, null).accessToken };
+  };
+
   before(async () => {
     s = await startGbpStack({ worker: false });
-    shop = await s.connectLocation('Adapter Shop');
+    shop = await lastingLocation('Adapter Shop');
   });
   after(async () => {
     await s.close();
@@ -57,7 +64,7 @@ describe('the Google Business Profile adapter', () => {
   });
 
   it('reconcile reads on through the pages: ours found on the second, absent only after the last', async () => {
-    const busy = await s.connectLocation('Busy Adapter Shop');
+    const busy = await lastingLocation('Busy Adapter Shop');
     const fill = await adapter().prepare(inputFor([{ content: 'Filler' }], undefined, busy));
     const reservation = fill.reserve(0);
     for (let i = 0; i < 10; i++) {
@@ -80,6 +87,30 @@ describe('the Google Business Profile adapter', () => {
     assert.equal(await never.reconcile(0, never.reserve(0), undefined), 'absent');
     const pages = s.google.business.calls().slice(before).filter((c) => c.path === `/v4/${busy.parent}/localPosts`);
     assert.deepEqual(pages.map((c) => c.query.pageToken === undefined), [true, false], 'both pages read');
+  });
+
+  it('reconcile ends unknown when ours is not among the location\'s first thousand posts', async () => {
+    const mall = await lastingLocation('Mall Adapter Shop');
+    const prepared = await adapter().prepare(inputFor([{ content: 'Lost in the crowd' }], undefined, mall));
+    const reservation = prepared.reserve(0);
+    for (let i = 0; i < 1001; i++) {
+      if (i % 10 === 0) s.google.clock.advance(61_000);
+      const p = await adapter().prepare(inputFor([{ content: `Crowd ${i}` }], undefined, mall));
+      await p.publishPart(0, p.reserve(0), undefined);
+    }
+    await rejects(prepared.reconcile(0, reservation, undefined), 'unknown', /container 1 is already posted \(the location has more than 1000 posts to look through\)/);
+  });
+
+  it('a post still PROCESSING after the last review read is published, saying so', async () => {
+    s.google.business.reviewNext({ reads: 50, verdict: 'LIVE' });
+    const input = inputFor([{ content: 'Long review' }]);
+    const first = await adapter().prepare(input);
+    const reservation = first.reserve(0);
+    await assert.rejects(first.publishPart(0, reservation, undefined), (wait: unknown) => wait instanceof PublishWait);
+    const name = s.google.business.posts().at(-1)!.name;
+    const last = await adapter().prepare({ ...input, checkpoint: { post: name, reads: 14 } });
+    const ref = await last.publishPart(0, reservation, undefined);
+    assert.deepEqual(ref, { platformId: name, url: s.google.business.posts().at(-1)!.post.searchUrl, note: 'Google was still reviewing the post (PROCESSING) after 14 reads; check it in Business Profile Manager' });
   });
 
   it('reconcile ends unknown when the location\'s posts cannot be read', async () => {
@@ -112,6 +143,8 @@ describe('the Google Business Profile adapter', () => {
     const resumed = await adapter().prepare({ ...input, checkpoint: { post: name, reads: 4 } });
     await assert.rejects(resumed.publishPart(0, reservation, undefined), (wait: PublishWait) => wait.delayMs === 32_000 && wait.checkpoint?.reads === 5);
     assert.equal(s.google.business.posts().filter((p) => p.received.summary === 'Still in review').length, 1);
+    s.google.failNext({ status: 404, method: 'GET', path: `/v4/${name}` });
+    await rejects(resumed.publishPart(0, reservation, undefined), 'permanent', new RegExp(`^google_business: the post ${name} was deleted while Google reviewed it$`));
   });
 
   it('Google\'s field violations for a block Crier\'s rules would refuse today are reported field by field', async () => {
