@@ -90,7 +90,8 @@ function preparedFor(client: GoogleBusinessClient, input: PublishInput, body: Lo
     throw cannotTell(0, `the location has more than ${MAX_PAGES * PAGE_SIZE} posts to look through`);
   }
 
-  const root = (parts: PartRef | undefined): PartRef => ({ platformId: parts!.platformId, url: parts!.url });
+  /** A later container stands for the one post (the root's ref, its note said once on the root). */
+  const root = (first: PartRef | undefined): PartRef => ({ platformId: first!.platformId, url: first!.url });
 
   return {
     reserve: () => ({ startedAt: new Date().toISOString() }),
