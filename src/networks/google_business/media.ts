@@ -1,11 +1,7 @@
-// Google Business Profile fetches media itself: media[] items by sourceUrl.
-import type { VideoProfile } from '../video.ts';
+// Google Business Profile fetches a post's media itself (media[] items by sourceUrl). A post takes one
+// JPG or PNG photo and no video: localPosts answer a VIDEO item with a bare 500, as API users report,
+// and every example Google gives is a photo (youtube-tiktok-gbp-pinterest-vimeo-reddit.md §3.3). The
+// request rules refuse a video for it (options.ts), so it has no video profile.
 import type { NetworkMedia } from '../contract.ts';
-import { H264_420, MB } from '../video.ts';
 
-export const profiles = {
-  // part 2 §3.3: VIDEO media by sourceUrl; limits from Google's help pages (unverified): <=30 s, <=75 MB, >=720p.
-  google_business: { id: 'google-business@1', label: 'Google Business Profile', containers: ['mp4'], ...H264_420, audioCodecs: ['aac'], minShortSide: 720, maxSeconds: 30, maxBytes: 75 * MB },
-} satisfies Record<string, VideoProfile>;
-
-export const media: NetworkMedia = { delivery: 'public_url', profiles, videoProfile: () => profiles.google_business };
+export const media: NetworkMedia = { delivery: 'public_url', profiles: {}, videoProfile: () => undefined };

@@ -1,0 +1,70 @@
+// What the Business Profile localPosts side of the Google emulator keeps, apart from the shared store:
+// each location's state (keyed by its name, "locations/{id}"), who stopped managing which location,
+// the posts created (with the body each create received) and every call in order.
+import { createHash } from 'node:crypto';
+
+/**
+ * A location as localPosts sees it. Only a verified location may post; Google answers the others
+ * FAILED_PRECONDITION (README: the exact reasons are not confirmed).
+ */
+export type LocationState = 'VERIFIED' | 'UNVERIFIED' | 'SUSPENDED';
+
+/** How Google's review of the next post goes: PROCESSING for `reads` reads of it, then the verdict. */
+export interface Review {
+  reads: number;
+  verdict: 'LIVE' | 'REJECTED';
+}
+
+export interface StoredLocalPost {
+  /** "accounts/{a}/locations/{l}/localPosts/{id}" */
+  name: string;
+  /** "accounts/{a}/locations/{l}" */
+  parent: string;
+  /** The create's body as received. */
+  received: Record<string, unknown>;
+  /** The LocalPost as Google answers it (output-only fields included). */
+  post: Record<string, unknown>;
+  /** PROCESSING reads left before the verdict. */
+  readsLeft: number;
+  verdict: 'LIVE' | 'REJECTED';
+}
+
+export interface BusinessCall {
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  status: number;
+  /** The JSON body of a create, as received. */
+  body?: unknown;
+}
+
+export class BusinessState {
+  readonly locationStates = new Map<string, LocationState>();
+  /** "userId locations/{id}": the user no longer manages that location. */
+  readonly unmanaged = new Set<string>();
+  readonly posts: StoredLocalPost[] = [];
+  readonly calls: BusinessCall[] = [];
+  readonly extraCa: string[] = [];
+  nextReview: Review | undefined;
+  nextCreateDelayMs = 0;
+  #counter = 0;
+
+  stateOf(location: string): LocationState {
+    return this.locationStates.get(location) ?? 'VERIFIED';
+  }
+
+  manages(userId: string, location: string): boolean {
+    return !this.unmanaged.has(`${userId} ${location}`);
+  }
+
+  /** A post id like Google's (a long decimal number). */
+  newPostId(): string {
+    this.#counter += 1;
+    return (1_000_000_000_000_000_000n + BigInt(this.#counter) * 104_729n).toString();
+  }
+}
+
+/** A stable Maps place id for a location (searchUrl carries it). */
+export function placeIdOf(location: string): string {
+  return `ChIJ${createHash('sha256').update(location).digest('base64url').slice(0, 23)}`;
+}
