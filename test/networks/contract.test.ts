@@ -15,7 +15,7 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 /** The networks that publish so far; the others answer "not available yet". */
-const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'reddit']);
+const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'google_business', 'vimeo', 'reddit']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
  * against the network's emulator (the engagement ones come with the engagement issue).
