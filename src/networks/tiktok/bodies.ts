@@ -83,7 +83,7 @@ export function checkAgainstCreator(block: TiktokBlock, creator: CreatorInfo, vi
   asked('disableStitch', creator.stitchDisabled, 'stitches');
   const max = creator.maxVideoPostDurationSec;
   if (max !== undefined && video.seconds !== undefined && video.seconds > max) {
-    throw refused(`containers[0].media[0]: the video is ${Math.ceil(video.seconds)} s long; @${creator.username} may post videos of at most ${max} s (max_video_post_duration_sec)`);
+    throw refused(`containers[0].media[0]: the video is ${Math.round(video.seconds * 10) / 10} s long; @${creator.username} may post videos of at most ${max} s (max_video_post_duration_sec)`);
   }
 }
 
