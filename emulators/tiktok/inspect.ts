@@ -2,7 +2,7 @@
 // chunks in order, status fetches, creator info calls), what became of each publish, and the switches
 // that make TikTok answer otherwise (a creator's settings, verified prefixes, caps, failures).
 import type { RateLimits } from './routes/publish.ts';
-import type { CreatorSettings, InitCall, PhotoPull, Publishing, PublishStatusName, ReceivedChunk } from './publishing.ts';
+import type { ChunkStall, CreatorSettings, InitCall, PhotoPull, Publishing, PublishStatusName, ReceivedChunk } from './publishing.ts';
 import type { TikTokWorld } from './world.ts';
 
 export interface PublishView {
@@ -40,6 +40,10 @@ export interface TikTokInspector {
   setUnaudited(unaudited: boolean): void;
   setProcessingPolls(polls: number): void;
   setRateLimits(limits: Partial<RateLimits>): void;
+  /** The next PUT of chunk `index` hangs `ms` (its sender killed meanwhile), its body unread or received whole. */
+  stallChunk(stall: ChunkStall): void;
+  /** Chunk indexes whose PUT is hanging now. */
+  stalledChunks(): number[];
 }
 
 export class TikTokInspection {
@@ -79,6 +83,8 @@ export class TikTokInspection {
       setUnaudited: (unaudited) => void (p.unaudited = unaudited),
       setProcessingPolls: (polls) => void (p.processingPolls = polls),
       setRateLimits: (limits) => void Object.assign(world.rateLimits, limits),
+      stallChunk: (stall) => void (p.stall = { ...stall }),
+      stalledChunks: () => [...p.stalled],
     };
   }
 }

@@ -91,6 +91,12 @@ export interface InitCall {
   at: number;
 }
 
+export interface ChunkStall {
+  index: number;
+  when: 'unread' | 'unanswered';
+  ms: number;
+}
+
 export interface PublishingOptions {
   /** Status fetches a publish stays PROCESSING after its content arrived (default 1). */
   processingPolls?: number;
@@ -123,6 +129,10 @@ export class Publishing {
   trustedCa: string[];
   /** fail_reason the next publishes end with (FAILED), in order. */
   readonly failures: string[] = [];
+  /** The next PUT of chunk `index` hangs `ms`: before reading its body (`unread`), or after receiving it whole (`unanswered`). */
+  stall: ChunkStall | undefined;
+  /** Chunk indexes whose PUT is hanging now. */
+  readonly stalled: number[] = [];
 
   constructor(clock: Clock, options: PublishingOptions) {
     this.clock = clock;

@@ -9,8 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, type Hash } from 'node:crypto';
 import { send, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
-import { apiError, invalidParams } from '../errors.ts';
-import type { Publish, Publishing } from '../publishing.ts';
+import { apiError, internalError, invalidParams } from '../errors.ts';
+import type { ChunkStall, Publish, Publishing } from '../publishing.ts';
 
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm']);
 const RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
@@ -45,6 +45,7 @@ async function receiveChunk(publishing: Publishing, publish: Publish, headers: R
   if (first !== expectedFirst || last !== expectedLast) {
     return apiError(416, 'invalid_params', `Chunks must be sent in order: expected bytes ${expectedFirst}-${expectedLast}, got ${first}-${last}.`);
   }
+  if (await stalled(publishing, index, 'unread')) return internalError();
   const received = await hashed(body, last - first + 1, upload.hash);
   if (!received) return invalidParams(`The body is not the ${last - first + 1} bytes its Content-Range announces.`);
   if (upload.chunks.length !== index) return apiError(416, 'invalid_params', `Chunk ${index} arrived twice at once; chunks must be sent one after the other.`);
@@ -59,7 +60,19 @@ async function receiveChunk(publishing: Publishing, publish: Publish, headers: R
     upload.sha256 = upload.hash.digest('hex');
     publishing.ready(publish, sniff(upload.head)?.mime.startsWith('video/') || contentType === 'video/webm' ? undefined : 'file_format_check_failed');
   }
+  await stalled(publishing, index, 'unanswered');
   return { status: final ? 201 : 206 };
+}
+
+/** Hangs this PUT when a test asked for it (its sender is killed meanwhile); true when it did. */
+async function stalled(publishing: Publishing, index: number, when: ChunkStall['when']): Promise<boolean> {
+  const stall = publishing.stall;
+  if (!stall || stall.index !== index || stall.when !== when) return false;
+  publishing.stall = undefined;
+  publishing.stalled.push(index);
+  await new Promise((resolve) => setTimeout(resolve, stall.ms));
+  publishing.stalled.splice(publishing.stalled.indexOf(index), 1);
+  return true;
 }
 
 /**
