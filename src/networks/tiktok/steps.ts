@@ -60,6 +60,7 @@ export interface StepContext {
  * when their upload completes; the size bound keeps abandoned ones from piling up.
  */
 const confirmedHere = new Map<string, number>();
+const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm']);
 const CONFIRMED_KEPT = 1000;
 
 /** Step 1. */
@@ -114,12 +115,19 @@ export async function uploadChunk(ctx: StepContext, cp: TikTokCheckpoint): Promi
 async function putChunk(ctx: StepContext, cp: TikTokCheckpoint, source: MediaSource, index: number): Promise<void> {
   const { first, last } = chunkRange(cp.plan!, index);
   try {
-    await ctx.client.putChunk(cp.uploadUrl!, source.read({ start: first, end: last }), { first, last, total: cp.plan!.videoSize }, source.contentType);
+    await ctx.client.putChunk(cp.uploadUrl!, source.read({ start: first, end: last }), { first, last, total: cp.plan!.videoSize }, videoType(source, ctx.input.containers[0]!.media[0]!.filename));
   } catch (error) {
     // Whether TikTok kept any of it is asked on the next step.
     confirmedHere.delete(cp.publishId!);
     throw error;
   }
+}
+
+/** The Content-Type TikTok takes (MP4, MOV, WebM): the served type, else the one the file name says. */
+function videoType(source: MediaSource, filename: string): string {
+  if (VIDEO_TYPES.has(source.contentType)) return source.contentType;
+  const extension = filename.slice(filename.lastIndexOf('.') + 1).toLowerCase();
+  return extension === 'mov' ? 'video/quicktime' : extension === 'webm' ? 'video/webm' : 'video/mp4';
 }
 
 /** How many chunks TikTok holds whole, by its uploaded_bytes (a refused or failed upload ends here). */
