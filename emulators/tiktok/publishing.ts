@@ -40,6 +40,8 @@ export interface ReceivedChunk {
   contentType: string;
   /** 206 (more to come) or 201 (the last). */
   status: number;
+  /** When it arrived whole (the emulator's clock). */
+  at: number;
 }
 
 export interface VideoUpload {

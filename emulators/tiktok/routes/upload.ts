@@ -53,7 +53,7 @@ async function receiveChunk(publishing: Publishing, publish: Publish, headers: R
   upload.hash = received.video;
   upload.received += received.size;
   const final = upload.chunks.length + 1 === upload.totalChunkCount;
-  const chunk = { publishId: publish.publishId, index, first, last, total, bytes: received.size, sha256: received.sha256, contentType, status: final ? 201 : 206 };
+  const chunk = { publishId: publish.publishId, index, first, last, total, bytes: received.size, sha256: received.sha256, contentType, status: final ? 201 : 206, at: publishing.clock.now() };
   upload.chunks.push(chunk);
   publishing.chunks.push(chunk);
   if (final) {

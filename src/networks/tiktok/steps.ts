@@ -83,6 +83,7 @@ export async function start(ctx: StepContext, kind: 'video' | 'photo'): Promise<
   const plan = chunkPlan(source.size, ctx.timing.chunkBytes);
   const session = await client.initVideo(postModeOf(block) === 'DIRECT_POST' ? 'direct' : 'inbox', videoInitBody(block, ctx.text, plan, creator));
   const cp: TikTokCheckpoint = { position: 0, kind, stage: 'upload', username, publishId: session.publishId, uploadUrl: session.uploadUrl, plan, sent: 0 };
+  remember(session.publishId, 0);
   throw new PublishWait(0, cp, 'tiktok: the upload is initialized');
 }
 

@@ -53,6 +53,7 @@ describe('publishing to TikTok', () => {
     assert.equal(publishOf(dest.platformPostId).video!.sha256, sha256(bytes), 'TikTok received the video exactly');
     assert.equal(publishOf(dest.platformPostId).status, 'SEND_TO_USER_INBOX');
     assert.equal(s.tt.creatorInfoCalls().length, 0, 'an inbox draft needs no creator info');
+    assert.equal(s.tt.statusPolls(dest.platformPostId).filter((p) => p.status === 'PROCESSING_UPLOAD' && p.at < chunks[1]!.at).length, 0, 'no status fetch between chunks sent by one worker');
   });
 
   it('a video under 5 MB goes whole, as one chunk of its own size', async () => {
