@@ -4,7 +4,7 @@
 import { baseUrlConfig, baseUrlSandbox } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { createTikTokAdapter } from './adapter.ts';
-import { DEFAULT_CREATOR_CAP } from './cap.ts';
+import { creatorCapUsage, DEFAULT_CREATOR_CAP } from './cap.ts';
 import { media } from './media.ts';
 import { createTikTokOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -35,6 +35,7 @@ export const tiktok: Network<TikTokSettings> = {
     pollMs: settings.statusPollMs,
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
   }),
+  usage: ({ settings }, ledger, orgId) => creatorCapUsage(ledger, settings.creatorCap, orgId),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §2.2: video and photo init, 6 per minute per user token.
   limits: { accountQuota: { max: 6, windowMs: 60_000, counts: 'posts' } },
   config: {

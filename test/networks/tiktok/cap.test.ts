@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/ids.ts';
+import { createLedger } from '../../../src/publishing/ledger.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { paddedVideo } from '../../media/helpers.ts';
 import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
@@ -43,7 +44,7 @@ const ledgerAt = async (creator: Creator) => {
 describe('the creator cap of direct posts', { concurrency: false }, () => {
   const creators: Creator[] = [];
 
-  test(`${CAP} creators post; the next is refused with reached_active_user_cap and when a slot frees; no init is sent for it`, async () => {
+  test(`${CAP} creators post; the next is refused with reached_active_user_cap and when a slot frees; no init is sent for it; the usage figures say so`, async () => {
     for (let i = 0; i < CAP; i++) {
       const creator = await s.addCreator(`cap.creator${i}`);
       creators.push(creator);
@@ -57,6 +58,10 @@ describe('the creator cap of direct posts', { concurrency: false }, () => {
       + `TikTok's cap for it; a slot frees up at ${freesAt} (or use postMode MEDIA_UPLOAD, which the cap does not count)`);
     assert.equal(initsBy(late), 0);
     creators.push(late);
+    const usage = await s.h.server.networks.usage('tiktok', createLedger(s.h.server.db, 'tiktok'), s.org.orgId);
+    assert.deepEqual(usage, { directPostCreators: { cap: CAP, windowHours: 24, active: CAP, activeInOrganization: CAP, slotFreesAt: freesAt } });
+    const other = await s.h.server.createOrg();
+    assert.equal(((await s.h.server.networks.usage('tiktok', createLedger(s.h.server.db, 'tiktok'), other.orgId)) as any).directPostCreators.activeInOrganization, 0);
   });
 
   test('a creator inside the window still posts, and an inbox draft is never counted', async () => {
