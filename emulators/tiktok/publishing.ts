@@ -186,7 +186,7 @@ export class Publishing {
       return;
     }
     publish.pollsSinceReady = 0;
-    if (this.processingPolls <= 0) this.finish(publish);
+    if (this.processingPolls <= 0) this.#finish(publish);
   }
 
   /** A status fetch: processing moves on by one poll. */
@@ -194,19 +194,16 @@ export class Publishing {
     if (publish.pollsSinceReady < 0 || publish.status === 'FAILED') return;
     if (publish.status === 'PUBLISH_COMPLETE' || publish.status === 'SEND_TO_USER_INBOX') return;
     publish.pollsSinceReady += 1;
-    if (publish.pollsSinceReady > this.processingPolls) this.finish(publish);
+    if (publish.pollsSinceReady > this.processingPolls) this.#finish(publish);
   }
 
   isVerified(url: string): boolean {
     return this.verifiedPrefixes.some((prefix) => url.startsWith(prefix));
   }
 
-  #finishTo(publish: Publish): PublishStatusName {
-    return publish.mode === 'MEDIA_UPLOAD' ? 'SEND_TO_USER_INBOX' : 'PUBLISH_COMPLETE';
-  }
-
-  private finish(publish: Publish): void {
-    publish.status = this.#finishTo(publish);
+  /** A draft lands in the creator's inbox; a direct post is published. */
+  #finish(publish: Publish): void {
+    publish.status = publish.mode === 'MEDIA_UPLOAD' ? 'SEND_TO_USER_INBOX' : 'PUBLISH_COMPLETE';
     // A SELF_ONLY post never gets a public id; the others do once moderated (here: at once).
     if (publish.status === 'PUBLISH_COMPLETE' && publish.postInfo.privacy_level !== 'SELF_ONLY') {
       publish.postId = `73${String(Date.now()).slice(-10)}${randomBytes(3).readUIntBE(0, 3).toString().padStart(7, '0')}`;
