@@ -1,7 +1,8 @@
-// A local TikTok (www.tiktok.com Login Kit v2 authorize page + open.tiktokapis.com) for tests and
-// `crier start --sandbox`: OAuth with client_key, rotating refresh tokens by default, and the user
-// info endpoint in TikTok's v2 envelope. Every path is served at one origin (CRIER_TIKTOK_BASE_URL
-// replaces both hosts).
+// A local TikTok (www.tiktok.com Login Kit v2 authorize page + open.tiktokapis.com + the upload host)
+// for tests and `crier start --sandbox`: OAuth with client_key, rotating refresh tokens by default, the
+// user info endpoint, and the Content Posting API (creator info, inits, chunked uploads, photo pulls,
+// status) in TikTok's v2 envelope. Every path is served at one origin (CRIER_TIKTOK_BASE_URL replaces
+// every host).
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
@@ -9,11 +10,16 @@ import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls, type TokenLifetimes } from '../shared/oauth.ts';
 import { apiError, internalError, oauthError, rateLimitExceeded, accessTokenInvalid } from './errors.ts';
+import { TikTokInspection, type TikTokInspector } from './inspect.ts';
+import { DEFAULT_CREATOR, Publishing, type CreatorSettings, type PublishingOptions } from './publishing.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { DEFAULT_RATE_LIMITS, publishRoutes, type RateLimits } from './routes/publish.ts';
+import { registerUpload } from './routes/upload.ts';
 import { userRoutes } from './routes/user.ts';
 import type { TikTokRoute, TikTokUser, TikTokWorld } from './world.ts';
 
 export type { TikTokUser } from './world.ts';
+export type { CreatorSettings } from './publishing.ts';
 
 /** TikTok's documented variants: the current one (2 h / 180 d, rotating) and the older one (24 h / 365 d). */
 export const TIKTOK_LIFETIMES = {
@@ -21,7 +27,9 @@ export const TIKTOK_LIFETIMES = {
   legacy: { accessSecs: 24 * 3600, refreshSecs: 365 * 24 * 3600, rotateRefresh: false, codeSecs: 300 },
 } as const satisfies Record<string, TokenLifetimes>;
 
-export interface TikTokEmulatorOptions extends ListenOptions {
+export interface TikTokEmulatorOptions extends ListenOptions, PublishingOptions {
+  /** Requests per minute per token: creator info 20, inits 6, status 30 (0 turns one off). */
+  rateLimits?: Partial<RateLimits>;
   /** 'rotating' (default) or 'legacy'; `lifetimes` overrides single values. */
   variant?: keyof typeof TIKTOK_LIFETIMES;
   lifetimes?: Partial<TokenLifetimes>;
@@ -39,13 +47,15 @@ export interface AddTikTokUserInput {
   isVerified?: boolean;
   /** Scopes the user unticks on the consent page. */
   deniedScopes?: string[];
+  /** What creator_info answers (defaults: every privacy level, nothing disabled, 600 s, a public account). */
+  creator?: Partial<CreatorSettings>;
 }
 
 /**
  * The common controls (an app's clientId is TikTok's client_key; omitNextRefreshToken: the next
  * refresh answer has no refresh_token and no refresh_expires_in) and these.
  */
-export interface TikTokEmulator extends OAuthEmulatorControls {
+export interface TikTokEmulator extends OAuthEmulatorControls, TikTokInspector {
   /** Registers a user; its id for signIn() and revokeUser() is its open_id. */
   addUser(input?: AddTikTokUserInput): TikTokUser;
   /** Token calls that reached the grant handling, in order (grant 'authorization_code' or 'refresh_token'). */
@@ -60,34 +70,47 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
   const clock = new Clock();
   // Without rotation TikTok hands the same refresh token back.
   const oauth = new OAuthServer(clock, { ...TIKTOK_LIFETIMES[opts.variant ?? 'rotating'], ...opts.lifetimes, echoRefresh: true }, 'act');
-  const world: TikTokWorld = { clock, oauth, users: new Map(), oauthErrorStatus: opts.oauthErrorStatus ?? 200, tokenRequests: [] };
+  const world: TikTokWorld = {
+    clock, oauth, users: new Map(), oauthErrorStatus: opts.oauthErrorStatus ?? 200, tokenRequests: [], origin: '',
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits },
+  };
+  const publishing = new Publishing(clock, opts);
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
+
+  /** The queued fault for this request, after its delay (a request left hanging), as TikTok words it. */
+  const faultFor = async (req: FastifyRequest) => {
+    const path = req.url.split('?')[0]!;
+    const fault = faults.take(req.method, path);
+    if (!fault) return undefined;
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    const base = path.startsWith('/v2/oauth/')
+      ? oauthError(fault.status, fault.status >= 500 ? 'server_error' : 'temporarily_unavailable', 'Emulated failure.')
+      : fault.status === 401 ? accessTokenInvalid() : fault.status === 429 ? rateLimitExceeded() : internalError(fault.status);
+    return { status: fault.status, body: fault.body ?? base.body, ...(fault.headers ? { headers: fault.headers } : {}) };
+  };
 
   const register = (route: TikTokRoute) => {
     app.route({
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const path = req.url.split('?')[0]!;
-        const fault = faults.take(req.method, path);
-        if (fault) {
-          const base = path.startsWith('/v2/oauth/')
-            ? oauthError(fault.status, fault.status >= 500 ? 'server_error' : 'temporarily_unavailable', 'Emulated failure.')
-            : fault.status === 401 ? accessTokenInvalid() : fault.status === 429 ? rateLimitExceeded() : internalError(fault.status);
-          return send(reply, { status: fault.status, body: fault.body ?? base.body, headers: fault.headers });
-        }
+        const fault = await faultFor(req);
+        if (fault) return send(reply, fault);
         return send(reply, route.handler({ query: firstValues(req.query), body: req.body, headers: req.headers }));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...userRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...userRoutes(world), ...publishRoutes(world, publishing)]) register(route);
+  await registerUpload(app, publishing, faultFor);
   app.setNotFoundHandler((_req, reply) => send(reply, apiError(404, 'not_found', 'The requested path does not exist.')));
   app.setErrorHandler((_error, _req, reply) => send(reply, internalError()));
 
   const server = await listen(app, opts);
+  world.origin = server.url;
   return {
     ...oauthControls(oauth, server, faults),
+    ...new TikTokInspection(publishing, world).handle(),
     addUser: (input = {}) => {
       counter += 1;
       const username = input.username ?? `tiktok.user${counter}`;
@@ -100,6 +123,7 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
         bioDescription: input.bioDescription ?? '',
         isVerified: input.isVerified ?? false,
         deniedScopes: [...(input.deniedScopes ?? [])],
+        creator: { ...DEFAULT_CREATOR, ...input.creator, privacyLevelOptions: [...(input.creator?.privacyLevelOptions ?? DEFAULT_CREATOR.privacyLevelOptions)] },
       };
       world.users.set(user.openId, user);
       return structuredClone(user);

@@ -2,6 +2,8 @@
 import type { Clock } from '../shared/clock.ts';
 import type { Reply } from '../shared/http.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
+import type { CreatorSettings } from './publishing.ts';
+import type { RateLimits } from './routes/publish.ts';
 
 export interface TikTokUser {
   /** The user's id for the app (TikTok issues one open_id per app; the emulator one per user). */
@@ -14,6 +16,8 @@ export interface TikTokUser {
   isVerified: boolean;
   /** Scopes this user unticks on the consent page (TikTok lets users grant a subset). */
   deniedScopes: string[];
+  /** What creator_info answers for them, and whether their account is private. */
+  creator: CreatorSettings;
 }
 
 export interface TikTokWorld {
@@ -24,6 +28,10 @@ export interface TikTokWorld {
   oauthErrorStatus: number;
   /** Every POST /v2/oauth/token/ form as received (client_secret redacted), in order. */
   tokenRequests: Record<string, string>[];
+  /** The emulator's own URL (upload URLs point back at it). */
+  origin: string;
+  /** Requests per minute per token and endpoint group; 0 turns a limit off. */
+  rateLimits: RateLimits;
 }
 
 export interface TikTokRequest {

@@ -1,0 +1,170 @@
+// The Content Posting API calls publishing makes on open.tiktokapis.com, through the one network HTTP
+// client (../http.ts): creator info, the three inits (direct video, inbox video, photo), the chunk
+// PUTs to the upload URL, and the status fetch. Every answer is TikTok's envelope
+// {"data":{…},"error":{"code","message","log_id"}}: `ok` is a success whatever the HTTP status says,
+// and anything else is classified here by its code (errors.ts of TikTok's v2 error table and the
+// Content Posting references' error lists).
+import type { Readable } from 'node:stream';
+import { PublishError } from '../errors.ts';
+import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
+
+export type PrivacyLevel = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+/** POST /v2/post/publish/creator_info/query/: what the creator may post right now. */
+export interface CreatorInfo {
+  username: string;
+  nickname: string;
+  privacyLevelOptions: PrivacyLevel[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxVideoPostDurationSec: number | undefined;
+}
+
+export interface UploadSession {
+  publishId: string;
+  uploadUrl: string;
+}
+
+export type PublishStatusName = 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED';
+
+export interface PublishStatus {
+  status: PublishStatusName | string;
+  failReason: string | undefined;
+  /** `publicaly_available_post_id` (sic): the public post, once moderated; none for SELF_ONLY and inbox drafts. */
+  postIds: string[];
+  uploadedBytes: number | undefined;
+}
+
+/** A minute: TikTok's limits are per minute per token, and a 429 says nothing of when. */
+const RATE_LIMIT_WAIT_MS = 60_000;
+
+interface Envelope {
+  data?: Record<string, unknown>;
+  error?: { code?: string; message?: string; log_id?: string };
+}
+
+export class TikTokClient {
+  readonly #http: NetworkHttp;
+
+  constructor(apiUrl: string, accessToken: string) {
+    this.#http = new NetworkHttp({
+      network: 'tiktok',
+      baseUrl: apiUrl,
+      headers: () => ({ authorization: `Bearer ${accessToken}` }),
+      reasonOf,
+      classify,
+    });
+  }
+
+  async creatorInfo(): Promise<CreatorInfo> {
+    const data = await this.#post('/v2/post/publish/creator_info/query/', {});
+    const options = Array.isArray(data.privacy_level_options) ? data.privacy_level_options.map(String) as PrivacyLevel[] : [];
+    const max = Number(data.max_video_post_duration_sec);
+    return {
+      username: String(data.creator_username ?? ''),
+      nickname: String(data.creator_nickname ?? ''),
+      privacyLevelOptions: options,
+      commentDisabled: data.comment_disabled === true,
+      duetDisabled: data.duet_disabled === true,
+      stitchDisabled: data.stitch_disabled === true,
+      maxVideoPostDurationSec: Number.isFinite(max) && max > 0 ? max : undefined,
+    };
+  }
+
+  /** Direct post (`/video/init/`) or inbox draft (`/inbox/video/init/`) of a FILE_UPLOAD video. */
+  async initVideo(mode: 'direct' | 'inbox', body: Record<string, unknown>): Promise<UploadSession> {
+    const path = mode === 'direct' ? '/v2/post/publish/video/init/' : '/v2/post/publish/inbox/video/init/';
+    const data = await this.#post(path, body);
+    const publishId = typeof data.publish_id === 'string' ? data.publish_id : '';
+    const uploadUrl = typeof data.upload_url === 'string' ? data.upload_url : '';
+    if (!publishId || !uploadUrl) throw new PublishError('retryable', `tiktok: ${path} answered without publish_id or upload_url`, undefined, 'server');
+    return { publishId, uploadUrl };
+  }
+
+  /** A photo post (PULL_FROM_URL): TikTok starts downloading the photos at once. */
+  async initPhoto(body: Record<string, unknown>): Promise<string> {
+    const data = await this.#post('/v2/post/publish/content/init/', body);
+    if (typeof data.publish_id !== 'string' || !data.publish_id) {
+      throw new PublishError('unknown', 'tiktok: the photo post was accepted without its publish_id; check the creator\'s TikTok profile and inbox');
+    }
+    return data.publish_id;
+  }
+
+  /** PUT of bytes `first`..`last` of `total` to the upload URL (206 after a chunk, 201 after the last). */
+  async putChunk(uploadUrl: string, body: Readable, range: { first: number; last: number; total: number }, contentType: string): Promise<void> {
+    await this.#http.call({
+      url: uploadUrl,
+      method: 'PUT',
+      headers: {
+        'content-type': contentType,
+        'content-length': String(range.last - range.first + 1),
+        'content-range': `bytes ${range.first}-${range.last}/${range.total}`,
+      },
+      body,
+    });
+  }
+
+  async status(publishId: string): Promise<PublishStatus> {
+    const data = await this.#post('/v2/post/publish/status/fetch/', { publish_id: publishId });
+    const ids = data.publicaly_available_post_id;
+    const uploaded = Number(data.uploaded_bytes);
+    return {
+      status: String(data.status ?? ''),
+      failReason: typeof data.fail_reason === 'string' && data.fail_reason ? data.fail_reason : undefined,
+      postIds: Array.isArray(ids) ? ids.map(String).filter(Boolean) : [],
+      uploadedBytes: Number.isFinite(uploaded) ? uploaded : undefined,
+    };
+  }
+
+  async #post(path: string, json: unknown): Promise<Record<string, unknown>> {
+    const answer = await this.#http.call({ url: path, method: 'POST', json, headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    const envelope = answer.body as Envelope | undefined;
+    const code = envelope?.error?.code;
+    // A 2xx whose envelope is not `ok` is a refusal all the same.
+    if (code !== undefined && code !== 'ok') throw this.#http.failureOf({ ...answer, status: answer.status < 400 ? 400 : answer.status });
+    return envelope?.data ?? {};
+  }
+}
+
+/** `message (code) [log_id …]`: TikTok's support asks for the log id. */
+function reasonOf(body: unknown, status: number): string | undefined {
+  const error = (body as Envelope | undefined)?.error;
+  if (!error?.code) return typeof body === 'string' && body ? `${body.slice(0, 200)} (HTTP ${status})` : undefined;
+  const words = error.message ? `${error.message} (${error.code})` : error.code;
+  return error.log_id ? `${words} [log_id ${error.log_id}]` : words;
+}
+
+const codeOf = (answer: NetworkAnswer) => (answer.body as Envelope | undefined)?.error?.code;
+
+/** What TikTok's codes mean for the post; undefined leaves the HTTP status's default meaning. */
+function classify(answer: NetworkAnswer, reason: string): Failure | undefined {
+  const code = codeOf(answer);
+  switch (code) {
+    case 'access_token_invalid':
+    case 'scope_not_authorized':
+    case 'scope_permission_missed':
+      return { kind: 'auth', code: 'auth', reason: `the access token was refused (${reason}); reconnect the account` };
+    case 'rate_limit_exceeded':
+      return { kind: 'retryable', code: 'rate_limited', reason: `rate limited (${reason})`, retryAfterMs: RATE_LIMIT_WAIT_MS };
+    case 'spam_risk_too_many_posts':
+      return { kind: 'permanent', code: 'quota', reason: `the creator reached TikTok's daily cap on posts made through apps (${reason}); post again tomorrow` };
+    case 'reached_active_user_cap':
+      return { kind: 'permanent', code: 'quota', reason: `reached_active_user_cap: TikTok's 24-hour cap on distinct creators direct-posting through this app is reached (${reason}); try again later, or use postMode MEDIA_UPLOAD` };
+    case 'unaudited_client_can_only_post_to_private_accounts':
+      return { kind: 'permanent', code: 'forbidden', reason: `the app is not audited by TikTok, so it may post only to private accounts: make the account private, or have the app audited (${reason})` };
+    case 'privacy_level_option_mismatch':
+      return { kind: 'permanent', code: 'invalid', reason: `tiktok.privacyLevel is not one the creator may use now (${reason})` };
+    case 'url_ownership_unverified':
+      return { kind: 'permanent', code: 'forbidden', reason: `TikTok downloads photos only from a domain or URL prefix verified for the app: verify PUBLIC_BASE_URL's domain in the TikTok developer portal (${reason})` };
+    case 'spam_risk_user_banned_from_posting':
+      return { kind: 'permanent', code: 'forbidden', reason: `TikTok bars this creator from posting (${reason})` };
+    case 'invalid_file_upload':
+      return { kind: 'permanent', code: 'media_rejected', reason };
+    case 'invalid_params':
+    case 'invalid_param':
+      return { kind: 'permanent', code: 'invalid', reason };
+    default:
+      return undefined;
+  }
+}
