@@ -3,7 +3,8 @@
 // itself serves (uploaded and confirmed here, or a rendition) is read from storage instead: it is not
 // a user-supplied address, and on a local install its URL is http://localhost, which the guard
 // rightly refuses. A file from outside is streamed to a temporary file as it downloads, then read
-// range by range like Crier's own: a video is never held whole in memory.
+// range by range like Crier's own: a video is never held whole in memory. The file is kept a while
+// for the next step of a chunked upload (download-cache.ts).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
@@ -13,11 +14,12 @@ import { PublishError } from '../networks/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher, MediaSource } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';
+import { DownloadCache, type Downloaded } from './download-cache.ts';
 import { findServedFile } from './library.ts';
 
 /** Media as a whole Buffer (images, and the adapters that upload in one request). */
-export function createMediaFetcher(client: GuardedClient, own?: MediaContext): MediaFetcher {
-  const open = createMediaOpener(client, own);
+export function createMediaFetcher(client: GuardedClient, own?: MediaContext, kept = new DownloadCache()): MediaFetcher {
+  const open = createMediaOpener(client, own, kept);
   return async (url) => {
     const source = await open(url);
     try {
@@ -40,10 +42,10 @@ export type CappedMediaOpener = (url: string, cap?: MediaCap) => Promise<MediaSo
 /** A download into a temporary file has this long in all (a stalled one is cut after the guard's idle timeout). */
 const FILE_DOWNLOAD_DEADLINE_MS = 30 * 60_000;
 
-export function createMediaOpener(client: GuardedClient, own?: MediaContext): CappedMediaOpener {
+export function createMediaOpener(client: GuardedClient, own?: MediaContext, kept = new DownloadCache()): CappedMediaOpener {
   return async (url, cap) => {
     const token = own && tokenOfPublicUrl(own.publicBaseUrl, url);
-    const source = own && token ? await openOwnMedia(own, token, url) : await downloadToFile(client, url, cap?.maxBytes);
+    const source = own && token ? await openOwnMedia(own, token, url) : await openDownloaded(kept, client, url, cap?.maxBytes);
     if (cap && source.size > cap.maxBytes) {
       await source.dispose?.();
       throw new PublishError('permanent', `media ${url} is ${source.size} bytes; ${cap.network} takes files up to ${cap.maxBytes} bytes`);
@@ -52,19 +54,30 @@ export function createMediaOpener(client: GuardedClient, own?: MediaContext): Ca
   };
 }
 
-/** A file from outside, through the guard, into a temporary file that the source's `dispose` removes. */
-async function downloadToFile(client: GuardedClient, url: string, maxBytes: number | undefined): Promise<MediaSource> {
+/**
+ * A file from outside: downloaded through the guard into a temporary file, or the one kept from the
+ * previous step of the same upload (download-cache.ts). `dispose` lets go of it.
+ */
+async function openDownloaded(kept: DownloadCache, client: GuardedClient, url: string, maxBytes: number | undefined): Promise<MediaSource> {
+  // Keyed by the cap too: a download cut at one network's cap must not stand for a network taking more.
+  const { downloaded, release } = await kept.acquire(`${maxBytes ?? ''} ${url}`, () => downloadToFile(client, url, maxBytes));
+  const { file, size, contentType } = downloaded;
+  return {
+    size,
+    contentType,
+    read: (range) => createReadStream(file, range ? { start: range.start, end: range.end } : {}),
+    bytes: () => readFile(file),
+    dispose: async () => release(),
+  };
+}
+
+/** Downloads `url` through the guard into a new temporary file. */
+async function downloadToFile(client: GuardedClient, url: string, maxBytes: number | undefined): Promise<Downloaded> {
   const file = path.join(os.tmpdir(), `crier-media-${randomBytes(12).toString('hex')}`);
   try {
     const contentType = await download(client, url, file, maxBytes);
     const { size } = await stat(file);
-    return {
-      size,
-      contentType: mediaType(contentType),
-      read: (range) => createReadStream(file, range ? { start: range.start, end: range.end } : {}),
-      bytes: () => readFile(file),
-      dispose: () => rm(file, { force: true }),
-    };
+    return { file, size, contentType: mediaType(contentType) };
   } catch (error) {
     await rm(file, { force: true });
     throw error;

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
+import { DownloadCache } from '../media/download-cache.ts';
 import { createMediaFetcher, createMediaOpener, type MediaCap } from '../media/fetch.ts';
 import { createVideoProcessor } from '../media/renditions.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
@@ -70,7 +71,9 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     timeoutMs: 120_000,
   });
   const ownMedia = mediaContext(config, deps.db, deps.box);
-  const fetchMedia = createMediaFetcher(guarded, ownMedia);
+  // One set of kept downloads for both forms: a file from outside is downloaded once for every step of its upload.
+  const downloads = new DownloadCache();
+  const fetchMedia = createMediaFetcher(guarded, ownMedia, downloads);
   const steps = new Batcher<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
   // Nothing waits on an outcome (its publish has freed its slot): it lingers a little to share a write.
   const outcomes = new Batcher<FinishedAttempt, boolean>({
@@ -81,7 +84,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     box: deps.box,
     adapters: deps.adapters ?? deps.networks.adapters(),
     fetchMedia,
-    openMedia: createMediaOpener(guarded, ownMedia),
+    openMedia: createMediaOpener(guarded, ownMedia, downloads),
     userFetch: guardedFetch(guarded),
     oauthProviders: deps.networks.oauthProviders(),
     managedApps: deps.networks.managedApps,

@@ -1,12 +1,15 @@
 // Media a post names by an outside URL, opened for publishing (media/fetch.ts): downloaded through the
-// SSRF guard into a temporary file as it arrives, read back in ranges, removed when disposed of; over
-// the cap or refused, nothing is left behind. Against a real local HTTPS server.
+// SSRF guard into a temporary file as it arrives, read back in ranges, kept a while for the next step
+// of its upload (download-cache.ts) and removed once idle; over the cap or refused, nothing is left
+// behind. Against a real local HTTPS server.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { after, before, test } from 'node:test';
-import { createMediaFetcher, createMediaOpener } from '../../src/media/fetch.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DownloadCache } from '../../src/media/download-cache.ts';
+import { createMediaFetcher as fetcherWith, createMediaOpener as openerWith } from '../../src/media/fetch.ts';
 import { PublishError } from '../../src/networks/errors.ts';
 import { createGuardedClient, type GuardedClient } from '../../src/security/ssrf.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
@@ -16,11 +19,18 @@ const CAP = 32 * 1024 * 1024;
 let server: TestHttpsServer;
 let client: GuardedClient;
 
+/** Kept files go 30 ms after their last use: a test sees them kept, then gone. */
+const IDLE_MS = 30;
+const createMediaOpener = (guarded: GuardedClient, kept = new DownloadCache({ idleMs: IDLE_MS })) => openerWith(guarded, undefined, kept);
+const createMediaFetcher = (guarded: GuardedClient) => fetcherWith(guarded, undefined, new DownloadCache({ idleMs: IDLE_MS }));
+let clipRequests = 0;
+
 const tempFiles = async () => (await readdir(os.tmpdir())).filter((name) => name.startsWith('crier-media-'));
 
 before(async () => {
   server = await startHttpsServer();
   server.route('/clip.mp4', (_req, res) => {
+    clipRequests += 1;
     res.writeHead(200, { 'content-type': 'video/mp4; codecs="avc1"' });
     // In pieces, as a real server sends a large file.
     for (let at = 0; at < VIDEO.length; at += 1024 * 1024) res.write(VIDEO.subarray(at, at + 1024 * 1024));
@@ -46,7 +56,7 @@ after(async () => {
   await server.close();
 });
 
-test('a video by URL is a temporary file read in ranges, gone once disposed of', async () => {
+test('a video by URL is a temporary file read in ranges, gone once disposed of and idle', async () => {
   const before = await tempFiles();
   const source = await createMediaOpener(client)(`${server.url}/clip.mp4`);
   assert.equal(source.size, VIDEO.length);
@@ -59,7 +69,46 @@ test('a video by URL is a temporary file read in ranges, gone once disposed of',
   assert.deepEqual(Buffer.concat(chunks), VIDEO.subarray(range.start, range.end + 1));
   assert.deepEqual(await source.bytes(), VIDEO);
   await source.dispose!();
+  await sleep(IDLE_MS * 5);
   assert.deepEqual((await tempFiles()).filter((name) => !before.includes(name)), [], 'removed');
+});
+
+test('the next step of an upload, and a second destination at the same time, read the one download', async () => {
+  const kept = new DownloadCache({ idleMs: 2_000 });
+  const open = createMediaOpener(client, kept);
+  const requests = clipRequests;
+  const before = await tempFiles();
+  const [first, second] = await Promise.all([open(`${server.url}/clip.mp4`), open(`${server.url}/clip.mp4`)]);
+  assert.equal(clipRequests, requests + 1, 'two destinations opening it at once share one download');
+  await first.dispose!();
+  await second.dispose!();
+  const nextStep = await open(`${server.url}/clip.mp4`);
+  assert.equal(clipRequests, requests + 1, 'the next step finds it kept');
+  assert.deepEqual(await nextStep.bytes(), VIDEO);
+  assert.equal((await tempFiles()).filter((name) => !before.includes(name)).length, 1);
+  await nextStep.dispose!();
+});
+
+test('kept files past the budget go, the longest idle first; one in use stays', async () => {
+  // 40 MB: one clip (24 MB) or the huge file (36 MB) fits, not two files.
+  const kept = new DownloadCache({ idleMs: 60_000, maxIdleBytes: 40 * 1024 * 1024 });
+  const open = createMediaOpener(client, kept);
+  const before = await tempFiles();
+  const held = await open(`${server.url}/huge.mp4`, { maxBytes: 64 * 1024 * 1024, network: 'YouTube' });
+  const a = await open(`${server.url}/clip.mp4`);
+  await a.dispose!();
+  assert.equal(kept.size, 2, 'within the budget: kept');
+  const b = await open(`${server.url}/clip.mp4`, { maxBytes: 48 * 1024 * 1024, network: 'Vimeo' });
+  await b.dispose!();
+  await until(() => kept.size === 2, 'two clips idle are over the budget: the first one goes');
+  assert.equal(held.size, CAP + 4 * 1024 * 1024, 'the file in use is never removed');
+  assert.deepEqual(await held.bytes().then((bytes) => bytes.length), CAP + 4 * 1024 * 1024);
+  await held.dispose!();
+  await until(() => kept.size === 1, 'with the huge one idle too, the clip idle longest goes; the huge one fits alone');
+  const again = await open(`${server.url}/huge.mp4`, { maxBytes: 64 * 1024 * 1024, network: 'YouTube' });
+  assert.equal(again.size, CAP + 4 * 1024 * 1024);
+  await again.dispose!();
+  assert.equal((await tempFiles()).filter((name) => !before.includes(name)).length, 1);
 });
 
 test('over the cap: a permanent failure naming the limit, and no temporary file left', async () => {
@@ -79,6 +128,7 @@ test('a 404 says so, and the whole-file fetcher (images) leaves nothing behind e
   const { bytes, contentType } = await createMediaFetcher(client)(`${server.url}/clip.mp4`);
   assert.equal(contentType, 'video/mp4');
   assert.equal(bytes.length, VIDEO.length);
+  await sleep(IDLE_MS * 5);
   assert.deepEqual((await tempFiles()).filter((name) => !before.includes(name)), []);
 });
 
@@ -95,5 +145,11 @@ test('a file over what the destination\'s network takes fails naming both sizes,
   const source = await createMediaOpener(client)(`${server.url}/huge.mp4`, { maxBytes: 64 * 1024 * 1024, network: 'YouTube' });
   assert.equal(source.size, CAP + 4 * 1024 * 1024);
   await source.dispose!();
+  await sleep(IDLE_MS * 5);
   assert.deepEqual((await tempFiles()).filter((name) => !before.includes(name)), []);
 });
+
+async function until(condition: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await sleep(20);
+  assert.ok(condition(), what);
+}
