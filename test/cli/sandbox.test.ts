@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../src/db/embedded.ts';
-import { runCrier, startCrierProcess } from '../helpers/process.ts';
+import { runCrier } from '../helpers/process.ts';
+import { runSandbox as runSandboxWith, sandboxApi, waitForSettledPost } from '../helpers/sandbox.ts';
 import { makeJpeg } from '../media/helpers.ts';
 
 let dataDir: string;
@@ -22,31 +23,14 @@ before(async () => {
 });
 after(() => rm(dataDir, { recursive: true, force: true }));
 
-async function runSandbox(t: { after(fn: () => unknown): void }) {
-  const crier = startCrierProcess(['start', '--sandbox'], env);
-  t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
-  const [, key] = await crier.waitFor(/API key for this sandbox run: (crier_\S+)/);
-  const accounts = [...crier.output().matchAll(/^  ([a-z_]+)\s+@(\S+)\s+account id (\S+)$/gm)].map((m) => ({ network: m[1], username: m[2], id: m[3] }));
-  return { crier, key: key!, accounts };
-}
-
-const api = (pathname: string, key: string, init: RequestInit = {}) =>
-  fetch(`http://127.0.0.1:${env.PORT}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+const runSandbox = (t: { after(fn: () => unknown): void }) => runSandboxWith(t, env);
+const api = (pathname: string, key: string, init: RequestInit = {}) => sandboxApi(env.PORT)(pathname, key, init);
 
 /** What the first run printed and published, for the test of what a later run keeps. */
 const firstRun = { key: '', postId: '' };
 
 const published = (post: any) => post.socialAccounts.every((a: any) => a.status !== 'pending' && a.status !== 'publishing');
-
-async function waitForPost(key: string, id: string): Promise<any> {
-  let post: any;
-  for (let i = 0; i < 100; i++) {
-    post = (await api(`/v1/posts/${id}`, key)).body.post;
-    if (published(post)) return post;
-    await sleep(100);
-  }
-  return post;
-}
+const waitForPost = (key: string, id: string) => waitForSettledPost(sandboxApi(env.PORT), key, id);
 
 test('the README walk-through: a thread to the sandbox accounts, and an image to Instagram, are published', async (t) => {
   const { key, accounts, crier } = await runSandbox(t);
