@@ -77,10 +77,13 @@ function preparedFor(client: PinterestClient, input: PublishInput, block: Pinter
   async function mediaSource(): Promise<Record<string, unknown>> {
     if (!videoPin) return imageSource(input, root.media, how.byUrl);
     const cp = (input.checkpoint as PinCheckpoint | undefined) ?? { position: 0 };
-    const mediaId = await processedVideo(client, input, cp, how.timing);
-    // Creating the pin is a step of its own, begun from a checkpoint that says the video is ready.
-    if (!storedReady()) throw new PublishWait(0, { ...cp, ready: true }, 'pinterest: the video is processed');
-    return { source_type: 'video_id', media_id: mediaId, ...(await coverFields(input, block.cover_image_url, how.byUrl)) };
+    if (!storedReady()) {
+      await processedVideo(client, input, cp, how.timing);
+      // Creating the pin is a step of its own, begun from a checkpoint that says the video is ready.
+      throw new PublishWait(0, { ...cp, ready: true }, 'pinterest: the video is processed');
+    }
+    // The cover is attached now, with the pin, after processing succeeded: the other order gives corrupt video pins.
+    return { source_type: 'video_id', media_id: cp.video!.mediaId, ...(await coverFields(input, block.cover_image_url, how.byUrl)) };
   }
 
   async function publishRoot(): Promise<PartRef> {
