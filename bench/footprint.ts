@@ -208,12 +208,14 @@ function readsAndARefusedCreate(key: string, count: number) {
 function sandboxTraffic(count: number) {
   return async (base: string, stdout: string): Promise<void> => {
     const key = /API key for this sandbox run: (crier_\S+)/.exec(stdout)?.[1];
-    const accounts = /"accounts":\[("[^\]]+")\]/.exec(stdout)?.[1];
-    if (!key || !accounts) throw new Error(`the sandbox guide names no key or accounts:\n${stdout}`);
+    // The guide's example post: its accounts and the blocks they need (a Reddit subreddit and title).
+    const example = /-d '(\{"accounts":.*\})'$/m.exec(stdout)?.[1];
+    if (!key || !example) throw new Error(`the sandbox guide names no key or example post:\n${stdout}`);
+    const { containers: _, ...addressed } = JSON.parse(example) as Record<string, unknown>;
     await readsAndARefusedCreate(key, count - count / 10)(base);
     const ids: string[] = [];
     for (let i = 0; i < count / 10; i++) {
-      const post = await call(base, key, 'POST', '/v1/posts', 200, { accounts: JSON.parse(`[${accounts}]`), content: `footprint ${i} ${randomBytes(4).toString('hex')}` });
+      const post = await call(base, key, 'POST', '/v1/posts', 200, { ...addressed, content: `footprint ${i} ${randomBytes(4).toString('hex')}` });
       ids.push(post.post.id);
     }
     for (const id of ids) await waitForPublished(base, key, id);

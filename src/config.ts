@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './failures.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
-import { isNetworkId, type NetworkId } from './networks/types.ts';
+import { isNetworkId, type ManagedApps, type NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -30,6 +30,11 @@ export interface Config {
    * read by the network's `config` (src/networks/<network>/index.ts); only that network reads them back.
    */
   networks: Readonly<Record<NetworkId, unknown>>;
+  /**
+   * The operator's own OAuth apps (CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, the "managed key"):
+   * an organization that registered no app of a network connects through the operator's.
+   */
+  managedApps: ManagedApps;
   publishing: {
     /** Destinations one worker process publishes at once. */
     concurrency: number;
@@ -132,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsToken = env.CRIER_METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push('CRIER_METRICS_TOKEN must be at least 16 characters (a random token: openssl rand -hex 24)');
   const networks = networkSettings(env, problems);
+  const operatorApps = managedApps(env, problems);
   const publishing = {
     concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 256, 1, 1024, problems),
     mediaConcurrency: integer(env, 'CRIER_PUBLISH_MEDIA_CONCURRENCY', 8, 1, 256, problems),
@@ -177,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, metricsToken, databasePoolSize,
-    networks, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, authFailures, trustProxy, redisUrl, stripe, webhooks, media,
+    networks, managedApps: operatorApps, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, authFailures, trustProxy, redisUrl, stripe, webhooks, media,
   };
 }
 
@@ -189,6 +195,20 @@ function secretKeyProblem(value: string): string[] {
   } catch (error) {
     return [(error as Error).message];
   }
+}
+
+/** CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, for any network that connects through OAuth: both or neither. */
+function managedApps(env: NodeJS.ProcessEnv, problems: string[]): ManagedApps {
+  const apps: ManagedApps = {};
+  for (const network of NETWORK_LIST) {
+    if (network.connect.kind !== 'oauth') continue;
+    const prefix = `CRIER_${network.id.toUpperCase()}_CLIENT`;
+    const clientId = env[`${prefix}_ID`]?.trim();
+    const clientSecret = env[`${prefix}_SECRET`]?.trim();
+    if (clientId && clientSecret) apps[network.id] = { clientId, clientSecret };
+    else if (clientId || clientSecret) problems.push(`set both ${prefix}_ID and ${prefix}_SECRET (the operator's ${network.label} app), or neither`);
+  }
+  return apps;
 }
 
 /** Every network reads its own variables (its `config`), reporting problems with the rest. */

@@ -18,7 +18,6 @@ import type { SandboxAccount } from './sandbox.ts';
 import { sandboxInboxUrl } from './webhooks/inbox.ts';
 import { runDoctor } from './doctor.ts';
 import { networkFor } from './networks/registry.ts';
-import type { NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
 import { rotateSecretKey } from './security/secret-key.ts';
 
@@ -156,13 +155,14 @@ interface SandboxGuide {
 
 function printSandboxGuide(url: string, guide: SandboxGuide): void {
   const { key, accounts, connectable, inbox } = guide;
-  const needMedia = accounts.filter((a) => networkFor(a.network as NetworkId).media.requiresMedia);
+  const needMedia = accounts.filter((a) => networkFor(a.network).media.requiresMedia);
   const textual = accounts.filter((a) => !needMedia.includes(a));
+  const thread = { accounts: textual.map((a) => a.username), containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }], ...exampleBlocks(textual) };
   const auth = `-H "Authorization: Bearer ${key}" -H "Content-Type: application/json"`;
   const lines = [
     '',
     'Sandbox: emulators of the twelve networks run inside this process; nothing leaves this machine.',
-    ...accounts.map((a) => `  ${a.network.padEnd(8)} @${a.username.padEnd(14)} account id ${a.id}`),
+    ...accounts.map((a) => `  ${a.network.padEnd(15)} @${a.username.padEnd(17)} account id ${a.id}`),
     '',
     `  API key for this sandbox run: ${key}`,
     '  (the previous run\'s key is revoked. Crier\'s database persists between runs: posts, accounts,',
@@ -170,8 +170,9 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
     '',
     `  Publish a thread to ${textual.length === accounts.length ? 'all of them' : 'those that take a text post'}:`,
     `  curl -s ${url}/v1/posts ${auth} \\`,
-    `    -d '{"accounts":["${textual.map((a) => a.username).join('","')}"],"containers":[{"content":"Hello from Crier"},{"content":"and a reply"}]}'`,
-    ...(needMedia.length ? [`  (${needMedia.map((a) => `@${a.username}`).join(', ')}: ${needMedia.map((a) => networkFor(a.network as NetworkId).label).join(', ')} publishes only with an image or a video; upload one as the README's "Media" shows and put its url in the first container's media.)`] : []),
+    `    -d '${JSON.stringify(thread)}'`,
+    `  then read each destination's status: curl -s ${url}/v1/posts/<post id> -H "Authorization: Bearer ${key}"`,
+    ...(needMedia.length ? [mediaOnlyNote(needMedia)] : []),
     '',
     '  Receive its webhook with no setup: register the built-in inbox, publish, then list what it received:',
     `  curl -s ${url}/v1/webhooks ${auth} \\`,
@@ -185,6 +186,20 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** Which sandbox accounts the text thread leaves out, and what they need. */
+function mediaOnlyNote(accounts: SandboxAccount[]): string {
+  const labels = [...new Set(accounts.map((a) => networkFor(a.network).label))];
+  const verb = labels.length === 1 ? 'publishes' : 'publish';
+  return `  (${accounts.map((a) => `@${a.username}`).join(', ')}: ${labels.join(', ')} ${verb} only with an image or a video; upload one as the README's "Media" shows and put its url in the first container's media.)`;
+}
+
+/** The blocks the sandbox accounts need (Reddit's subreddit and title…), one per network. */
+function exampleBlocks(accounts: SandboxAccount[]): Record<string, Record<string, unknown>> {
+  const blocks: Record<string, Record<string, unknown>> = {};
+  for (const account of accounts) if (account.exampleBlock) blocks[account.network] ??= account.exampleBlock;
+  return blocks;
 }
 
 type MigrationReport = (applied: string[]) => void;

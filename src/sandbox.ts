@@ -33,8 +33,10 @@ export interface Sandbox {
 
 export interface SandboxAccount {
   id: string;
-  network: string;
+  network: NetworkId;
   username: string;
+  /** The block a post to it needs in the sandbox (SandboxAccountSeed.exampleBlock). */
+  exampleBlock?: Record<string, unknown>;
 }
 
 const host = '127.0.0.1';
@@ -61,7 +63,10 @@ export async function startSandbox(): Promise<Sandbox> {
   }
   const emulators = served.map(([spec, networks], i) => ({ name: spec.name, emulator: running[i]!, networks }));
   const env: Record<string, string> = { CRIER_SANDBOX: 'true' };
-  for (const { emulator, networks } of emulators) for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
+  for (const { emulator, networks } of emulators) {
+    for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
+    Object.assign(env, managedAppEnv(emulator, networks));
+  }
   return {
     env,
     emulators,
@@ -71,13 +76,27 @@ export async function startSandbox(): Promise<Sandbox> {
   };
 }
 
+/**
+ * The operator's app on an emulator whose sandbox accounts connect through one (YouTube's managed
+ * key): CRIER_<NETWORK>_CLIENT_ID/_SECRET for each OAuth network it serves, as an operator sets them.
+ */
+function managedAppEnv(emulator: SandboxEmulator, networks: Network[]): Record<string, string> {
+  const app = emulator.managedApp?.();
+  if (!app) return {};
+  return Object.fromEntries(networks.filter((network) => network.connect.kind === 'oauth').flatMap((network) => {
+    const prefix = `CRIER_${network.id.toUpperCase()}_CLIENT`;
+    return [[`${prefix}_ID`, app.clientId], [`${prefix}_SECRET`, app.clientSecret]];
+  }));
+}
+
 /** Connects the sandbox accounts the emulators hold (@sandbox_x, sandbox.test) to the org, creating or refreshing them. */
 export async function connectSandboxAccounts(db: Db, box: SecretBox, sandbox: Sandbox, orgId: number): Promise<SandboxAccount[]> {
   const accounts: SandboxAccount[] = [];
   for (const { emulator } of sandbox.emulators) {
     for (const seed of (await emulator.sandboxAccounts?.()) ?? []) {
-      const id = await upsertSocialAccount(db, box, { orgId, sandbox: true, ...seed });
-      accounts.push({ id: encodeId(id), network: seed.network, username: seed.username });
+      const { exampleBlock, ...account } = seed;
+      const id = await upsertSocialAccount(db, box, { orgId, sandbox: true, ...account });
+      accounts.push({ id: encodeId(id), network: seed.network, username: seed.username, ...(exampleBlock ? { exampleBlock } : {}) });
     }
   }
   return accounts;

@@ -86,6 +86,15 @@ export function registerPostingRoutes(deps: PostingDeps): void {
     return { status: 200, body: [listing([linkThing(submission)]), listing(shown)] };
   }));
 
+  // The link flairs a user may pick in the subreddit (scope flair). Reddit answers 403 when users
+  // cannot assign their own flair there, and 404 for a subreddit that does not exist.
+  route('GET', '/r/:sr/api/link_flair_v2', true, api('flair', (req) => {
+    const sr = store.subreddits.get((req.params as { sr: string }).sr.toLowerCase());
+    if (!sr) return statusError(404);
+    if (!sr.flairSelectable) return statusError(403);
+    return { status: 200, body: sr.flairs.map((f) => ({ ...f })) };
+  }));
+
   route('GET', '/user/:name/submitted', true, api('read', (req) => {
     const { name } = req.params as { name: string };
     if (!deps.userExists(name)) return statusError(404);

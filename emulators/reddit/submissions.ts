@@ -13,6 +13,25 @@ export interface Subreddit {
   linksAllowed: boolean;
   /** link_type "link": NO_SELFS for text posts. */
   selfsAllowed: boolean;
+  /** Link flair templates; none: the subreddit has no link flair. */
+  flairs: LinkFlair[];
+  /** Whether users may pick a link flair ("Allow users to assign their own"): GET link_flair_v2 is 403 otherwise. */
+  flairSelectable: boolean;
+}
+
+/** A link flair template as GET /r/{sr}/api/link_flair_v2 lists it. */
+export interface LinkFlair {
+  id: string;
+  text: string;
+  text_editable: boolean;
+  type: 'text' | 'richtext';
+  background_color: string;
+  text_color: 'dark' | 'light';
+  mod_only: boolean;
+  css_class: string;
+  allowable_content: 'all' | 'text' | 'emoji';
+  max_emojis: number;
+  richtext: unknown[];
 }
 
 export interface Submission {
@@ -68,7 +87,7 @@ export class SubmissionStore {
   }
 
   addSubreddit(input: Partial<Subreddit> & { name: string }): Subreddit {
-    const sr: Subreddit = { flairRequired: false, linksAllowed: true, selfsAllowed: true, ...input };
+    const sr: Subreddit = { flairRequired: false, linksAllowed: true, selfsAllowed: true, flairs: [], flairSelectable: true, ...input };
     this.subreddits.set(sr.name.toLowerCase(), sr);
     return sr;
   }

@@ -9,10 +9,10 @@ import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { networkFor } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createPendingConnection } from './pending-connections.ts';
-import { appCredentials } from './social-networks.ts';
+import { accountApp, connectApp } from './social-networks.ts';
 import { upsertSocialAccount } from './social-accounts.ts';
 
 const STATE_TTL_MINUTES = 10;
@@ -24,6 +24,8 @@ export interface OAuthSettings {
   providers: Partial<Record<NetworkId, NetworkOAuth>>;
   /** Accounts connected are emulator accounts (`crier start --sandbox`). */
   sandbox: boolean;
+  /** The operator's apps, for organizations that registered none of a network. */
+  managedApps: ManagedApps;
 }
 
 export const callbackUrl = (settings: OAuthSettings, network: NetworkId) => `${settings.publicBaseUrl}/oauth/callback/${network}`;
@@ -59,17 +61,17 @@ export async function createAuthUrl(
   if (!isNetworkId(network)) issues.push({ field: 'network', message: `must be a network identifier: ${NETWORKS.join(', ')}` });
   if (issues.length) throw validationError(issues);
   const provider = providerFor(settings, network as NetworkId);
-  const app = await appCredentials(db, box, orgId, provider.network);
+  const app = await connectApp(db, box, orgId, provider.network, settings.managedApps);
   if (!app) {
-    throw new RequestError(400, `Register your ${network} app first: POST /v1/social-networks {network: "${network}", client_key, client_secret}`, { code: 'app_not_registered' });
+    throw new RequestError(400, `Register your ${network} app first: POST /v1/social-networks {network: "${network}", client_key, client_secret} (this Crier has no managed ${network} app: CRIER_${network.toUpperCase()}_CLIENT_ID)`, { code: 'app_not_registered' });
   }
   const state = randomBytes(32).toString('base64url');
   const stateHash = hashState(state);
   const verifier = provider.pkce ? randomBytes(32).toString('base64url') : undefined;
   await db.query(
-    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(mins => $7))`,
-    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, STATE_TTL_MINUTES],
+    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8))`,
+    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, app.managed, STATE_TTL_MINUTES],
   );
   const codeChallenge = verifier && createHash('sha256').update(verifier).digest('base64url');
   return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes: app.scopes ?? provider.scopes, codeChallenge });
@@ -86,6 +88,7 @@ interface SavedState {
   code_verifier_enc: Buffer | null;
   redirect_uri: string | null;
   tenant_id: string | null;
+  managed_app: boolean;
   expired: boolean;
 }
 
@@ -96,7 +99,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   const stateHash = hashState(state);
   // Deleting is what makes a state single-use, even with two callbacks racing.
   const { rows } = await db.query<SavedState>(
-    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, expires_at <= now() AS expired`,
+    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, expires_at <= now() AS expired`,
     [stateHash],
   );
   const saved = rows[0];
@@ -108,8 +111,9 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   if (!code) return failed('invalid_request', 'The callback has no code');
 
   const provider = providerFor(settings, saved.network);
-  const app = await appCredentials(db, box, saved.org_id, saved.network);
-  if (!app) return failed('app_not_registered', `The ${network} app of this organization was removed during the connect`);
+  // The app the connect began with: the code was issued to it.
+  const app = await accountApp(db, box, { org_id: saved.org_id, network: saved.network, managed_app: saved.managed_app }, settings.managedApps);
+  if (!app) return failed('app_not_registered', `The ${network} app this connect began with was removed during the connect`);
   const codeVerifier = saved.code_verifier_enc ? box.decrypt(saved.code_verifier_enc, verifierData(stateHash)) : undefined;
   let login;
   try {
@@ -122,7 +126,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   }
   if (!login.candidates.length) return failed('no_accounts', `The ${network} login granted no account Crier can publish to`);
   if (login.choose) {
-    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, sandbox: settings.sandbox, candidates: login.candidates });
+    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, sandbox: settings.sandbox, managedApp: app.managed, candidates: login.candidates });
     return { kind: 'pending', ...pending, orgId: saved.org_id, redirectUri: saved.redirect_uri };
   }
   const [account] = login.candidates;
@@ -136,6 +140,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     tenantId: saved.tenant_id,
     profilePictureUrl: account!.profilePictureUrl,
     sandbox: settings.sandbox,
+    managedApp: app.managed,
     ...account!.tokens,
   });
   return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };

@@ -4,7 +4,7 @@ import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
 import { connectsWithPassword } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type FieldIssue, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
 export interface SocialNetworkJson {
@@ -99,6 +99,37 @@ export async function getSocialNetwork(db: Queryable, orgId: number, id: number)
 export async function deleteSocialNetwork(db: Queryable, orgId: number, id: number): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
   return (rowCount ?? 0) > 0;
+}
+
+/** An app a connect or a refresh goes through; `managed`: the operator's (CRIER_<NETWORK>_CLIENT_ID), not the org's. */
+export interface ConnectApp {
+  clientId: string;
+  clientSecret: string;
+  scopes: string[] | null;
+  managed: boolean;
+}
+
+/**
+ * The app a new connect goes through: the org's own when it registered one (bring your own key),
+ * else the operator's managed app of the network when configured; undefined when neither exists.
+ */
+export async function connectApp(db: Queryable, box: SecretBox, orgId: number, network: NetworkId, managedApps: ManagedApps): Promise<ConnectApp | undefined> {
+  const own = await appCredentials(db, box, orgId, network);
+  if (own) return { ...own, managed: false };
+  const managed = managedApps[network];
+  return managed && { ...managed, scopes: null, managed: true };
+}
+
+/** The app an account was connected through (its token is refreshed with the same one). */
+export async function accountApp(
+  db: Queryable, box: SecretBox, account: { org_id: number; network: NetworkId; managed_app: boolean }, managedApps: ManagedApps,
+): Promise<ConnectApp | undefined> {
+  if (account.managed_app) {
+    const managed = managedApps[account.network];
+    return managed && { ...managed, scopes: null, managed: true };
+  }
+  const own = await appCredentials(db, box, account.org_id, account.network);
+  return own && { ...own, managed: false };
 }
 
 /** The org's app credentials for a network, secret opened; undefined when none is registered. */

@@ -10,18 +10,23 @@ import type { Logger } from 'pino';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { ManagedApps, NetworkId } from '../networks/types.ts';
 import { markAccountDisconnected } from '../publishing/finish.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { purgeExpiredPendingConnections } from './pending-connections.ts';
 import { openSecret, saveAccountSecrets } from './secrets.ts';
-import { appCredentials } from './social-networks.ts';
+import { accountApp } from './social-networks.ts';
 
 const INTERVAL_MS = 60_000;
 const BATCH = 100;
 
 export type RefreshOutcome = 'refreshed' | 'skipped' | 'disconnected' | 'failed';
 type Providers = Partial<Record<NetworkId, NetworkOAuth>>;
+/** What a refresh needs of the networks: their OAuth sides, and the operator's apps for managed accounts. */
+export interface RefreshSides {
+  providers: Providers;
+  managedApps: ManagedApps;
+}
 
 /** Per network: how far ahead to refresh, whether it can, and whether it needs a stored refresh token. */
 function refreshPolicies(providers: Providers): string {
@@ -46,6 +51,7 @@ const POLICIES = `jsonb_to_recordset($1::jsonb) AS p(network text, ahead int, ca
 /** Refreshes every due token; returns what happened per account id (tests and logs). */
 export async function refreshDueTokens(db: Db, box: SecretBox, networks: NetworkRegistry, logger?: Logger): Promise<Map<number, RefreshOutcome>> {
   const providers = networks.oauthProviders();
+  const sides = { providers, managedApps: networks.managedApps };
   const policies = refreshPolicies(providers);
   const { rows } = await db.query<{ id: number }>(
     `SELECT a.id FROM social_accounts a JOIN ${POLICIES} ON p.network = a.network
@@ -55,7 +61,7 @@ export async function refreshDueTokens(db: Db, box: SecretBox, networks: Network
   const outcomes = new Map<number, RefreshOutcome>();
   for (const { id } of rows) {
     try {
-      outcomes.set(id, await refreshAccount(db, box, providers, policies, id, logger));
+      outcomes.set(id, await refreshAccount(db, box, sides, policies, id, logger));
     } catch (error) {
       outcomes.set(id, 'failed');
       logger?.warn({ err: error, accountId: id }, `token refresh failed; retried in ${RETRY_AFTER}`);
@@ -72,14 +78,15 @@ interface LockedAccount {
   username: string;
   access_token_enc: Buffer | null;
   refresh_token_enc: Buffer | null;
+  managed_app: boolean;
   expired: boolean;
 }
 
-async function refreshAccount(db: Db, box: SecretBox, providers: Providers, policies: string, accountId: number, logger?: Logger): Promise<RefreshOutcome> {
+async function refreshAccount(db: Db, box: SecretBox, sides: RefreshSides, policies: string, accountId: number, logger?: Logger): Promise<RefreshOutcome> {
   return withTransaction(db, async (tx) => {
     // Re-checked under the lock: another worker may have refreshed it since the candidate query.
     const { rows } = await tx.query<LockedAccount>(
-      `SELECT a.id, a.org_id, a.network, a.username, a.access_token_enc, a.refresh_token_enc, a.token_expires_at <= now() AS expired
+      `SELECT a.id, a.org_id, a.network, a.username, a.access_token_enc, a.refresh_token_enc, a.managed_app, a.token_expires_at <= now() AS expired
          FROM social_accounts a JOIN ${POLICIES} ON p.network = a.network
         WHERE a.id = $2 AND ${DUE}
         FOR UPDATE OF a SKIP LOCKED`,
@@ -87,8 +94,8 @@ async function refreshAccount(db: Db, box: SecretBox, providers: Providers, poli
     );
     const account = rows[0];
     if (!account) return 'skipped';
-    const provider = providers[account.network]!;
-    const spent = await spendRefresh(tx, box, provider, account);
+    const provider = sides.providers[account.network]!;
+    const spent = await spendRefresh(tx, box, provider, account, sides.managedApps);
     if (spent === 'refreshed') return 'refreshed';
     if (spent === 'no_refresh') {
       if (!account.expired) return 'skipped';
@@ -96,7 +103,9 @@ async function refreshAccount(db: Db, box: SecretBox, providers: Providers, poli
       return 'disconnected';
     }
     if (spent === 'no_app') {
-      logger?.warn({ accountId }, `${account.network} token not refreshed: the organization has no ${account.network} app registered (POST /v1/social-networks)`);
+      logger?.warn({ accountId }, account.managed_app
+        ? `${account.network} token not refreshed: it was connected through the operator's app, which is no longer configured (CRIER_${account.network.toUpperCase()}_CLIENT_ID)`
+        : `${account.network} token not refreshed: the organization has no ${account.network} app registered (POST /v1/social-networks)`);
       await tx.query(`UPDATE social_accounts SET token_refresh_retry_at = now() + $2::interval WHERE id = $1`, [account.id, RETRY_AFTER]);
       return 'skipped';
     }
@@ -111,12 +120,12 @@ type Spent = 'refreshed' | 'no_refresh' | 'no_app' | { revoked: string };
  * The refresh itself, under the caller's row lock: the new tokens are stored before the lock is let
  * go, or the reason there are none. A failure without a verdict (network down, app refused) throws.
  */
-async function spendRefresh(tx: Tx, box: SecretBox, provider: NetworkOAuth, account: LockedAccount): Promise<Spent> {
+async function spendRefresh(tx: Tx, box: SecretBox, provider: NetworkOAuth, account: LockedAccount, managedApps: ManagedApps): Promise<Spent> {
   const credential = provider.refreshUses === 'access_token'
     ? openSecret(box, account.id, 'access', account.access_token_enc)
     : openSecret(box, account.id, 'refresh', account.refresh_token_enc);
   if (!provider.refresh || !credential) return 'no_refresh';
-  const app = await appCredentials(tx, box, account.org_id, account.network);
+  const app = await accountApp(tx, box, account, managedApps);
   if (!app) return 'no_app';
   try {
     const tokens = await provider.refresh(app, credential);
@@ -142,20 +151,20 @@ export type TokenRefreshNow = { outcome: 'refreshed' | 'unavailable' } | { outco
  * has no way to refresh. Nothing here disconnects the account: the caller decides with its own error.
  */
 export async function refreshTokenNow(
-  db: Db, box: SecretBox, providers: Providers, account: { id: number; network: NetworkId; accessToken: string | null },
+  db: Db, box: SecretBox, sides: RefreshSides, account: { id: number; network: NetworkId; accessToken: string | null },
 ): Promise<TokenRefreshNow> {
-  const provider = providers[account.network];
+  const provider = sides.providers[account.network];
   if (!provider?.refresh) return { outcome: 'unavailable' };
   return withTransaction(db, async (tx) => {
     const { rows } = await tx.query<LockedAccount>(
-      `SELECT id, org_id, network, username, access_token_enc, refresh_token_enc, true AS expired
+      `SELECT id, org_id, network, username, access_token_enc, refresh_token_enc, managed_app, true AS expired
          FROM social_accounts WHERE id = $1 AND is_active FOR UPDATE`,
       [account.id],
     );
     const locked = rows[0];
     if (!locked) return { outcome: 'unavailable' };
     if (openSecret(box, locked.id, 'access', locked.access_token_enc) !== account.accessToken) return { outcome: 'refreshed' };
-    const spent = await spendRefresh(tx, box, provider, locked);
+    const spent = await spendRefresh(tx, box, provider, locked, sides.managedApps);
     if (typeof spent === 'object') return { outcome: 'refused', reason: spent.revoked };
     return { outcome: spent === 'refreshed' ? 'refreshed' : 'unavailable' };
   });

@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
+import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
 import { pendingConnectionsRoutes } from './routes/pending-connections.ts';
 import { oauthCallbackRoutes, socialNetworksRoutes } from './routes/social-networks.ts';
@@ -97,6 +98,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);
+    socialAccountListingsRoutes(v1, ctx);
     pendingConnectionsRoutes(v1, ctx);
     socialNetworksRoutes(v1, ctx);
     webhooksRoutes(v1, ctx);

@@ -83,8 +83,6 @@ export interface PasswordAccount {
   credential: string;
   accessToken?: string;
   refreshToken?: string;
-  /** Connected through the operator's app (managedApp) rather than the org's own. */
-  managedApp?: boolean;
 }
 
 /**
@@ -177,4 +175,9 @@ export interface SandboxAccountSeed {
   refreshToken?: string;
   /** Connected through the operator's app (managedApp) rather than the org's own. */
   managedApp?: boolean;
+  /**
+   * The platform block a post to this account needs in the sandbox (Reddit's subreddit and title,
+   * Pinterest's board): the guide's example posts carry it.
+   */
+  exampleBlock?: Record<string, unknown>;
 }

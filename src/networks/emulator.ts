@@ -1,6 +1,7 @@
 // How `crier start --sandbox` starts a network's emulator; for an OAuth network, the org's app is
 // registered on it and a user signed in who consents at once, so the connect flow completes with no
 // network credentials.
+import { randomBytes } from 'node:crypto';
 import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from './contract.ts';
 
 /** What every OAuth emulator offers (emulators/shared/oauth.ts), without importing it: emulators load only in the sandbox. */
@@ -38,6 +39,7 @@ export function emulatorSpec<E extends StartedEmulator>(
 export function oauthEmulatorSpec<E extends OAuthEmulator>(
   name: string, load: (host: string) => Promise<E>, addUser: (emulator: E) => string,
   sandboxAccounts?: (emulator: E) => Promise<SandboxAccountSeed[]>,
+  options: { managedApp?: boolean } = {},
 ): SandboxEmulatorSpec {
   return emulatorSpec(name, load, (emulator) => ({
     prepareConnect(app) {
@@ -45,5 +47,13 @@ export function oauthEmulatorSpec<E extends OAuthEmulator>(
       emulator.signIn(addUser(emulator));
     },
     ...(sandboxAccounts ? { sandboxAccounts: () => sandboxAccounts(emulator) } : {}),
+    ...(options.managedApp ? { managedApp: () => registerManagedApp(name, emulator) } : {}),
   }));
+}
+
+/** The operator's app on the emulator: it only refreshes the seeded accounts' tokens, so it needs no redirect URI. */
+function registerManagedApp(name: string, emulator: OAuthEmulator): { clientId: string; clientSecret: string } {
+  const app = { clientId: `managed-${name}`, clientSecret: randomBytes(16).toString('hex') };
+  emulator.addApp({ ...app, redirectUris: [] });
+  return app;
 }

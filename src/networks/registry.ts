@@ -21,7 +21,7 @@ import { reddit } from './reddit/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import type { NetworkCapabilities } from './capabilities.ts';
-import type { NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
+import type { ManagedApps, NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
 import { vimeo } from './vimeo/index.ts';
 import { x } from './x/index.ts';
 import { youtube } from './youtube/index.ts';
@@ -63,6 +63,8 @@ export interface NetworkRegistry {
   /** Every network, in NETWORKS order. */
   readonly all: readonly Network[];
   get(id: NetworkId): Network;
+  /** The operator's own apps (CRIER_<NETWORK>_CLIENT_ID/_SECRET), for orgs that registered none. */
+  readonly managedApps: ManagedApps;
   /** The OAuth side of every network that connects through OAuth (built on first use, then kept). */
   oauthProviders(): Partial<Record<NetworkId, NetworkOAuth>>;
   /** The publishing side of every network that has one; the others are "not available yet". */
@@ -75,13 +77,14 @@ export interface NetworkRegistry {
   passwordLogin(id: NetworkId): ((input: PasswordLoginInput) => Promise<PasswordAccount>) | undefined;
 }
 
-export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLoopbackFetch' | 'publicBaseUrl'>): NetworkRegistry {
+export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLoopbackFetch' | 'publicBaseUrl'> & Partial<Pick<Config, 'managedApps'>>): NetworkRegistry {
   const context = (network: Network) => ({ settings: config.networks[network.id], allowLoopbackFetch: config.allowLoopbackFetch, publicBaseUrl: config.publicBaseUrl });
   let oauth: Partial<Record<NetworkId, NetworkOAuth>> | undefined;
   let adapters: Partial<Record<NetworkId, NetworkAdapter>> | undefined;
   const capabilities = new Map<NetworkId, NetworkCapabilities>();
   return {
     all: NETWORK_LIST,
+    managedApps: config.managedApps ?? {},
     get: networkFor,
     oauthProviders() {
       oauth ??= Object.fromEntries(NETWORK_LIST.flatMap((network) =>

@@ -14,6 +14,14 @@ export function isNetworkId(value: unknown): value is NetworkId {
   return typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
 }
 
+/** The operator's own OAuth app of a network (the "managed key"), from CRIER_<NETWORK>_CLIENT_ID/_SECRET. */
+export interface ManagedApp {
+  clientId: string;
+  clientSecret: string;
+}
+
+export type ManagedApps = Partial<Record<NetworkId, ManagedApp>>;
+
 /** One problem with one field of a request; `field` is a dotted path such as `instagram.collaborators[2]`. */
 export interface FieldIssue {
   field: string;

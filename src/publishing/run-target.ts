@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
 import { createLedger } from './ledger.ts';
+import type { ManagedApps } from '../networks/types.ts';
 import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, MediaSource, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { CappedMediaOpener, MediaCap } from '../media/fetch.ts';
 import type { PrepareMedia } from '../media/renditions.ts';
@@ -38,6 +39,8 @@ export interface EngineDeps {
   userFetch: typeof fetch;
   /** The networks' OAuth sides: a token a network refuses is refreshed once before giving up on it. */
   oauthProviders: Partial<Record<NetworkId, NetworkOAuth>>;
+  /** The operator's apps: an account connected through one is refreshed with it. */
+  managedApps?: ManagedApps;
   /** processMedia: swaps videos outside the network's profile for conforming renditions (media/renditions.ts). */
   prepareMedia?: PrepareMedia;
   logger: Logger;
@@ -251,7 +254,7 @@ class Attempt {
 
   private async refreshToken(account: AccountCredentials) {
     this.refreshed = true;
-    return refreshTokenNow(this.deps.db, this.deps.box, this.deps.oauthProviders, account);
+    return refreshTokenNow(this.deps.db, this.deps.box, { providers: this.deps.oauthProviders, managedApps: this.deps.managedApps ?? {} }, account);
   }
 
   private async publishContainer(prepared: PreparedPublish, stored: StoredPart | undefined, position: number, root: PartRef | undefined): Promise<PartRef> {

@@ -84,6 +84,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     openMedia: createMediaOpener(guarded, ownMedia),
     userFetch: guardedFetch(guarded),
     oauthProviders: deps.networks.oauthProviders(),
+    managedApps: deps.networks.managedApps,
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,

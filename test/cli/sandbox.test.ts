@@ -26,7 +26,7 @@ async function runSandbox(t: { after(fn: () => unknown): void }) {
   const crier = startCrierProcess(['start', '--sandbox'], env);
   t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
   const [, key] = await crier.waitFor(/API key for this sandbox run: (crier_\S+)/);
-  const accounts = [...crier.output().matchAll(/(x|threads|facebook|instagram|bluesky)\s+@(\S+)\s+account id (\S+)/g)].map((m) => ({ network: m[1], username: m[2], id: m[3] }));
+  const accounts = [...crier.output().matchAll(/^  ([a-z_]+)\s+@(\S+)\s+account id (\S+)$/gm)].map((m) => ({ network: m[1], username: m[2], id: m[3] }));
   return { crier, key: key!, accounts };
 }
 
@@ -50,7 +50,10 @@ async function waitForPost(key: string, id: string): Promise<any> {
 
 test('the README walk-through: a thread to the sandbox accounts, and an image to Instagram, are published', async (t) => {
   const { key, accounts, crier } = await runSandbox(t);
-  assert.deepEqual(accounts.map((a) => [a.network, a.username]), [['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['facebook', 'sandboxpage'], ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test']]);
+  assert.deepEqual(accounts.map((a) => [a.network, a.username]), [
+    ['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['linkedin', 'sandbox_linkedin'], ['linkedin', 'sandbox-company'], ['facebook', 'sandboxpage'],
+    ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['reddit', 'sandbox_redditor'],
+  ]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const post = await waitForPost(key, created.body.post.id);
@@ -61,12 +64,17 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   // The command the guide prints: a thread to every sandbox account that takes text, all published.
   const printed = /Publish a thread to those that take a text post:\n.*\n\s+-d '(\{.*\})'/.exec(crier.output())?.[1];
   assert.ok(printed, 'the guide prints the command');
-  assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandboxpage', 'sandbox.test']);
+  assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandbox_linkedin', 'sandbox-company', 'sandboxpage', 'sandbox.test', 'sandbox_redditor']);
+  assert.deepEqual(JSON.parse(printed!).reddit, { subreddit: 'crier_sandbox', title: 'Hello from Crier' }, 'with the block Reddit needs');
   assert.match(crier.output(), /@sandbox_ig: Instagram publishes only with an image or a video/);
   const guided = await api('/v1/posts', key, { method: 'POST', body: printed! });
   assert.equal(guided.status, 200, JSON.stringify(guided.body));
   const all = await waitForPost(key, guided.body.post.id);
-  assert.deepEqual(all.socialAccounts.map((a: any) => [a.network, a.status]), [['x', 'published'], ['threads', 'published'], ['facebook', 'published'], ['bluesky', 'published']]);
+  assert.deepEqual(all.socialAccounts.map((a: any) => [a.network, a.status, a.error ?? null]), [
+    ['x', 'published', null], ['threads', 'published', null], ['linkedin', 'published', null], ['linkedin', 'published', null],
+    ['facebook', 'published', null], ['bluesky', 'published', null], ['reddit', 'published', null],
+  ]);
+  for (const destination of all.socialAccounts) assert.match(destination.platformPostUrl, /^https:\/\//, destination.network);
 
   // The README's Instagram step: an image uploaded through the media API, then a post naming its url.
   const upload = await api('/v1/media/upload', key, { method: 'POST', body: JSON.stringify({ filename: 'photo.jpg' }) });

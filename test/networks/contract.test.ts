@@ -18,9 +18,11 @@ import { ajv } from '../../src/validation/ajv.ts';
 const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'reddit']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
- * against the network's emulator. None is implemented yet (the engagement issue).
+ * against the network's emulator (the engagement ones come with the engagement issue).
  */
-const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = {};
+const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = {
+  reddit: { listings: 'test/networks/reddit/flairs.test.ts' },
+};
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 

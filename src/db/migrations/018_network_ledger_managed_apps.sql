@@ -20,3 +20,4 @@ CREATE INDEX network_ledger_org ON network_ledger (org_id);
 
 ALTER TABLE social_accounts ADD COLUMN managed_app boolean NOT NULL DEFAULT false;
 ALTER TABLE oauth_states ADD COLUMN managed_app boolean NOT NULL DEFAULT false;
+ALTER TABLE pending_connections ADD COLUMN managed_app boolean NOT NULL DEFAULT false;

@@ -22,7 +22,7 @@ const One = Type.Object({ success: Type.Boolean(), data: NetworkSchema });
 
 /** The providers come from the registry the app was built with (built once, at start). */
 function oauthSettings(ctx: AppContext): OAuthSettings {
-  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox };
+  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox, managedApps: ctx.config.managedApps };
 }
 
 const networkId = (raw: string) => requireId(raw, decodeId, 'Social network not found');

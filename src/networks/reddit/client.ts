@@ -26,6 +26,16 @@ export interface ListedComment extends RedditThing {
 
 type RedditErrorTriple = [string, string, string?];
 
+/** A link flair as Crier lists it: `id` is the `flairId` of the reddit block; `textEditable` allows `flairText`. */
+export interface LinkFlairChoice {
+  id: string;
+  text: string;
+  textEditable: boolean;
+  modOnly: boolean;
+  backgroundColor: string | null;
+  textColor: 'dark' | 'light';
+}
+
 /** RATELIMIT's wait when Reddit gives neither `ratelimit` nor a readable message. */
 const DEFAULT_RATELIMIT_MS = 10 * 60_000;
 
@@ -84,6 +94,16 @@ export class RedditClient {
       body: String(d.body ?? ''), createdUtc: Number(d.created_utc ?? 0),
     }));
     return { items, truncated: children.some((c) => c.kind === 'more') };
+  }
+
+  /** GET /r/{sr}/api/link_flair_v2: the link flairs a user may pick there. */
+  async linkFlairs(subreddit: string): Promise<LinkFlairChoice[]> {
+    const { body } = await this.#http.call({ url: `/r/${encodeURIComponent(subreddit)}/api/link_flair_v2?raw_json=1` });
+    return (Array.isArray(body) ? body as Record<string, unknown>[] : []).map((f) => ({
+      id: String(f.id), text: String(f.text ?? ''), textEditable: Boolean(f.text_editable), modOnly: Boolean(f.mod_only),
+      backgroundColor: typeof f.background_color === 'string' && f.background_color ? f.background_color : null,
+      textColor: f.text_color === 'light' ? 'light' : 'dark',
+    }));
   }
 
   async #post(path: string, form: Record<string, string>): Promise<unknown> {
