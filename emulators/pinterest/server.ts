@@ -191,6 +191,8 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
 
   const withFaults = (handle: (req: FastifyRequest) => Reply | Promise<Reply>) => async (req: FastifyRequest, reply: FastifyReply) => {
     const fault = faults.take(req.method, req.url.split('?')[0]!);
+    // A faulted call is logged as it arrives (its answer may be held back while a test kills its sender).
+    if (fault) store.calls.push({ method: req.method, path: req.url.split('?')[0]!, status: fault.status });
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault) return send(reply, { status: fault.status, body: fault.body ?? { code: fault.status === 429 ? 8 : 1, message: fault.status === 429 ? "You have exceeded your rate limit. Try again later." : 'Something went wrong on our end. Sorry about that.' }, headers: fault.headers });
     return send(reply, await handle(req));
