@@ -11,7 +11,7 @@ import { checkFetchableByNetwork } from '../public-url.ts';
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { pinUrl, PinterestClient, type PinterestPin } from './client.ts';
-import { descriptionOf, titleOf, type PinterestBlock } from './options.ts';
+import { descriptionOf, MAX_IMAGES, titleOf, type PinterestBlock } from './options.ts';
 import { coverFields, imageSource, processedVideo, type ByUrl, type PinCheckpoint, type VideoTiming } from './uploads.ts';
 import { isVideo } from '../media-kind.ts';
 
@@ -89,8 +89,9 @@ function preparedFor(client: PinterestClient, input: PublishInput, block: Pinter
   async function publishRoot(): Promise<PartRef> {
     const pin = await withBoardContext(block.board_id, () => mediaSource().then((media_source) => client.createPin({
       board_id: block.board_id,
-      title,
-      description,
+      // A media-only post has no text: the pin then goes without title and description.
+      ...(title ? { title } : {}),
+      ...(description ? { description } : {}),
       ...(block.link ? { link: block.link } : {}),
       ...(block.alt_text ? { alt_text: block.alt_text } : {}),
       media_source,
@@ -160,7 +161,7 @@ function checked(input: PublishInput): PinterestBlock {
   if (!block?.board_id) throw refused('a pin needs pinterest.board_id, the board to pin to');
   const media = input.containers[0]!.media;
   if (media.length === 0) throw refused('a pin needs an image or a video in the first container');
-  if (media.length > 5) throw refused(`a pin carries at most 5 images, got ${media.length}`);
+  if (media.length > MAX_IMAGES) throw refused(`a pin carries at most ${MAX_IMAGES} images, got ${media.length}`);
   if (media.length > 1 && media.some(isVideo)) throw refused('a video pin carries one video and nothing else');
   return block;
 }

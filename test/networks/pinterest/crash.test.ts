@@ -1,8 +1,10 @@
 // Pinterest video pins with real `crier worker` processes killed with SIGKILL: during Pinterest's
 // processing wait, and with the upload form in flight. The worker that takes over resumes from the
 // stored checkpoint — the same registered media, no second registration — and one pin is created.
+// A large video goes up as one streamed form, the worker's memory flat.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/ids.ts';
 import { workerProcesses } from '../../helpers/process.ts';
@@ -33,7 +35,39 @@ async function checkpointWhen(postId: string, ready: (cp: any) => boolean): Prom
   }, 60_000);
 }
 
+/** Resident memory of a process, in bytes (Linux /proc). */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+}
+
 describe('Pinterest video pins with real worker processes', { concurrency: false }, () => {
+  test('a 150 MB video is sent as one streamed form while the worker\'s memory stays flat', async () => {
+    const healthy = await workers.start();
+    // A small video first, so that what a first upload loads (code, connections) is in the baseline.
+    const warmUp = await createPost(s, { containers: [{ content: 'warm-up', media: [await media(s, 'warm.mp4', await paddedVideo(2 * MB), 'video/mp4')] }], pinterest: { board_id: s.board.id } });
+    pinOf(s, await s.h.stack.waitForPost(s.org, warmUp, undefined, 60_000));
+    const bytes = await paddedVideo(150 * MB);
+    const postId = await createPost(s, { containers: [{ content: 'a big one', media: [await media(s, 'big.mp4', bytes, 'video/mp4')] }], pinterest: { board_id: s.board.id } });
+    const pid = healthy.child.pid!;
+    const before = await rssOf(pid);
+    let highest = before;
+    const sampler = setInterval(() => void rssOf(pid).then((rss) => { highest = Math.max(highest, rss); }, () => {}), 25);
+    try {
+      pinOf(s, await s.h.stack.waitForPost(s.org, postId, undefined, 180_000));
+    } finally {
+      clearInterval(sampler);
+    }
+    const uploaded = s.pin.media().find((m) => m.upload?.bytes === 150 * MB)!;
+    assert.equal(uploaded.upload!.sha256, sha256(bytes), 'Pinterest received the 150 MB exactly');
+    const growth = highest - before;
+    console.log(`worker RSS ${(before / MB).toFixed(0)} MB before, highest ${(highest / MB).toFixed(0)} MB during the 150 MB upload: +${(growth / MB).toFixed(1)} MB`);
+    // Holding the video whole would add at least its 150 MB; a streamed form adds the allocator's lag.
+    assert.ok(growth < 75 * MB, `the worker grew by ${(growth / MB).toFixed(1)} MB uploading 150 MB`);
+    healthy.child.kill('SIGTERM');
+    await healthy.exited;
+  });
+
   test('killed while Pinterest processes the video: the next worker waits on, and pins it once', async () => {
     const bytes = await paddedVideo(4 * MB);
     const clip = await media(s, 'processing.mp4', bytes, 'video/mp4');

@@ -167,6 +167,16 @@ describe('Pinterest refusals', () => {
       assert.equal(await never.reconcile(0, never.reserve(0), undefined), 'absent');
     });
 
+    it('a local install\'s own media (PUBLIC_BASE_URL http://localhost) go to the real Pinterest as base64, which it could not fetch', async () => {
+      const local = createPinterestAdapter({ apiUrl: s.pin.url, publicBaseUrl: 'http://localhost:3000', realNetwork: true });
+      const own = { ...inputFor('from a laptop'), containers: [{ content: 'from a laptop', media: [{ url: 'http://localhost:3000/media/abc/cat.png', filename: 'cat.png' }] }] };
+      const prepared = await local.prepare(own);
+      const ref = await prepared.publishPart(0, prepared.reserve(0), undefined);
+      const pin = s.pin.pins().find((p) => p.id === ref.platformId)!;
+      assert.equal((pin.mediaSource as any).source_type, 'image_base64');
+      assert.equal(pin.files[0]!.bytes, PNG_1X1.length);
+    });
+
     it('a video pin without a stored ready checkpoint was never sent: absent, without asking', async () => {
       const video: PublishInput = { ...inputFor('video'), containers: [{ content: 'video', media: [{ url: 'https://media.example.com/v.mp4', filename: 'v.mp4' }] }] };
       const calls = s.pin.calls().length;

@@ -53,6 +53,11 @@ describe('publishing to Pinterest', () => {
     assert.equal(pin.altText, null);
   });
 
+  it('a pin without text goes without title and description', async () => {
+    const pin = pinOf(s, await publish(s, { containers: [{ media: [await media(s, 'bare.jpg', jpeg, 'image/jpeg')] }], pinterest: { board_id: s.board.id } }));
+    assert.deepEqual([pin.title, pin.description], [null, null]);
+  });
+
   it('an image from another site goes as image_base64 of the bytes Crier fetched', async () => {
     const post = await publish(s, { containers: [{ content: 'a cat', media: [{ url: `${external}/cat.png`, filename: 'cat.png' }] }], pinterest: { board_id: s.board.id } });
     const pin = pinOf(s, post);
