@@ -125,6 +125,15 @@ describe('Pinterest refusals', () => {
     assert.equal(s.pin.pins().filter((p) => p.description === 'broken').length, 0);
   });
 
+  it('a server error while polling the video is retried from the checkpoint: the same media, one pin', async () => {
+    const before = s.pin.media().length;
+    s.pin.failNext({ status: 503, method: 'GET', path: '/v5/media/', times: 2 });
+    const pin = pinOf(s, await publish(s, { containers: [{ content: 'polled through a 503', media: [await media(s, 'p.mp4', await paddedVideo(1024 * 1024), 'video/mp4')] }], pinterest: { board_id: s.board.id } }));
+    const registered = s.pin.media().slice(before);
+    assert.deepEqual(registered.map((m) => [m.id, m.uploads]), [[(pin.mediaSource as any).media_id, 1]]);
+    assert.equal(s.pin.calls().filter((c) => c.path.startsWith('/v5/media/') && c.status === 503).length, 2);
+  });
+
   it('an upload form refused (an expired policy) registers the video again; refused every time, it fails with S3\'s words', async () => {
     const before = s.pin.media().length;
     const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Invalid according to Policy: Policy expired.</Message></Error>';
