@@ -19,9 +19,13 @@ const { cannotTell, orUnknown } = reconcileErrors('pinterest', 'the board on Pin
 
 /** Our clock against Pinterest's: a search for a pin starts this much before its reservation. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
-/** How many of the board's pins a search reads at most before saying it cannot tell. */
-const SEARCH_LIMIT = 500;
-const PAGE = 100;
+/**
+ * How many of the board's pins a search reads at most before saying it cannot tell. The order of
+ * GET /v5/boards/{id}/pins is not documented, so a search cannot stop at the first older pin: it reads
+ * the board (Pinterest's largest pages: 10 calls at most).
+ */
+const SEARCH_LIMIT = 2500;
+const PAGE = 250;
 
 export interface PinterestAdapterOptions extends Partial<VideoTiming> {
   apiUrl: string;
@@ -102,17 +106,17 @@ function preparedFor(client: PinterestClient, input: PublishInput, block: Pinter
     return { ...refOf(pin), note: `Pinterest has no replies or comments for apps: ${which} not published` };
   }
 
-  /** Our pin among the board's pins created since `from`; undefined when every such pin was read. */
+  /** Our pin among the board's pins created since `from`; undefined when the whole board was read. */
   async function findPin(from: number): Promise<PartRef | undefined> {
     let bookmark: string | undefined;
     for (let read = 0; read < SEARCH_LIMIT; read += PAGE) {
       const page = await orUnknown(0, () => client.boardPins(block.board_id, bookmark, PAGE));
       const match = page.items.find((p) => (p.title ?? '') === title && (p.description ?? '') === description && createdAt(p) >= from);
       if (match) return refOf(match);
-      if (!page.bookmark || page.items.some((p) => createdAt(p) < from)) return undefined;
+      if (!page.bookmark) return undefined;
       bookmark = page.bookmark;
     }
-    throw cannotTell(0, `the board has more than ${SEARCH_LIMIT} pins created since`);
+    throw cannotTell(0, `the board has more than ${SEARCH_LIMIT} pins`);
   }
 
   return {
