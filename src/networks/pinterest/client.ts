@@ -110,8 +110,15 @@ function reasonOf(body: unknown): string | undefined {
 /** A 400 about the pin's image or video (Pinterest could not fetch or read it) is the media's fault. */
 const MEDIA_WORDS = /\b(image|video|media|cover)\b/i;
 
+/** Pinterest's 403 code 29 to an app with Trial access creating a pin on api.pinterest.com. */
+const TRIAL_ACCESS = /Trial access/i;
+
 function classify(answer: NetworkAnswer, reason: string): Failure | undefined {
   if (answer.status === 400 && MEDIA_WORDS.test(reason)) return { kind: 'permanent', code: 'media_rejected', reason };
+  if (answer.status === 403 && TRIAL_ACCESS.test(reason)) {
+    const hint = 'an app with Trial access pins to Pinterest\'s sandbox (its pins visible only to the account): set CRIER_PINTEREST_API_URL=https://api-sandbox.pinterest.com, or get Standard access for the app';
+    return { kind: 'permanent', code: 'forbidden', reason: `${reason}; ${hint}` };
+  }
   return undefined;
 }
 
