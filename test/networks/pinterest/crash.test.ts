@@ -42,12 +42,12 @@ async function rssOf(pid: number): Promise<number> {
 }
 
 describe('Pinterest video pins with real worker processes', { concurrency: false }, () => {
-  test('a 150 MB video is sent as one streamed form while the worker\'s memory stays flat', async () => {
+  test('a 200 MB video is sent as one streamed form while the worker\'s memory stays flat', async () => {
     const healthy = await workers.start();
     // A small video first, so that what a first upload loads (code, connections) is in the baseline.
     const warmUp = await createPost(s, { containers: [{ content: 'warm-up', media: [await media(s, 'warm.mp4', await paddedVideo(2 * MB), 'video/mp4')] }], pinterest: { board_id: s.board.id } });
     pinOf(s, await s.h.stack.waitForPost(s.org, warmUp, undefined, 60_000));
-    const bytes = await paddedVideo(150 * MB);
+    const bytes = await paddedVideo(200 * MB);
     const postId = await createPost(s, { containers: [{ content: 'a big one', media: [await media(s, 'big.mp4', bytes, 'video/mp4')] }], pinterest: { board_id: s.board.id } });
     const pid = healthy.child.pid!;
     const before = await rssOf(pid);
@@ -58,12 +58,14 @@ describe('Pinterest video pins with real worker processes', { concurrency: false
     } finally {
       clearInterval(sampler);
     }
-    const uploaded = s.pin.media().find((m) => m.upload?.bytes === 150 * MB)!;
-    assert.equal(uploaded.upload!.sha256, sha256(bytes), 'Pinterest received the 150 MB exactly');
+    const uploaded = s.pin.media().find((m) => m.upload?.bytes === 200 * MB)!;
+    assert.equal(uploaded.upload!.sha256, sha256(bytes), 'Pinterest received the 200 MB exactly');
     const growth = highest - before;
-    console.log(`worker RSS ${(before / MB).toFixed(0)} MB before, highest ${(highest / MB).toFixed(0)} MB during the 150 MB upload: +${(growth / MB).toFixed(1)} MB`);
-    // Holding the video whole would add at least its 150 MB; a streamed form adds the allocator's lag.
-    assert.ok(growth < 75 * MB, `the worker grew by ${(growth / MB).toFixed(1)} MB uploading 150 MB`);
+    console.log(`worker RSS ${(before / MB).toFixed(0)} MB before, highest ${(highest / MB).toFixed(0)} MB during the 200 MB upload: +${(growth / MB).toFixed(1)} MB`);
+    // Holding the video whole would add at least its 200 MB; a streamed form adds the allocator's and the
+    // garbage collector's lag, which depends on the machine's load (+21.5 MB for 150 MB, +63 MB for 200 MB
+    // on a shared 2-core machine). The bound is half the video, as LinkedIn's.
+    assert.ok(growth < 100 * MB, `the worker grew by ${(growth / MB).toFixed(1)} MB uploading 200 MB`);
     healthy.child.kill('SIGTERM');
     await healthy.exited;
   });
