@@ -58,6 +58,8 @@ export interface PinterestPublishingControls {
   issueToken(userId: string, scopes?: string[]): string;
   /** Trust this CA certificate (PEM) too when fetching image URLs. */
   trustCa(ca: string): void;
+  /** `count` plain image pins on a board, as if created earlier (a board too large to search). */
+  addPins(boardId: string, count: number): void;
   /** Every pin created, oldest first (copies). */
   pins(): PinterestPin[];
   /** Every registered video (copies). */
@@ -232,6 +234,12 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
     },
     addBoard: (input) => store.addBoard(input),
     issueToken: (userId, scopes = CRIER_SCOPES) => oauth.issue(userId, 'pinterest-emulator', scopes).accessToken,
+    addPins: (boardId, count) => {
+      const board = store.boards.get(boardId)!;
+      for (let i = 0; i < count; i++) {
+        store.pins.push({ id: `${board.id}${i}`, ownerId: board.ownerId, boardId, title: `Pin ${i}`, description: null, link: null, altText: null, mediaType: 'image', mediaSource: {}, files: [], createdAt: store.now() });
+      }
+    },
     pins: () => structuredClone(store.pins),
     media: () => structuredClone([...store.media.values()]),
     calls: () => structuredClone(store.calls),

@@ -194,6 +194,19 @@ describe('Pinterest refusals', () => {
       assert.equal(s.pin.calls().length, calls);
     });
 
+    it('ends unknown when the board holds more pins than a search reads (2,500), ours not among them', async () => {
+      const crowded = s.pin.addBoard({ ownerId: s.ada.userId, name: 'Crowded' });
+      s.pin.addPins(crowded.id, 2600);
+      const prepared = await adapter().prepare({ ...inputFor('lost in the crowd'), block: { board_id: crowded.id } });
+      const reads = s.pin.calls().length;
+      await assert.rejects(prepared.reconcile(0, prepared.reserve(0), undefined), (error: PublishError) => {
+        assert.equal(error.kind, 'unknown');
+        assert.equal(error.message, 'pinterest: could not tell whether container 1 is already posted (the board has more than 2500 pins); check the board on Pinterest before posting it again');
+        return true;
+      });
+      assert.equal(s.pin.calls().length - reads, 10, 'ten pages of 250');
+    });
+
     it('ends unknown when the board cannot be read', async () => {
       const prepared = await adapter().prepare(inputFor('unreadable'));
       s.pin.failNext({ status: 503, path: `/v5/boards/${s.board.id}/pins` });
