@@ -1,9 +1,13 @@
 // A local Pinterest (API v5) for tests and `crier start --sandbox`: the OAuth consent page of
 // www.pinterest.com (auto-consent), POST /v5/oauth/token (HTTP Basic app credentials only,
 // authorization_code and refresh_token grants, continuous refresh tokens that rotate) and
-// GET /v5/user_account, with Pinterest's {code, message} errors.
+// GET /v5/user_account, with Pinterest's {code, message} errors; and publishing (api.ts): boards,
+// pins, video media and their upload URL, with the inspection handle below.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { registerApi } from './api.ts';
+import { PinterestStore, type BoardPrivacy, type PinterestBoard, type PinterestCall, type PinterestMedia, type PinterestPin } from './store.ts';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { bearerToken, createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
@@ -42,12 +46,47 @@ export interface TokenRequest {
   basic: boolean;
 }
 
+export interface PinterestEmulatorOptions extends ListenOptions {
+  /** A CA certificate (PEM) the emulator trusts when it fetches image URLs (a test's HTTPS front). */
+  fetchCa?: string;
+}
+
+/** What a test reads and steers of the publishing side. */
+export interface PinterestPublishingControls {
+  addBoard(input: { ownerId: string; id?: string; name?: string; description?: string | null; privacy?: BoardPrivacy }): PinterestBoard;
+  /** A good token of `userId` with these scopes (default: every scope Crier asks for). */
+  issueToken(userId: string, scopes?: string[]): string;
+  /** Trust this CA certificate (PEM) too when fetching image URLs. */
+  trustCa(ca: string): void;
+  /** `count` plain image pins on a board, as if created earlier (a board too large to search). */
+  addPins(boardId: string, count: number): void;
+  /** Every pin created, oldest first (copies). */
+  pins(): PinterestPin[];
+  /** Every registered video (copies). */
+  media(): PinterestMedia[];
+  /** Every API call and upload, in order. */
+  calls(): PinterestCall[];
+  /** After its upload, a video answers `processing` this many polls, then `succeeded` (default 2). */
+  setProcessingPolls(polls: number): void;
+  /** While held, uploaded videos stay `processing`. */
+  holdProcessing(held: boolean): void;
+  /** The next uploaded video's processing ends `failed`. */
+  failNextVideo(): void;
+  /** Upload forms are refused as S3 refuses an expired policy (403 AccessDenied) while set. */
+  expireUploads(expired: boolean): void;
+  /** At most `limit` writes (POST /v5/pins, /v5/media) per user per window, then 429 code 8; undefined lifts it. */
+  limitWrites(limit: { limit: number; windowMs: number } | undefined): void;
+}
+
+/** The scopes Crier's Pinterest connect asks for. */
+const CRIER_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'];
+
 /**
  * The common controls (signIn: the user who consents on GET /oauth/, it redirects at once;
  * revokeUser: their tokens answer code 2 / 283; omitNextRefreshToken: the next refresh answers
  * without refresh_token and the presented one keeps working) and these.
  */
-export interface PinterestEmulator extends OAuthEmulatorControls {
+export interface PinterestEmulator extends OAuthEmulatorControls, PinterestPublishingControls {
   /** A user; every field has a default, so addUser({}) works. */
   addUser(input?: AddPinterestUserInput): PinterestUser;
   /** Every token call, oldest first. */
@@ -61,12 +100,15 @@ const notPermitted = () => error(403, 29, 'You are not permitted to access that 
 
 let counter = 0;
 
-export async function startPinterestEmulator(opts: ListenOptions = {}): Promise<PinterestEmulator> {
+export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}): Promise<PinterestEmulator> {
   const clock = new Clock();
   const oauth = new OAuthServer(clock, { accessSecs: PINTEREST_ACCESS_SECS, refreshSecs: PINTEREST_REFRESH_SECS, rotateRefresh: true, codeSecs: 600 }, 'pina');
   const users = new Map<string, PinterestUser>();
   const requests: TokenRequest[] = [];
   const faults = new FaultQueue();
+  const store = new PinterestStore(clock);
+  let writeLimit: { limit: number; windowMs: number } | undefined;
+  let origin = '';
   const app = createApp(1024 * 1024);
 
   const tokenBody = (issued: IssuedToken, responseType: string) => ({
@@ -149,20 +191,63 @@ export async function startPinterestEmulator(opts: ListenOptions = {}): Promise<
     };
   };
 
-  const withFaults = (handle: (req: FastifyRequest) => Reply) => async (req: FastifyRequest, reply: FastifyReply) => {
+  const withFaults = (handle: (req: FastifyRequest) => Reply | Promise<Reply>) => async (req: FastifyRequest, reply: FastifyReply) => {
     const fault = faults.take(req.method, req.url.split('?')[0]!);
+    // A faulted call is logged as it arrives (its answer may be held back while a test kills its sender).
+    if (fault) store.calls.push({ method: req.method, path: req.url.split('?')[0]!, status: fault.status });
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault) return send(reply, { status: fault.status, body: fault.body ?? { code: fault.status === 429 ? 8 : 1, message: fault.status === 429 ? "You have exceeded your rate limit. Try again later." : 'Something went wrong on our end. Sorry about that.' }, headers: fault.headers });
-    return send(reply, handle(req));
+    return send(reply, await handle(req));
   };
   for (const url of ['/oauth/', '/oauth']) app.get(url, withFaults((req) => authorize(firstValues(req.query))));
   app.post('/v5/oauth/token', withFaults((req) => token(req.body, req.headers.authorization, req.headers['content-type'] ?? '')));
   app.get('/v5/user_account', withFaults((req) => userAccount(req.headers.authorization)));
+  // Image URLs are fetched as Pinterest would; a test's HTTPS servers have their own CAs to trust.
+  const cas: string[] = opts.fetchCa ? [opts.fetchCa] : [];
+  let agent = new Agent(cas.length ? { connect: { ca: cas } } : {});
+  registerApi((method, url, handler, bodyLimit) => app.route({ method, url, handler: withFaults(handler), ...(bodyLimit ? { bodyLimit } : {}) }), {
+    store,
+    oauth,
+    usernameOf: (id) => users.get(id)?.username,
+    fetcher: async (url) => {
+      const res = await undiciFetch(url, { dispatcher: agent });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? '' };
+    },
+    origin: () => origin,
+    writeLimit: () => writeLimit,
+    now: () => clock.now(),
+  });
   app.setNotFoundHandler((_req, reply) => send(reply, error(404, 404, 'Not found')));
   app.setErrorHandler((_error, _req, reply) => send(reply, error(500, 1, 'Something went wrong on our end. Sorry about that.')));
 
   const server = await listen(app, opts);
+  origin = server.url;
   return {
     ...oauthControls(oauth, server, faults),
+    close: async () => { await server.close(); await agent.close(); },
+    trustCa: (ca) => {
+      const previous = agent;
+      cas.push(ca);
+      agent = new Agent({ connect: { ca: cas } });
+      void previous.close();
+    },
+    addBoard: (input) => store.addBoard(input),
+    issueToken: (userId, scopes = CRIER_SCOPES) => oauth.issue(userId, 'pinterest-emulator', scopes).accessToken,
+    addPins: (boardId, count) => {
+      const board = store.boards.get(boardId)!;
+      for (let i = 0; i < count; i++) {
+        store.pins.push({ id: `${board.id}${i}`, ownerId: board.ownerId, boardId, title: `Pin ${i}`, description: null, link: null, altText: null, mediaType: 'image', mediaSource: {}, files: [], createdAt: store.now() });
+      }
+    },
+    pins: () => structuredClone(store.pins),
+    media: () => structuredClone([...store.media.values()]),
+    calls: () => structuredClone(store.calls),
+    setProcessingPolls: (polls) => void (store.processing.polls = polls),
+    holdProcessing: (held) => void (store.processing.held = held),
+    failNextVideo: () => void (store.processing.failNext = true),
+    expireUploads: (expired) => void (store.uploadsExpired = expired),
+    limitWrites: (limit) => void (writeLimit = limit),
     addUser: (input = {}) => {
       counter += 1;
       const accountType = input.accountType ?? 'BUSINESS';

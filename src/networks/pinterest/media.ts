@@ -1,4 +1,5 @@
-// Pinterest takes bytes: images as image_base64 (or by URL), videos registered then uploaded (/v5/media).
+// Pinterest takes bytes: images in the pin (by URL from Crier's public address, else base64), videos
+// registered then uploaded to the upload URL /v5/media hands out (adapter.ts, uploads.ts).
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
