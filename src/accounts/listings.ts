@@ -67,7 +67,10 @@ function listOnce(deps: ListingDeps, listing: AccountListing, account: AccountCr
 function refusal(label: string, error: unknown): RequestError {
   if (!(error instanceof PublishError)) return new RequestError(502, `${label} could not be read: ${(error as Error).message}`, { code: 'network_error' });
   if (error.code === 'not_found') return new RequestError(404, error.message, { code: 'not_found' });
-  if (error.kind === 'auth') return new RequestError(409, `${error.message}; reconnect the account`, { code: 'account_token_rejected' });
+  if (error.kind === 'auth') {
+    const message = /reconnect the account/.test(error.message) ? error.message : `${error.message}; reconnect the account`;
+    return new RequestError(409, message, { code: 'account_token_rejected' });
+  }
   if (error.kind === 'permanent') return new RequestError(400, error.message, { code: 'network_refused' });
   const retryAfter = error.retryAfterMs ? { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) } : undefined;
   return new RequestError(502, error.message, { code: 'network_error', ...(retryAfter ? { headers: retryAfter } : {}) });

@@ -36,7 +36,7 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   const { key, accounts, crier } = await runSandbox(t);
   assert.deepEqual(accounts.map((a) => [a.network, a.username]), [
     ['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['linkedin', 'sandbox_linkedin'], ['linkedin', 'sandbox-company'], ['facebook', 'sandboxpage'],
-    ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['google_business', 'sandbox_bakery'], ['tiktok', 'sandbox_tiktok'], ['vimeo', 'sandbox_vimeo'], ['reddit', 'sandbox_redditor'],
+    ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['google_business', 'sandbox_bakery'], ['tiktok', 'sandbox_tiktok'], ['pinterest', 'sandbox_pinterest'], ['vimeo', 'sandbox_vimeo'], ['reddit', 'sandbox_redditor'],
   ]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -50,7 +50,7 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   assert.ok(printed, 'the guide prints the command');
   assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandbox_linkedin', 'sandbox-company', 'sandboxpage', 'sandbox.test', 'sandbox_bakery', 'sandbox_redditor']);
   assert.deepEqual(JSON.parse(printed!).reddit, { subreddit: 'crier_sandbox', title: 'Hello from Crier' }, 'with the block Reddit needs');
-  assert.match(crier.output(), /@sandbox_ig, @sandbox_tiktok, @sandbox_vimeo: Instagram, TikTok, Vimeo publish only with an image or a video/);
+  assert.match(crier.output(), /@sandbox_ig, @sandbox_tiktok, @sandbox_pinterest, @sandbox_vimeo: Instagram, TikTok, Pinterest, Vimeo publish only with an image or a video/);
   const guided = await api('/v1/posts', key, { method: 'POST', body: printed! });
   assert.equal(guided.status, 200, JSON.stringify(guided.body));
   const all = await waitForPost(key, guided.body.post.id);
@@ -73,6 +73,15 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   const ig = await waitForPost(key, withImage.body.post.id);
   assert.equal(ig.socialAccounts[0].status, 'published', ig.socialAccounts[0].error);
   assert.match(ig.socialAccounts[0].platformPostUrl, /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/);
+  // Pinterest: the sandbox account's two boards, and the same image pinned to the first.
+  const pinterestAccount = accounts.find((a) => a.network === 'pinterest')!;
+  const boards = await api(`/v1/social-accounts/${pinterestAccount.id}/boards`, key);
+  assert.deepEqual(boards.body.data.map((b: any) => [b.name, b.privacy]), [['Sandbox ideas', 'PUBLIC'], ['Sandbox drafts', 'SECRET']]);
+  const pinned = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_pinterest'], containers: [{ content: 'Hello from Crier', media: [{ url: confirmed.body.data.url, filename: 'photo.jpg' }] }], pinterest: { board_id: boards.body.data[0].id } }) });
+  assert.equal(pinned.status, 200, JSON.stringify(pinned.body));
+  const pin = await waitForPost(key, pinned.body.post.id);
+  assert.equal(pin.socialAccounts[0].status, 'published', pin.socialAccounts[0].error);
+  assert.match(pin.socialAccounts[0].platformPostUrl, /^https:\/\/www\.pinterest\.com\/pin\/\d+\/$/);
   const listed = await api('/v1/social-accounts', key);
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true), 'sandbox accounts say so');
   Object.assign(firstRun, { key, postId: created.body.post.id });

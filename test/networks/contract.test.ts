@@ -15,12 +15,13 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 /** The networks that publish so far; the others answer "not available yet". */
-const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'tiktok', 'google_business', 'vimeo', 'reddit']);
+const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
  * against the network's emulator (the engagement ones come with the engagement issue).
  */
 const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = {
+  pinterest: { listings: 'test/networks/pinterest/boards.test.ts' },
   reddit: { listings: 'test/networks/reddit/flairs.test.ts' },
 };
 
