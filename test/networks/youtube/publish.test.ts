@@ -1,0 +1,241 @@
+// Publishing to YouTube over real HTTP: Crier's API and worker (the registry's YouTube adapter), the
+// Google emulator as YouTube, videos uploaded to Crier, thumbnails served by another HTTPS host.
+// Each test checks what YouTube received — the metadata, the bytes and their chunks, the thumbnail,
+// the comments and their order — and what Crier reports.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeId } from '../../../src/ids.ts';
+import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
+import { PNG_1X1 } from '../../helpers/publishing.ts';
+import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
+import { CHUNK, KIB, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
+
+describe('publishing to YouTube', () => {
+  let yt: YoutubeHarness;
+  let org: TestOrg;
+  let channel: TestAccount & { channelId: string };
+  let size = 700 * KIB;
+
+  before(async () => {
+    yt = await startYoutubeHarness();
+    yt.google.youtube.setProcessingPolls(0);
+    // The project's classic 10,000 units would stop at the sixth upload (the quota is tested in pool.test.ts).
+    yt.google.youtube.setQuota({ dailyUnits: 1e9 });
+    const media = yt.h.stack.media;
+    media.route('/thumb.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(PNG_1X1); });
+    media.route('/not-an-image.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end('<html>a page</html>'); });
+    media.route('/huge.jpg', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.end(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(50 * 1024 * 1024)]));
+    });
+    org = await yt.h.server.createOrg();
+    channel = await yt.addChannel(org, 'makerstudio');
+  });
+  after(async () => yt.close());
+
+  /** A fresh video (each of its own size, so its hash names it) and the post of it. */
+  const videoPost = async (body: Record<string, unknown>, containers?: { content: string }[]) => {
+    size += 8 * KIB;
+    const bytes = await paddedVideo(size);
+    const url = await yt.video(org, bytes);
+    const [root, ...later] = containers ?? [{ content: (body.content as string | undefined) ?? 'A video' }];
+    const { content: _content, ...rest } = body;
+    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ ...root, media: [{ url, filename: 'clip.mp4' }] }, ...later], ...rest });
+    return { bytes, postId, post: await yt.h.stack.waitForPost(org, postId, undefined, 60_000) };
+  };
+  const published = (post: any) => {
+    const destination = post.socialAccounts[0];
+    assert.equal(destination.status, 'published', destination.error);
+    return yt.google.youtube.videos().find((v) => v.id === destination.platformPostId)!;
+  };
+  const failed = (post: any) => {
+    assert.equal(post.socialAccounts[0].status, 'failed', JSON.stringify(post.socialAccounts[0]));
+    return post.socialAccounts[0].error as string;
+  };
+  const sessionsOpened = () => yt.google.youtube.calls().filter((c) => c.method === 'POST' && c.path === '/upload/youtube/v3/videos').length;
+
+  it('every field of the block reaches videos.insert, and the bytes arrive in 256 KiB chunks', async () => {
+    const { bytes, post } = await videoPost({
+      content: 'ignored: the block has its own',
+      youtube: {
+        content: 'The description\nwith two lines', title: 'Making a chair', privacyStatus: 'unlisted', categoryId: '26',
+        tags: ['woodwork', 'how to'], madeForKids: true, containsSyntheticMedia: true,
+      },
+    });
+    const video = published(post);
+    assert.deepEqual(video.snippet.title, 'Making a chair');
+    assert.equal(video.snippet.description, 'The description\nwith two lines');
+    assert.deepEqual(video.snippet.tags, ['woodwork', 'how to']);
+    assert.equal(video.snippet.categoryId, '26');
+    assert.deepEqual(video.status, { privacyStatus: 'unlisted', selfDeclaredMadeForKids: true, containsSyntheticMedia: true });
+    assert.equal(video.channelId, channel.channelId);
+    assert.equal(video.sha256, sha256(bytes), 'YouTube received the file exactly');
+    const session = yt.google.youtube.sessions().find((s) => s.videoId === video.id)!;
+    assert.equal(session.total, bytes.length);
+    assert.deepEqual(session.chunks, [{ start: 0, end: CHUNK - 1 }, { start: CHUNK, end: 2 * CHUNK - 1 }, { start: 2 * CHUNK, end: bytes.length - 1 }]);
+    assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.youtube.com/watch?v=${video.id}`);
+    assert.equal(video.uploadStatus, 'processed');
+  });
+
+  it('without a block: the title is the text\'s first line, public, and made-for-kids and synthetic media are left out', async () => {
+    const { post } = await videoPost({ content: '  Sunday   market walk  \nMore words below' });
+    const video = published(post);
+    assert.equal(video.snippet.title, 'Sunday market walk');
+    assert.deepEqual(video.status, { privacyStatus: 'public' }, 'nothing YouTube would take as a declaration was sent');
+  });
+
+  it('what YouTube would refuse is refused at create time, field by field', async () => {
+    const url = await yt.video(org, await paddedVideo(300 * KIB));
+    const posts = async () => (await yt.h.server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId])).rows[0].n as number;
+    const before = await posts();
+    const refused = await yt.h.server.request('POST', '/v1/posts', {
+      key: org.key,
+      body: {
+        accounts: [channel.id],
+        containers: [{ content: 'a <b>bold</b> claim', media: [{ url, filename: 'clip.mp4' }] }, { content: 'more', media: [{ url, filename: 'clip.mp4' }] }],
+        youtube: { title: 't'.repeat(101), tags: Array.from({ length: 60 }, (_, i) => `tag number ${i}`) },
+      },
+    });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.details.map((d: any) => d.field).sort(), ['containers[0].content', 'containers[1].media', 'youtube.tags', 'youtube.title']);
+    const category = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], containers: [{ content: 'c', media: [{ url, filename: 'clip.mp4' }] }], youtube: { categoryId: 'music' } } });
+    assert.equal(category.status, 400);
+    assert.deepEqual(category.body.details.map((d: any) => d.field), ['youtube.categoryId']);
+    assert.match(refused.body.details.find((d: any) => d.field === 'youtube.title').message, /101 characters; YouTube takes up to 100/);
+    const image = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], containers: [{ content: 'a photo', media: [{ url, filename: 'photo.jpg' }] }] } });
+    assert.equal(image.status, 400);
+    assert.deepEqual(image.body.details, [{ field: 'containers[0].media', message: 'a YouTube post is one video in the first container, got 1 media ("photo.jpg" is not an mp4, mov, m4v or webm video)' }]);
+    assert.equal(await posts(), before, 'nothing was stored');
+  });
+
+  it('a long first line makes a title cut at a word under 100 characters', async () => {
+    const words = 'word '.repeat(40).trim();
+    const { post } = await videoPost({ content: words });
+    const title = published(post).snippet.title as string;
+    assert.ok(title.length <= 100 && title.length > 60, title);
+    assert.ok(words.startsWith(title) && !title.endsWith(' '));
+  });
+
+  it('a Short: #Shorts closes the description and the URL is the Shorts one', async () => {
+    const { post } = await videoPost({ content: 'Quick tip', youtube: { isShort: true } });
+    const video = published(post);
+    assert.equal(video.snippet.description, 'Quick tip\n\n#Shorts');
+    assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.youtube.com/shorts/${video.id}`);
+  });
+
+  it('a thumbnail is checked first and set once the video is processed', async () => {
+    const thumbUrl = `${yt.h.stack.media.url}/thumb.png`;
+    const { post } = await videoPost({ content: 'With a cover', youtube: { thumbnailUrl: thumbUrl } });
+    const video = published(post);
+    assert.equal(post.socialAccounts[0].error ?? null, null);
+    assert.deepEqual(yt.google.youtube.thumbnailSets(video.id).map((t) => [t.status, t.contentType, t.sha256]), [[200, 'image/png', sha256(PNG_1X1)]]);
+    const calls = yt.google.youtube.calls();
+    const processedAt = calls.findLastIndex((c) => c.path === '/youtube/v3/videos' && c.query.id === video.id);
+    const thumbAt = calls.findIndex((c) => c.path === '/upload/youtube/v3/thumbnails/set' && c.query.videoId === video.id);
+    assert.ok(processedAt >= 0 && thumbAt > processedAt, 'thumbnails.set came after the processing check');
+  });
+
+  it('a JPEG thumbnail YouTube refuses leaves the video published with its automatic thumbnail, and says so', async () => {
+    const jpeg = await makeJpeg();
+    yt.h.stack.media.route('/refused.jpg', (_req, res) => { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(jpeg); });
+    yt.google.youtube.refuseThumbnails('The authenticated user doesn\'t have permissions to upload and set custom video thumbnails.');
+    try {
+      const { post } = await videoPost({ content: 'Cover refused', youtube: { thumbnailUrl: `${yt.h.stack.media.url}/refused.jpg` } });
+      const video = published(post);
+      assert.equal(post.socialAccounts[0].error, 'the video is published with YouTube\'s automatic thumbnail: YouTube refused the custom one (The authenticated user doesn\'t have permissions to upload and set custom video thumbnails. (forbidden))');
+      assert.deepEqual(yt.google.youtube.thumbnailSets(video.id).map((t) => [t.status, t.contentType]), [[403, 'image/jpeg']]);
+    } finally {
+      yt.google.youtube.refuseThumbnails(undefined);
+    }
+  });
+
+  for (const [name, path, expected] of [
+    ['unreachable', '/missing.png', /^youtube: the thumbnail https:\/\/\S+\/missing\.png could not be downloaded \(.*404/],
+    ['not an image', '/not-an-image.png', /^youtube: the thumbnail https:\/\/\S+\/not-an-image\.png is not a JPEG or PNG image \(it was served as image\/png\)$/],
+    ['over 50 MB', '/huge.jpg', /^youtube: the thumbnail https:\/\/\S+\/huge\.jpg is 52428804 bytes; YouTube thumbnails are up to 52428800 bytes \(50 MB\)$/],
+  ] as const) {
+    it(`a thumbnail ${name} fails the publish before any upload`, async () => {
+      const before = sessionsOpened();
+      const { post } = await videoPost({ content: `thumb ${name}`, youtube: { thumbnailUrl: `${yt.h.stack.media.url}${path}` } });
+      assert.match(failed(post), expected);
+      assert.equal(sessionsOpened(), before, 'no upload session was opened');
+    });
+  }
+
+  it('a thread: the video, then each later container a top-level comment on it, in order', async () => {
+    const { post, postId } = await videoPost({}, [{ content: 'The video' }, { content: 'First comment' }, { content: 'Second comment' }]);
+    const video = published(post);
+    const comments = yt.google.youtube.comments(video.id);
+    assert.deepEqual(comments.map((c) => [c.authorChannelId, c.textOriginal]), [[channel.channelId, 'First comment'], [channel.channelId, 'Second comment']]);
+    const { rows } = await yt.h.server.db.query(
+      'SELECT p.position, p.platform_id, p.platform_url FROM target_parts p JOIN targets t ON t.id = p.target_id WHERE t.post_id = $1 ORDER BY p.position',
+      [decodeId(postId)],
+    );
+    assert.deepEqual(rows.map((r) => r.platform_id), [video.id, comments[0]!.threadId, comments[1]!.threadId]);
+    assert.equal(rows[1].platform_url, `https://www.youtube.com/watch?v=${video.id}&lc=${comments[0]!.commentId}`);
+  });
+
+  it('processing that fails, or a rejection, fails the post with YouTube\'s reason', async () => {
+    yt.google.youtube.failNextVideo({ uploadStatus: 'failed', failureReason: 'codec' });
+    assert.equal(failed((await videoPost({ content: 'bad codec' })).post), 'youtube: YouTube could not process clip.mp4 (failureReason: codec)');
+    yt.google.youtube.failNextVideo({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
+    assert.equal(failed((await videoPost({ content: 'a copy' })).post), 'youtube: YouTube rejected clip.mp4 (rejectionReason: duplicate)');
+  });
+
+  it('a metadata refusal fails with YouTube\'s words and reason', async () => {
+    const error = failed((await videoPost({ content: 'x', youtube: { categoryId: '99' } })).post);
+    assert.equal(error, 'youtube: The snippet.categoryId property specifies an invalid category ID. (invalidCategoryId)');
+  });
+
+  it('a 503 on a chunk is retried: the session is asked what it has, and the upload goes on in it', async () => {
+    yt.google.failNext({ status: 503, method: 'PUT', path: '/upload/youtube/v3/videos' });
+    const before = sessionsOpened();
+    const { bytes, post } = await videoPost({ content: 'through a 503' });
+    const video = published(post);
+    assert.equal(sessionsOpened(), before + 1, 'one session');
+    const session = yt.google.youtube.sessions().find((s) => s.videoId === video.id)!;
+    assert.ok(session.queries >= 1, 'the retry asked the session first');
+    assert.equal(video.sha256, sha256(bytes));
+    assert.deepEqual(session.chunks.map((c) => c.start), Array.from({ length: Math.ceil(bytes.length / CHUNK) }, (_, i) => i * CHUNK), 'each chunk taken once');
+  });
+
+  it('the channel\'s upload limit is retried a day later', async () => {
+    yt.google.youtube.setUploadCap(channel.channelId, 0);
+    try {
+      size += 8 * KIB;
+      const url = await yt.video(org, await paddedVideo(size));
+      const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'over the cap', media: [{ url, filename: 'clip.mp4' }] }] });
+      const { rows } = await until(yt, postId);
+      assert.equal(rows[0].status, 'pending');
+      assert.match(rows[0].error, /^youtube: the channel reached YouTube's upload limit \(The user has exceeded the number of videos they may upload\. \(uploadLimitExceeded\)\); trying again in 24 hours/);
+      const inMs = new Date(rows[0].due_at).getTime() - Date.now();
+      assert.ok(inMs > 23.9 * 3600_000 && inMs <= 24 * 3600_000, `due again in ${inMs} ms`);
+    } finally {
+      yt.google.youtube.setUploadCap(channel.channelId, undefined);
+    }
+  });
+
+  it('a refused token fails the post as an auth failure and deactivates the account', async () => {
+    const org2 = await yt.h.server.createOrg();
+    const other = await yt.addChannel(org2, 'revoked');
+    yt.google.revokeUser(other.userId);
+    const url = await yt.video(org2, await paddedVideo(300 * KIB));
+    const postId = await yt.create(org2, { accounts: [other.id], containers: [{ content: 'never', media: [{ url, filename: 'clip.mp4' }] }] });
+    const post = await yt.h.stack.waitForPost(org2, postId, undefined, 30_000);
+    assert.match(failed(post), /^youtube: the access token was refused \(Request had invalid authentication credentials\..*\(authError\)\); reconnect the account/);
+    const listed = await yt.h.server.request('GET', `/v1/social-accounts/${other.id}`, { key: org2.key });
+    assert.equal(listed.body.data.isActive, 0);
+  });
+});
+
+async function until(yt: YoutubeHarness, postId: string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const result = await yt.h.server.db.query(
+      `SELECT t.status, t.due_at, a.error FROM targets t JOIN attempts a ON a.target_id = t.id WHERE t.post_id = $1 AND a.outcome = 'retry'`, [decodeId(postId)],
+    );
+    if (result.rows.length) return result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no retry recorded');
+}
