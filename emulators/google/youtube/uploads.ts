@@ -121,9 +121,9 @@ async function putChunk(world: GoogleWorld, state: YoutubeState, req: FastifyReq
   session.total ??= range.total;
   const taken = await take(session, body, range);
   if (!taken) return { status: 400, body: youtubeError(400, 'badRequest', 'The chunk was shorter than its Content-Range.', 'global').body };
-  const index = session.chunks.length - 1;
-  if (session.holdAfterChunk?.index === index) await sleep(session.holdAfterChunk.ms);
   if (session.received === session.total) state.completeSession(session);
+  // The chunk is taken (and the video made, for the last one) before the answer is held.
+  if (session.holdAfterChunk?.index === session.chunks.length - 1) await sleep(session.holdAfterChunk.ms);
   return statusOf(session, state, caller.channel.title, 201);
 }
 
