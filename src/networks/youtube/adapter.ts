@@ -6,9 +6,10 @@
 // the video's comment threads (our channel, the same text, since the reservation).
 import { PublishError, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
-import { YoutubeClient } from './client.ts';
+import { isProjectQuota, YoutubeClient } from './client.ts';
 import { descriptionProblem, metadataFor, titleProblem } from './metadata.ts';
 import type { YoutubeBlock } from './options.ts';
+import { markExhausted } from './pool.ts';
 import type { YoutubeSettings } from './settings.ts';
 import { setThumbnail } from './thumbnail.ts';
 import { processedVideo, type ProcessingTiming, type UploadContext, type VideoCheckpoint } from './uploads.ts';
@@ -80,9 +81,16 @@ function preparedFor(client: YoutubeClient, input: PublishInput, block: YoutubeB
   return {
     reserve: () => ({ startedAt: new Date().toISOString() }),
     async publishPart(position, _reservation, root) {
-      if (position === 0) return publishRoot();
-      const thread = await client.comment(root!.platformId, input.containers[position]!.content);
-      return commentRef(root!, thread.threadId, thread.commentId);
+      try {
+        if (position === 0) return await publishRoot();
+        const thread = await client.comment(root!.platformId, input.containers[position]!.content);
+        return commentRef(root!, thread.threadId, thread.commentId);
+      } catch (error) {
+        // A poll, a thumbnail or a comment refused for the project's quota: the video (if any) is
+        // live and the call is retried at the reset, but no further upload should be admitted today.
+        if (input.account.managedApp === true && isProjectQuota(error)) await markExhausted(input.ledger, settings.pool, input.account.orgId).catch(() => undefined);
+        throw error;
+      }
     },
     async reconcile(position, reservation, root) {
       if (position === 0) {

@@ -151,6 +151,12 @@ function reasonOf(body: unknown): string | undefined {
 
 /** The project's daily quota is spent (videos.insert or any other call). */
 export const PROJECT_QUOTA = new Set(['quotaExceeded', 'dailyLimitExceeded']);
+
+/** Google refused a call because the project's daily quota is spent (classify below). */
+export function isProjectQuota(error: unknown): boolean {
+  return error instanceof PublishError && error.code === 'quota' && [...PROJECT_QUOTA].some((reason) => error.message.includes(reason));
+}
+
 const RATE_LIMITS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
 
 function classify(answer: NetworkAnswer, reason: string): Failure | undefined {

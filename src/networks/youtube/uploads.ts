@@ -9,7 +9,7 @@
 // A video is only ever created by its session, so no step can create a second one.
 import { PublishError, PublishWait } from '../errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
-import { PROJECT_QUOTA, type SessionState, type VideoMetadata, type YoutubeClient } from './client.ts';
+import { isProjectQuota, type SessionState, type VideoMetadata, type YoutubeClient } from './client.ts';
 import { admitUpload, chargeSpent, denied, markExhausted } from './pool.ts';
 import type { YoutubeSettings } from './settings.ts';
 import { checkedThumbnail } from './thumbnail.ts';
@@ -139,10 +139,6 @@ async function openVideo(input: PublishInput): Promise<MediaSource> {
     throw new PublishError('permanent', `youtube: ${filename(input)} is ${source.contentType}; YouTube takes video files`, undefined, 'media_rejected');
   }
   return source;
-}
-
-function isProjectQuota(error: unknown): boolean {
-  return error instanceof PublishError && error.code === 'quota' && [...PROJECT_QUOTA].some((reason) => error.message.includes(reason));
 }
 
 const filename = (input: PublishInput) => input.containers[0]!.media[0]!.filename;
