@@ -5,15 +5,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeId } from '../../../src/ids.ts';
+import type { PublishError } from '../../../src/networks/errors.ts';
+import type { PublishInput } from '../../../src/networks/types.ts';
+import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
+import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';
+import { createLedger } from '../../../src/publishing/ledger.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
-import { CHUNK, KIB, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
+import { pacificDay } from '../../../src/networks/youtube/pool.ts';
+import { APP, CHUNK, KIB, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
 describe('publishing to YouTube', () => {
   let yt: YoutubeHarness;
   let org: TestOrg;
-  let channel: TestAccount & { channelId: string };
+  let channel: TestAccount & { channelId: string; token: string };
   let size = 700 * KIB;
 
   before(async () => {
@@ -175,6 +181,31 @@ describe('publishing to YouTube', () => {
     assert.equal(rows[1].platform_url, `https://www.youtube.com/watch?v=${video.id}&lc=${comments[0]!.commentId}`);
   });
 
+  it('reconcile after a crash: a comment already on the video is found, one never posted is absent, an unreadable list is unknown', async () => {
+    const { post } = await videoPost({}, [{ content: 'Root' }, { content: 'Posted once' }]);
+    const video = published(post);
+    const [posted] = yt.google.youtube.comments(video.id);
+    const adapter = createYoutubeAdapter({ apiUrl: yt.google.url, settings: yt.h.server.config.networks.youtube as YoutubeSettings });
+    const notUsed = async () => { throw new Error('reconcile reads no media'); };
+    const input: PublishInput = {
+      account: { id: channel.rawId, orgId: org.orgId, network: 'youtube', username: channel.username, networkUniqueId: channel.channelId, serviceUrl: null, accessToken: channel.token, refreshToken: null, credential: null },
+      containers: [{ content: 'Root', media: [{ url: 'https://media.example/clip.mp4', filename: 'clip.mp4' }] }, { content: 'Posted once', media: [] }, { content: 'Never posted', media: [] }],
+      block: undefined, fetchMedia: notUsed, openMedia: notUsed, userFetch: fetch, saveTokens: async () => {}, ledger: createLedger(yt.h.server.db, 'youtube'),
+    };
+    const prepared = await adapter.prepare(input);
+    const root = { platformId: video.id, url: post.socialAccounts[0].platformPostUrl };
+    const reserved = { startedAt: new Date(Date.now() - 60_000).toISOString() };
+    assert.deepEqual(await prepared.reconcile(1, reserved, root), { platformId: posted!.threadId, url: `https://www.youtube.com/watch?v=${video.id}&lc=${posted!.commentId}` });
+    assert.equal(await prepared.reconcile(2, reserved, root), 'absent');
+    assert.equal(await prepared.reconcile(1, { startedAt: new Date(Date.now() + 3600_000).toISOString() }, root), 'absent', 'a comment older than the reservation is not ours');
+    yt.google.failNext({ status: 500, method: 'GET', path: '/youtube/v3/commentThreads' });
+    await assert.rejects(prepared.reconcile(2, reserved, root), (error: PublishError) => {
+      assert.equal(error.kind, 'unknown');
+      assert.match(error.message, /^youtube: could not tell whether container 3 is already posted \(youtube: server error 500/);
+      return true;
+    });
+  });
+
   it('processing that fails, or a rejection, fails the post with YouTube\'s reason', async () => {
     yt.google.youtube.failNextVideo({ uploadStatus: 'failed', failureReason: 'codec' });
     assert.equal(failed((await videoPost({ content: 'bad codec' })).post), 'youtube: YouTube could not process clip.mp4 (failureReason: codec)');
@@ -212,6 +243,24 @@ describe('publishing to YouTube', () => {
       assert.ok(inMs > 23.9 * 3600_000 && inMs <= 24 * 3600_000, `due again in ${inMs} ms`);
     } finally {
       yt.google.youtube.setUploadCap(channel.channelId, undefined);
+    }
+  });
+
+  it('an account on its own app whose project quota is spent waits for the Pacific midnight, not counted in any pool', async () => {
+    yt.google.youtube.setQuota({ dailyUnits: yt.google.youtube.quotaUsed(APP.clientId) });
+    try {
+      size += 8 * KIB;
+      const url = await yt.video(org, await paddedVideo(size));
+      const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'over quota', media: [{ url, filename: 'clip.mp4' }] }] });
+      const { rows } = await until(yt, postId);
+      assert.equal(rows[0].status, 'pending');
+      assert.equal(rows[0].error, 'youtube: the app\'s daily YouTube quota is spent (The request cannot be completed because you have exceeded your quota. (quotaExceeded))');
+      const midnight = pacificDay(new Date()).end.getTime();
+      assert.ok(Math.abs(new Date(rows[0].due_at).getTime() - midnight) < 60_000, `due at ${rows[0].due_at}, the Pacific midnight is ${new Date(midnight).toISOString()}`);
+      const { rows: ledger } = await yt.h.server.db.query('SELECT count(*)::int AS n FROM network_ledger');
+      assert.equal(ledger[0].n, 0);
+    } finally {
+      yt.google.youtube.setQuota({ dailyUnits: 1e9 });
     }
   });
 

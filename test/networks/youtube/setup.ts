@@ -18,7 +18,7 @@ export interface YoutubeHarness {
   google: GoogleEmulator;
   h: MediaHarness & { stack: PublishingStack };
   /** A channel connected for `org` (a Google user with a channel and a token for the app). */
-  addChannel(org: TestOrg, name: string, extra?: { managedApp?: boolean }): Promise<TestAccount & { channelId: string; userId: string }>;
+  addChannel(org: TestOrg, name: string, extra?: { managedApp?: boolean }): Promise<TestAccount & { channelId: string; userId: string; token: string }>;
   /** POST /v1/posts; the post's id. */
   create(org: TestOrg, body: object): Promise<string>;
   /** Uploads `bytes` to Crier as `filename` and returns its media URL. */
@@ -38,7 +38,7 @@ export async function startYoutubeHarness(env: Record<string, string> = {}, opti
       const token = google.oauth.issue(user.id, APP.clientId, [...YOUTUBE_SCOPES]).accessToken;
       const account = await h.server.addAccount(org, 'youtube', `@${name}`, { networkUniqueId: user.channel!.id, accessToken: token });
       if (extra.managedApp) await h.server.db.query('UPDATE social_accounts SET managed_app = true WHERE id = $1', [account.rawId]);
-      return { ...account, channelId: user.channel!.id, userId: user.id };
+      return { ...account, channelId: user.channel!.id, userId: user.id, token };
     },
     async create(org, body) {
       const created = await h.server.request('POST', '/v1/posts', { key: org.key, body });
