@@ -264,6 +264,27 @@ describe('publishing to YouTube', () => {
     }
   });
 
+  it('Google\'s per-minute rate limit is retried a minute later', async () => {
+    const body = { error: { code: 403, message: 'Rate Limit Exceeded', errors: [{ message: 'Rate Limit Exceeded', domain: 'usageLimits', reason: 'rateLimitExceeded' }], status: 'PERMISSION_DENIED' } };
+    yt.google.failNext({ status: 403, method: 'POST', path: '/upload/youtube/v3/videos', body });
+    size += 8 * KIB;
+    const url = await yt.video(org, await paddedVideo(size));
+    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'rate limited', media: [{ url, filename: 'clip.mp4' }] }] });
+    const { rows } = await until(yt, postId);
+    assert.equal(rows[0].error, 'youtube: rate limited (Rate Limit Exceeded (rateLimitExceeded))');
+    const inMs = new Date(rows[0].due_at).getTime() - Date.now();
+    assert.ok(inMs > 55_000 && inMs <= 60_000, `due again in ${inMs} ms`);
+  });
+
+  it('a file that is not a video fails before any session is opened', async () => {
+    yt.h.stack.media.route('/page.mp4', (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html></html>'); });
+    const before = sessionsOpened();
+    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'not a video', media: [{ url: `${yt.h.stack.media.url}/page.mp4`, filename: 'page.mp4' }] }] });
+    const post = await yt.h.stack.waitForPost(org, postId, undefined, 30_000);
+    assert.equal(failed(post), 'youtube: page.mp4 is text/html; YouTube takes video files');
+    assert.equal(sessionsOpened(), before);
+  });
+
   it('a refused token fails the post as an auth failure and deactivates the account', async () => {
     const org2 = await yt.h.server.createOrg();
     const other = await yt.addChannel(org2, 'revoked');
