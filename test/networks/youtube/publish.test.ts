@@ -13,14 +13,13 @@ import { createLedger } from '../../../src/publishing/ledger.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
-import { pacificDay } from '../../../src/networks/youtube/pool.ts';
-import { APP, CHUNK, KIB, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
+import { CHUNK, KIB, publishingTo, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
 describe('publishing to YouTube', () => {
   let yt: YoutubeHarness;
   let org: TestOrg;
   let channel: TestAccount & { channelId: string; token: string };
-  let size = 700 * KIB;
+  let p: ReturnType<typeof publishingTo>;
 
   before(async () => {
     yt = await startYoutubeHarness();
@@ -36,39 +35,19 @@ describe('publishing to YouTube', () => {
     });
     org = await yt.h.server.createOrg();
     channel = await yt.addChannel(org, 'makerstudio');
+    p = publishingTo(yt, org, channel);
   });
   after(async () => yt.close());
 
-  /** A fresh video (each of its own size, so its hash names it) and the post of it. */
-  const videoPost = async (body: Record<string, unknown>, containers?: { content: string }[]) => {
-    size += 8 * KIB;
-    const bytes = await paddedVideo(size);
-    const url = await yt.video(org, bytes);
-    const [root, ...later] = containers ?? [{ content: (body.content as string | undefined) ?? 'A video' }];
-    const { content: _content, ...rest } = body;
-    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ ...root, media: [{ url, filename: 'clip.mp4' }] }, ...later], ...rest });
-    return { bytes, postId, post: await yt.h.stack.waitForPost(org, postId, undefined, 60_000) };
-  };
-  const published = (post: any) => {
-    const destination = post.socialAccounts[0];
-    assert.equal(destination.status, 'published', destination.error);
-    return yt.google.youtube.videos().find((v) => v.id === destination.platformPostId)!;
-  };
-  const failed = (post: any) => {
-    assert.equal(post.socialAccounts[0].status, 'failed', JSON.stringify(post.socialAccounts[0]));
-    return post.socialAccounts[0].error as string;
-  };
-  const sessionsOpened = () => yt.google.youtube.calls().filter((c) => c.method === 'POST' && c.path === '/upload/youtube/v3/videos').length;
-
   it('every field of the block reaches videos.insert, and the bytes arrive in 256 KiB chunks', async () => {
-    const { bytes, post } = await videoPost({
+    const { bytes, post } = await p.videoPost({
       content: 'ignored: the block has its own',
       youtube: {
         content: 'The description\nwith two lines', title: 'Making a chair', privacyStatus: 'unlisted', categoryId: '26',
         tags: ['woodwork', 'how to'], madeForKids: true, containsSyntheticMedia: true,
       },
     });
-    const video = published(post);
+    const video = p.published(post);
     assert.deepEqual(video.snippet.title, 'Making a chair');
     assert.equal(video.snippet.description, 'The description\nwith two lines');
     assert.deepEqual(video.snippet.tags, ['woodwork', 'how to']);
@@ -84,8 +63,8 @@ describe('publishing to YouTube', () => {
   });
 
   it('without a block: the title is the text\'s first line, public, and made-for-kids and synthetic media are left out', async () => {
-    const { post } = await videoPost({ content: '  Sunday   market walk  \nMore words below' });
-    const video = published(post);
+    const { post } = await p.videoPost({ content: '  Sunday   market walk  \nMore words below' });
+    const video = p.published(post);
     assert.equal(video.snippet.title, 'Sunday market walk');
     assert.deepEqual(video.status, { privacyStatus: 'public' }, 'nothing YouTube would take as a declaration was sent');
   });
@@ -116,23 +95,23 @@ describe('publishing to YouTube', () => {
 
   it('a long first line makes a title cut at a word under 100 characters', async () => {
     const words = 'word '.repeat(40).trim();
-    const { post } = await videoPost({ content: words });
-    const title = published(post).snippet.title as string;
+    const { post } = await p.videoPost({ content: words });
+    const title = p.published(post).snippet.title as string;
     assert.ok(title.length <= 100 && title.length > 60, title);
     assert.ok(words.startsWith(title) && !title.endsWith(' '));
   });
 
   it('a Short: #Shorts closes the description and the URL is the Shorts one', async () => {
-    const { post } = await videoPost({ content: 'Quick tip', youtube: { isShort: true } });
-    const video = published(post);
+    const { post } = await p.videoPost({ content: 'Quick tip', youtube: { isShort: true } });
+    const video = p.published(post);
     assert.equal(video.snippet.description, 'Quick tip\n\n#Shorts');
     assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.youtube.com/shorts/${video.id}`);
   });
 
   it('a thumbnail is checked first and set once the video is processed', async () => {
     const thumbUrl = `${yt.h.stack.media.url}/thumb.png`;
-    const { post } = await videoPost({ content: 'With a cover', youtube: { thumbnailUrl: thumbUrl } });
-    const video = published(post);
+    const { post } = await p.videoPost({ content: 'With a cover', youtube: { thumbnailUrl: thumbUrl } });
+    const video = p.published(post);
     assert.equal(post.socialAccounts[0].error ?? null, null);
     assert.deepEqual(yt.google.youtube.thumbnailSets(video.id).map((t) => [t.status, t.contentType, t.sha256]), [[200, 'image/png', sha256(PNG_1X1)]]);
     const calls = yt.google.youtube.calls();
@@ -146,8 +125,8 @@ describe('publishing to YouTube', () => {
     yt.h.stack.media.route('/refused.jpg', (_req, res) => { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(jpeg); });
     yt.google.youtube.refuseThumbnails('The authenticated user doesn\'t have permissions to upload and set custom video thumbnails.');
     try {
-      const { post } = await videoPost({ content: 'Cover refused', youtube: { thumbnailUrl: `${yt.h.stack.media.url}/refused.jpg` } });
-      const video = published(post);
+      const { post } = await p.videoPost({ content: 'Cover refused', youtube: { thumbnailUrl: `${yt.h.stack.media.url}/refused.jpg` } });
+      const video = p.published(post);
       assert.equal(post.socialAccounts[0].error, 'the video is published with YouTube\'s automatic thumbnail: YouTube refused the custom one (The authenticated user doesn\'t have permissions to upload and set custom video thumbnails. (forbidden))');
       assert.deepEqual(yt.google.youtube.thumbnailSets(video.id).map((t) => [t.status, t.contentType]), [[403, 'image/jpeg']]);
     } finally {
@@ -161,16 +140,16 @@ describe('publishing to YouTube', () => {
     ['over 50 MB', '/huge.jpg', /^youtube: the thumbnail https:\/\/\S+\/huge\.jpg is 52428804 bytes; YouTube thumbnails are up to 52428800 bytes \(50 MB\)$/],
   ] as const) {
     it(`a thumbnail ${name} fails the publish before any upload`, async () => {
-      const before = sessionsOpened();
-      const { post } = await videoPost({ content: `thumb ${name}`, youtube: { thumbnailUrl: `${yt.h.stack.media.url}${path}` } });
-      assert.match(failed(post), expected);
-      assert.equal(sessionsOpened(), before, 'no upload session was opened');
+      const before = p.sessionsOpened();
+      const { post } = await p.videoPost({ content: `thumb ${name}`, youtube: { thumbnailUrl: `${yt.h.stack.media.url}${path}` } });
+      assert.match(p.failed(post), expected);
+      assert.equal(p.sessionsOpened(), before, 'no upload session was opened');
     });
   }
 
   it('a thread: the video, then each later container a top-level comment on it, in order', async () => {
-    const { post, postId } = await videoPost({}, [{ content: 'The video' }, { content: 'First comment' }, { content: 'Second comment' }]);
-    const video = published(post);
+    const { post, postId } = await p.videoPost({}, [{ content: 'The video' }, { content: 'First comment' }, { content: 'Second comment' }]);
+    const video = p.published(post);
     const comments = yt.google.youtube.comments(video.id);
     assert.deepEqual(comments.map((c) => [c.authorChannelId, c.textOriginal]), [[channel.channelId, 'First comment'], [channel.channelId, 'Second comment']]);
     const { rows } = await yt.h.server.db.query(
@@ -182,8 +161,8 @@ describe('publishing to YouTube', () => {
   });
 
   it('reconcile after a crash: a comment already on the video is found, one never posted is absent, an unreadable list is unknown', async () => {
-    const { post } = await videoPost({}, [{ content: 'Root' }, { content: 'Posted once' }]);
-    const video = published(post);
+    const { post } = await p.videoPost({}, [{ content: 'Root' }, { content: 'Posted once' }]);
+    const video = p.published(post);
     const [posted] = yt.google.youtube.comments(video.id);
     const adapter = createYoutubeAdapter({ apiUrl: yt.google.url, settings: yt.h.server.config.networks.youtube as YoutubeSettings });
     const notUsed = async () => { throw new Error('reconcile reads no media'); };
@@ -208,104 +187,9 @@ describe('publishing to YouTube', () => {
 
   it('processing that fails, or a rejection, fails the post with YouTube\'s reason', async () => {
     yt.google.youtube.failNextVideo({ uploadStatus: 'failed', failureReason: 'codec' });
-    assert.equal(failed((await videoPost({ content: 'bad codec' })).post), 'youtube: YouTube could not process clip.mp4 (failureReason: codec)');
+    assert.equal(p.failed((await p.videoPost({ content: 'bad codec' })).post), 'youtube: YouTube could not process clip.mp4 (failureReason: codec)');
     yt.google.youtube.failNextVideo({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
-    assert.equal(failed((await videoPost({ content: 'a copy' })).post), 'youtube: YouTube rejected clip.mp4 (rejectionReason: duplicate)');
+    assert.equal(p.failed((await p.videoPost({ content: 'a copy' })).post), 'youtube: YouTube rejected clip.mp4 (rejectionReason: duplicate)');
   });
 
-  it('a metadata refusal fails with YouTube\'s words and reason', async () => {
-    const error = failed((await videoPost({ content: 'x', youtube: { categoryId: '99' } })).post);
-    assert.equal(error, 'youtube: The snippet.categoryId property specifies an invalid category ID. (invalidCategoryId)');
-  });
-
-  it('a 503 on a chunk is retried: the session is asked what it has, and the upload goes on in it', async () => {
-    yt.google.failNext({ status: 503, method: 'PUT', path: '/upload/youtube/v3/videos' });
-    const before = sessionsOpened();
-    const { bytes, post } = await videoPost({ content: 'through a 503' });
-    const video = published(post);
-    assert.equal(sessionsOpened(), before + 1, 'one session');
-    const session = yt.google.youtube.sessions().find((s) => s.videoId === video.id)!;
-    assert.ok(session.queries >= 1, 'the retry asked the session first');
-    assert.equal(video.sha256, sha256(bytes));
-    assert.deepEqual(session.chunks.map((c) => c.start), Array.from({ length: Math.ceil(bytes.length / CHUNK) }, (_, i) => i * CHUNK), 'each chunk taken once');
-  });
-
-  it('the channel\'s upload limit is retried a day later', async () => {
-    yt.google.youtube.setUploadCap(channel.channelId, 0);
-    try {
-      size += 8 * KIB;
-      const url = await yt.video(org, await paddedVideo(size));
-      const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'over the cap', media: [{ url, filename: 'clip.mp4' }] }] });
-      const { rows } = await until(yt, postId);
-      assert.equal(rows[0].status, 'pending');
-      assert.match(rows[0].error, /^youtube: the channel reached YouTube's upload limit \(The user has exceeded the number of videos they may upload\. \(uploadLimitExceeded\)\); trying again in 24 hours/);
-      const inMs = new Date(rows[0].due_at).getTime() - Date.now();
-      assert.ok(inMs > 23.9 * 3600_000 && inMs <= 24 * 3600_000, `due again in ${inMs} ms`);
-    } finally {
-      yt.google.youtube.setUploadCap(channel.channelId, undefined);
-    }
-  });
-
-  it('an account on its own app whose project quota is spent waits for the Pacific midnight, not counted in any pool', async () => {
-    yt.google.youtube.setQuota({ dailyUnits: yt.google.youtube.quotaUsed(APP.clientId) });
-    try {
-      size += 8 * KIB;
-      const url = await yt.video(org, await paddedVideo(size));
-      const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'over quota', media: [{ url, filename: 'clip.mp4' }] }] });
-      const { rows } = await until(yt, postId);
-      assert.equal(rows[0].status, 'pending');
-      assert.equal(rows[0].error, 'youtube: the app\'s daily YouTube quota is spent (The request cannot be completed because you have exceeded your quota. (quotaExceeded))');
-      const midnight = pacificDay(new Date()).end.getTime();
-      assert.ok(Math.abs(new Date(rows[0].due_at).getTime() - midnight) < 60_000, `due at ${rows[0].due_at}, the Pacific midnight is ${new Date(midnight).toISOString()}`);
-      const { rows: ledger } = await yt.h.server.db.query('SELECT count(*)::int AS n FROM network_ledger');
-      assert.equal(ledger[0].n, 0);
-    } finally {
-      yt.google.youtube.setQuota({ dailyUnits: 1e9 });
-    }
-  });
-
-  it('Google\'s per-minute rate limit is retried a minute later', async () => {
-    const body = { error: { code: 403, message: 'Rate Limit Exceeded', errors: [{ message: 'Rate Limit Exceeded', domain: 'usageLimits', reason: 'rateLimitExceeded' }], status: 'PERMISSION_DENIED' } };
-    yt.google.failNext({ status: 403, method: 'POST', path: '/upload/youtube/v3/videos', body });
-    size += 8 * KIB;
-    const url = await yt.video(org, await paddedVideo(size));
-    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'rate limited', media: [{ url, filename: 'clip.mp4' }] }] });
-    const { rows } = await until(yt, postId);
-    assert.equal(rows[0].error, 'youtube: rate limited (Rate Limit Exceeded (rateLimitExceeded))');
-    const inMs = new Date(rows[0].due_at).getTime() - Date.now();
-    assert.ok(inMs > 55_000 && inMs <= 60_000, `due again in ${inMs} ms`);
-  });
-
-  it('a file that is not a video fails before any session is opened', async () => {
-    yt.h.stack.media.route('/page.mp4', (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html></html>'); });
-    const before = sessionsOpened();
-    const postId = await yt.create(org, { accounts: [channel.id], containers: [{ content: 'not a video', media: [{ url: `${yt.h.stack.media.url}/page.mp4`, filename: 'page.mp4' }] }] });
-    const post = await yt.h.stack.waitForPost(org, postId, undefined, 30_000);
-    assert.equal(failed(post), 'youtube: page.mp4 is text/html; YouTube takes video files');
-    assert.equal(sessionsOpened(), before);
-  });
-
-  it('a refused token fails the post as an auth failure and deactivates the account', async () => {
-    const org2 = await yt.h.server.createOrg();
-    const other = await yt.addChannel(org2, 'revoked');
-    yt.google.revokeUser(other.userId);
-    const url = await yt.video(org2, await paddedVideo(300 * KIB));
-    const postId = await yt.create(org2, { accounts: [other.id], containers: [{ content: 'never', media: [{ url, filename: 'clip.mp4' }] }] });
-    const post = await yt.h.stack.waitForPost(org2, postId, undefined, 30_000);
-    assert.match(failed(post), /^youtube: the access token was refused \(Request had invalid authentication credentials\..*\(authError\)\); reconnect the account/);
-    const listed = await yt.h.server.request('GET', `/v1/social-accounts/${other.id}`, { key: org2.key });
-    assert.equal(listed.body.data.isActive, 0);
-  });
 });
-
-async function until(yt: YoutubeHarness, postId: string) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const result = await yt.h.server.db.query(
-      `SELECT t.status, t.due_at, a.error FROM targets t JOIN attempts a ON a.target_id = t.id WHERE t.post_id = $1 AND a.outcome = 'retry'`, [decodeId(postId)],
-    );
-    if (result.rows.length) return result;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no retry recorded');
-}
