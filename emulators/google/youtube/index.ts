@@ -47,6 +47,8 @@ export interface YoutubeControls {
   setThumbnailLimit(bytes: number): void;
   /** Every thumbnails.set answers 403 forbidden with this message (an unverified channel); undefined: none. */
   refuseThumbnails(message: string | undefined): void;
+  /** Uploads end private whatever was asked, as for a Cloud project that has not passed YouTube's audit. */
+  lockUploadsToPrivate(locked: boolean): void;
   /** The channel may complete this many more uploads before 400 uploadLimitExceeded. */
   setUploadCap(channelId: string, uploads: number | undefined): void;
 }
@@ -73,6 +75,7 @@ export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: F
     quotaUsed: (clientId) => state.usedToday(clientId),
     setThumbnailLimit: (bytes) => void (state.thumbnailMaxBytes = bytes),
     refuseThumbnails: (message) => void (state.refuseThumbnails = message),
+    lockUploadsToPrivate: (locked) => void (state.lockedToPrivate = locked),
     setUploadCap: (channelId, uploads) => {
       if (uploads === undefined) state.uploadCap.delete(channelId);
       else state.uploadCap.set(channelId, (state.uploadsByChannel.get(channelId) ?? 0) + uploads);

@@ -71,7 +71,7 @@ export function videoResource(video: YoutubeVideo, channelTitle: string, parts: 
             uploadStatus: video.uploadStatus,
             ...(video.failureReason ? { failureReason: video.failureReason } : {}),
             ...(video.rejectionReason ? { rejectionReason: video.rejectionReason } : {}),
-            privacyStatus: video.status.privacyStatus,
+            privacyStatus: video.appliedPrivacy ?? video.status.privacyStatus,
             license: 'youtube',
             embeddable: video.status.embeddable ?? true,
             publicStatsViewable: true,

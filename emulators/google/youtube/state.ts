@@ -18,6 +18,8 @@ export interface YoutubeVideo {
   /** What the session's metadata asked for, as stored (title, description, tags, categoryId...). */
   snippet: Record<string, unknown>;
   status: Record<string, unknown>;
+  /** What YouTube applied when it differs from what was asked (`status.privacyStatus`). */
+  appliedPrivacy?: string;
   uploadStatus: UploadStatus;
   failureReason?: string;
   rejectionReason?: string;
@@ -103,6 +105,8 @@ export class YoutubeState {
   uploadCap = new Map<string, number>();
   nextOutcome: YoutubeVideo['outcome'] | undefined;
   nextHold: { index: number; ms: number } | undefined;
+  /** Uploads are locked to private (a project that has not passed YouTube's API audit). */
+  lockedToPrivate = false;
   readonly clock: Clock;
 
   constructor(clock: Clock) {
@@ -146,6 +150,7 @@ export class YoutubeState {
       channelId: session.channelId,
       snippet: { ...session.resource.snippet, channelId: session.channelId, publishedAt: this.clock.iso() },
       status: session.resource.status,
+      ...(this.lockedToPrivate ? { appliedPrivacy: 'private' } : {}),
       uploadStatus: 'uploaded',
       pollsLeft: this.processingPolls,
       outcome,

@@ -58,9 +58,15 @@ function preparedFor(client: YoutubeClient, input: PublishInput, block: YoutubeB
   async function publishRoot(): Promise<PartRef> {
     const stored = input.checkpoint as VideoCheckpoint | undefined;
     const cp: VideoCheckpoint = stored?.position === 0 ? { ...stored } : { position: 0 };
-    const videoId = await processedVideo(ctx, cp);
-    const note = block.thumbnailUrl ? await setThumbnail(client, input, videoId, block.thumbnailUrl) : undefined;
-    return { platformId: videoId, url: videoUrl(videoId), ...(note ? { note } : {}) };
+    const { videoId, privacyStatus } = await processedVideo(ctx, cp);
+    const asked = ctx.metadata.status.privacyStatus;
+    const notes = [
+      privacyStatus && privacyStatus !== asked
+        ? `YouTube made the video ${privacyStatus} (asked: ${asked}); uploads of an app whose Google Cloud project has not passed YouTube's audit are locked to private`
+        : undefined,
+      block.thumbnailUrl ? await setThumbnail(client, input, videoId, block.thumbnailUrl) : undefined,
+    ].filter(Boolean);
+    return { platformId: videoId, url: videoUrl(videoId), ...(notes.length ? { note: notes.join('; ') } : {}) };
   }
 
   async function findComment(position: number, root: PartRef, from: number): Promise<PartRef | undefined> {

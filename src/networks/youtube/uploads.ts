@@ -49,14 +49,16 @@ export interface UploadContext {
 
 const VIDEO_TYPES = /^(video\/|application\/octet-stream$)/;
 
-/** The processed video's id; throws PublishWait with the checkpoint while a step remains. */
-export async function processedVideo(ctx: UploadContext, cp: VideoCheckpoint): Promise<string> {
+/**
+ * The processed video's id and the privacy YouTube applied (it makes every upload of an unaudited
+ * Cloud project private, whatever was asked); throws PublishWait with the checkpoint while a step remains.
+ */
+export async function processedVideo(ctx: UploadContext, cp: VideoCheckpoint): Promise<{ videoId: string; privacyStatus: string | undefined }> {
   if (!cp.videoId) {
     if (!cp.session) await startSession(ctx);
     await sendNextChunk(ctx, cp);
   }
-  await awaitProcessed(ctx, cp);
-  return cp.videoId!;
+  return { videoId: cp.videoId!, privacyStatus: await awaitProcessed(ctx, cp) };
 }
 
 async function startSession(ctx: UploadContext): Promise<never> {
@@ -107,7 +109,7 @@ function afterSession(ctx: UploadContext, cp: VideoCheckpoint, state: Exclude<Se
   throw new PublishWait(ctx.timing.pollMs, done, `youtube is processing ${filename(ctx.input)}`);
 }
 
-async function awaitProcessed(ctx: UploadContext, cp: VideoCheckpoint): Promise<void> {
+async function awaitProcessed(ctx: UploadContext, cp: VideoCheckpoint): Promise<string | undefined> {
   const { client, input, settings, timing } = ctx;
   const status = await client.videoStatus(cp.videoId!);
   if (input.account.managedApp === true) {
@@ -117,7 +119,7 @@ async function awaitProcessed(ctx: UploadContext, cp: VideoCheckpoint): Promise<
   const name = filename(input);
   switch (status?.uploadStatus) {
     case 'processed':
-      return;
+      return status.privacyStatus;
     case 'failed':
       throw new PublishError('permanent', `youtube: YouTube could not process ${name} (failureReason: ${status.failureReason ?? 'not given'})`, undefined, 'media_rejected');
     case 'rejected':

@@ -108,6 +108,18 @@ describe('publishing to YouTube', () => {
     assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.youtube.com/shorts/${video.id}`);
   });
 
+  it('an upload YouTube locks to private is published, and the destination says why it is not public', async () => {
+    yt.google.youtube.lockUploadsToPrivate(true);
+    try {
+      const { post } = await p.videoPost({ content: 'Locked', youtube: { privacyStatus: 'public' } });
+      const video = p.published(post);
+      assert.equal(video.status.privacyStatus, 'public', 'public was asked');
+      assert.equal(post.socialAccounts[0].error, 'YouTube made the video private (asked: public); uploads of an app whose Google Cloud project has not passed YouTube\'s audit are locked to private');
+    } finally {
+      yt.google.youtube.lockUploadsToPrivate(false);
+    }
+  });
+
   it('a thumbnail is checked first and set once the video is processed', async () => {
     const thumbUrl = `${yt.h.stack.media.url}/thumb.png`;
     const { post } = await p.videoPost({ content: 'With a cover', youtube: { thumbnailUrl: thumbUrl } });
