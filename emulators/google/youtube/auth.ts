@@ -48,6 +48,6 @@ export const quotaExceeded = (): Reply => youtubeError(
 );
 
 /** Charges the call to the caller's project; the 403 quotaExceeded when its day cannot take it. */
-export function charged(state: YoutubeState, clientId: string, units: number): Reply | undefined {
-  return state.charge(clientId, units) ? undefined : quotaExceeded();
+export function charged(state: YoutubeState, clientId: string, units: number, call: 'insert' | 'other' = 'other'): Reply | undefined {
+  return state.charge(clientId, units, call) ? undefined : quotaExceeded();
 }

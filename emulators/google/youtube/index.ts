@@ -39,8 +39,12 @@ export interface YoutubeControls {
   failNextVideo(outcome: { uploadStatus: Extract<UploadStatus, 'failed' | 'rejected' | 'deleted'>; failureReason?: string; rejectionReason?: string }): void;
   /** The next session holds its answer to chunk `index` (0-based) for `ms` after taking its bytes. */
   holdAfterChunk(index: number, ms: number): void;
-  /** The project's daily units (default 10,000) and what calls cost (classic table by default). */
-  setQuota(quota: { dailyUnits?: number; costs?: Partial<YoutubeState['costs']> }): void;
+  /**
+   * The project's daily units (default 10,000), what calls cost (Google's classic table by default),
+   * and the model: `classic` (videos.insert 1,600 units of the pool) or `current` (videos.insert
+   * counted in a bucket of its own, `uploadCalls` a day, default 100).
+   */
+  setQuota(quota: { dailyUnits?: number; costs?: Partial<YoutubeState['costs']>; model?: 'classic' | 'current'; uploadCalls?: number }): void;
   /** Units the project (OAuth client) spent in the current Pacific day. */
   quotaUsed(clientId: string): number;
   /** thumbnails.set takes images up to this size (default 2 MB, the v3 reference's figure). */
@@ -68,8 +72,10 @@ export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: F
     setProcessingPolls: (polls) => void (state.processingPolls = polls),
     failNextVideo: (outcome) => void (state.nextOutcome = outcome),
     holdAfterChunk: (index, ms) => void (state.nextHold = { index, ms }),
-    setQuota: ({ dailyUnits, costs }) => {
+    setQuota: ({ dailyUnits, costs, model, uploadCalls }) => {
       if (dailyUnits !== undefined) state.dailyUnits = dailyUnits;
+      if (model) state.model = model;
+      if (uploadCalls !== undefined) state.uploadCalls = uploadCalls;
       if (costs) Object.assign(state.costs, costs);
     },
     quotaUsed: (clientId) => state.usedToday(clientId),

@@ -98,6 +98,9 @@ export class YoutubeState {
   /** Uploads a channel made, for the per-channel cap (uploadLimitExceeded). */
   readonly uploadsByChannel = new Map<string, number>();
   dailyUnits = 10_000;
+  model: 'classic' | 'current' = 'classic';
+  /** The current model's daily videos.insert calls. */
+  uploadCalls = 100;
   costs = { ...DEFAULT_COSTS };
   processingPolls = 1;
   thumbnailMaxBytes = 2 * 1024 * 1024;
@@ -113,12 +116,18 @@ export class YoutubeState {
     this.clock = clock;
   }
 
-  /** Charges `units` to the project; false (nothing charged) when its day's quota cannot take them. */
-  charge(clientId: string, units: number): boolean {
-    const key = `${clientId} ${pacificDate(this.clock.now())}`;
+  /**
+   * Charges `units` to the project; false (nothing charged) when its day's quota cannot take them.
+   * The `current` model (determine_quota_cost today) counts videos.insert calls in a bucket of
+   * their own (`uploadCalls` a day, 1 each); the classic one charges them to the one pool.
+   */
+  charge(clientId: string, units: number, call: 'insert' | 'other' = 'other'): boolean {
+    const uploadsBucket = call === 'insert' && this.model === 'current';
+    const key = `${clientId} ${pacificDate(this.clock.now())}${uploadsBucket ? ' uploads' : ''}`;
+    const [cost, limit] = uploadsBucket ? [1, this.uploadCalls] : [units, this.dailyUnits];
     const used = this.spent.get(key) ?? 0;
-    if (used + units > this.dailyUnits) return false;
-    this.spent.set(key, used + units);
+    if (used + cost > limit) return false;
+    this.spent.set(key, used + cost);
     return true;
   }
 

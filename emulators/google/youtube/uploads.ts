@@ -78,7 +78,7 @@ async function startSession(world: GoogleWorld, state: YoutubeState, req: Fastif
   if (cap !== undefined && (state.uploadsByChannel.get(caller.channel.id) ?? 0) >= cap) {
     return youtubeError(400, 'uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.', 'youtube.video');
   }
-  const refused = charged(state, caller.clientId, state.costs.insert);
+  const refused = charged(state, caller.clientId, state.costs.insert, 'insert');
   if (refused) return refused;
   const session = state.openSession(caller.clientId, caller.channel.id, checked.resource, total, contentType);
   const origin = `http://${req.headers.host}`;
