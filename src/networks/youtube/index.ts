@@ -1,13 +1,25 @@
-// YouTube: everything Crier knows of it (the contract: ../contract.ts). Publishing to it is not available yet.
+// YouTube: everything Crier knows of it (the contract: ../contract.ts). Its settings (settings.ts)
+// add the upload chunk size and the managed-key daily pool to the base URL every network reads.
 import { baseUrlNetwork } from '../base-url.ts';
+import type { Network } from '../contract.ts';
 import { googleEmulator } from '../google/sandbox.ts';
+import { createYoutubeAdapter } from './adapter.ts';
 import { media } from './media.ts';
 import { createYoutubeOAuth } from './oauth.ts';
 import { options } from './options.ts';
+import { poolUsage } from './pool.ts';
+import { config, type YoutubeSettings } from './settings.ts';
 
-export const youtube = baseUrlNetwork({
+const base = baseUrlNetwork({
   id: 'youtube', label: 'YouTube', options, media, oauth: createYoutubeOAuth, emulator: googleEmulator,
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §1.6: quota belongs to the Cloud project, shared by
-  // every account; the per-channel upload caps are unpublished.
+  // every account (the managed-key pool, pool.ts); the per-channel upload caps are unpublished.
   limits: {},
 });
+
+export const youtube: Network<YoutubeSettings> = {
+  ...base,
+  config,
+  publisher: ({ settings }) => createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings }),
+  usage: ({ settings }, ledger, orgId) => poolUsage(settings.pool, ledger, orgId),
+};

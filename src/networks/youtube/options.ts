@@ -1,27 +1,54 @@
-// YouTube block. Everything it constrains fits in the schema; thumbnails are checked when publishing
-// (downloaded then), so there are no request-time rules beyond it.
+// YouTube block. The schema holds the types; the rules hold YouTube's limits on what they become
+// (metadata.ts): the title (1-100 characters, no < or >), the tags (500 characters in all), the
+// description (the block's content or the root text: 5,000 bytes, no < or >). A YouTube post is one
+// video in the first container; later containers become comments on it, text only. The thumbnail
+// is judged when publishing (downloaded then, before the upload).
 import { Type, type Static } from 'typebox';
-import { ContentOverride, noRules } from '../rules.ts';
+import { mediaKind } from '../media-kind.ts';
+import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
-import type { NetworkOptions } from '../types.ts';
+import type { FieldIssue, NetworkOptions, PostContent } from '../types.ts';
+import { descriptionProblem, TAGS_MAX, tagsLength, titleProblem } from './metadata.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),
   isShort: Type.Optional(Type.Boolean()),
-  categoryId: Type.Optional(Type.String()),
+  categoryId: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'a YouTube video category id such as "22" (People & Blogs)' })),
   privacyStatus: Type.Optional(StringEnum(['public', 'private', 'unlisted'])),
   madeForKids: Type.Optional(Type.Boolean()),
   containsSyntheticMedia: Type.Optional(Type.Boolean()),
-  tags: Type.Optional(Type.Array(Type.String())),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   title: Type.Optional(Type.String()),
   thumbnailUrl: Type.Optional(FetchedUrl()),
 });
 
 export type YoutubeBlock = Static<typeof schema>;
 
-export const options: NetworkOptions = {
-  network: 'youtube',
-  schema,
-  blockRules: noRules,
-  targetRules: noRules,
-};
+function blockRules(block: Record<string, unknown>): FieldIssue[] {
+  const { title, tags } = block as YoutubeBlock;
+  const issues: FieldIssue[] = [];
+  const problem = title === undefined ? undefined : titleProblem(title);
+  if (problem) issues.push(issue('youtube.title', problem));
+  if (tags && tagsLength(tags) > TAGS_MAX) {
+    issues.push(issue('youtube.tags', `count ${tagsLength(tags)} characters as YouTube counts them (commas between tags, quotes around tags with spaces); YouTube takes up to ${TAGS_MAX}`));
+  }
+  return issues;
+}
+
+function targetRules(_block: Record<string, unknown> | undefined, ctx: PostContent): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const media = rootMedia(ctx);
+  if (media.length !== 1 || mediaKind(media[0]!.filename) !== 'video') {
+    issues.push(issue('containers[0].media', `a YouTube post is one video in the first container, got ${media.length} media`
+      + `${media.length === 1 ? ` ("${media[0]!.filename}" is not an mp4, mov, m4v or webm video)` : ''}`));
+  }
+  const description = descriptionProblem(rootText('youtube', ctx));
+  if (description) issues.push(issue(ctx.blocks.youtube?.content !== undefined ? 'youtube.content' : 'containers[0].content', `becomes the video description and ${description}`));
+  ctx.containers.slice(1).forEach((container, i) => {
+    if (container.media.length) issues.push(issue(`containers[${i + 1}].media`, 'later containers become comments on the YouTube video, which carry text only'));
+    if (!container.content.trim()) issues.push(issue(`containers[${i + 1}].content`, 'later containers become comments on the YouTube video and need text'));
+  });
+  return issues;
+}
+
+export const options: NetworkOptions = { network: 'youtube', schema, blockRules, targetRules };

@@ -1,0 +1,53 @@
+// The bearer check and error bodies of YouTube Data v3 publishing calls, in the v3 envelope with
+// `errors[]` (../errors.ts legacyError), as the connect side's channels.list answers them.
+import type { Reply } from '../../shared/http.ts';
+import { INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, legacyError, MISSING_CREDENTIALS } from '../errors.ts';
+import type { GoogleChannel, GoogleUser } from '../store.ts';
+import type { GoogleWorld } from '../world.ts';
+import type { YoutubeState } from './state.ts';
+
+const SCOPE = 'https://www.googleapis.com/auth/';
+/** videos.insert and thumbnails.set take youtube.upload, or the broader manage scopes. */
+export const UPLOAD_SCOPES = ['youtube.upload', 'youtube', 'youtube.force-ssl', 'youtubepartner'].map((s) => SCOPE + s);
+/** commentThreads.insert and reading a video's processing take force-ssl or youtube. */
+export const MANAGE_SCOPES = ['youtube', 'youtube.force-ssl', 'youtubepartner'].map((s) => SCOPE + s);
+/** videos.list of one's own upload also works with the upload scope (it reads what it uploaded). */
+export const READ_SCOPES = [...MANAGE_SCOPES, SCOPE + 'youtube.readonly', SCOPE + 'youtube.upload'];
+
+export type Caller = { ok: true; user: GoogleUser; channel: GoogleChannel; clientId: string } | { ok: false; reply: Reply };
+
+export function authenticate(world: GoogleWorld, authorization: string | undefined, scopes: string[]): Caller {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+  if (!match) {
+    return { ok: false, reply: legacyError(401, MISSING_CREDENTIALS, [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }]) };
+  }
+  const check = world.oauth.checkAccess(match[1]);
+  if (!check.ok) {
+    return { ok: false, reply: legacyError(401, INVALID_CREDENTIALS, [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }], INVALID_TOKEN_HEADER) };
+  }
+  const user = world.store.users.get(check.userId);
+  if (!user || !check.scopes.some((s) => scopes.includes(s))) {
+    return { ok: false, reply: legacyError(403, INSUFFICIENT_SCOPES, [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }]) };
+  }
+  if (!user.channel) {
+    const message = 'The authenticated user has not created a YouTube channel.';
+    return { ok: false, reply: legacyError(401, message, [{ message, domain: 'youtube.header', reason: 'youtubeSignupRequired', location: 'Authorization', locationType: 'header' }]) };
+  }
+  return { ok: true, user, channel: user.channel, clientId: check.clientId };
+}
+
+/** A 400/403/404 of YouTube's own, one `errors[]` item. */
+export const youtubeError = (code: number, reason: string, message: string, domain = 'youtube.video', location?: string): Reply =>
+  legacyError(code, message, [{ message, domain, reason, ...(location ? { location, locationType: 'parameter' } : {}) }]);
+
+/** The project's daily quota is spent. */
+export const quotaExceeded = (): Reply => youtubeError(
+  403, 'quotaExceeded',
+  'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+  'youtube.quota',
+);
+
+/** Charges the call to the caller's project; the 403 quotaExceeded when its day cannot take it. */
+export function charged(state: YoutubeState, clientId: string, units: number, call: 'insert' | 'other' = 'other'): Reply | undefined {
+  return state.charge(clientId, units, call) ? undefined : quotaExceeded();
+}

@@ -1,0 +1,193 @@
+// YouTube's state in the Google emulator, kept apart from the connect side's store (which it only
+// reads, for users and channels): upload sessions, videos, thumbnails, comment threads, the
+// project's daily quota, and the log of calls in order. Uploaded bytes are never kept: a session
+// keeps a running sha256 and a byte count, so a 300 MB upload costs the emulator no memory.
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import type { Clock } from '../../shared/clock.ts';
+
+export type UploadStatus = 'uploaded' | 'processed' | 'failed' | 'rejected' | 'deleted';
+
+export interface VideoResource {
+  snippet: Record<string, unknown>;
+  status: Record<string, unknown>;
+}
+
+export interface YoutubeVideo {
+  id: string;
+  channelId: string;
+  /** What the session's metadata asked for, as stored (title, description, tags, categoryId...). */
+  snippet: Record<string, unknown>;
+  status: Record<string, unknown>;
+  /** What YouTube applied when it differs from what was asked (`status.privacyStatus`). */
+  appliedPrivacy?: string;
+  uploadStatus: UploadStatus;
+  failureReason?: string;
+  rejectionReason?: string;
+  /** videos.list answers left before `uploaded` becomes the outcome below. */
+  pollsLeft: number;
+  outcome: { uploadStatus: UploadStatus; failureReason?: string; rejectionReason?: string };
+  bytes: number;
+  sha256: string;
+  contentType: string;
+  publishedAt: string;
+  thumbnail?: { bytes: number; sha256: string; contentType: string };
+}
+
+export interface ReceivedChunk {
+  start: number;
+  end: number;
+}
+
+export interface UploadSession {
+  uploadId: string;
+  clientId: string;
+  channelId: string;
+  resource: VideoResource;
+  total: number | undefined;
+  contentType: string;
+  received: number;
+  /** The running hash of bytes 0..received-1. */
+  hash: Hash;
+  chunks: ReceivedChunk[];
+  /** Status queries answered (`Content-Range: bytes *\/TOTAL`). */
+  queries: number;
+  videoId?: string;
+  /** After this chunk (0-based) is taken, its answer is held this long (a client killed while waiting). */
+  holdAfterChunk?: { index: number; ms: number };
+}
+
+export interface YoutubeComment {
+  threadId: string;
+  commentId: string;
+  videoId: string;
+  channelId: string;
+  authorChannelId: string;
+  authorDisplayName: string;
+  textOriginal: string;
+  publishedAt: string;
+}
+
+export interface ThumbnailSet {
+  videoId: string;
+  status: number;
+  bytes: number;
+  contentType: string;
+  sha256: string;
+}
+
+export interface CallRecord {
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  status: number;
+  contentRange?: string;
+  clientId?: string;
+}
+
+/** Google's classic quota table (determine_quota_cost): what each call costs a project per Pacific day. */
+export const DEFAULT_COSTS = { insert: 1600, thumbnail: 50, comment: 50, list: 1 };
+
+export class YoutubeState {
+  readonly sessions = new Map<string, UploadSession>();
+  readonly videos = new Map<string, YoutubeVideo>();
+  readonly comments: YoutubeComment[] = [];
+  readonly thumbnailSets: ThumbnailSet[] = [];
+  readonly calls: CallRecord[] = [];
+  /** Units a project (OAuth client) spent, keyed "clientId pacificDate". */
+  readonly spent = new Map<string, number>();
+  /** Uploads a channel made, for the per-channel cap (uploadLimitExceeded). */
+  readonly uploadsByChannel = new Map<string, number>();
+  dailyUnits = 10_000;
+  model: 'classic' | 'current' = 'classic';
+  /** The current model's daily videos.insert calls. */
+  uploadCalls = 100;
+  costs = { ...DEFAULT_COSTS };
+  processingPolls = 1;
+  thumbnailMaxBytes = 2 * 1024 * 1024;
+  refuseThumbnails: string | undefined;
+  uploadCap = new Map<string, number>();
+  nextOutcome: YoutubeVideo['outcome'] | undefined;
+  nextHold: { index: number; ms: number } | undefined;
+  /** Uploads are locked to private (a project that has not passed YouTube's API audit). */
+  lockedToPrivate = false;
+  readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  /**
+   * Charges `units` to the project; false (nothing charged) when its day's quota cannot take them.
+   * The `current` model (determine_quota_cost today) counts videos.insert calls in a bucket of
+   * their own (`uploadCalls` a day, 1 each); the classic one charges them to the one pool.
+   */
+  charge(clientId: string, units: number, call: 'insert' | 'other' = 'other'): boolean {
+    const uploadsBucket = call === 'insert' && this.model === 'current';
+    const key = `${clientId} ${pacificDate(this.clock.now())}${uploadsBucket ? ' uploads' : ''}`;
+    const [cost, limit] = uploadsBucket ? [1, this.uploadCalls] : [units, this.dailyUnits];
+    const used = this.spent.get(key) ?? 0;
+    if (used + cost > limit) return false;
+    this.spent.set(key, used + cost);
+    return true;
+  }
+
+  usedToday(clientId: string): number {
+    return this.spent.get(`${clientId} ${pacificDate(this.clock.now())}`) ?? 0;
+  }
+
+  openSession(clientId: string, channelId: string, resource: VideoResource, total: number | undefined, contentType: string): UploadSession {
+    const session: UploadSession = {
+      uploadId: `AEnB2U${randomBytes(24).toString('base64url')}`,
+      clientId, channelId, resource, total, contentType,
+      received: 0,
+      hash: createHash('sha256'),
+      chunks: [],
+      queries: 0,
+      ...(this.nextHold ? { holdAfterChunk: this.nextHold } : {}),
+    };
+    this.nextHold = undefined;
+    this.sessions.set(session.uploadId, session);
+    return session;
+  }
+
+  /** The video a completed session becomes. */
+  completeSession(session: UploadSession): YoutubeVideo {
+    const outcome = this.nextOutcome ?? { uploadStatus: 'processed' as const };
+    this.nextOutcome = undefined;
+    const video: YoutubeVideo = {
+      id: randomBytes(8).toString('base64url').slice(0, 11),
+      channelId: session.channelId,
+      snippet: { ...session.resource.snippet, channelId: session.channelId, publishedAt: this.clock.iso() },
+      status: session.resource.status,
+      ...(this.lockedToPrivate ? { appliedPrivacy: 'private' } : {}),
+      uploadStatus: 'uploaded',
+      pollsLeft: this.processingPolls,
+      outcome,
+      bytes: session.received,
+      sha256: session.hash.copy().digest('hex'),
+      contentType: session.contentType,
+      publishedAt: this.clock.iso(),
+    };
+    session.videoId = video.id;
+    this.videos.set(video.id, video);
+    this.uploadsByChannel.set(session.channelId, (this.uploadsByChannel.get(session.channelId) ?? 0) + 1);
+    return video;
+  }
+
+  /** One videos.list look at a video by its owner: processing moves on by one poll. */
+  poll(video: YoutubeVideo): void {
+    if (video.uploadStatus !== 'uploaded') return;
+    if (video.pollsLeft > 0) {
+      video.pollsLeft -= 1;
+      return;
+    }
+    video.uploadStatus = video.outcome.uploadStatus;
+    if (video.outcome.failureReason) video.failureReason = video.outcome.failureReason;
+    if (video.outcome.rejectionReason) video.rejectionReason = video.outcome.rejectionReason;
+  }
+}
+
+/** The calendar date in America/Los_Angeles: YouTube's quota day. */
+export function pacificDate(ms: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles', year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+}
