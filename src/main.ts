@@ -162,7 +162,7 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
   const lines = [
     '',
     'Sandbox: emulators of the twelve networks run inside this process; nothing leaves this machine.',
-    ...accounts.map((a) => `  ${a.network.padEnd(15)} @${a.username.padEnd(17)} account id ${a.id}`),
+    ...accounts.map((a) => `  ${a.network.padEnd(15)} ${handle(a).padEnd(18)} account id ${a.id}`),
     '',
     `  API key for this sandbox run: ${key}`,
     '  (the previous run\'s key is revoked. Crier\'s database persists between runs: posts, accounts,',
@@ -188,11 +188,14 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+/** The account as people write it: @sandbox_x (a YouTube username carries its @ already). */
+const handle = (account: SandboxAccount) => (account.username.startsWith('@') ? account.username : `@${account.username}`);
+
 /** Which sandbox accounts the text thread leaves out, and what they need. */
 function mediaOnlyNote(accounts: SandboxAccount[]): string {
   const labels = [...new Set(accounts.map((a) => networkFor(a.network).label))];
   const verb = labels.length === 1 ? 'publishes' : 'publish';
-  return `  (${accounts.map((a) => `@${a.username}`).join(', ')}: ${labels.join(', ')} ${verb} only with an image or a video; upload one as the README's "Media" shows and put its url in the first container's media.)`;
+  return `  (${accounts.map(handle).join(', ')}: ${labels.join(', ')} ${verb} only with an image or a video; upload one as the README's "Media" shows and put its url in the first container's media.)`;
 }
 
 /** The blocks the sandbox accounts need (Reddit's subreddit and title…), one per network. */

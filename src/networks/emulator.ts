@@ -51,9 +51,12 @@ export function oauthEmulatorSpec<E extends OAuthEmulator>(
   }));
 }
 
+/** The client id of the operator's app on the emulator `name`: seeded accounts' tokens are issued to it. */
+export const managedAppClientId = (name: string) => `managed-${name}`;
+
 /** The operator's app on the emulator: it only refreshes the seeded accounts' tokens, so it needs no redirect URI. */
 function registerManagedApp(name: string, emulator: OAuthEmulator): { clientId: string; clientSecret: string } {
-  const app = { clientId: `managed-${name}`, clientSecret: randomBytes(16).toString('hex') };
+  const app = { clientId: managedAppClientId(name), clientSecret: randomBytes(16).toString('hex') };
   emulator.addApp({ ...app, redirectUris: [] });
   return app;
 }

@@ -36,7 +36,7 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   const { key, accounts, crier } = await runSandbox(t);
   assert.deepEqual(accounts.map((a) => [a.network, a.username]), [
     ['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['linkedin', 'sandbox_linkedin'], ['linkedin', 'sandbox-company'], ['facebook', 'sandboxpage'],
-    ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['google_business', 'sandbox_bakery'], ['tiktok', 'sandbox_tiktok'], ['pinterest', 'sandbox_pinterest'], ['vimeo', 'sandbox_vimeo'], ['reddit', 'sandbox_redditor'],
+    ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['youtube', 'sandbox_youtube'], ['google_business', 'sandbox_bakery'], ['tiktok', 'sandbox_tiktok'], ['pinterest', 'sandbox_pinterest'], ['vimeo', 'sandbox_vimeo'], ['reddit', 'sandbox_redditor'],
   ]);
   const created = await api('/v1/posts', key, { method: 'POST', body: JSON.stringify({ accounts: ['sandbox_x', 'sandbox.test'], containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }] }) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -50,7 +50,7 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   assert.ok(printed, 'the guide prints the command');
   assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandbox_linkedin', 'sandbox-company', 'sandboxpage', 'sandbox.test', 'sandbox_bakery', 'sandbox_redditor']);
   assert.deepEqual(JSON.parse(printed!).reddit, { subreddit: 'crier_sandbox', title: 'Hello from Crier' }, 'with the block Reddit needs');
-  assert.match(crier.output(), /@sandbox_ig, @sandbox_tiktok, @sandbox_pinterest, @sandbox_vimeo: Instagram, TikTok, Pinterest, Vimeo publish only with an image or a video/);
+  assert.match(crier.output(), /@sandbox_ig, @sandbox_youtube, @sandbox_tiktok, @sandbox_pinterest, @sandbox_vimeo: Instagram, YouTube, TikTok, Pinterest, Vimeo publish only with an image or a video/);
   const guided = await api('/v1/posts', key, { method: 'POST', body: printed! });
   assert.equal(guided.status, 200, JSON.stringify(guided.body));
   const all = await waitForPost(key, guided.body.post.id);

@@ -15,7 +15,7 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 /** The networks that publish so far; the others answer "not available yet". */
-const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit']);
+const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
  * against the network's emulator (the engagement ones come with the engagement issue).
@@ -201,7 +201,9 @@ describe('the networks read their variables through loadConfig, as before the re
     const settings = loadConfig({}).networks;
     assert.deepEqual(settings.x, { apiUrl: 'https://api.x.com', authorizeUrl: 'https://x.com/i/oauth2/authorize' });
     assert.deepEqual(settings.bluesky, { service: 'https://bsky.social' });
-    for (const id of NETWORKS.filter((id) => id !== 'x' && id !== 'bluesky' && id !== 'tiktok')) assert.deepEqual(settings[id], { baseUrl: undefined }, id);
+    for (const id of NETWORKS.filter((id) => id !== 'x' && id !== 'bluesky' && id !== 'tiktok' && id !== 'youtube')) assert.deepEqual(settings[id], { baseUrl: undefined }, id);
+    // YouTube also reads its upload chunk size and its managed-key pool (src/networks/youtube/settings.ts).
+    assert.equal((settings.youtube as { baseUrl?: string }).baseUrl, undefined);
     assert.deepEqual(settings.tiktok, { baseUrl: undefined, creatorCap: 5, statusPollMs: 5000 });
     const pointed = loadConfig({ CRIER_GOOGLE_BUSINESS_BASE_URL: 'http://127.0.0.1:4000/', CRIER_X_API_URL: 'http://127.0.0.1:4001//' }).networks;
     assert.deepEqual(pointed.google_business, { baseUrl: 'http://127.0.0.1:4000' });

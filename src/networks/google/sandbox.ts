@@ -1,24 +1,44 @@
 // The Google emulator in `crier start --sandbox`: it serves YouTube and Google Business Profile, with
-// the sandbox location "Sandbox Bakery" (verified, managed by the sandbox user) connected out of the
-// box. Imported only when the sandbox starts it: emulators are development code no other process loads.
-import { oauthEmulatorSpec } from '../emulator.ts';
+// two accounts connected out of the box: the YouTube channel @sandbox_youtube, through the operator's
+// app (the managed key: its uploads count against the shared daily pool, as on a real install), and
+// the Business Profile location "Sandbox Bakery" (verified). Imported only when the sandbox starts it:
+// emulators are development code no other process loads.
+import { managedAppClientId, oauthEmulatorSpec } from '../emulator.ts';
 import { GOOGLE_BUSINESS_SCOPES } from '../google_business/oauth.ts';
+import type { SandboxAccountSeed } from '../contract.ts';
+import { YOUTUBE_SCOPES } from '../youtube/oauth.ts';
 
-/** The app the sandbox account's token is issued to (the emulator does not tie API calls to a registered app). */
+const YOUTUBE_USER = { id: '104000000000000000001', name: 'Sandbox YouTube', channelId: 'UCsandboxYouTubeChannel00', handle: '@sandbox_youtube' };
+/** The app the Business Profile account's token is issued to (the emulator does not tie API calls to a registered app). */
 const SANDBOX_APP = 'crier-sandbox';
+
+type GoogleEmulator = Awaited<ReturnType<typeof import('../../../emulators/google/server.ts')['startGoogleEmulator']>>;
 
 export const googleEmulator = oauthEmulatorSpec(
   'google',
   async (host) => (await import('../../../emulators/google/server.ts')).startGoogleEmulator({ host }),
   (emulator) => emulator.addUser().id,
-  async (google) => {
-    const user = google.addUser({ name: 'Sandbox Baker', channel: null, businessAccounts: [{ accountName: 'Sandbox Bakery', type: 'LOCATION_GROUP', locations: [{ title: 'Sandbox Bakery' }] }] });
-    const account = user.businessAccounts[0]!;
-    // A token that does not expire (null lifetime): the sandbox has no refresh through the org's app.
-    const token = google.oauth.issue(user.id, SANDBOX_APP, [...GOOGLE_BUSINESS_SCOPES], false, null);
-    return [{
-      network: 'google_business', username: 'sandbox_bakery', nickname: 'Sandbox Bakery',
-      networkUniqueId: `${account.name}/${account.locations[0]!.name}`, accessToken: token.accessToken,
-    }];
-  },
+  // The channel first: the emulator numbers what it creates, so the accounts keep their ids run after run.
+  async (google) => [youtubeChannel(google), businessLocation(google)],
+  { managedApp: true },
 );
+
+function youtubeChannel(google: GoogleEmulator): SandboxAccountSeed {
+  google.addUser({ id: YOUTUBE_USER.id, name: YOUTUBE_USER.name, channel: { id: YOUTUBE_USER.channelId, title: YOUTUBE_USER.name, customUrl: YOUTUBE_USER.handle }, businessAccounts: [] });
+  const tokens = google.oauth.issue(YOUTUBE_USER.id, managedAppClientId('google'), [...YOUTUBE_SCOPES]);
+  return {
+    network: 'youtube', username: YOUTUBE_USER.handle, nickname: YOUTUBE_USER.name, networkUniqueId: YOUTUBE_USER.channelId,
+    accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, managedApp: true,
+  };
+}
+
+function businessLocation(google: GoogleEmulator): SandboxAccountSeed {
+  const user = google.addUser({ name: 'Sandbox Baker', channel: null, businessAccounts: [{ accountName: 'Sandbox Bakery', type: 'LOCATION_GROUP', locations: [{ title: 'Sandbox Bakery' }] }] });
+  const account = user.businessAccounts[0]!;
+  // A token that does not expire (null lifetime): nothing refreshes it in the sandbox.
+  const token = google.oauth.issue(user.id, SANDBOX_APP, [...GOOGLE_BUSINESS_SCOPES], false, null);
+  return {
+    network: 'google_business', username: 'sandbox_bakery', nickname: 'Sandbox Bakery',
+    networkUniqueId: `${account.name}/${account.locations[0]!.name}`, accessToken: token.accessToken,
+  };
+}

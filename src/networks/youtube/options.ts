@@ -4,8 +4,7 @@
 // video in the first container; later containers become comments on it, text only. The thumbnail
 // is judged when publishing (downloaded then, before the upload).
 import { Type, type Static } from 'typebox';
-import { mediaKind } from '../media-kind.ts';
-import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
+import { ContentOverride, issue, rootText } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions, PostContent } from '../types.ts';
 import { descriptionProblem, TAGS_MAX, tagsLength, titleProblem } from './metadata.ts';
@@ -36,12 +35,9 @@ function blockRules(block: Record<string, unknown>): FieldIssue[] {
 }
 
 function targetRules(_block: Record<string, unknown> | undefined, ctx: PostContent): FieldIssue[] {
+  // A root without its one video is judged when publishing (adapter.ts): the YouTube destination
+  // fails alone and a cross-post goes on to the networks that take what it has.
   const issues: FieldIssue[] = [];
-  const media = rootMedia(ctx);
-  if (media.length !== 1 || mediaKind(media[0]!.filename) !== 'video') {
-    issues.push(issue('containers[0].media', `a YouTube post is one video in the first container, got ${media.length} media`
-      + `${media.length === 1 ? ` ("${media[0]!.filename}" is not an mp4, mov, m4v or webm video)` : ''}`));
-  }
   const description = descriptionProblem(rootText('youtube', ctx));
   if (description) issues.push(issue(ctx.blocks.youtube?.content !== undefined ? 'youtube.content' : 'containers[0].content', `becomes the video description and ${description}`));
   ctx.containers.slice(1).forEach((container, i) => {

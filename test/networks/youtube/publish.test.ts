@@ -87,10 +87,19 @@ describe('publishing to YouTube', () => {
     assert.equal(category.status, 400);
     assert.deepEqual(category.body.details.map((d: any) => d.field), ['youtube.categoryId']);
     assert.match(refused.body.details.find((d: any) => d.field === 'youtube.title').message, /101 characters; YouTube takes up to 100/);
-    const image = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], containers: [{ content: 'a photo', media: [{ url, filename: 'photo.jpg' }] }] } });
-    assert.equal(image.status, 400);
-    assert.deepEqual(image.body.details, [{ field: 'containers[0].media', message: 'a YouTube post is one video in the first container, got 1 media ("photo.jpg" is not an mp4, mov, m4v or webm video)' }]);
     assert.equal(await posts(), before, 'nothing was stored');
+  });
+
+  it('a root without its one video fails the YouTube destination alone, before any call to YouTube', async () => {
+    const url = await yt.video(org, await paddedVideo(300 * KIB));
+    const sessions = yt.google.youtube.sessions().length;
+    const image = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], containers: [{ content: 'a photo', media: [{ url, filename: 'photo.jpg' }] }] } });
+    assert.equal(image.status, 200, JSON.stringify(image.body));
+    assert.equal(p.failed(await yt.h.stack.waitForPost(org, image.body.post.id, undefined, 30_000)),
+      'youtube: a YouTube post is one video in the first container, and "photo.jpg" is not an mp4, mov, m4v or webm video');
+    const text = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], content: 'words alone' } });
+    assert.equal(p.failed(await yt.h.stack.waitForPost(org, text.body.post.id, undefined, 30_000)), 'youtube: a YouTube post is one video in the first container, this one has 0 media');
+    assert.equal(yt.google.youtube.sessions().length, sessions, 'no upload session was opened');
   });
 
   it('a long first line makes a title cut at a word under 100 characters', async () => {
