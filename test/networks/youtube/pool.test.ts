@@ -97,6 +97,10 @@ describe('a daily budget of three uploads, two worker processes', { concurrency:
     assert.equal(pool.orgUsedUnits, pool.usedUnits);
     assert.equal(pool.orgShareUnits, 5800);
     assert.equal(pool.resetsAt, pacificDay(new Date()).end.toISOString());
+    // The same figures, as an organization reads them: GET /v1/usage.
+    const served = await yt.h.server.request('GET', '/v1/usage', { key: org.key });
+    assert.equal(served.status, 200, JSON.stringify(served.body));
+    assert.deepEqual(served.body.data.networks.youtube.pool, pool);
   });
 });
 
