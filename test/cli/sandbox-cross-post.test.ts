@@ -2,7 +2,8 @@
 // a text to the seven networks that take text alone publishes on all seven with one post.published,
 // once for two requests with one Idempotency-Key; an image to every network publishes wherever images
 // are taken and fails alone, with its reason, where a video is needed; a Pinterest post without its
-// board is refused at creation (the spec makes board_id required).
+// board is refused at creation (the spec makes board_id required); a video thread reaches the three
+// video networks, the reply a comment where the network has comments.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
-import { makeJpeg } from '../media/helpers.ts';
+import { makeJpeg, makeVideo } from '../media/helpers.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;
@@ -101,6 +102,30 @@ test('an image to every network: published wherever images are taken; YouTube an
     }
   }
   assert.deepEqual([...needVideo].sort(), targets.filter((a) => needVideo.has(a.network)).map((a) => a.network).sort(), 'both video networks were targeted');
+});
+
+test('a video thread to YouTube, TikTok and Vimeo: each publishes; YouTube and Vimeo the whole thread (the reply a comment), TikTok says the reply was not published', async (t) => {
+  const run = await runSandbox(t, env);
+  const upload = await api('/v1/media/upload', run.key, { method: 'POST', body: JSON.stringify({ filename: 'clip.mp4' }) });
+  const put = await fetch(upload.body.data.upload_url, { method: 'PUT', body: new Uint8Array(await makeVideo({ seconds: 2, size: '640x360', rate: 30 })) });
+  assert.ok(put.ok, `PUT ${put.status}`);
+  const video = (await api(`/v1/media/${upload.body.data.id}/confirm`, run.key, { method: 'POST', body: '{}' })).body.data;
+  const networks = ['youtube', 'tiktok', 'vimeo'];
+  const created = await post(run.key, {
+    accounts: networks.map((network) => accountOf(run, network).id),
+    containers: [{ content: 'One video, three networks', media: [{ url: video.url, filename: 'clip.mp4' }] }, { content: 'and a comment' }],
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const settled = await waitForSettledPost(api, run.key, created.body.post.id, 90);
+  assert.deepEqual(settled.socialAccounts.map((a: any) => [a.network, a.status]), networks.map((network) => [network, 'published']));
+  const [youtube, tiktok, vimeo] = settled.socialAccounts;
+  assert.match(youtube.platformPostUrl, /^https:\/\/www\.youtube\.com\/watch\?v=[\w-]+$/);
+  assert.match(vimeo.platformPostUrl, /^https:\/\/vimeo\.com\/\d+$/);
+  assert.equal(youtube.error ?? null, null);
+  assert.equal(vimeo.error ?? null, null);
+  assert.equal(tiktok.platformPostUrl, 'https://www.tiktok.com/@sandbox_tiktok');
+  assert.match(tiktok.error, /inbox/, 'the draft awaits the creator in their TikTok inbox');
+  assert.match(tiktok.error, /not published/, 'and the reply was not published');
 });
 
 test('a Pinterest post without its board is refused at creation, naming the field (the spec makes board_id required)', async (t) => {
