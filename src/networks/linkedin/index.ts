@@ -1,6 +1,6 @@
 // LinkedIn: everything Crier knows of it (the contract: ../contract.ts).
 import { baseUrlNetwork } from '../base-url.ts';
-import { createLinkedInAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createLinkedInOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -8,7 +8,7 @@ import { linkedinEmulator } from './sandbox.ts';
 
 export const linkedin = baseUrlNetwork({
   id: 'linkedin', label: 'LinkedIn', options, media, oauth: createLinkedInOAuth, emulator: linkedinEmulator,
-  publisher: (baseUrl) => createLinkedInAdapter({ apiUrl: baseUrl ?? 'https://api.linkedin.com' }),
+  publisher: (baseUrl) => lazyAdapter('linkedin', 'the LinkedIn adapter', async () => (await import('./adapter.ts')).createLinkedInAdapter({ apiUrl: baseUrl ?? 'https://api.linkedin.com' })),
   // meta-x-linkedin-bluesky.md §5.3: daily per-member quotas, unpublished; aggregators report about 150
   // member posts a day.
   limits: { accountQuota: { max: 150, windowMs: 24 * 3_600_000, counts: 'posts' } },

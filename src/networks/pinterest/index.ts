@@ -1,7 +1,7 @@
 // Pinterest: everything Crier knows of it (the contract: ../contract.ts).
 import { baseUrlConfig, baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
-import { createPinterestAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { boardsListing } from './boards.ts';
 import { media } from './media.ts';
 import { createPinterestOAuth } from './oauth.ts';
@@ -39,9 +39,9 @@ export const pinterest: Network<PinterestSettings> = {
       return { ...baseUrlConfig('pinterest').read(env), ...(apiUrl ? { apiUrl } : {}) };
     },
   },
-  publisher: ({ settings, publicBaseUrl }) => createPinterestAdapter({
+  publisher: ({ settings, publicBaseUrl }) => lazyAdapter('pinterest', 'the Pinterest adapter', async () => (await import('./adapter.ts')).createPinterestAdapter({
     apiUrl: apiUrlOf(settings), publicBaseUrl, realNetwork: settings.baseUrl === undefined,
-  }),
+  })),
   // The boards a client picks `pinterest.board_id` from (baseUrlNetwork assembles no capabilities).
   capabilities: ({ settings }) => ({ listings: [boardsListing(apiUrlOf(settings))] }),
 };

@@ -1,7 +1,7 @@
 // Reddit: everything Crier knows of it (the contract: ../contract.ts).
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
-import { createRedditAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { redditListings } from './listings.ts';
 import { media } from './media.ts';
 import { createRedditOAuth } from './oauth.ts';
@@ -13,7 +13,7 @@ const API_URL = 'https://oauth.reddit.com';
 export const reddit: Network<BaseUrlSettings> = {
   ...baseUrlNetwork({
     id: 'reddit', label: 'Reddit', options, media, oauth: createRedditOAuth, emulator: redditEmulator,
-    publisher: (baseUrl) => createRedditAdapter({ apiUrl: baseUrl ?? API_URL }),
+    publisher: (baseUrl) => lazyAdapter('reddit', 'the Reddit adapter', async () => (await import('./adapter.ts')).createRedditAdapter({ apiUrl: baseUrl ?? API_URL })),
     // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §6.4: 100 queries a minute per OAuth client, not per
     // account; per-subreddit throttles answer RATELIMIT with their own wait.
     limits: {},

@@ -3,7 +3,7 @@
 // distinct creators who direct-post through the app in 24 hours (cap.ts).
 import { baseUrlConfig, baseUrlSandbox } from '../base-url.ts';
 import type { Network } from '../contract.ts';
-import { createTikTokAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { creatorCapUsage, DEFAULT_CREATOR_CAP } from './cap.ts';
 import { media } from './media.ts';
 import { createTikTokOAuth } from './oauth.ts';
@@ -29,12 +29,12 @@ export const tiktok: Network<TikTokSettings> = {
   options,
   media,
   connect: { kind: 'oauth', oauth: ({ settings }) => createTikTokOAuth(settings.baseUrl) },
-  publisher: ({ settings, publicBaseUrl }) => createTikTokAdapter({
+  publisher: ({ settings, publicBaseUrl }) => lazyAdapter('tiktok', 'the TikTok adapter', async () => (await import('./adapter.ts')).createTikTokAdapter({
     apiUrl: settings.baseUrl ?? 'https://open.tiktokapis.com',
     creatorCap: settings.creatorCap,
     pollMs: settings.statusPollMs,
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
-  }),
+  })),
   usage: ({ settings }, ledger, orgId) => creatorCapUsage(ledger, settings.creatorCap, orgId),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §2.2: video and photo init, 6 per minute per user token.
   limits: { accountQuota: { max: 6, windowMs: 60_000, counts: 'posts' } },

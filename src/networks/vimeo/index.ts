@@ -1,6 +1,6 @@
 // Vimeo: everything Crier knows of it (the contract: ../contract.ts).
 import { baseUrlNetwork } from '../base-url.ts';
-import { createVimeoAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createVimeoOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -8,7 +8,7 @@ import { vimeoEmulator } from './sandbox.ts';
 
 export const vimeo = baseUrlNetwork({
   id: 'vimeo', label: 'Vimeo', options, media, oauth: createVimeoOAuth, emulator: vimeoEmulator,
-  publisher: (baseUrl) => createVimeoAdapter({ apiUrl: baseUrl ?? 'https://api.vimeo.com' }),
+  publisher: (baseUrl) => lazyAdapter('vimeo', 'the Vimeo adapter', async () => (await import('./adapter.ts')).createVimeoAdapter({ apiUrl: baseUrl ?? 'https://api.vimeo.com' })),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §5: the plan's upload quota, no per-account pace.
   limits: {},
 });

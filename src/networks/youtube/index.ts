@@ -3,7 +3,7 @@
 import { baseUrlNetwork } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { googleEmulator } from '../google/sandbox.ts';
-import { createYoutubeAdapter } from './adapter.ts';
+import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createYoutubeOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -20,6 +20,6 @@ const base = baseUrlNetwork({
 export const youtube: Network<YoutubeSettings> = {
   ...base,
   config,
-  publisher: ({ settings }) => createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings }),
+  publisher: ({ settings }) => lazyAdapter('youtube', 'the YouTube adapter', async () => (await import('./adapter.ts')).createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings })),
   usage: ({ settings }, ledger, orgId) => poolUsage(settings.pool, ledger, orgId),
 };

