@@ -58,8 +58,8 @@ function video(width: number, height: number, fps: number, extra: Partial<VideoI
 }
 
 describe('profiles', () => {
-  it('every network but reddit has a video profile; platform blocks select variants', () => {
-    for (const network of NETWORKS) assert.equal(videoProfileFor(network, undefined) === undefined, network === 'reddit', network);
+  it('every network but reddit and google_business (no video through their APIs) has a video profile; platform blocks select variants', () => {
+    for (const network of NETWORKS) assert.equal(videoProfileFor(network, undefined) === undefined, network === 'reddit' || network === 'google_business', network);
     assert.equal(videoProfileFor('facebook', { publishAsReel: true })!.id, 'facebook-reel@1');
     assert.equal(videoProfileFor('facebook', { publishAsStory: true })!.id, 'facebook-story@1');
     assert.equal(videoProfileFor('instagram', { publishAsStory: true })!.id, 'instagram-story@1');
