@@ -106,3 +106,36 @@ test('one Idempotency-Key per post: the same key given twice creates one post', 
   const second = await crier('post', '--to', 'sandbox_x', '--text', 'Only once', '--idempotency-key', key, '--json');
   assert.equal(JSON.parse(second.stdout).post.id, JSON.parse(first.stdout).post.id);
 });
+
+test('webhooks create, list, test (waits for the delivery) and delete, on the sandbox inbox', async () => {
+  const inbox = sandbox.crier.output().match(/"url":"(http[^"]*webhook-inbox)"/)![1]!;
+  const created = await crier('webhooks', 'create', '--name', 'cli inbox', '--endpoint', inbox, '--events', 'post.published,post.error', '--generate-secret');
+  assert.equal(created.code, 0, created.stderr);
+  const [, id] = created.stdout.match(/^webhook (\d+) "cli inbox" created: post\.published, post\.error/m) ?? [];
+  assert.ok(id, created.stdout);
+  assert.match(created.stdout, /^signing secret \(shown once\): whsec_\S+$/m);
+  assert.match((await crier('webhooks', 'list')).stdout, new RegExp(`^${id}\\s+cli inbox\\s+on\\s+post\\.published,post\\.error\\s+${inbox}$`, 'm'));
+  const tested = await crier('webhooks', 'test', id!);
+  assert.equal(tested.code, 0, tested.stdout + tested.stderr);
+  assert.match(tested.stdout, /^delivered: HTTP 200 in \d+ ms$/m);
+  assert.equal((await crier('webhooks', 'delete', id!)).code, 0);
+  const listed = JSON.parse((await crier('webhooks', 'list', '--json')).stdout);
+  assert.ok(!listed.data.some((w: any) => String(w.id) === id), 'deleted');
+  const again = await crier('webhooks', 'delete', id!);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /Crier answered 404/);
+});
+
+test('--dry-run judges the post and stores nothing (or, on a Crier without dry runs, sends nothing)', async () => {
+  const before = (await api('/v1/posts?limit=1', sandbox.key)).body.pagination.total;
+  const judged = await crier('post', '--to', 'sandbox_x', '--text', 'Just checking', '--dry-run');
+  const offered = (await fetch(`${client.CRIER_URL}/openapi.json`).then((r) => r.json()) as any).paths['/v1/posts'].post.parameters?.some((p: any) => p.name === 'dry_run');
+  if (offered) {
+    assert.equal(judged.code, 0, judged.stderr);
+    assert.match(judged.stdout, /^\S+\s+x\s+@sandbox_x\s+ok/m);
+  } else {
+    assert.equal(judged.code, 2);
+    assert.match(judged.stderr, /has no dry run .*nothing was sent/);
+  }
+  assert.equal((await api('/v1/posts?limit=1', sandbox.key)).body.pagination.total, before, 'no post stored');
+});
