@@ -34,6 +34,7 @@ export async function postCommand(conn: Connection, flags: PostFlags): Promise<n
   const { status, body: answer } = await request(conn, '/v1/posts', { method: 'POST', body, headers: { 'idempotency-key': key }, retries: 3 });
   if (flags.json) printJson(answer);
   else printCreated(answer, status);
+  warnUnresolved(flags.to, answer.post.socialAccounts);
   return EXIT.ok;
 }
 
@@ -44,6 +45,13 @@ function printCreated(answer: any, status: number): void {
   for (const warning of answer.warnings ?? []) print(`warning: ${warning}`);
   if (status === 202) print('warning: created but not queued (a transient failure); requeue it by PATCHing scheduledAt');
   if (!post.isDraft) print(`follow it: crier status ${post.id} --watch`);
+}
+
+/** Crier drops the --to entries that match no account when others match (spec rule 2): say which. */
+function warnUnresolved(to: string[], accounts: { id: string; username: string }[]): void {
+  for (const entry of to) {
+    if (!accounts.some((a) => a.id === entry || a.username === entry)) console.error(`warning: --to ${entry} matches no account (ids and usernames are exact: crier accounts lists them); the post goes to the others`);
+  }
 }
 
 /** POST /v1/posts?dry_run=true: each destination's verdict; exit 2 when one would be refused. */

@@ -45,10 +45,12 @@ test('accounts lists the sandbox accounts as a table, and --json is the API answ
   assert.deepEqual(JSON.parse(json.stdout).data.map((a: any) => a.id).sort(), sandbox.accounts.map((a) => a.id).sort());
 });
 
-test('a post with a local image is uploaded (progress on stderr), published, and status --watch ends with the final view', async () => {
-  const posted = await crier('post', '--to', 'sandbox_x', '--to', 'sandbox_threads', '--text', 'Sunrise from the CLI', '--reply', 'and a reply', '--media', image);
+test('a post with a local image is uploaded (progress on stderr), published (an unknown --to is warned about), and status --watch ends with the final view', async () => {
+  const posted = await crier('post', '--to', 'sandbox_x', '--to', 'sandbox_threads', '--to', 'nobody_here', '--text', 'Sunrise from the CLI', '--reply', 'and a reply', '--media', image);
   assert.equal(posted.code, 0, posted.stderr);
   assert.match(posted.stderr, /uploading sunrise\.png: 100% \(\d+ of \d+ bytes\)/);
+  // An entry that matches no account is dropped by Crier (spec rule 2): the CLI says so.
+  assert.match(posted.stderr, /^warning: --to nobody_here matches no account/m);
   const [, id] = posted.stdout.match(/^post (\S+) queued for publishing, to x @sandbox_x, threads @sandbox_threads$/m) ?? [];
   assert.ok(id, posted.stdout);
 
