@@ -65,6 +65,7 @@ async function dryRun(conn: Connection, body: unknown, json: boolean): Promise<n
   else {
     const rows = destinations.map((d) => [d.accountId, d.network, handle(d.username), d.ok ? 'ok' : 'refused', (d.reasons ?? []).join('; ')]);
     print(table(['ACCOUNT', 'NETWORK', 'USERNAME', 'VERDICT', 'REASONS'], rows));
+    for (const warning of answer.warnings ?? []) print(`warning: ${warning}`);
   }
   return destinations.every((d) => d.ok) ? EXIT.ok : EXIT.refused;
 }

@@ -135,6 +135,10 @@ test('--dry-run judges the post and stores nothing (or, on a Crier without dry r
   if (offered) {
     assert.equal(judged.code, 0, judged.stderr);
     assert.match(judged.stdout, /^\S+\s+x\s+@sandbox_x\s+ok/m);
+    // Instagram publishes only with an image: refused, with the reason, and the command exits 2.
+    const refused = await crier('post', '--to', 'sandbox_x', '--to', 'sandbox_ig', '--text', 'No picture', '--dry-run');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stdout, /^\S+\s+instagram\s+@sandbox_ig\s+refused\s+\S/m);
   } else {
     assert.equal(judged.code, 2);
     assert.match(judged.stderr, /has no dry run .*nothing was sent/);
