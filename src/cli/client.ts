@@ -1,0 +1,128 @@
+// The client commands of `crier`: parse the flags, call a running Crier over HTTP, print a table or
+// --json. Only node: built-ins and this folder are imported (main.ts routes here before loading
+// anything of the server).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ClientFailure, connection, request, usageFailure, type Connection } from './api.ts';
+import { excerpt, handle, print, printJson, table, when } from './output.ts';
+import { postCommand } from './post.ts';
+import { statusCommand } from './status.ts';
+import { CLIENT_USAGE, EXIT, type ClientCommand } from './usage.ts';
+import { webhooksCommand } from './webhooks.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const COMMON: Options = { url: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } };
+
+const OPTIONS: Record<ClientCommand, Options> = {
+  accounts: {},
+  post: {
+    to: { type: 'string', multiple: true, default: [] },
+    text: { type: 'string' },
+    reply: { type: 'string', multiple: true, default: [] },
+    media: { type: 'string', multiple: true, default: [] },
+    at: { type: 'string' },
+    draft: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    'idempotency-key': { type: 'string' },
+  },
+  posts: Object.fromEntries(['account', 'tenant', 'created-after', 'created-before', 'scheduled-after', 'scheduled-before', 'limit', 'offset'].map((name) => [name, { type: 'string' }])),
+  status: { watch: { type: 'boolean', default: false } },
+  webhooks: { name: { type: 'string' }, endpoint: { type: 'string' }, events: { type: 'string' }, secret: { type: 'string' }, 'generate-secret': { type: 'boolean', default: false } },
+};
+
+/** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
+export async function runClient(command: ClientCommand, args: string[]): Promise<number> {
+  let json = args.includes('--json');
+  try {
+    const { values, positionals } = parseFlags(args, { ...COMMON, ...OPTIONS[command] });
+    json = values.json === true;
+    if (values.help) {
+      print(CLIENT_USAGE);
+      return EXIT.ok;
+    }
+    const conn = connection({ url: values.url as string | undefined, key: values.key as string | undefined });
+    return await dispatch(command, conn, values as Values, positionals);
+  } catch (error) {
+    return reportFailure(error, json);
+  }
+}
+
+function parseFlags(args: string[], options: Options) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageFailure(`${(error as Error).message}\n\n${CLIENT_USAGE}`);
+  }
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+async function dispatch(command: ClientCommand, conn: Connection, values: Values, positionals: string[]): Promise<number> {
+  const json = values.json === true;
+  if (command !== 'status' && command !== 'webhooks' && positionals.length) throw usageFailure(`${command} takes no argument "${positionals[0]}" (flags start with --)`);
+  switch (command) {
+    case 'accounts':
+      return accounts(conn, json);
+    case 'posts':
+      return posts(conn, values, json);
+    case 'status':
+      if (positionals.length !== 1) throw usageFailure('status needs one post id: crier status <post id> [--watch]');
+      return statusCommand(conn, positionals[0]!, { watch: values.watch === true, json });
+    case 'webhooks':
+      return webhooksCommand(conn, positionals, { name: values.name as string, endpoint: values.endpoint as string, events: values.events as string, secret: values.secret as string, generateSecret: values['generate-secret'] === true, json });
+    case 'post':
+      return postCommand(conn, {
+        to: values.to as string[], text: values.text as string | undefined, reply: values.reply as string[], media: values.media as string[],
+        at: values.at as string | undefined, draft: values.draft === true, dryRun: values['dry-run'] === true,
+        idempotencyKey: values['idempotency-key'] as string | undefined, json,
+      });
+  }
+}
+
+async function accounts(conn: Connection, json: boolean): Promise<number> {
+  const { body } = await request(conn, '/v1/social-accounts?limit=100');
+  if (json) printJson(body);
+  else {
+    const rows = (body.data as any[]).map((a) => [a.id, a.network, handle(a.username), a.nickname ?? '']);
+    print(rows.length ? table(['ID', 'NETWORK', 'USERNAME', 'NICKNAME'], rows) : 'no connected accounts');
+  }
+  return EXIT.ok;
+}
+
+/** Flag → the list's query parameter (the spec's names). */
+const POST_FILTERS: Record<string, string> = {
+  account: 'social_account_id', tenant: 'tenant_id', 'created-after': 'created_after', 'created-before': 'created_before',
+  'scheduled-after': 'scheduled_after', 'scheduled-before': 'scheduled_before', limit: 'limit', offset: 'offset',
+};
+
+async function posts(conn: Connection, values: Values, json: boolean): Promise<number> {
+  const query = new URLSearchParams();
+  for (const [flag, parameter] of Object.entries(POST_FILTERS)) if (typeof values[flag] === 'string') query.set(parameter, values[flag] as string);
+  const { body } = await request(conn, `/v1/posts${query.size ? `?${query}` : ''}`);
+  if (json) {
+    printJson(body);
+    return EXIT.ok;
+  }
+  const rows = (body.posts as any[]).map((p) => [p.id, when(p.createdAt), postState(p), p.socialAccounts.map((a: any) => handle(a.username)).join(' '), excerpt(p.containers[0]?.content)]);
+  print(rows.length ? table(['ID', 'CREATED', 'STATE', 'ACCOUNTS', 'TEXT'], rows) : 'no posts');
+  const { total, count, offset } = body.pagination;
+  if (total > count) print(`${count} of ${total} (offset ${offset}): --offset ${offset + count} for the next page`);
+  return EXIT.ok;
+}
+
+function postState(post: any): string {
+  if (post.isDraft) return 'draft';
+  if (post.publishedAt) return `published ${when(post.publishedAt)}`;
+  if (post.scheduledAt && Date.parse(post.scheduledAt) > Date.now()) return `scheduled ${when(post.scheduledAt)}`;
+  return post.scheduled ? 'publishing' : 'not queued';
+}
+
+function reportFailure(error: unknown, json: boolean): number {
+  if (!(error instanceof ClientFailure)) {
+    console.error(`crier: ${(error as Error).message}`);
+    return EXIT.unreachable;
+  }
+  if (json && error.body !== undefined) printJson(error.body);
+  console.error(`crier: ${error.message}`);
+  return error.exitCode;
+}

@@ -1,0 +1,33 @@
+// What the client commands are and how they are used: read by main.ts to route a command, and by
+// the printed usage. No imports: main.ts loads this before knowing which half it needs.
+
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'webhooks'] as const;
+
+export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
+
+export const isClientCommand = (name: string | undefined): name is ClientCommand =>
+  (CLIENT_COMMANDS as readonly string[]).includes(name ?? '');
+
+/** What each exit code of a client command means (README, "Clients → CLI"). */
+export const EXIT = {
+  ok: 0,
+  usage: 1,
+  refused: 2,
+  unreachable: 3,
+  destinationFailed: 4,
+} as const;
+
+export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER_URL and CRIER_API_KEY, or --url and --key;
+--json prints the API's JSON instead of a table):
+  accounts                            the connected accounts: id, network, username
+  post --to <id|username>... --text <text> [--reply <text>]... [--media <file|url>]...
+       [--at <ISO time|+10m|+2h|+1d>] [--draft] [--dry-run] [--idempotency-key <key>]
+                                      local files are uploaded first (progress on stderr)
+  posts [--account <id>] [--tenant <id>] [--created-after <t>] [--created-before <t>]
+        [--scheduled-after <t>] [--scheduled-before <t>] [--limit <n>] [--offset <n>]
+  status <post id> [--watch]          each destination's state; --watch follows it until final
+  webhooks list | create --name <n> --endpoint <https url> --events <e1,e2> [--generate-secret]
+         | delete <id> | test <id>
+Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, or a dry run with a destination refused),
+3 Crier unreachable or failing (5xx), 4 a destination failed (status) or a test delivery failed
+(webhooks test).`;
