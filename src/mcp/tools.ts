@@ -11,7 +11,10 @@ export interface ToolOperation {
   method: ApiRequest['method'];
   /** The OpenAPI path, with `{param}` placeholders. */
   path: string;
-  /** Query parameters the tool sets itself; never part of its input. */
+  /**
+   * Query parameters the tool sets itself; never part of its input. The tool exists only where the
+   * operation declares them: validate_post on a Crier without the dry run would create the post.
+   */
   fixedQuery?: Record<string, string>;
   readOnly: boolean;
 }
@@ -46,7 +49,7 @@ export interface Tool {
   request(args: Record<string, unknown>): ApiRequest;
 }
 
-interface Parameter {
+export interface OpenApiParameter {
   name: string;
   in: string;
   required?: boolean;
@@ -55,18 +58,24 @@ interface Parameter {
 }
 
 interface OpenApiDocument {
-  paths?: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths?: Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
 }
 
-/** The tools whose operation the document has (a Crier without a network's listing lacks that tool). */
+/**
+ * The tools whose operation the document has: a Crier without a network's listing, or without the
+ * dry run, lacks that tool rather than offering one that would fail or do something else.
+ */
 export function buildTools(document: OpenApiDocument): Tool[] {
   return TOOL_OPERATIONS.flatMap((operation) => {
     const spec = document.paths?.[operation.path]?.[operation.method.toLowerCase()];
-    return spec ? [toolOf(operation, spec.parameters ?? [], spec.requestBody?.content?.['application/json']?.schema)] : [];
+    if (!spec) return [];
+    const declared = new Set((spec.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    if (!Object.keys(operation.fixedQuery ?? {}).every((name) => declared.has(name))) return [];
+    return [toolOf(operation, spec.parameters ?? [], spec.requestBody?.content?.['application/json']?.schema)];
   });
 }
 
-function toolOf(operation: ToolOperation, parameters: Parameter[], body: JsonSchema | undefined): Tool {
+function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: JsonSchema | undefined): Tool {
   const fixed = new Set(Object.keys(operation.fixedQuery ?? {}));
   const params = parameters.filter((p) => (p.in === 'path' || p.in === 'query') && !fixed.has(p.name));
   const properties: Record<string, unknown> = {};

@@ -40,7 +40,7 @@ describe('POST /mcp with the official client', () => {
     const client = await connect(org.key);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_accounts', 'validate_post', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_pinterest_boards', 'list_subreddit_flairs']) {
+    for (const name of ['list_accounts', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_pinterest_boards', 'list_subreddit_flairs']) {
       assert.ok(names.includes(name), `${name} is listed (got ${names.join(', ')})`);
     }
     const openapi = await (await fetch(`${server.url}/openapi.json`)).json();

@@ -1,5 +1,5 @@
 // POST /mcp: the MCP server over Streamable HTTP, stateless (one server per request; no session to
-// keep between requests or share between processes). Registered with the /v1 routes, so the API key,
+// keep between requests or share between processes), answering JSON rather than an event stream. Registered with the /v1 routes, so the API key,
 // request limits and subscription gate apply to it as to every route; its tools call the API
 // in-process with the caller's own key, so each call is authenticated and org-scoped again.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -10,8 +10,9 @@ import type { AppContext } from '../context.ts';
 
 // The SDK is loaded by the first MCP request, never at start (src/lazy.ts).
 const loadMcp = lazy('the MCP SDK (@modelcontextprotocol/sdk, for POST /mcp)', async () => {
-  const [server, transport] = await Promise.all([import('../../mcp/server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
-  return { ...server, StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport };
+  // The web-standard transport: Fastify keeps the reply (its headers, hooks and logs), no request hijack.
+  const [server, transport] = await Promise.all([import('../../mcp/server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]);
+  return { ...server, Transport: transport.WebStandardStreamableHTTPServerTransport };
 });
 
 export function mcpRoutes(app: FastifyInstance, _ctx: AppContext): void {
@@ -29,12 +30,16 @@ export function mcpRoutes(app: FastifyInstance, _ctx: AppContext): void {
       const call = injectCaller(app, request);
       tools ??= mcp.toolSource(injectCaller(app, request, false));
       const server = mcp.createMcpServer(call, tools);
-      const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      reply.raw.on('close', () => void transport.close().then(() => server.close()));
+      const transport = new mcp.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      reply.hijack();
-      reply.raw.setHeader('x-request-id', request.id);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        const answer = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
+        reply.code(answer.status);
+        answer.headers.forEach((value, name) => void reply.header(name, value));
+        return reply.send(answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined);
+      } finally {
+        await server.close();
+      }
     },
   });
 
@@ -43,6 +48,15 @@ export function mcpRoutes(app: FastifyInstance, _ctx: AppContext): void {
     reply.code(405).header('allow', 'POST').send({ success: false, error: 'This MCP endpoint is stateless: only POST is supported', code: 'method_not_allowed' });
   app.get('/mcp', { schema: { hide: true } }, notAllowed);
   app.delete('/mcp', { schema: { hide: true } }, notAllowed);
+}
+
+/** The request as the transport reads it: its headers (Accept, protocol version); the body is given parsed. */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+  }
+  return new Request(new URL(request.url, 'http://crier.invalid'), { method: request.method, headers });
 }
 
 /** Calls this app's own routes with the MCP request's API key (`withKey` false: a public route). */
