@@ -105,7 +105,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     webhooksRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);
-    mcpRoutes(v1, ctx);
+    mcpRoutes(v1);
     await sandboxInboxRoutes(v1, ctx);
   });
   return app;

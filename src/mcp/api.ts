@@ -44,7 +44,10 @@ export function httpCaller(baseUrl: string, apiKey: string): ApiCaller {
   return async ({ method, path, query, body }) => {
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'user-agent': 'crier-mcp' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(base + urlOf(path, query), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const url = base + urlOf(path, query);
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: unknown) => {
+      throw new Error(`Crier at ${base} (CRIER_URL) could not be reached: ${error instanceof Error ? String(error.cause ?? error.message) : String(error)}`);
+    });
     return { status: response.status, body: parseBody(await response.text()) };
   };
 }

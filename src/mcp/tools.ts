@@ -36,6 +36,7 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, description: 'List posts, newest first; the filters combine.' },
   { name: 'cancel_post', method: 'DELETE', path: '/v1/posts/{id}', readOnly: false, description: 'Cancel a post that has not started publishing, or delete the record of a finished one (what was published stays on the networks); `outcome` says which.' },
   { name: 'reschedule_post', method: 'PATCH', path: '/v1/posts/{id}', readOnly: false, description: 'Move a post to another `scheduledAt`, or turn it into a draft (`isDraft: true`) or out of one (`isDraft: false`).' },
+  { name: 'list_media', method: 'GET', path: '/v1/media', readOnly: true, description: 'Files uploaded to Crier; the `url` of a ready one can be given as a post\'s media.' },
   { name: 'list_pinterest_boards', method: 'GET', path: '/v1/social-accounts/{id}/boards', readOnly: true, description: 'The boards of a Pinterest account (a pin needs `pinterest.boardId`).' },
   { name: 'list_subreddit_flairs', method: 'GET', path: '/v1/social-accounts/{id}/subreddits/{name}/flairs', readOnly: true, description: 'The post flairs of a subreddit, read with a Reddit account (for `reddit.flairId`).' },
 ];

@@ -40,7 +40,7 @@ describe('POST /mcp with the official client', () => {
     const client = await connect(org.key);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_accounts', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_pinterest_boards', 'list_subreddit_flairs']) {
+    for (const name of ['list_accounts', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_media', 'list_pinterest_boards', 'list_subreddit_flairs']) {
       assert.ok(names.includes(name), `${name} is listed (got ${names.join(', ')})`);
     }
     const openapi = await (await fetch(`${server.url}/openapi.json`)).json();
@@ -95,6 +95,14 @@ describe('POST /mcp with the official client', () => {
   test('without an API key, or with a wrong one, the MCP endpoint refuses to start a session', async () => {
     await assert.rejects(connect(undefined), /401|Missing API key/);
     await assert.rejects(connect('sk_not_a_key'), /401|Invalid API key/);
+  });
+
+  test('stateless: GET and DELETE /mcp answer 405 (no stream, no session), after the API key', async () => {
+    assert.equal((await server.request('GET', '/mcp')).status, 401);
+    const get = await server.request('GET', '/mcp', { key: org.key });
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    assert.equal((await server.request('DELETE', '/mcp', { key: org.key })).status, 405);
   });
 
   test('another org\'s post is invisible: get_post answers the API\'s 404 and list_posts leaves it out', async () => {

@@ -2,11 +2,10 @@
 // keep between requests or share between processes), answering JSON rather than an event stream. Registered with the /v1 routes, so the API key,
 // request limits and subscription gate apply to it as to every route; its tools call the API
 // in-process with the caller's own key, so each call is authenticated and org-scoped again.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lazy } from '../../lazy.ts';
 import { parseBody, urlOf, type ApiCaller } from '../../mcp/api.ts';
 import type { Tool } from '../../mcp/tools.ts';
-import type { AppContext } from '../context.ts';
 
 // The SDK is loaded by the first MCP request, never at start (src/lazy.ts).
 const loadMcp = lazy('the MCP SDK (@modelcontextprotocol/sdk, for POST /mcp)', async () => {
@@ -15,20 +14,21 @@ const loadMcp = lazy('the MCP SDK (@modelcontextprotocol/sdk, for POST /mcp)', a
   return { ...server, Transport: transport.WebStandardStreamableHTTPServerTransport };
 });
 
-export function mcpRoutes(app: FastifyInstance, _ctx: AppContext): void {
+export function mcpRoutes(app: FastifyInstance): void {
   // The tool list comes from the OpenAPI document, the same for every caller: built once.
   let tools: (() => Promise<Tool[]>) | undefined;
 
   app.post('/mcp', {
     schema: {
+      operationId: 'mcp',
       summary: 'MCP server (Streamable HTTP, stateless)',
       description: 'JSON-RPC messages of the Model Context Protocol. Its tools call this API with the same API key.',
       tags: ['mcp'],
     },
     handler: async (request, reply) => {
       const mcp = await loadMcp();
-      const call = injectCaller(app, request);
-      tools ??= mcp.toolSource(injectCaller(app, request, false));
+      const call = injectCaller(app, { authorization: request.headers.authorization, requestId: request.id, ip: request.ip });
+      tools ??= mcp.toolSource(injectCaller(app, {}));
       const server = mcp.createMcpServer(call, tools);
       const transport = new mcp.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
@@ -44,7 +44,7 @@ export function mcpRoutes(app: FastifyInstance, _ctx: AppContext): void {
   });
 
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
-  const notAllowed = async (_request: FastifyRequest, reply: import('fastify').FastifyReply) =>
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).header('allow', 'POST').send({ success: false, error: 'This MCP endpoint is stateless: only POST is supported', code: 'method_not_allowed' });
   app.get('/mcp', { schema: { hide: true } }, notAllowed);
   app.delete('/mcp', { schema: { hide: true } }, notAllowed);
@@ -59,14 +59,22 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(new URL(request.url, 'http://crier.invalid'), { method: request.method, headers });
 }
 
-/** Calls this app's own routes with the MCP request's API key (`withKey` false: a public route). */
-function injectCaller(app: FastifyInstance, request: FastifyRequest, withKey = true): ApiCaller {
-  const authorization = request.headers.authorization;
+interface Caller {
+  /** The MCP request's own Authorization header; none for the public OpenAPI document. */
+  authorization?: string;
+  requestId?: string;
+  ip?: string;
+}
+
+/** Calls this app's own routes as `caller`: the API authenticates, limits and scopes each call itself. */
+function injectCaller(app: FastifyInstance, caller: Caller): ApiCaller {
   return async ({ method, path, query, body }) => {
-    const headers: Record<string, string> = { 'x-request-id': request.id };
-    if (withKey && authorization) headers.authorization = authorization;
+    const headers: Record<string, string> = {};
+    if (caller.authorization) headers.authorization = caller.authorization;
+    if (caller.requestId) headers['x-request-id'] = caller.requestId;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await app.inject({ method, url: urlOf(path, query), headers, payload: body === undefined ? undefined : JSON.stringify(body), remoteAddress: request.ip });
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const response = await app.inject({ method, url: urlOf(path, query), headers, payload, ...(caller.ip ? { remoteAddress: caller.ip } : {}) });
     return { status: response.statusCode, body: parseBody(response.body) };
   };
 }
