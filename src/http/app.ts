@@ -18,6 +18,7 @@ import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
@@ -104,6 +105,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     webhooksRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);
+    mcpRoutes(v1);
     await sandboxInboxRoutes(v1, ctx);
   });
   return app;

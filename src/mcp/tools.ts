@@ -1,0 +1,111 @@
+// The MCP tools: each one is an operation of Crier's API, and its input schema is that operation's
+// own (path and query parameters, and the JSON body's properties, from Crier's OpenAPI document), so
+// it cannot drift from what the API validates.
+import type { ApiRequest } from './api.ts';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+
+export interface ToolOperation {
+  name: string;
+  description: string;
+  method: ApiRequest['method'];
+  /** The OpenAPI path, with `{param}` placeholders. */
+  path: string;
+  /**
+   * Query parameters the tool sets itself; never part of its input. The tool exists only where the
+   * operation declares them: validate_post on a Crier without the dry run would create the post.
+   */
+  fixedQuery?: Record<string, string>;
+  readOnly: boolean;
+}
+
+const MEDIA_NOTE =
+  'Media: give each file as `{url, filename}` in a container\'s `media`. The URL is one Crier can fetch (a public https URL, or a file uploaded to Crier); Crier fetches it when it publishes and checks it against each network\'s rules.';
+
+export const TOOL_OPERATIONS: ToolOperation[] = [
+  { name: 'list_accounts', method: 'GET', path: '/v1/social-accounts', readOnly: true, description: 'List the connected social accounts (id, network, username) a post can target.' },
+  {
+    name: 'validate_post', method: 'POST', path: '/v1/posts', fixedQuery: { dry_run: 'true' }, readOnly: true,
+    description: `Check a post without creating it: the same input as create_post; answers per destination \`ok\` or the reasons it would fail. Nothing is stored. ${MEDIA_NOTE}`,
+  },
+  {
+    name: 'create_post', method: 'POST', path: '/v1/posts', readOnly: false,
+    description: `Create a post on the given accounts (ids or usernames): published now, at \`scheduledAt\` (ISO 8601 with a time zone), or kept as a draft (\`isDraft\`). Several \`containers\` make a thread. ${MEDIA_NOTE}`,
+  },
+  { name: 'get_post', method: 'GET', path: '/v1/posts/{id}', readOnly: true, description: 'A post with the publishing state of each destination (status, the published URL, or the error).' },
+  { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, description: 'List posts, newest first; the filters combine.' },
+  { name: 'cancel_post', method: 'DELETE', path: '/v1/posts/{id}', readOnly: false, description: 'Cancel a post that has not started publishing, or delete the record of a finished one (what was published stays on the networks); `outcome` says which.' },
+  { name: 'reschedule_post', method: 'PATCH', path: '/v1/posts/{id}', readOnly: false, description: 'Move a post to another `scheduledAt`, or turn it into a draft (`isDraft: true`) or out of one (`isDraft: false`).' },
+  { name: 'list_media', method: 'GET', path: '/v1/media', readOnly: true, description: 'Files uploaded to Crier; the `url` of a ready one can be given as a post\'s media.' },
+  { name: 'list_pinterest_boards', method: 'GET', path: '/v1/social-accounts/{id}/boards', readOnly: true, description: 'The boards of a Pinterest account (a pin needs `pinterest.boardId`).' },
+  { name: 'list_subreddit_flairs', method: 'GET', path: '/v1/social-accounts/{id}/subreddits/{name}/flairs', readOnly: true, description: 'The post flairs of a subreddit, read with a Reddit account (for `reddit.flairId`).' },
+];
+
+/** A tool as MCP lists it, and how its arguments become an API request. */
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+  request(args: Record<string, unknown>): ApiRequest;
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+}
+
+/**
+ * The tools whose operation the document has: a Crier without a network's listing, or without the
+ * dry run, lacks that tool rather than offering one that would fail or do something else.
+ */
+export function buildTools(document: OpenApiDocument): Tool[] {
+  return TOOL_OPERATIONS.flatMap((operation) => {
+    const spec = document.paths?.[operation.path]?.[operation.method.toLowerCase()];
+    if (!spec) return [];
+    const declared = new Set((spec.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    if (!Object.keys(operation.fixedQuery ?? {}).every((name) => declared.has(name))) return [];
+    return [toolOf(operation, spec.parameters ?? [], spec.requestBody?.content?.['application/json']?.schema)];
+  });
+}
+
+function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: JsonSchema | undefined): Tool {
+  const fixed = new Set(Object.keys(operation.fixedQuery ?? {}));
+  const params = parameters.filter((p) => (p.in === 'path' || p.in === 'query') && !fixed.has(p.name));
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const p of params) {
+    properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
+    if (p.required) required.push(p.name);
+  }
+  const { properties: bodyProperties = {}, required: bodyRequired = [], type: _type, ...bodyRest } = body ?? {};
+  Object.assign(properties, bodyProperties);
+  required.push(...bodyRequired);
+  const pathNames = params.filter((p) => p.in === 'path').map((p) => p.name);
+  const queryNames = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+  return {
+    name: operation.name,
+    description: operation.description,
+    inputSchema: { ...bodyRest, type: 'object', properties, ...(required.length ? { required } : {}) },
+    annotations: { readOnlyHint: operation.readOnly, destructiveHint: operation.method === 'DELETE' },
+    request(args) {
+      let path = operation.path;
+      for (const name of pathNames) path = path.replace(`{${name}}`, encodeURIComponent(String(args[name] ?? '')));
+      const query: Record<string, unknown> = { ...operation.fixedQuery };
+      const bodyArgs: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(args)) {
+        if (pathNames.includes(name)) continue;
+        if (queryNames.has(name)) query[name] = value;
+        else bodyArgs[name] = value;
+      }
+      return { method: operation.method, path, query, body: body ? bodyArgs : undefined };
+    },
+  };
+}
