@@ -1,5 +1,5 @@
 // What `crier` prints when a start or a command fails: one line saying what is wrong and what to do.
-// The operator needs the remedy, not the stack; main.ts adds the stack at LOG_LEVEL=debug.
+// The operator needs the remedy, not the stack; cli/operator.ts adds the stack at LOG_LEVEL=debug.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';

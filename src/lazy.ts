@@ -12,7 +12,7 @@
 import { OperatorError } from './failures.ts';
 
 /** Every package loaded on first use, for `checkInstalled`. */
-export const LAZY_PACKAGES = ['@atproto/api', '@atproto/common-web', 'stripe', 'ioredis', 'prom-client', 'undici'] as const;
+export const LAZY_PACKAGES = ['@atproto/api', '@atproto/common-web', 'stripe', 'ioredis', 'prom-client', 'undici', '@modelcontextprotocol/sdk'] as const;
 
 /** A module that could not be loaded when first needed. */
 export class ModuleLoadError extends Error {

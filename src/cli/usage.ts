@@ -28,6 +28,7 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
   status <post id> [--watch]          each destination's state; --watch follows it until final
   webhooks list | create --name <n> --endpoint <https url> --events <e1,e2> [--generate-secret]
          | delete <id> | test <id>
+  mcp                                 an MCP server on stdin/stdout for AI agents (README, Clients → MCP)
 Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, or a dry run with a destination refused),
 3 Crier unreachable or failing (5xx), 4 a destination failed (status) or a test delivery failed
 (webhooks test).`;

@@ -37,9 +37,10 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   { name: 'cancel_post', method: 'DELETE', path: '/v1/posts/{id}', readOnly: false, description: 'Cancel a post that has not started publishing, or delete the record of a finished one (what was published stays on the networks); `outcome` says which.' },
   { name: 'reschedule_post', method: 'PATCH', path: '/v1/posts/{id}', readOnly: false, description: 'Move a post to another `scheduledAt`, or turn it into a draft (`isDraft: true`) or out of one (`isDraft: false`).' },
   { name: 'list_media', method: 'GET', path: '/v1/media', readOnly: true, description: 'Files uploaded to Crier; the `url` of a ready one can be given as a post\'s media.' },
-  { name: 'list_pinterest_boards', method: 'GET', path: '/v1/social-accounts/{id}/boards', readOnly: true, description: 'The boards of a Pinterest account (a pin needs `pinterest.boardId`).' },
-  { name: 'list_subreddit_flairs', method: 'GET', path: '/v1/social-accounts/{id}/subreddits/{name}/flairs', readOnly: true, description: 'The post flairs of a subreddit, read with a Reddit account (for `reddit.flairId`).' },
 ];
+
+/** Where the networks' listings are served (capabilities.ts AccountListing): below an account, one GET each. */
+const LISTING_PREFIX = '/v1/social-accounts/{id}/';
 
 /** A tool as MCP lists it, and how its arguments become an API request. */
 export interface Tool {
@@ -58,8 +59,28 @@ export interface OpenApiParameter {
   schema?: JsonSchema;
 }
 
+interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+}
+
 interface OpenApiDocument {
-  paths?: Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+}
+
+/**
+ * A tool per list a network offers to fill its block (a Pinterest account's boards, a subreddit's
+ * flairs), found in the document rather than named here: `list_boards`, `list_subreddits_flairs`.
+ */
+function listingOperations(document: OpenApiDocument): ToolOperation[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, methods]) => {
+    if (!path.startsWith(LISTING_PREFIX) || !methods.get) return [];
+    const words = path.slice(LISTING_PREFIX.length).split('/').filter((segment) => !segment.startsWith('{'));
+    const description = [methods.get.summary, methods.get.description].filter(Boolean).join('. ');
+    return [{ name: `list_${words.join('_')}`, method: 'GET' as const, path, readOnly: true, description: description || `GET ${path}` }];
+  });
 }
 
 /**
@@ -67,7 +88,7 @@ interface OpenApiDocument {
  * dry run, lacks that tool rather than offering one that would fail or do something else.
  */
 export function buildTools(document: OpenApiDocument): Tool[] {
-  return TOOL_OPERATIONS.flatMap((operation) => {
+  return [...TOOL_OPERATIONS, ...listingOperations(document)].flatMap((operation) => {
     const spec = document.paths?.[operation.path]?.[operation.method.toLowerCase()];
     if (!spec) return [];
     const declared = new Set((spec.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));

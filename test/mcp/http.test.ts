@@ -40,7 +40,7 @@ describe('POST /mcp with the official client', () => {
     const client = await connect(org.key);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['list_accounts', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_media', 'list_pinterest_boards', 'list_subreddit_flairs']) {
+    for (const name of ['list_accounts', 'create_post', 'get_post', 'list_posts', 'cancel_post', 'reschedule_post', 'list_media', 'list_boards', 'list_subreddits_flairs']) {
       assert.ok(names.includes(name), `${name} is listed (got ${names.join(', ')})`);
     }
     const openapi = await (await fetch(`${server.url}/openapi.json`)).json();
@@ -50,7 +50,7 @@ describe('POST /mcp with the official client', () => {
     assert.deepEqual(create.inputSchema.required, ['accounts']);
     const list = tools.find((t) => t.name === 'list_posts')!;
     assert.ok(list.inputSchema.properties?.social_account_id, 'list_posts takes the API\'s filters');
-    assert.deepEqual(tools.find((t) => t.name === 'list_subreddit_flairs')!.inputSchema.required, ['id', 'name']);
+    assert.deepEqual(tools.find((t) => t.name === 'list_subreddits_flairs')!.inputSchema.required, ['id', 'name']);
   });
 
   test('list_accounts answers the org\'s accounts only', async () => {
