@@ -142,3 +142,17 @@ export const ListPostsResponseSchema = Type.Object({
   data: Type.Array(PostSchema),
   pagination: PaginationSchema,
 });
+
+/** POST /v1/posts?dry_run=true: nothing stored; per resolved account, whether it could publish the post. */
+export const DryRunResponseSchema = Type.Object({
+  success: Type.Boolean(),
+  dryRun: Type.Literal(true),
+  warnings: Type.Optional(Type.Array(Type.String())),
+  destinations: Type.Array(Type.Object({
+    accountId: Type.String(),
+    network: Type.String(),
+    username: Type.String(),
+    ok: Type.Boolean({ description: 'false: publishing would fail this destination before calling its network, for `reasons`' }),
+    reasons: Type.Array(Type.String()),
+  }), { description: 'One per resolved account, in the order a create lists them.' }),
+}, { description: 'The answer of `?dry_run=true`' });
