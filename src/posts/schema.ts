@@ -114,6 +114,7 @@ export const CreatePostResponseSchema = Type.Object({
   success: Type.Boolean(),
   warnings: Type.Optional(Type.Array(Type.String())),
   post: PostSchema,
+  data: Type.Object({ post: PostSchema }, { description: 'The same post again, for clients that read it under `data`' }),
 });
 
 export const ListPostsQuerySchema = Type.Object({
@@ -141,6 +142,7 @@ export const ListPostsResponseSchema = Type.Object({
   posts: Type.Array(PostSchema),
   data: Type.Array(PostSchema),
   pagination: PaginationSchema,
+  count: Type.Integer({ description: 'The total of posts matching the filters (`pagination.total`), for clients that read it at the top level' }),
 });
 
 /** POST /v1/posts?dry_run=true: nothing stored; per resolved account, whether it could publish the post. */

@@ -74,7 +74,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Querystring: ListPostsQuery }>('/v1/posts', {
     schema: {
       summary: 'List posts',
-      description: 'Filters combine with AND; newest first. `data` repeats `posts`.',
+      description: 'Filters combine with AND; newest first. `data` repeats `posts`; `count` repeats `pagination.total`.',
       tags: ['posts'],
       querystring: ListPostsQuerySchema,
       response: { 200: ListPostsResponseSchema, 400: ErrorSchema },
@@ -86,7 +86,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const posts = JSON.stringify(page.posts);
       return reply
         .type('application/json; charset=utf-8')
-        .send(`{"success":true,"posts":${posts},"data":${posts},"pagination":${JSON.stringify(page.pagination)}}`);
+        .send(`{"success":true,"posts":${posts},"data":${posts},"pagination":${JSON.stringify(page.pagination)},"count":${page.pagination.total}}`);
     },
   });
 
@@ -101,6 +101,23 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
       if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
       return { success: true, post };
+    },
+  });
+
+  // Crier does not read metrics back from the networks. Any 200 would have hosted clients draw
+  // zeros as if they were figures; a 404 with its own code is what they show as "no metrics".
+  app.get<{ Params: { id: string } }>('/v1/posts/:id/analytics', {
+    schema: {
+      summary: 'Analytics of a post: not collected by Crier',
+      description: 'Crier does not collect metrics from the networks: an existing post answers 404 with `code: "analytics_not_available"` (an unknown one `not_found`). Each destination\'s `platformPostUrl` (GET /v1/posts/{id}) leads to the network\'s own figures.',
+      tags: ['posts'],
+      params: IdParams,
+      response: { 404: ErrorSchema },
+    },
+    handler: async (request) => {
+      const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
+      if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
+      throw new RequestError(404, 'Crier does not collect analytics: each destination\'s platformPostUrl (GET /v1/posts/:id) leads to the network\'s own figures', { code: 'analytics_not_available' });
     },
   });
 
