@@ -1,15 +1,17 @@
 // The hosted client @outstand-so/ui, its base URL pointed at a started Crier: its hooks and
 // components rendered in a browser (happy-dom, React 19) whose fetch enforces CORS from the app's
 // origin. Every HTTP call the package makes (its README and dist/index.js) is made here.
+import { browser } from './dom.ts';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
 import { APP_REDIRECT_URI, startConnectServer, stopConnectServer } from '../helpers/connect.ts';
 import type { TestAccount, TestOrg, TestServer } from '../helpers/harness.ts';
-import { browserFetch, installDom, type BrowserCall } from './browser.ts';
-import { act, renderFresh, until } from './render.ts';
+import { browserFetch, type BrowserCall } from './browser.ts';
+import { fireEvent, screen } from '@testing-library/react';
+import { createElement } from 'react';
+import { act, renderComponent, renderFresh, until, waitFor } from './render.ts';
 
-installDom();
 const ui = await import('@outstand-so/ui');
 
 let li: LinkedInEmulator;
@@ -58,6 +60,16 @@ describe('accounts', () => {
   });
 });
 
+test('<AccountsList> shows each connected account', async () => {
+  const view = renderComponent(createElement(ui.AccountsList, { apiKey: org.key, baseUrl }));
+  try {
+    await screen.findAllByText(/ui_x/, {}, { timeout: 5000 });
+    assert.deepEqual(calls.map((c) => `${c.method} ${c.url} ${c.status}`), ['GET /v1/social-accounts?limit=10&offset=0 200']);
+  } finally {
+    view.unmount();
+  }
+});
+
 describe('posts', () => {
   test('createPost (POST /posts/) answers the post under data.post; the list counts it; deletePost cancels it', async () => {
     const { result, unmount } = renderFresh(() => ui.usePosts({ apiKey: org.key, baseUrl }));
@@ -89,6 +101,10 @@ describe('posts', () => {
       assert.deepEqual(lastCall(), { method: 'GET', url: `/v1/posts/${created.body.post.id}/analytics`, status: 404 });
       const raw = await server.request('GET', `/v1/posts/${created.body.post.id}/analytics`, { key: org.key });
       assert.equal(raw.body.code, 'analytics_not_available');
+      const drawn = renderComponent(createElement(ui.PostMetrics, { apiKey: org.key, baseUrl, postId: created.body.post.id }));
+      await screen.findByText('Failed to load metrics', {}, { timeout: 5000 });
+      assert.equal(screen.queryByText('Total Likes'), null, 'no figure is drawn');
+      drawn.unmount();
       const unknown = await server.request('GET', '/v1/posts/zzzzzzzzzz/analytics', { key: org.key });
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.code, 'not_found');
@@ -120,7 +136,7 @@ describe('media', () => {
     try {
       const listed = await until(list.result, (r) => r.media.length > 0);
       assert.deepEqual(listed.media.map((m: any) => m.id), [id]);
-      await act(() => list.result.current.deleteMedia(id));
+      await act(() => list.result.current.deleteMedia(String(id)));
       assert.deepEqual(lastCall(), { method: 'DELETE', url: `/v1/media/${id}`, status: 200 });
     } finally {
       list.unmount();
@@ -128,7 +144,37 @@ describe('media', () => {
   });
 });
 
+/** The browser's trip from the auth URL through the network's consent and Crier's callback: where it lands. */
+async function landAfterConsent(authUrl: string): Promise<URL> {
+  const consent = await nodeFetch(authUrl, { redirect: 'manual' });
+  const callback = new URL(consent.headers.get('location')!);
+  const back = await nodeFetch(server.url + callback.pathname + callback.search, { redirect: 'manual' });
+  assert.equal(back.status, 302, await back.text());
+  return new URL(back.headers.get('location')!);
+}
+
 describe('connecting an account', () => {
+  test('<OAuthCallback> on the page Crier redirects to: it reads ?session=, lists what was granted, connects the pick', async () => {
+    const member = li.addUser({});
+    li.signIn(member.sub);
+    const company = li.addOrganization({ localizedName: 'UI Test Company', vanityName: `ui-co-${member.sub.toLowerCase()}`, admins: [member.sub] });
+    const started = await server.request('POST', '/v1/social-networks/linkedin/auth-url', { key: org.key, body: { redirect_uri: APP_REDIRECT_URI } });
+    const landed = await landAfterConsent(started.body.data.auth_url);
+    browser.happyDOM.setURL(landed.href);
+    let connected: any[] | undefined;
+    const view = renderComponent(createElement(ui.OAuthCallback, { apiKey: org.key, baseUrl, onSuccess: (accounts: any[]) => { connected = accounts; } }));
+    try {
+      fireEvent.click(await screen.findByText('UI Test Company', {}, { timeout: 5000 }));
+      fireEvent.click(await screen.findByText('Connect 1 Account'));
+      await waitFor(() => assert.ok(connected, 'onSuccess was not called'), { timeout: 5000 });
+      assert.deepEqual(connected!.map((a) => [a.network, a.nickname]), [['linkedin', 'UI Test Company']]);
+      assert.match(calls.at(-1)!.url, /^\/v1\/social-accounts\/pending\/[^/]+\/finalize$/);
+      assert.equal(company.id !== undefined, true);
+    } finally {
+      view.unmount();
+    }
+  });
+
   test('getAuthUrl, the redirect back with ?session=, getPendingConnection, finalizeConnection (data.connectedAccounts)', async () => {
     const member = li.addUser({});
     li.signIn(member.sub);
@@ -136,11 +182,7 @@ describe('connecting an account', () => {
     try {
       const started = await act(() => result.current.getAuthUrl('linkedin', APP_REDIRECT_URI));
       assert.equal(started.success, true, JSON.stringify(started));
-      const consent = await nodeFetch(started.data.auth_url, { redirect: 'manual' });
-      const callback = new URL(consent.headers.get('location')!);
-      const back = await nodeFetch(server.url + callback.pathname + callback.search, { redirect: 'manual' });
-      assert.equal(back.status, 302);
-      const redirected = new URL(back.headers.get('location')!);
+      const redirected = await landAfterConsent(started.data.auth_url);
       assert.equal(`${redirected.origin}${redirected.pathname}`, APP_REDIRECT_URI);
       const session = redirected.searchParams.get('session');
       assert.ok(session, `no ?session= on ${redirected}`);

@@ -1,15 +1,21 @@
 // Rendering a hosted client's hooks as its users do, each render with its own SWR cache (the package
 // caches by path, so one test's list would otherwise be another's).
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, render, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 
 export { act, waitFor };
 
+const freshCache = ({ children }: { children: ReactNode }) => createElement(SWRConfig, { value: { provider: () => new Map(), dedupingInterval: 0 } }, children);
+
+/** Renders a component of the client, with its own SWR cache. */
+export function renderComponent(element: ReactNode): ReturnType<typeof render> {
+  return render(element, { wrapper: freshCache });
+}
+
 /** Renders `useHook`; the caller unmounts. */
 export function renderFresh<T>(useHook: () => T): { result: { current: T }; unmount(): void } {
-  const wrapper = ({ children }: { children: ReactNode }) => createElement(SWRConfig, { value: { provider: () => new Map(), dedupingInterval: 0 } }, children);
-  return renderHook(useHook, { wrapper });
+  return renderHook(useHook, { wrapper: freshCache });
 }
 
 /** Waits (up to 5 s) until `ready` holds of the hook's current value, then returns it. */
