@@ -53,18 +53,20 @@ describe('a valid request', () => {
     assert.equal(res.body.warnings[1], 'Unknown key "colour" was ignored');
   });
 
-  test('X, Threads, LinkedIn and Facebook judge what their publishing sides refuse before any call', async () => {
+  test('X, Threads, LinkedIn, Facebook and Bluesky judge what their publishing sides refuse before any call', async () => {
     const threads = await server.addAccount(org, 'threads', 'dry_th');
     const linkedin = await server.addAccount(org, 'linkedin', 'dry_li');
     const facebook = await server.addAccount(org, 'facebook', 'dry_fb');
     const doc = { url: 'https://cdn.example.com/notes.pdf', filename: 'notes.pdf' };
-    const res = await dryRun({ accounts: [x.id, threads.id, linkedin.id, facebook.id], containers: [{ content: 'Mixed', media: [video, image] }, { content: 'reply', media: [doc] }] });
+    const bluesky = await server.addAccount(org, 'bluesky', 'dry.bsky.social');
+    const res = await dryRun({ accounts: [x.id, threads.id, linkedin.id, facebook.id, bluesky.id], containers: [{ content: 'Mixed', media: [video, image] }, { content: 'reply', media: [doc] }] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const reasons = Object.fromEntries(res.body.destinations.map((d: any) => [d.network, d.ok ? 'ok' : d.reasons.join(' ')]));
     assert.match(reasons.x, /x: container 1 has 2 media; X allows up to 4 images or 1 video/);
     assert.match(reasons.threads, /threads: notes\.pdf is neither an image nor a video/);
     assert.match(reasons.linkedin, /linkedin: container 2 has media, but LinkedIn publishes later containers as comments/);
     assert.match(reasons.facebook, /facebook: container 2 has media/);
+    assert.match(reasons.bluesky, /bluesky: clip\.mp4 is not an image/);
   });
 
   test('a text post to a network that needs media is not publishable there', async () => {
