@@ -50,6 +50,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     ...earlyErrorOptions,
     // The client address (failed-authentication limits, logs) behind a reverse proxy: CRIER_TRUST_PROXY.
     trustProxy: ctx.config.trustProxy,
+    // `/v1/posts/` is `/v1/posts`: hosted clients call collections with a trailing slash.
+    routerOptions: { ignoreTrailingSlash: true },
     // A caller's request id is kept (so logs can be correlated across services); otherwise a new one.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -65,6 +67,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  acceptEmptyJsonOnDelete(app);
   installInputScan(app);
   installBodyDrain(app);
   const metrics = await installMetrics(app, ctx.config.metricsToken);
@@ -109,4 +112,18 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     await sandboxInboxRoutes(v1, ctx);
   });
   return app;
+}
+
+/**
+ * Browser clients send `Content-Type: application/json` on every call, a DELETE with no body too:
+ * that DELETE carries nothing to parse rather than a malformed body. Every other empty JSON body is
+ * still the 400 it was.
+ */
+function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.method === 'DELETE') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
 }

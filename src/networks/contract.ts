@@ -9,7 +9,7 @@
 import type { NetworkCapabilities } from './capabilities.ts';
 import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import type { NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions } from './types.ts';
+import type { ContainerInput, NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions } from './types.ts';
 
 /**
  * One network. `S` is the shape of its own settings, read from the environment by `config` at start
@@ -62,6 +62,19 @@ export interface NetworkMedia {
    * (a Reel, a Story, a Short). Undefined for a network that takes no video through Crier.
    */
   videoProfile(block: Record<string, unknown> | undefined): VideoProfile | undefined;
+  /**
+   * Why a target on this network could not publish `post`, judged from the post alone (the kinds and
+   * count of media, text lengths): the checks its publishing side makes before any call, shared with
+   * it, so `POST /v1/posts?dry_run=true` reports what publishing would refuse. Empty: nothing known
+   * to refuse. Absent: the network's publishing side judges nothing statically.
+   */
+  preflight?(post: PreflightPost): string[];
+}
+
+/** A post as one target would publish it: its containers and the network's platform block. */
+export interface PreflightPost {
+  containers: ContainerInput[];
+  block: Record<string, unknown> | undefined;
 }
 
 /** How accounts of the network are connected. */

@@ -43,6 +43,8 @@ export interface CreatedBody {
   success: true;
   warnings?: string[];
   post: PostJson;
+  /** The same post, where hosted clients read it (`data.post`). */
+  data: { post: PostJson };
 }
 
 /**
@@ -165,22 +167,20 @@ interface StoredPost {
 function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOutcome {
   const { request, accounts } = post;
   const queued = !request.isDraft;
-  const body: CreatedBody = {
-    success: true,
-    post: toPostJson({
-      id: stored.postId,
-      org_id: post.orgId,
-      published_at: null,
-      scheduled_at: request.scheduledAt,
-      is_draft: request.isDraft,
-      created_at: stored.createdAt,
-      network_options: Object.keys(request.blocks).length ? request.blocks : null,
-      process_media: request.processMedia,
-      queued,
-      accounts: accounts.map((a) => ({ ...a })),
-      containers: stored.containers,
-    }),
-  };
+  const json = toPostJson({
+    id: stored.postId,
+    org_id: post.orgId,
+    published_at: null,
+    scheduled_at: request.scheduledAt,
+    is_draft: request.isDraft,
+    created_at: stored.createdAt,
+    network_options: Object.keys(request.blocks).length ? request.blocks : null,
+    process_media: request.processMedia,
+    queued,
+    accounts: accounts.map((a) => ({ ...a })),
+    containers: stored.containers,
+  });
+  const body: CreatedBody = { success: true, post: json, data: { post: json } };
   if (request.warnings.length) body.warnings = request.warnings;
   const dueAt = !queued ? undefined : request.scheduledAt && request.scheduledAt > now ? request.scheduledAt : null;
   return { status: 200, body, headers: {}, replayed: false, dueAt };

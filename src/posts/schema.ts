@@ -114,6 +114,7 @@ export const CreatePostResponseSchema = Type.Object({
   success: Type.Boolean(),
   warnings: Type.Optional(Type.Array(Type.String())),
   post: PostSchema,
+  data: Type.Object({ post: PostSchema }, { description: 'The same post again, for clients that read it under `data`' }),
 });
 
 export const ListPostsQuerySchema = Type.Object({
@@ -141,4 +142,19 @@ export const ListPostsResponseSchema = Type.Object({
   posts: Type.Array(PostSchema),
   data: Type.Array(PostSchema),
   pagination: PaginationSchema,
+  count: Type.Integer({ description: 'The total of posts matching the filters (`pagination.total`), for clients that read it at the top level' }),
 });
+
+/** POST /v1/posts?dry_run=true: nothing stored; per resolved account, whether it could publish the post. */
+export const DryRunResponseSchema = Type.Object({
+  success: Type.Boolean(),
+  dryRun: Type.Literal(true),
+  warnings: Type.Optional(Type.Array(Type.String())),
+  destinations: Type.Array(Type.Object({
+    accountId: Type.String(),
+    network: Type.String(),
+    username: Type.String(),
+    ok: Type.Boolean({ description: 'false: publishing would fail this destination before calling its network, for `reasons`' }),
+    reasons: Type.Array(Type.String()),
+  }), { description: 'One per resolved account, in the order a create lists them.' }),
+}, { description: 'The answer of `?dry_run=true`' });

@@ -45,8 +45,18 @@ export function pendingConnectionsRoutes(app: FastifyInstance, ctx: AppContext):
       security: [],
       params: TokenParams,
       body: Type.Object({ selectedPageIds: Type.Optional(Type.Unknown()) }),
-      response: { 200: Type.Object({ success: Type.Boolean(), connectedAccounts: Type.Array(AccountSchema) }), 400: ErrorSchema, 404: ErrorSchema, 410: ErrorSchema },
+      response: {
+        200: Type.Object({
+          success: Type.Boolean(),
+          connectedAccounts: Type.Array(AccountSchema),
+          data: Type.Object({ connectedAccounts: Type.Array(AccountSchema) }, { description: 'The same accounts, for clients that read them under `data`' }),
+        }),
+        400: ErrorSchema, 404: ErrorSchema, 410: ErrorSchema,
+      },
     },
-    handler: async (request) => ({ success: true, connectedAccounts: await finalizePendingConnection(ctx.db, ctx.box, request.params.token, request.body ?? {}) }),
+    handler: async (request) => {
+      const connectedAccounts = await finalizePendingConnection(ctx.db, ctx.box, request.params.token, request.body ?? {});
+      return { success: true, connectedAccounts, data: { connectedAccounts } };
+    },
   });
 }

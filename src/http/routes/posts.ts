@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { accountProblem, createPostWriter } from '../../posts/create.ts';
+import { dryRunCreate, parseDryRun } from '../../posts/dry-run.ts';
 import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
 import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
@@ -11,7 +12,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { tokenOfPublicUrl } from '../../media/context.ts';
 import type { FetchPolicy } from '../../validation/fetched-url.ts';
 import {
-  CreatePostBodySchema, CreatePostResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PatchPostBodySchema, PostDetailSchema,
+  CreatePostBodySchema, CreatePostResponseSchema, DryRunResponseSchema, ListPostsQuerySchema, ListPostsResponseSchema, PatchPostBodySchema, PostDetailSchema,
   type ListPostsQuery,
 } from '../../posts/schema.ts';
 import type { AppContext } from '../context.ts';
@@ -35,11 +36,12 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/v1/posts', {
     schema: {
       summary: 'Create a post',
-      description: 'Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`.',
+      description: 'Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).',
       tags: ['posts'],
+      querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean({ description: 'Validate only: store nothing, answer `dryRun: true` with `destinations`.' })) }),
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
       body: CreatePostBodySchema,
-      response: { 200: CreatePostResponseSchema, 202: CreatePostResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+      response: { 200: Type.Union([CreatePostResponseSchema, DryRunResponseSchema]), 202: CreatePostResponseSchema, 400: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
     },
     // The body is validated by posts/validate.ts: unknown keys must become warnings, not errors,
     // and cross-field rules need the resolved accounts. The schema above documents it.
@@ -48,6 +50,11 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const now = new Date();
       const parsed = parseCreateBody(request.body, now, fetchPolicy);
+      if (parseDryRun((request.query as Record<string, unknown>).dry_run)) {
+        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId: request.owner.orgId, entries }));
+        // Sent as written: the 200 schema is a union, and serializing by it would validate each branch.
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+      }
       // Without a key a bad body needs no database; with one, the key is judged first (a reused key is a 422).
       if (!parsed.ok && key === undefined) throw validationError(parsed.details);
       const { orgId } = request.owner;
@@ -67,7 +74,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Querystring: ListPostsQuery }>('/v1/posts', {
     schema: {
       summary: 'List posts',
-      description: 'Filters combine with AND; newest first. `data` repeats `posts`.',
+      description: 'Filters combine with AND; newest first. `data` repeats `posts`; `count` repeats `pagination.total`.',
       tags: ['posts'],
       querystring: ListPostsQuerySchema,
       response: { 200: ListPostsResponseSchema, 400: ErrorSchema },
@@ -79,7 +86,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const posts = JSON.stringify(page.posts);
       return reply
         .type('application/json; charset=utf-8')
-        .send(`{"success":true,"posts":${posts},"data":${posts},"pagination":${JSON.stringify(page.pagination)}}`);
+        .send(`{"success":true,"posts":${posts},"data":${posts},"pagination":${JSON.stringify(page.pagination)},"count":${page.pagination.total}}`);
     },
   });
 
@@ -94,6 +101,23 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
       if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
       return { success: true, post };
+    },
+  });
+
+  // Crier does not read metrics back from the networks. Any 200 would have hosted clients draw
+  // zeros as if they were figures; a 404 with its own code is what they show as "no metrics".
+  app.get<{ Params: { id: string } }>('/v1/posts/:id/analytics', {
+    schema: {
+      summary: 'Analytics of a post: not collected by Crier',
+      description: 'Crier does not collect metrics from the networks: an existing post answers 404 with `code: "analytics_not_available"` (an unknown one `not_found`). Each destination\'s `platformPostUrl` (GET /v1/posts/{id}) leads to the network\'s own figures.',
+      tags: ['posts'],
+      params: IdParams,
+      response: { 404: ErrorSchema },
+    },
+    handler: async (request) => {
+      const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
+      if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
+      throw new RequestError(404, 'Crier does not collect analytics: each destination\'s platformPostUrl (GET /v1/posts/:id) leads to the network\'s own figures', { code: 'analytics_not_available' });
     },
   });
 

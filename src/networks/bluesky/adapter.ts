@@ -5,13 +5,12 @@ import { AtpAgent, RichText, XRPCError, type AtpSessionData } from '@atproto/api
 import { TID } from '@atproto/common-web';
 import { PublishError } from '../errors.ts';
 import { isTransientSsrf, ssrfCause } from '../../security/ssrf.ts';
-import { mediaKind } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isServiceOrigin, pdsFetch } from './pds.ts';
+import { checkMedia } from './shape.ts';
 
 const POST = 'app.bsky.feed.post';
 const MAX_GRAPHEMES = 300;
-const MAX_IMAGES = 4;
 const MAX_IMAGE_BYTES = 1_000_000;
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
 
@@ -27,18 +26,13 @@ export function createBlueskyAdapter(options: { service: string }): NetworkAdapt
   };
 }
 
+/** The media (shape.ts), then each text's length as Bluesky counts it (graphemes, by the SDK loaded to publish). */
 function checkContent(input: PublishInput, texts: string[]): void {
+  checkMedia(input);
   texts.forEach((text, i) => {
     const length = new RichText({ text }).graphemeLength;
     if (length > MAX_GRAPHEMES) {
       throw new PublishError('permanent', `bluesky: container ${i + 1} has ${length} characters (graphemes); Bluesky allows ${MAX_GRAPHEMES}`);
-    }
-    const media = input.containers[i]!.media;
-    if (media.length > MAX_IMAGES) throw new PublishError('permanent', `bluesky: container ${i + 1} has ${media.length} images; Bluesky allows ${MAX_IMAGES}`);
-    for (const m of media) {
-      if (mediaKind(m.filename) !== 'image') {
-        throw new PublishError('permanent', `bluesky: ${m.filename} is not an image; Crier publishes JPEG, PNG, WEBP and GIF images to Bluesky`);
-      }
     }
   });
 }

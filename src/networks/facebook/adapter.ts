@@ -11,6 +11,7 @@ import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../
 import { FacebookClient } from './client.ts';
 import { publishedVideo, type VideoCheckpoint, type VideoKind, type VideoTiming } from './videos.ts';
 import type { FacebookBlock } from './options.ts';
+import { checkShape } from './shape.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('facebook', 'the Page');
 
@@ -167,20 +168,6 @@ function withMentions(text: string, block: FacebookBlock): string {
   return out;
 }
 
-/**
- * What a Page post can be: text, photos, one video (a feed video, a Reel or a Story), or one photo
- * Story; later containers are comments, which Crier sends as text. Refused before any call.
- */
-function checkShape(input: PublishInput): void {
-  const block = (input.block ?? {}) as FacebookBlock;
-  const media = input.containers[0]!.media;
-  input.containers.slice(1).forEach((container, i) => {
-    if (container.media.length) throw refused(`container ${i + 2} has media, but Facebook publishes later containers as comments, which Crier sends as text`);
-  });
-  if (media.length > 1 && media.some(isVideo)) throw refused('a Facebook post has photos, or one video; this one mixes them');
-  if (!input.containers[0]!.content && !block.content && !media.length) throw refused('a Facebook post needs text, photos or a video');
-}
-
 /** The cover's bytes, checked as the spec asks: a JPEG of at most 10,000,000 bytes. */
 async function coverOf(input: PublishInput, url: string): Promise<{ bytes: Buffer; contentType: string }> {
   const cover = await input.fetchMedia(url);
@@ -189,6 +176,5 @@ async function coverOf(input: PublishInput, url: string): Promise<{ bytes: Buffe
   return cover;
 }
 
-const refused = (why: string) => new PublishError('permanent', `facebook: ${why}`, undefined, 'invalid');
 
 

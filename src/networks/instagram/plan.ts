@@ -3,6 +3,7 @@
 // since 2023), a Story (media_type=STORIES, no caption), or a carousel (2-10 items created with
 // is_carousel_item, then the CAROUSEL container naming them in order). Decided before any call, so a
 // shape Instagram cannot take fails the destination with nothing created.
+import type { PreflightPost } from '../contract.ts';
 import { PublishError } from '../errors.ts';
 import type { MediaInput, PublishInput } from '../types.ts';
 import type { InstagramBlock } from './options.ts';
@@ -68,7 +69,8 @@ function reelParams(video: MediaInput, block: InstagramBlock, shared: Record<str
   return { media_type: 'REELS', video_url: video.url, ...shared, ...tags, ...cover, ...trial };
 }
 
-function checkShape(input: PublishInput, block: InstagramBlock): void {
+/** What Instagram cannot publish, before any call; also the dry run's preflight (media.ts). */
+export function checkShape(input: PreflightPost, block = (input.block ?? {}) as InstagramBlock): void {
   const media = input.containers[0]!.media;
   input.containers.slice(1).forEach((container, i) => {
     if (container.media.length) throw refused(`container ${i + 2} has media, but Instagram publishes later containers as comments, which carry text only`);

@@ -9,6 +9,7 @@ import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
+import { checkShape } from './shape.ts';
 import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './uploads.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('linkedin', 'the account');
@@ -19,7 +20,6 @@ const CLOCK_MARGIN_MS = 5 * 60_000;
 const SEARCH_LIMIT = 500;
 const PAGE = 50;
 /** LinkedIn's multiImage takes 2 to 20 images. */
-const MAX_IMAGES = 20;
 
 export interface LinkedInAdapterOptions extends Partial<MediaTiming> {
   apiUrl: string;
@@ -144,24 +144,6 @@ async function rootContent(
   const title = only.kind === 'document' ? media[0]!.filename : block.caption;
   return { media: { id: only.urn, ...(title ? { title } : {}), ...(only.kind === 'image' ? altText(media[0]!.altText) : {}) } };
 }
-
-/**
- * What LinkedIn cannot publish, refused before any call: later containers become comments, which
- * carry text only; the root has 1 to 20 images, or one video, or one document, or an article card.
- * (Whether a file is an image, a video or a document is known from its bytes, at upload: uploads.ts.)
- */
-function checkShape(input: PublishInput): void {
-  const root = input.containers[0]!.media;
-  input.containers.slice(1).forEach((container, i) => {
-    if (container.media.length) throw refused(`container ${i + 2} has media, but LinkedIn publishes later containers as comments on the post, which carry text only`);
-  });
-  if (root.length > MAX_IMAGES) throw refused(`the post has ${root.length} media; LinkedIn takes up to ${MAX_IMAGES} images in one post`);
-  if (root.length && (input.block as LinkedInBlock | undefined)?.article) {
-    throw refused('the post has both media and linkedin.article; LinkedIn shows either media or an article card');
-  }
-}
-
-const refused = (why: string) => new PublishError('permanent', `linkedin: ${why}`, undefined, 'invalid');
 
 const altText = (text: string | undefined) => (text ? { altText: text } : {});
 

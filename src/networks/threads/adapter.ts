@@ -8,17 +8,15 @@
 // crash in that step, the container's status says whether it was published (PUBLISHED) and the post
 // is then found among the profile's recent posts or replies.
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
-import { mediaKind } from '../media-kind.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isMediaNotFound, ThreadsClient, type ThreadsPost } from './client.ts';
 import { advance, type ContainerCheckpoint, type ContainerParams, type Timing } from './containers.ts';
 import type { ThreadsBlock } from './options.ts';
+import { checkContainers } from './shape.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('threads', 'the account');
 
-/** A carousel takes 2 to 20 items (posts doc). */
-const MAX_MEDIA = 20;
 /** "Media Not Found" right after FINISHED is a known Threads race: the publish is tried again this many times. */
 const MAX_NOT_FOUND_RETRIES = 3;
 /** Our clock against Threads': a search for a post starts this much before its reservation. */
@@ -179,22 +177,9 @@ async function permalinkOf(client: ThreadsClient, mediaId: string, username: str
 
 const profileUrl = (username: string) => `https://www.threads.com/@${encodeURIComponent(username)}`;
 
-/**
- * What Threads cannot publish, refused before any call: a container with neither text nor media, more
- * than 20 media, media that are neither images nor videos, and media at a Crier address Threads could
- * not reach (PUBLIC_BASE_URL not public).
- */
+/** The shape (shape.ts), and media at a Crier address Threads could not reach (PUBLIC_BASE_URL not public). */
 function checkShape(input: PublishInput, publicUrl: PublicUrlContext): void {
-  input.containers.forEach((container, i) => {
-    const text = i === 0 ? ((input.block as ThreadsBlock | undefined)?.content ?? container.content) : container.content;
-    if (!text && container.media.length === 0) throw refused(`container ${i + 1} has neither text nor media`);
-    if (container.media.length > MAX_MEDIA) throw refused(`container ${i + 1} has ${container.media.length} media; a Threads carousel takes at most ${MAX_MEDIA}`);
-    for (const media of container.media) {
-      if (mediaKind(media.filename) === 'other') throw refused(`${media.filename} is neither an image nor a video; Threads takes JPEG or PNG images and MP4 or MOV videos`);
-      checkFetchableByNetwork('threads', media.url, publicUrl);
-    }
-  });
+  checkContainers(input);
+  for (const container of input.containers) for (const media of container.media) checkFetchableByNetwork('threads', media.url, publicUrl);
 }
-
-const refused = (why: string) => new PublishError('permanent', `threads: ${why}`, undefined, 'invalid');
 

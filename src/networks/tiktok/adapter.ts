@@ -8,18 +8,17 @@
 // TikTok takes no replies or comments through its API: later containers are not published; the root
 // says so in its note, and they are recorded with the root's ref (nothing of theirs exists on TikTok).
 import { PublishError, reconcileErrors } from '../errors.ts';
-import { mediaKind } from '../media-kind.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
-import { cut, MAX_PHOTOS, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
+import { postModeOf, textOf } from './bodies.ts';
 import { TikTokClient, type PublishStatus } from './client.ts';
 import type { TiktokBlock } from './options.ts';
+import { shapeOf } from './shape.ts';
 import { fetchStatus, initPhotos, start, uploadChunk, type StepContext, type StepTiming, type TikTokCheckpoint } from './steps.ts';
 
 const { cannotTell } = reconcileErrors('tiktok', 'the creator\'s TikTok profile and inbox');
 
 /** TikTok takes JPEG and WebP photos only (no PNG). */
-const PHOTO_EXTENSIONS = /\.(jpe?g|webp)$/i;
 
 export interface TikTokAdapterOptions extends Partial<StepTiming> {
   apiUrl: string;
@@ -40,7 +39,7 @@ export function createTikTokAdapter(options: TikTokAdapterOptions): NetworkAdapt
     async prepare(input) {
       if (!input.account.accessToken) throw new PublishError('auth', 'tiktok: the account has no access token; reconnect it');
       const block = (input.block ?? {}) as TiktokBlock;
-      const kind = checkShape(input, block, options.publicUrl);
+      const kind = checkShape(input, options.publicUrl);
       const ctx: StepContext = {
         client: new TikTokClient(options.apiUrl, input.account.accessToken), input, block,
         text: textOf(block, input.containers[0]!.content), creatorCap: options.creatorCap, timing,
@@ -99,25 +98,9 @@ function rootRef(ctx: StepContext, cp: TikTokCheckpoint, status: PublishStatus):
   return notes.length ? { ...ref, note: notes.join('; ') } : ref;
 }
 
-/**
- * What TikTok cannot publish, refused before any call: a root with one video, or 1 to 35 JPEG or
- * WebP photos that TikTok can download, and a direct-post caption within 2,200 UTF-16 units.
- */
-function checkShape(input: PublishInput, block: TiktokBlock, publicUrl: PublicUrlContext): 'video' | 'photo' {
-  const media = input.containers[0]!.media;
-  const kinds = media.map((m) => mediaKind(m.filename));
-  if (!media.length) throw refused('a TikTok post needs a video or photos in its first container');
-  if (kinds.includes('video')) {
-    if (media.length > 1) throw refused(`the first container has ${media.length} media with a video; TikTok posts one video alone, or photos`, 'media_rejected');
-    const text = textOf(block, input.containers[0]!.content);
-    if (postModeOf(block) === 'DIRECT_POST' && text.length > VIDEO_CAPTION_MAX) {
-      throw refused(`the caption is ${text.length} UTF-16 code units long; TikTok takes at most ${VIDEO_CAPTION_MAX} ("${cut(text, 40)}…")`);
-    }
-    return 'video';
-  }
-  if (media.length > MAX_PHOTOS) throw refused(`the first container has ${media.length} photos; TikTok takes at most ${MAX_PHOTOS} in one post`, 'media_rejected');
-  const other = media.find((m) => !PHOTO_EXTENSIONS.test(m.filename));
-  if (other) throw refused(`${other.filename} is not a JPEG or WebP photo; TikTok takes only those (no PNG)`, 'media_rejected');
-  for (const m of media) checkFetchableByNetwork('tiktok', m.url, publicUrl);
-  return 'photo';
+/** The shape (shape.ts), and photos TikTok can download from where they are. */
+function checkShape(input: PublishInput, publicUrl: PublicUrlContext): 'video' | 'photo' {
+  const kind = shapeOf(input);
+  if (kind === 'photo') for (const m of input.containers[0]!.media) checkFetchableByNetwork('tiktok', m.url, publicUrl);
+  return kind;
 }

@@ -7,11 +7,11 @@
 // every step after it resumes that video. The one gap — a worker killed between Vimeo's answer to the
 // creation and that checkpoint — is closed by reconcile, which looks among the member's newest videos
 // for one of this name and size created since the reservation, and hands it to publishPart to resume.
-import { mediaKind } from '../media-kind.ts';
 import { PublishError, reconcileErrors } from '../errors.ts';
 import type { MediaSource, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { idOf, VimeoClient, type ListedVideo } from './client.ts';
 import type { VimeoBlock } from './options.ts';
+import { checkShape } from './shape.ts';
 import { startUpload, startedUpload, uploadedVideo, type UploadTiming, type VideoCheckpoint } from './uploads.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('vimeo', 'the account\'s videos');
@@ -137,16 +137,3 @@ async function openVideo(input: PublishInput, url: string, filename: string): Pr
   }
   return source;
 }
-
-/** What Vimeo cannot publish: the root's one video (judged here, so a cross-post goes on elsewhere), later containers as text (options.ts refuses those at creation too). */
-function checkShape(input: PublishInput): void {
-  const [root, ...later] = input.containers;
-  if (root!.media.length !== 1) throw refused(`the first container has ${root!.media.length} media; Vimeo publishes exactly one video`);
-  if (mediaKind(root!.media[0]!.filename) === 'image') throw refused(`${root!.media[0]!.filename} is an image; Vimeo publishes exactly one video`);
-  later.forEach((container, i) => {
-    if (container.media.length) throw refused(`container ${i + 2} has media, but Vimeo publishes later containers as comments, which carry text only`);
-    if (!container.content.trim()) throw refused(`container ${i + 2} has no text, and a Vimeo comment needs some`);
-  });
-}
-
-const refused = (why: string) => new PublishError('permanent', `vimeo: ${why}`, undefined, 'invalid');

@@ -4,9 +4,9 @@
 // reserved, every page of it: found is published, not found after a complete search is absent, and
 // whatever X cannot answer for sure ends `unknown`, never a repost and never `failed`.
 import { PublishError, reconcileErrors } from '../errors.ts';
-import { mediaKind } from '../media-kind.ts';
 import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';
+import { checkMediaCounts } from './shape.ts';
 
 const { cannotTell } = reconcileErrors('x', 'the account');
 
@@ -107,15 +107,6 @@ async function upload(client: XClient, input: PublishInput, media: MediaInput, s
   if (IMAGE_TYPES.has(type)) return client.uploadImage(bytes, type);
   if (VIDEO_TYPES.has(type)) return client.uploadVideo(bytes, type, sleep);
   throw new PublishError('permanent', `x: ${media.filename} is ${type || 'of an unknown type'}; X accepts JPEG, PNG, GIF, WEBP images and MP4 or MOV video`);
-}
-
-function checkMediaCounts(input: PublishInput): void {
-  input.containers.forEach((container, i) => {
-    const videos = container.media.filter((m) => mediaKind(m.filename) === 'video').length;
-    if (container.media.length > 4 || (videos > 0 && container.media.length > 1)) {
-      throw new PublishError('permanent', `x: container ${i + 1} has ${container.media.length} media; X allows up to 4 images or 1 video per post`);
-    }
-  });
 }
 
 function repliesTo(tweet: XTweet, rootId: string): boolean {

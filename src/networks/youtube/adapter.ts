@@ -4,13 +4,13 @@
 // a top-level comment on it (commentThreads.insert), in order. After a crash, the video is never
 // created again: the session in the checkpoint is asked what it has; a comment is looked for among
 // the video's comment threads (our channel, the same text, since the reservation).
-import { mediaKind } from '../media-kind.ts';
 import { PublishError, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isProjectQuota, YoutubeClient } from './client.ts';
-import { descriptionProblem, metadataFor, titleProblem } from './metadata.ts';
+import { metadataFor } from './metadata.ts';
 import type { YoutubeBlock } from './options.ts';
 import { markExhausted } from './pool.ts';
+import { checked } from './shape.ts';
 import type { YoutubeSettings } from './settings.ts';
 import { setThumbnail } from './thumbnail.ts';
 import { processedVideo, type ProcessingTiming, type UploadContext, type VideoCheckpoint } from './uploads.ts';
@@ -109,24 +109,3 @@ function preparedFor(client: YoutubeClient, input: PublishInput, block: YoutubeB
     },
   };
 }
-
-/**
- * What YouTube cannot publish, refused before any call: one video in the root (judged only here, so
- * the destination fails alone), text-only comments after it, a title and description YouTube takes
- * (the request's rules refuse those at creation too; this holds for posts stored before them).
- */
-function checked(input: PublishInput): YoutubeBlock {
-  const block = (input.block ?? {}) as YoutubeBlock;
-  const root = input.containers[0]!;
-  if (root.media.length !== 1) throw refused(`a YouTube post is one video in the first container, this one has ${root.media.length} media`);
-  if (mediaKind(root.media[0]!.filename) !== 'video') throw refused(`a YouTube post is one video in the first container, and "${root.media[0]!.filename}" is not an mp4, mov, m4v or webm video`);
-  const laterWithMedia = input.containers.findIndex((c, i) => i > 0 && c.media.length > 0);
-  if (laterWithMedia > 0) throw refused(`container ${laterWithMedia + 1} has media, but later containers become comments on the video, which carry text only`);
-  const description = descriptionProblem(block.content ?? root.content);
-  if (description) throw refused(`the description ${description}`);
-  const title = block.title === undefined ? undefined : titleProblem(block.title);
-  if (title) throw refused(`youtube.title ${title}`);
-  return block;
-}
-
-const refused = (why: string) => new PublishError('permanent', `youtube: ${why}`, undefined, 'invalid');

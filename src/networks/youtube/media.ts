@@ -1,6 +1,8 @@
 // YouTube takes bytes (resumable upload) and transcodes whatever it is given.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
+import { preflightOf } from '../preflight.ts';
+import { checked } from './shape.ts';
 import { GB } from '../video.ts';
 
 export const profiles = {
@@ -15,4 +17,5 @@ export const media: NetworkMedia = {
   requiresMedia: true,
   profiles,
   videoProfile: (block) => (block?.isShort === true ? profiles.youtubeShort : profiles.youtube),
+  preflight: preflightOf(checked),
 };

@@ -1,0 +1,22 @@
+// What a Facebook Page cannot publish, judged from the post alone: the publishing side refuses it before any
+// call, and a dry run reports it (media.ts preflight).
+import type { PreflightPost } from '../contract.ts';
+import { PublishError } from '../errors.ts';
+import { isVideo } from '../media-kind.ts';
+import type { FacebookBlock } from './options.ts';
+
+/**
+ * What a Page post can be: text, photos, one video (a feed video, a Reel or a Story), or one photo
+ * Story; later containers are comments, which Crier sends as text. Refused before any call.
+ */
+export function checkShape(input: PreflightPost): void {
+  const block = (input.block ?? {}) as FacebookBlock;
+  const media = input.containers[0]!.media;
+  input.containers.slice(1).forEach((container, i) => {
+    if (container.media.length) throw refused(`container ${i + 2} has media, but Facebook publishes later containers as comments, which Crier sends as text`);
+  });
+  if (media.length > 1 && media.some(isVideo)) throw refused('a Facebook post has photos, or one video; this one mixes them');
+  if (!input.containers[0]!.content && !block.content && !media.length) throw refused('a Facebook post needs text, photos or a video');
+}
+
+const refused = (why: string) => new PublishError('permanent', `facebook: ${why}`, undefined, 'invalid');

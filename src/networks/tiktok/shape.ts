@@ -1,0 +1,31 @@
+// What TikTok cannot publish, judged from the post alone: the publishing side refuses it before any
+// call, and a dry run reports it (media.ts preflight).
+import type { PreflightPost } from '../contract.ts';
+import { mediaKind } from '../media-kind.ts';
+import { cut, MAX_PHOTOS, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
+import type { TiktokBlock } from './options.ts';
+
+const PHOTO_EXTENSIONS = /\.(jpe?g|webp)$/i;
+
+/**
+ * What TikTok cannot publish, refused before any call: a root with one video, or 1 to 35 JPEG or
+ * WebP photos, and a direct-post caption within 2,200 UTF-16 units.
+ */
+export function shapeOf(input: PreflightPost): 'video' | 'photo' {
+  const block = (input.block ?? {}) as TiktokBlock;
+  const media = input.containers[0]!.media;
+  const kinds = media.map((m) => mediaKind(m.filename));
+  if (!media.length) throw refused('a TikTok post needs a video or photos in its first container');
+  if (kinds.includes('video')) {
+    if (media.length > 1) throw refused(`the first container has ${media.length} media with a video; TikTok posts one video alone, or photos`, 'media_rejected');
+    const text = textOf(block, input.containers[0]!.content);
+    if (postModeOf(block) === 'DIRECT_POST' && text.length > VIDEO_CAPTION_MAX) {
+      throw refused(`the caption is ${text.length} UTF-16 code units long; TikTok takes at most ${VIDEO_CAPTION_MAX} ("${cut(text, 40)}…")`);
+    }
+    return 'video';
+  }
+  if (media.length > MAX_PHOTOS) throw refused(`the first container has ${media.length} photos; TikTok takes at most ${MAX_PHOTOS} in one post`, 'media_rejected');
+  const other = media.find((m) => !PHOTO_EXTENSIONS.test(m.filename));
+  if (other) throw refused(`${other.filename} is not a JPEG or WebP photo; TikTok takes only those (no PNG)`, 'media_rejected');
+  return 'photo';
+}

@@ -1,0 +1,66 @@
+// POST /v1/posts?dry_run=true: what a create would answer, and what each targeted account's network
+// would refuse before any call, with nothing stored and no Idempotency-Key consumed. The request's
+// own rules (schema, accounts, block and target rules, the 30-day window) are the create's: a bad
+// request is the same 400. What a destination could not publish is judged by its network's
+// `media.preflight` (the checks its publishing side makes before calling the network), so a dry run
+// says "ok: false" where publishing would fail that destination, and the rest would still publish.
+import { RequestError, validationError } from '../errors.ts';
+import { encodeId } from '../ids.ts';
+import { networkFor } from '../networks/registry.ts';
+import type { FieldIssue } from '../networks/types.ts';
+import type { ResolvedAccount } from './accounts.ts';
+import { accountProblem } from './create.ts';
+import type { CreateRequest, Parsed } from './validate.ts';
+
+export interface DryRunDestination {
+  accountId: string;
+  network: string;
+  username: string;
+  ok: boolean;
+  reasons: string[];
+}
+
+export interface DryRunBody {
+  success: true;
+  dryRun: true;
+  warnings?: string[];
+  destinations: DryRunDestination[];
+}
+
+/** The `dry_run` query parameter: true, false, or a 400 naming the parameter. */
+export function parseDryRun(raw: unknown): boolean {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === '' || raw === 'true' || raw === '1') return true;
+  throw validationError([{ field: 'dry_run', message: 'must be "true" or "false"' }] satisfies FieldIssue[]);
+}
+
+/**
+ * The dry run's answer, or the create's RequestError. `resolve` is the create's account resolver:
+ * the same entries name the same accounts in the same order.
+ */
+export async function dryRunCreate(parsed: Parsed, resolve: (entries: string[]) => Promise<ResolvedAccount[]>): Promise<DryRunBody> {
+  if (!parsed.ok) throw validationError(parsed.details);
+  const accounts = await resolve(parsed.request.accounts);
+  const problem: RequestError | undefined = accountProblem(parsed.request, accounts);
+  if (problem) throw problem;
+  const body: DryRunBody = { success: true, dryRun: true, destinations: accounts.map((account) => destinationOf(parsed.request, account)) };
+  if (parsed.request.warnings.length) body.warnings = parsed.request.warnings;
+  return body;
+}
+
+function destinationOf(request: CreateRequest, account: ResolvedAccount): DryRunDestination {
+  const reasons = preflightReasons(request, account);
+  return { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
+}
+
+/** The network's own judgement; without one, the contract's requiresMedia is all that is known. */
+function preflightReasons(request: CreateRequest, account: ResolvedAccount): string[] {
+  const network = networkFor(account.network);
+  const post = { containers: request.containers, block: request.blocks[account.network] };
+  if (network.media.preflight) return network.media.preflight(post);
+  const root = request.containers[0];
+  if (network.media.requiresMedia && (!root || root.media.length === 0)) {
+    return [`${network.label} needs an image or a video in the first container`];
+  }
+  return [];
+}

@@ -1,0 +1,143 @@
+// POST /v1/posts?dry_run=true over real HTTP: the create's judgement of the request, each account's
+// network's judgement of the post, and nothing stored or consumed.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { countRows, startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
+
+let server: TestServer;
+let org: TestOrg;
+let x: TestAccount;
+let youtube: TestAccount;
+let tiktok: TestAccount;
+let instagram: TestAccount;
+
+before(async () => {
+  server = await startTestServer();
+  org = await server.createOrg();
+  x = await server.addAccount(org, 'x', 'dry_x');
+  youtube = await server.addAccount(org, 'youtube', 'dry_yt');
+  tiktok = await server.addAccount(org, 'tiktok', 'dry_tt');
+  instagram = await server.addAccount(org, 'instagram', 'dry_ig');
+});
+after(() => server.close());
+
+const dryRun = (body: unknown, headers: Record<string, string> = {}, query = 'dry_run=true') =>
+  server.request('POST', `/v1/posts?${query}`, { key: org.key, body, headers });
+const image = { url: 'https://cdn.example.com/cat.png', filename: 'cat.png' };
+const video = { url: 'https://cdn.example.com/clip.mp4', filename: 'clip.mp4' };
+
+describe('a valid request', () => {
+  test('one destination per resolved account, in the order of `accounts`; each network judges the post', async () => {
+    const res = await dryRun({ accounts: [youtube.username, x.id, tiktok.id, instagram.id], containers: [{ content: 'A cat', media: [image] }] });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.success, true);
+    assert.equal(res.body.dryRun, true);
+    assert.equal('post' in res.body, false);
+    const byNetwork = Object.fromEntries(res.body.destinations.map((d: any) => [d.network, d]));
+    assert.deepEqual(res.body.destinations.map((d: any) => d.accountId), [youtube.id, x.id, tiktok.id, instagram.id]);
+    assert.deepEqual(byNetwork.x, { accountId: x.id, network: 'x', username: 'dry_x', ok: true, reasons: [] });
+    assert.equal(byNetwork.instagram.ok, true, 'Instagram takes one PNG image');
+    assert.equal(byNetwork.youtube.ok, false);
+    assert.match(byNetwork.youtube.reasons[0], /youtube: .*"cat\.png" is not an mp4/);
+    assert.equal(byNetwork.tiktok.ok, false);
+    assert.match(byNetwork.tiktok.reasons[0], /cat\.png is not a JPEG or WebP photo/);
+  });
+
+  test('a video suits every network here; unknown keys are warnings as on a create', async () => {
+    // The media item as a hosted client's form sends it, with the id of its own media library.
+    const res = await dryRun({ accounts: [youtube.id, tiktok.id, instagram.id], containers: [{ content: 'Clip', media: [{ ...video, id: 7 }] }], colour: 'red' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.destinations.map((d: any) => [d.network, d.ok, d.reasons]), [['youtube', true, []], ['tiktok', true, []], ['instagram', true, []]]);
+    assert.equal(res.body.warnings.length, 2);
+    assert.match(res.body.warnings[0], /containers\[0\]\.media\[0\]\.id/);
+    assert.equal(res.body.warnings[1], 'Unknown key "colour" was ignored');
+  });
+
+  test('X, Threads, LinkedIn, Facebook and Bluesky judge what their publishing sides refuse before any call', async () => {
+    const threads = await server.addAccount(org, 'threads', 'dry_th');
+    const linkedin = await server.addAccount(org, 'linkedin', 'dry_li');
+    const facebook = await server.addAccount(org, 'facebook', 'dry_fb');
+    const doc = { url: 'https://cdn.example.com/notes.pdf', filename: 'notes.pdf' };
+    const bluesky = await server.addAccount(org, 'bluesky', 'dry.bsky.social');
+    const res = await dryRun({ accounts: [x.id, threads.id, linkedin.id, facebook.id, bluesky.id], containers: [{ content: 'Mixed', media: [video, image] }, { content: 'reply', media: [doc] }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const reasons = Object.fromEntries(res.body.destinations.map((d: any) => [d.network, d.ok ? 'ok' : d.reasons.join(' ')]));
+    assert.match(reasons.x, /x: container 1 has 2 media; X allows up to 4 images or 1 video/);
+    assert.match(reasons.threads, /threads: notes\.pdf is neither an image nor a video/);
+    assert.match(reasons.linkedin, /linkedin: container 2 has media, but LinkedIn publishes later containers as comments/);
+    assert.match(reasons.facebook, /facebook: container 2 has media/);
+    assert.match(reasons.bluesky, /bluesky: clip\.mp4 is not an image/);
+  });
+
+  test('a text post to a network that needs media is not publishable there', async () => {
+    const res = await dryRun({ accounts: [x.id, instagram.id], content: 'Just words' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.destinations.map((d: any) => d.ok), [true, false]);
+    assert.match(res.body.destinations[1].reasons[0], /instagram: Instagram needs an image or a video/);
+  });
+
+  test('nothing is stored, and the Idempotency-Key stays free for the real create', async () => {
+    const before = await countRows(server.db, 'posts', org.orgId);
+    const body = { accounts: [x.id], content: 'Keyed' };
+    const dry = await dryRun(body, { 'idempotency-key': 'dry-run-key-1' });
+    assert.equal(dry.status, 200);
+    assert.equal(await countRows(server.db, 'posts', org.orgId), before);
+    const created = await server.request('POST', '/v1/posts', { key: org.key, body, headers: { 'idempotency-key': 'dry-run-key-1' } });
+    assert.equal(created.status, 200);
+    assert.equal(created.headers.get('idempotency-replayed'), null, 'the dry run did not store a response under the key');
+    assert.equal(await countRows(server.db, 'posts', org.orgId), before + 1);
+  });
+
+  test('dry_run=false is a create', async () => {
+    const res = await dryRun({ accounts: [x.id], content: 'Really' }, {}, 'dry_run=false');
+    assert.equal(res.status, 200);
+    assert.ok(res.body.post.id);
+    assert.equal('dryRun' in res.body, false);
+  });
+});
+
+describe('an invalid request: the create\'s 400', () => {
+  async function sameAsCreate(body: unknown): Promise<any> {
+    const dry = await dryRun(body);
+    const created = await server.request('POST', '/v1/posts', { key: org.key, body });
+    assert.equal(dry.status, 400);
+    assert.deepEqual(dry.body, created.body);
+    return dry.body;
+  }
+
+  test('schema and content rules', async () => {
+    const body = await sameAsCreate({ accounts: [x.id] });
+    assert.equal(body.details[0].field, 'content');
+  });
+
+  test('the 30-day window', async () => {
+    const body = await sameAsCreate({ accounts: [x.id], content: 'Later', scheduledAt: new Date(Date.now() + 40 * 86_400_000).toISOString() });
+    assert.equal(body.details[0].field, 'scheduledAt');
+  });
+
+  test('no account resolved', async () => {
+    const body = await sameAsCreate({ accounts: ['nobody_here'], content: 'Hi' });
+    assert.equal(body.code, 'no_account_resolved');
+  });
+
+  test('a target rule of a resolved account (Threads: 500 characters)', async () => {
+    const threads = await server.addAccount(org, 'threads', 'dry_threads');
+    const body = await sameAsCreate({ accounts: [x.id, threads.id], content: 'a'.repeat(600) });
+    assert.match(JSON.stringify(body.details), /500/);
+  });
+
+  test('a bad dry_run value names the parameter', async () => {
+    const res = await dryRun({ accounts: [x.id], content: 'Hi' }, {}, 'dry_run=maybe');
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.details, [{ field: 'dry_run', message: 'must be "true" or "false"' }]);
+  });
+});
+
+test('the OpenAPI document describes the dry run', async () => {
+  const res = await server.request('GET', '/openapi.json');
+  const create = res.body.paths['/v1/posts'].post;
+  assert.ok(create.parameters.some((p: any) => p.name === 'dry_run' && p.in === 'query'));
+  const ok = JSON.stringify(create.responses['200']);
+  assert.match(ok, /destinations/);
+  assert.match(ok, /dryRun/);
+});
