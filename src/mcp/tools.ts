@@ -16,6 +16,8 @@ export interface ToolOperation {
    * operation declares them: validate_post on a Crier without the dry run would create the post.
    */
   fixedQuery?: Record<string, string>;
+  /** Query parameters the tool never sends (create_post is never a dry run: validate_post is). */
+  hiddenQuery?: string[];
   readOnly: boolean;
 }
 
@@ -29,7 +31,7 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
     description: `Check a post without creating it: the same input as create_post; answers per destination \`ok\` or the reasons it would fail. Nothing is stored. ${MEDIA_NOTE}`,
   },
   {
-    name: 'create_post', method: 'POST', path: '/v1/posts', readOnly: false,
+    name: 'create_post', method: 'POST', path: '/v1/posts', hiddenQuery: ['dry_run'], readOnly: false,
     description: `Create a post on the given accounts (ids or usernames): published now, at \`scheduledAt\` (ISO 8601 with a time zone), or kept as a draft (\`isDraft\`). Several \`containers\` make a thread. ${MEDIA_NOTE}`,
   },
   { name: 'get_post', method: 'GET', path: '/v1/posts/{id}', readOnly: true, description: 'A post with the publishing state of each destination (status, the published URL, or the error).' },
@@ -98,7 +100,7 @@ export function buildTools(document: OpenApiDocument): Tool[] {
 }
 
 function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: JsonSchema | undefined): Tool {
-  const fixed = new Set(Object.keys(operation.fixedQuery ?? {}));
+  const fixed = new Set([...Object.keys(operation.fixedQuery ?? {}), ...(operation.hiddenQuery ?? [])]);
   const params = parameters.filter((p) => (p.in === 'path' || p.in === 'query') && !fixed.has(p.name));
   const properties: Record<string, unknown> = {};
   const required: string[] = [];

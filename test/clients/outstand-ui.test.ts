@@ -136,6 +136,7 @@ describe('media', () => {
     try {
       const listed = await until(list.result, (r) => r.media.length > 0);
       assert.deepEqual(listed.media.map((m: any) => m.id), [id]);
+      assert.equal(listed.pagination?.count, 1, 'MediaList reads the total under pagination.count');
       await act(() => list.result.current.deleteMedia(String(id)));
       assert.deepEqual(lastCall(), { method: 'DELETE', url: `/v1/media/${id}`, status: 200 });
     } finally {

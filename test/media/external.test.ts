@@ -4,7 +4,8 @@
 // behind. Against a real local HTTPS server.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import os from 'node:os';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,7 +28,14 @@ let clipRequests = 0;
 
 const tempFiles = async () => (await readdir(os.tmpdir())).filter((name) => name.startsWith('crier-media-'));
 
+// A temporary directory of this file's own: other test files' workers download into the system's at
+// the same time, and their files would be counted as this file's.
+let ownTmp: string;
+const systemTmp = process.env.TMPDIR;
+
 before(async () => {
+  ownTmp = await mkdtemp(path.join(os.tmpdir(), 'crier-external-test-'));
+  process.env.TMPDIR = ownTmp;
   server = await startHttpsServer();
   server.route('/clip.mp4', (_req, res) => {
     clipRequests += 1;
@@ -54,6 +62,9 @@ before(async () => {
 after(async () => {
   await client.close();
   await server.close();
+  if (systemTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = systemTmp;
+  await rm(ownTmp, { recursive: true, force: true });
 });
 
 test('a video by URL is a temporary file read in ranges, gone once disposed of and idle', async () => {

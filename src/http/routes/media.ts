@@ -68,9 +68,18 @@ export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
       summary: 'List media',
       tags: ['media'],
       querystring: Type.Object(PaginationQuery),
-      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(MediaSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), 400: ErrorSchema },
+      response: {
+        200: Type.Object({
+          success: Type.Boolean(), data: Type.Array(MediaSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(),
+          pagination: Type.Object({ count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }, { description: 'The same three figures, where hosted clients read them' }),
+        }),
+        400: ErrorSchema,
+      },
     },
-    handler: async (request) => ({ success: true, ...(await listMedia(media, request.owner.orgId, request.query)) }),
+    handler: async (request) => {
+      const page = await listMedia(media, request.owner.orgId, request.query);
+      return { success: true, ...page, pagination: { count: page.count, limit: page.limit, offset: page.offset } };
+    },
   });
 
   app.get<{ Params: { id: string } }>('/v1/media/:id', {
