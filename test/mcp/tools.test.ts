@@ -23,7 +23,8 @@ test('with it, validate_post calls the create with dry_run=true, and dry_run is 
   assert.deepEqual(validate.request({ accounts: ['a'], content: 'hi' }), { method: 'POST', path: '/v1/posts', query: { dry_run: 'true' }, body: { accounts: ['a'], content: 'hi' } });
   assert.deepEqual(validate.inputSchema, { type: 'object', properties: body.properties, required: ['accounts'] });
   const create = tools.find((t) => t.name === 'create_post')!;
-  assert.deepEqual(create.inputSchema.properties, { ...body.properties, dry_run: { type: 'boolean' } });
+  assert.deepEqual(create.inputSchema.properties, body.properties);
+  assert.deepEqual(create.request({ accounts: ['a'], dry_run: true }).query, {}, 'a create is never a dry run');
 });
 
 test('path parameters go into the path (encoded), query parameters into the query, the rest into the body', () => {
