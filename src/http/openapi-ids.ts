@@ -41,7 +41,9 @@ export function operationIdFor(method: string, url: string): string {
   else verb = ({ POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' } as Record<string, string>)[method] ?? method.toLowerCase();
   // A list keeps its last noun plural (listSocialAccountBoards); every other noun is one thing.
   const nouns = words.map((word, n) => (verb === 'list' && n === words.length - 1 ? word : singular(word)));
-  return verb + nouns.map(pascal).join('');
+  // A trailing-slash alias (kept for clients that call it) is another operation of the document.
+  const alias = url.length > 1 && url.endsWith('/') ? 'WithTrailingSlash' : '';
+  return verb + nouns.map(pascal).join('') + alias;
 }
 
 function methodOf(route: RouteOptions): string | undefined {
