@@ -70,9 +70,10 @@ export class CrierHttp {
   async *pages<Item>(path: string, query: QueryValues = {}, pageSize = 50): AsyncGenerator<Item[]> {
     let offset = Number(query.offset ?? 0);
     for (;;) {
-      const answer = await this.request<{ data: Item[] }>('GET', path, { query: { ...query, limit: pageSize, offset } });
+      const answer = await this.request<{ data: Item[]; limit?: number; pagination?: { limit: number } }>('GET', path, { query: { ...query, limit: pageSize, offset } });
       if (answer.data.length > 0) yield answer.data;
-      if (answer.data.length < pageSize) return;
+      // A short page is the last one; the limit Crier applied (echoed back) is what "short" means.
+      if (answer.data.length < (answer.pagination?.limit ?? answer.limit ?? pageSize)) return;
       offset += answer.data.length;
     }
   }
