@@ -14,6 +14,7 @@ import { earlyErrorOptions, installErrorHandling } from './errors.ts';
 import { installInputScan } from './input-scan.ts';
 import { lazySchemaCompilers } from './lazy-schemas.ts';
 import { installMetrics } from './metrics.ts';
+import { installOperationIds } from './openapi-ids.ts';
 import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     schemaController: { compilersFactory: compilers.compilersFactory },
   });
   compilers.attach(app);
+  installOperationIds(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

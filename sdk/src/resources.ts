@@ -1,0 +1,94 @@
+// The typed methods of each resource, over CrierHttp. Names follow the operationIds of /openapi.json
+// (createPost → posts.create); bodies and answers are the generated types of those operations.
+import { keyFor, type CrierHttp, type Query, type RequestBody, type ResponseBody } from './http.ts';
+
+const at = (...parts: string[]) => parts.map((p) => encodeURIComponent(p)).join('/');
+type Item<Op extends 'listPosts' | 'listSocialAccounts' | 'listMedia' | 'listWebhooks'> = ResponseBody<Op>['data'][number];
+
+/** The answer of a dry run (`POST /v1/posts?dry_run=true`): the verdict per destination, nothing stored. */
+export interface PostValidation {
+  success: boolean;
+  dryRun: true;
+  destinations: { accountId: string; network: string; username: string; ok: boolean; reasons: string[] }[];
+}
+
+export type CreatePostInput = RequestBody<'createPost'>;
+export type Post = Item<'listPosts'>;
+
+export function postsApi(http: CrierHttp) {
+  return {
+    /** Creates a post. The Idempotency-Key (given, or generated here) is the same on every retry, so a retried create never posts twice. */
+    create: (body: CreatePostInput, options: { idempotencyKey?: string } = {}) =>
+      http.request<ResponseBody<'createPost'>>('POST', '/v1/posts', { body, idempotencyKey: keyFor(options.idempotencyKey) }),
+    /** Every check of a create, per destination, without storing anything. */
+    validate: (body: CreatePostInput) => http.request<PostValidation>('POST', '/v1/posts', { body, query: { dry_run: true } }),
+    list: (query: Query<'listPosts'> = {}) => http.request<ResponseBody<'listPosts'>>('GET', '/v1/posts', { query }),
+    pages: (query: Omit<Query<'listPosts'>, 'limit'> = {}, pageSize?: number) => http.pages<Post>('/v1/posts', query, pageSize),
+    all: (query: Omit<Query<'listPosts'>, 'limit'> = {}, pageSize?: number) => http.each<Post>('/v1/posts', query, pageSize),
+    get: (id: string) => http.request<ResponseBody<'getPost'>>('GET', `/v1/posts/${at(id)}`),
+    update: (id: string, body: RequestBody<'updatePost'>) => http.request<ResponseBody<'updatePost'>>('PATCH', `/v1/posts/${at(id)}`, { body }),
+    delete: (id: string) => http.request<ResponseBody<'deletePost'>>('DELETE', `/v1/posts/${at(id)}`),
+  };
+}
+
+export type SocialAccount = Item<'listSocialAccounts'>;
+
+export function accountsApi(http: CrierHttp) {
+  return {
+    list: (query: Query<'listSocialAccounts'> = {}) => http.request<ResponseBody<'listSocialAccounts'>>('GET', '/v1/social-accounts', { query }),
+    pages: (query: Omit<Query<'listSocialAccounts'>, 'limit'> = {}, pageSize?: number) => http.pages<SocialAccount>('/v1/social-accounts', query, pageSize),
+    all: (query: Omit<Query<'listSocialAccounts'>, 'limit'> = {}, pageSize?: number) => http.each<SocialAccount>('/v1/social-accounts', query, pageSize),
+    get: (id: string) => http.request<ResponseBody<'getSocialAccount'>>('GET', `/v1/social-accounts/${at(id)}`),
+    delete: (id: string) => http.request<ResponseBody<'deleteSocialAccount'>>('DELETE', `/v1/social-accounts/${at(id)}`),
+    connectBluesky: (body: RequestBody<'createSocialAccountBluesky'>) =>
+      http.request<ResponseBody<'createSocialAccountBluesky'>>('POST', '/v1/social-accounts/bluesky', { body }),
+  };
+}
+
+export type Media = Item<'listMedia'>;
+
+export interface UploadInput {
+  filename: string;
+  bytes: Uint8Array;
+  /** Default: what Crier infers from the file name. */
+  contentType?: string;
+}
+
+export function mediaApi(http: CrierHttp) {
+  return {
+    /** The whole upload flow: a signed URL, the bytes PUT to it, then the confirm; answers the confirmed media (its `url` goes in a post). */
+    async upload(input: UploadInput): Promise<ResponseBody<'confirmMedia'>['data']> {
+      const started = await http.request<ResponseBody<'uploadMedia'>>('POST', '/v1/media/upload', { body: { filename: input.filename, content_type: input.contentType } });
+      await http.uploadBytes(started.data.upload_url, input.bytes, input.contentType);
+      const confirmed = await http.request<ResponseBody<'confirmMedia'>>('POST', `/v1/media/${started.data.id}/confirm`, { body: { size: input.bytes.byteLength } });
+      return confirmed.data;
+    },
+    list: (query: Query<'listMedia'> = {}) => http.request<ResponseBody<'listMedia'>>('GET', '/v1/media', { query }),
+    pages: (query: Omit<Query<'listMedia'>, 'limit'> = {}, pageSize?: number) => http.pages<Media>('/v1/media', query, pageSize),
+    all: (query: Omit<Query<'listMedia'>, 'limit'> = {}, pageSize?: number) => http.each<Media>('/v1/media', query, pageSize),
+    get: (id: string | number) => http.request<ResponseBody<'getMedia'>>('GET', `/v1/media/${at(String(id))}`),
+    delete: (id: string | number) => http.request<ResponseBody<'deleteMedia'>>('DELETE', `/v1/media/${at(String(id))}`),
+  };
+}
+
+export type Webhook = Item<'listWebhooks'>;
+
+export function webhooksApi(http: CrierHttp) {
+  return {
+    create: (body: RequestBody<'createWebhook'>) => http.request<ResponseBody<'createWebhook'>>('POST', '/v1/webhooks', { body }),
+    list: (query: Query<'listWebhooks'> = {}) => http.request<ResponseBody<'listWebhooks'>>('GET', '/v1/webhooks', { query }),
+    all: (query: Omit<Query<'listWebhooks'>, 'limit'> = {}, pageSize?: number) => http.each<Webhook>('/v1/webhooks', query, pageSize),
+    get: (id: string) => http.request<ResponseBody<'getWebhook'>>('GET', `/v1/webhooks/${at(id)}`),
+    update: (id: string, body: RequestBody<'updateWebhook'>) => http.request<ResponseBody<'updateWebhook'>>('PATCH', `/v1/webhooks/${at(id)}`, { body }),
+    delete: (id: string) => http.request<ResponseBody<'deleteWebhook'>>('DELETE', `/v1/webhooks/${at(id)}`),
+    /** Sends a `webhook.test` event to the webhook now. */
+    test: (id: string) => http.request<ResponseBody<'testWebhook'>>('POST', `/v1/webhooks/${at(id)}/test`),
+    deliveries: (id: string, query: Query<'listWebhookDeliveries'> = {}) =>
+      http.request<ResponseBody<'listWebhookDeliveries'>>('GET', `/v1/webhooks/${at(id)}/deliveries`, { query }),
+    redeliver: (deliveryId: string) => http.request<ResponseBody<'redeliverWebhookDelivery'>>('POST', `/v1/webhooks/deliveries/${at(deliveryId)}/redeliver`),
+  };
+}
+
+export function usageApi(http: CrierHttp) {
+  return { get: () => http.request<ResponseBody<'getUsage'>>('GET', '/v1/usage') };
+}
