@@ -2,6 +2,26 @@
 // Regenerate with `node sdk/generate.ts` after changing a route's schema.
 
 export interface paths {
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server (Streamable HTTP, stateless)
+         * @description JSON-RPC messages of the Model Context Protocol. Its tools call this API with the same API key.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media-uploads/{id}": {
         parameters: {
             query?: never;
@@ -170,13 +190,13 @@ export interface paths {
         };
         /**
          * List posts
-         * @description Filters combine with AND; newest first. `data` repeats `posts`.
+         * @description Filters combine with AND; newest first. `data` repeats `posts`; `count` repeats `pagination.total`.
          */
         get: operations["listPosts"];
         put?: never;
         /**
          * Create a post
-         * @description Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`.
+         * @description Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).
          */
         post: operations["createPost"];
         delete?: never;
@@ -208,6 +228,26 @@ export interface paths {
          * @description Body: `scheduledAt` (the same forms and 30-day window as create) and/or `isDraft`. Re-queues every destination, unless the post is a draft: without `isDraft` a draft stays a draft (its time moves, nothing is queued); `isDraft: false` queues it, `isDraft: true` unqueues a post. A post already published on any account answers 409: create a new single-destination post for the accounts that failed.
          */
         patch: operations["updatePost"];
+        trace?: never;
+    };
+    "/v1/posts/{id}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of a post: not collected by Crier
+         * @description Crier does not collect metrics from the networks: an existing post answers 404 with `code: "analytics_not_available"` (an unknown one `not_found`). Each destination's `platformPostUrl` (GET /v1/posts/{id}) leads to the network's own figures.
+         */
+        get: operations["listPostAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/social-accounts": {
@@ -545,6 +585,24 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     uploadMediaBytes: {
         parameters: {
             query?: {
@@ -834,6 +892,12 @@ export interface operations {
                         }[];
                         limit: number;
                         offset: number;
+                        /** @description The same three figures, where hosted clients read them */
+                        pagination: {
+                            count: number;
+                            limit: number;
+                            offset: number;
+                        };
                         success: boolean;
                     };
                 };
@@ -1121,6 +1185,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The total of posts matching the filters (`pagination.total`), for clients that read it at the top level */
+                        count: number;
                         data: {
                             containers: {
                                 content: string;
@@ -1209,7 +1275,10 @@ export interface operations {
     };
     createPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Validate only: store nothing, answer `dryRun: true` with `destinations`. */
+                dry_run?: boolean;
+            };
             header?: {
                 "idempotency-key"?: string;
             };
@@ -1425,6 +1494,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The same post again, for clients that read it under `data` */
+                        data: {
+                            post: {
+                                containers: {
+                                    content: string;
+                                    id: string;
+                                    media: {
+                                        altText: string | null;
+                                        filename: string;
+                                        id: number;
+                                        url: string;
+                                    }[];
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                isDraft: boolean;
+                                networkOverrideConfiguration: {
+                                    [key: string]: unknown;
+                                } | null;
+                                orgId: string;
+                                processMedia: boolean;
+                                publishedAt: string | null;
+                                scheduled: boolean;
+                                scheduledAt: string | null;
+                                socialAccounts: {
+                                    id: string;
+                                    network: string;
+                                    nickname: string;
+                                    username: string;
+                                }[];
+                            };
+                        };
                         post: {
                             containers: {
                                 content: string;
@@ -1457,6 +1559,20 @@ export interface operations {
                         };
                         success: boolean;
                         warnings?: string[];
+                    } | {
+                        /** @description One per resolved account, in the order a create lists them. */
+                        destinations: {
+                            accountId: string;
+                            network: string;
+                            /** @description false: publishing would fail this destination before calling its network, for `reasons` */
+                            ok: boolean;
+                            reasons: string[];
+                            username: string;
+                        }[];
+                        /** @enum {boolean} */
+                        dryRun: true;
+                        success: boolean;
+                        warnings?: string[];
                     };
                 };
             };
@@ -1467,6 +1583,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The same post again, for clients that read it under `data` */
+                        data: {
+                            post: {
+                                containers: {
+                                    content: string;
+                                    id: string;
+                                    media: {
+                                        altText: string | null;
+                                        filename: string;
+                                        id: number;
+                                        url: string;
+                                    }[];
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                isDraft: boolean;
+                                networkOverrideConfiguration: {
+                                    [key: string]: unknown;
+                                } | null;
+                                orgId: string;
+                                processMedia: boolean;
+                                publishedAt: string | null;
+                                scheduled: boolean;
+                                scheduledAt: string | null;
+                                socialAccounts: {
+                                    id: string;
+                                    network: string;
+                                    nickname: string;
+                                    username: string;
+                                }[];
+                            };
+                        };
                         post: {
                             containers: {
                                 content: string;
@@ -1780,6 +1929,34 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listPostAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2269,6 +2446,24 @@ export interface operations {
                             tenantId: string | null;
                             username: string;
                         }[];
+                        /** @description The same accounts, for clients that read them under `data` */
+                        data: {
+                            connectedAccounts: {
+                                accountType: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @enum {integer} */
+                                isActive: 0 | 1;
+                                network: string;
+                                network_unique_id: string;
+                                nickname: string;
+                                profile_picture_url: string | null;
+                                sandbox: boolean;
+                                tenantId: string | null;
+                                username: string;
+                            }[];
+                        };
                         success: boolean;
                     };
                 };

@@ -5,12 +5,12 @@ import { keyFor, type CrierHttp, type Query, type RequestBody, type ResponseBody
 const at = (...parts: string[]) => parts.map((p) => encodeURIComponent(p)).join('/');
 type Item<Op extends 'listPosts' | 'listSocialAccounts' | 'listMedia' | 'listWebhooks'> = ResponseBody<Op>['data'][number];
 
+/** `POST /v1/posts` answers a created post, or with `?dry_run=true` the verdicts: the two halves of its type. */
+type CreateAnswer = ResponseBody<'createPost'>;
 /** The answer of a dry run (`POST /v1/posts?dry_run=true`): the verdict per destination, nothing stored. */
-export interface PostValidation {
-  success: boolean;
-  dryRun: true;
-  destinations: { accountId: string; network: string; username: string; ok: boolean; reasons: string[] }[];
-}
+export type PostValidation = Extract<CreateAnswer, { dryRun: true }>;
+/** A created post's answer: the spec's `post` (and `data.post`, where hosted clients read it). */
+export type PostCreated = Exclude<CreateAnswer, { dryRun: true }>;
 
 export type CreatePostInput = RequestBody<'createPost'>;
 export type Post = Item<'listPosts'>;
@@ -19,7 +19,7 @@ export function postsApi(http: CrierHttp) {
   return {
     /** Creates a post. The Idempotency-Key (given, or generated here) is the same on every retry, so a retried create never posts twice. */
     create: (body: CreatePostInput, options: { idempotencyKey?: string } = {}) =>
-      http.request<ResponseBody<'createPost'>>('POST', '/v1/posts', { body, idempotencyKey: keyFor(options.idempotencyKey) }),
+      http.request<PostCreated>('POST', '/v1/posts', { body, idempotencyKey: keyFor(options.idempotencyKey) }),
     /** Every check of a create, per destination, without storing anything. */
     validate: (body: CreatePostInput) => http.request<PostValidation>('POST', '/v1/posts', { body, query: { dry_run: true } }),
     list: (query: Query<'listPosts'> = {}) => http.request<ResponseBody<'listPosts'>>('GET', '/v1/posts', { query }),

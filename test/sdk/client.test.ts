@@ -105,3 +105,19 @@ test('update, delete, accounts and usage are typed calls of the same API', async
   const usage = await crier.usage.get();
   assert.equal(usage.success, true);
 });
+
+test('posts.validate is the dry run: a verdict per destination, no post stored, no Idempotency-Key', async () => {
+  sent.length = 0;
+  const crier = client();
+  const before = (await crier.posts.list({ social_account_id: account.id })).posts.length;
+  const verdict = await crier.posts.validate({ accounts: [account.id], content: 'judged, not stored' });
+  assert.equal(verdict.dryRun, true);
+  assert.deepEqual(verdict.destinations.map((d) => [d.accountId, d.network, d.ok, d.reasons]), [[account.id, 'x', true, []]]);
+  assert.equal((await crier.posts.list({ social_account_id: account.id })).posts.length, before, 'nothing stored');
+  const call = sent.find((s) => s.method === 'POST')!;
+  assert.match(call.url, /\/v1\/posts\?dry_run=true$/);
+  assert.equal(call.key, undefined);
+  const refused = await crier.posts.validate({ accounts: ['nobody_here'], content: 'no account' }).catch((e: unknown) => e);
+  assert.ok(refused instanceof CrierError, 'an invalid post is refused as a create would be');
+  assert.equal(refused.status, 400);
+});
