@@ -23,7 +23,7 @@ const SCHEDULED_CROSS_POST = {
   },
 };
 
-const INSTAGRAM_CAROUSEL = {
+const CAROUSEL = {
   summary: 'An Instagram carousel: 2 to 10 images or videos by URL (upload them with POST /v1/media/upload first)',
   value: {
     accounts: ['my_instagram'],
@@ -37,7 +37,7 @@ const INSTAGRAM_CAROUSEL = {
         ],
       },
     ],
-    instagram: { altText: 'Three outfits on a rack' },
+    'instagram': { altText: 'Three outfits on a rack' },
   },
 };
 
@@ -45,5 +45,5 @@ const INSTAGRAM_CAROUSEL = {
 export const CREATE_POST_EXAMPLES = {
   thread: THREAD,
   scheduledCrossPost: SCHEDULED_CROSS_POST,
-  instagramCarousel: INSTAGRAM_CAROUSEL,
+  'instagramCarousel': CAROUSEL,
 };
