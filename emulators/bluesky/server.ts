@@ -1,14 +1,16 @@
 // A local Bluesky PDS (XRPC) for tests and `crier start --sandbox`: app-password sessions, blob
 // upload, record writes validated against the lexicons, reads, with the reference PDS's error
-// bodies and RateLimit-* headers. The AppView (feeds, threads) is not part of it.
+// bodies and RateLimit-* headers, and the few AppView reads Crier makes through a PDS (an author's
+// feed, a thread, posts, a profile), computed from the records it hosts.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { createApp, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { createApp, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
 import { faultBody, internalError, invalidRequest, methodNotImplemented, payloadTooLarge, rateLimitExceeded } from './errors.ts';
-import { commit } from './repo.ts';
+import { commit, prepareWrite } from './repo.ts';
+import { appViewMethods } from './routes/appview.ts';
 import { readMethods } from './routes/read.ts';
 import { sessionMethods } from './routes/session.ts';
 import { writeMethods } from './routes/write.ts';
@@ -48,6 +50,24 @@ export interface BlueskyEmulator {
   /** Revokes every refresh token of the account: the next refreshSession answers ExpiredToken. */
   revokeSessions(did: string): void;
   failNext(fault: FaultSpec): void;
+  /**
+   * Writes a record into an account's repository as its owner would from another app (a reply or a
+   * like from another user, a follow, a profile), validated like createRecord. Returns its uri and cid.
+   */
+  addRecord(did: string, collection: string, record: Record<string, unknown>): { uri: string; cid: string };
+  /** How many people bookmarked a post (the AppView's bookmarkCount). */
+  setBookmarks(uri: string, count: number): void;
+  /** Every XRPC call, in order: method name, query parameters, JSON body, the caller's DID and the status answered. */
+  calls(): BlueskyCall[];
+}
+
+export interface BlueskyCall {
+  nsid: string;
+  method: string;
+  params: Record<string, unknown>;
+  body: unknown;
+  did: string | undefined;
+  status: number;
 }
 
 export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): Promise<BlueskyEmulator> {
@@ -66,7 +86,7 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
     url: '',
   };
   const methods = new Map<string, XrpcMethod>();
-  for (const method of [...sessionMethods(world), ...writeMethods(world, blobLimit), ...readMethods(world)]) {
+  for (const method of [...sessionMethods(world), ...writeMethods(world, blobLimit), ...readMethods(world), ...appViewMethods(world)]) {
     methods.set(method.nsid, method);
   }
   const faults = new FaultQueue();
@@ -97,10 +117,23 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
     return run(world, method.rateLimits?.(authed) ?? [], () => method.handler(authed));
   };
 
+  const calls: BlueskyCall[] = [];
   app.route({
     method: ['GET', 'POST'],
     url: '/xrpc/:nsid',
-    handler: async (req: FastifyRequest, reply: FastifyReply) => send(reply, await dispatch(req)),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const out = await dispatch(req);
+      const auth = authenticate(world, 'access', req.headers.authorization);
+      calls.push({
+        nsid: (req.params as { nsid: string }).nsid,
+        method: req.method,
+        params: { ...(req.query as Record<string, unknown>) },
+        body: (req.headers['content-type'] ?? '').startsWith('application/json') ? jsonBody(req.body) : undefined,
+        did: isReply(auth) ? undefined : auth.did,
+        status: out.status,
+      });
+      return send(reply, out);
+    },
   });
   app.setNotFoundHandler((_req, reply) => send(reply, { status: 404, body: { error: 'NotFound', message: 'Not Found' } }));
   app.setErrorHandler((error: { statusCode?: number }, _req, reply) => send(reply, error.statusCode === 413 ? payloadTooLarge() : internalError()));
@@ -131,6 +164,20 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
       for (const [id, session] of world.store.refreshSessions) if (session.did === did) world.store.refreshSessions.delete(id);
     },
     failNext: (fault) => faults.add(fault),
+    addRecord: (did, collection, record) => {
+      if (!world.store.accounts.has(did)) throw new Error(`no account ${did}`);
+      const prepared = prepareWrite(world, did, collection, record, undefined);
+      if (isReply(prepared)) throw new Error(`invalid record: ${JSON.stringify(prepared.body)}`);
+      const rkey = collection === 'app.bsky.actor.profile' ? 'self' : world.tids.next(clock.now());
+      const uri = `at://${did}/${collection}/${rkey}`;
+      const existing = world.store.getRecord(did, collection, rkey);
+      if (existing) world.store.records.splice(world.store.records.indexOf(existing), 1);
+      world.store.records.push({ uri, cid: prepared.cid, did, collection, rkey, value: prepared.value, indexedAt: clock.iso() });
+      commit(world, did);
+      return { uri, cid: prepared.cid };
+    },
+    setBookmarks: (uri, count) => world.store.bookmarks.set(uri, count),
+    calls: () => structuredClone(calls),
   };
 }
 

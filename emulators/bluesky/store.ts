@@ -67,6 +67,8 @@ export class PdsStore {
   /** Access tokens a test expired early (their JWT `exp` still lies in the future). */
   readonly expiredTokens = new Set<string>();
   readonly revs = new Map<string, string>();
+  /** Bookmark counts by post URI (bookmarks are private records the AppView only counts). */
+  readonly bookmarks = new Map<string, number>();
 
   addAccount(input: AddAccountInput): Account {
     const handle = input.handle.toLowerCase();

@@ -16,8 +16,14 @@ import { pageVideoRoutes } from './routes/page-videos.ts';
 import { pagePostRoutes } from './routes/page-posts.ts';
 import { instagramControls, type InstagramControls } from './instagram/controls.ts';
 import { InstagramStore } from './instagram/store.ts';
+import { engagementRoutes } from './routes/engagement.ts';
 import { graphRoutes } from './routes/graph.ts';
+import { instagramEngagementRoutes } from './routes/instagram-engagement.ts';
+import { pageEngagementRoutes } from './routes/page-engagement.ts';
 import { instagramMediaRoutes } from './routes/instagram-media.ts';
+import { instagramMessagingRoutes } from './routes/instagram-messaging.ts';
+import { InstagramMessaging } from './instagram/messaging.ts';
+import { instagramMessagingControls, WebhookSender, type InstagramMessagingControls } from './instagram/webhooks.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
 import type { FbRequest, FbRoute, FbWorld } from './world.ts';
@@ -59,6 +65,8 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   pages: PageControls;
   /** Instagram publishing: what was received, and the switches (instagram/controls.ts). */
   instagram: InstagramControls;
+  /** Instagram direct messages, and the signed webhooks sent as people comment and write (instagram/webhooks.ts). */
+  instagramMessaging: InstagramMessagingControls;
 }
 
 export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}): Promise<FacebookEmulator> {
@@ -70,9 +78,11 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
   const pages = new PagesStore();
   const world: FbWorld = {
     store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
-    instagram, download: await createDownloader(trusted), nodes: [], commentEdges: [],
+    instagram, download: await createDownloader(trusted), nodes: [], commentEdges: [], deleters: [], insightEdges: [],
     downloadBytes: await createByteDownloader(trusted),
   };
+  const messaging = new InstagramMessaging(clock);
+  const webhooks = new WebhookSender(messaging);
   const faults = new FaultQueue();
   const pageCtx = pageContext(world, pages);
   // Page photos arrive as multipart bytes (Meta takes photos up to 10 MB).
@@ -111,7 +121,9 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...pagePostRoutes(world, pages, pageCtx), ...pageVideoRoutes(world, pages, pageCtx), ...graphRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...instagramMediaRoutes(world), ...instagramMessagingRoutes(world, messaging, webhooks), ...pagePostRoutes(world, pages, pageCtx), ...pageVideoRoutes(world, pages, pageCtx), ...graphRoutes(world)]) register(route);
+  // Engagement: comments and answers, own posts, deletes, insights (page-engagement.ts, instagram-engagement.ts).
+  for (const route of [...pageEngagementRoutes(world, pages, pageCtx), ...instagramEngagementRoutes(world), ...engagementRoutes(world)]) register(route);
   app.setNotFoundHandler((req, reply) => send(reply, unknownPath(req.url.split('?')[0]!)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serviceUnavailable(500)));
 
@@ -132,8 +144,9 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
       store.record(accessToken, { kind: 'page', userId, pageId, clientId, longLived: true });
       return accessToken;
     },
-    instagram: instagramControls(instagram),
-    pages: pageControls(pages, clock),
+    instagram: instagramControls(instagram, store),
+    instagramMessaging: instagramMessagingControls(messaging, webhooks, (igUserId) => store.instagram(igUserId)?.account.username ?? igUserId),
+    pages: pageControls(pages, clock, store),
     trustMediaCa: (pem) => {
       trusted.push(pem);
     },

@@ -15,6 +15,8 @@ export interface IgAccount {
   username: string;
   name: string;
   profilePictureUrl: string;
+  followersCount: number;
+  followsCount: number;
 }
 
 export interface FbPage {
@@ -27,6 +29,8 @@ export interface FbPage {
   /** What the user may do on the Page (CREATE_CONTENT, MODERATE, MANAGE, ANALYZE, ADVERTISE, MESSAGING). */
   tasks: string[];
   instagram?: IgAccount;
+  followersCount: number;
+  fanCount: number;
 }
 
 export interface AddPageInput {
@@ -98,6 +102,8 @@ export class FacebookStore {
       category: input.category ?? 'Product/service',
       pictureUrl: input.pictureUrl ?? `https://scontent.example.fbcdn.net/page/${id}.jpg`,
       tasks: input.tasks ?? ALL_TASKS,
+      followersCount: 0,
+      fanCount: 0,
     };
     if (input.instagram) {
       const m = this.#next();
@@ -107,6 +113,8 @@ export class FacebookStore {
         username: input.instagram.username ?? `emulated_ig_${m}`,
         name: input.instagram.name ?? `Emulated IG ${m}`,
         profilePictureUrl: input.instagram.profilePictureUrl ?? `https://scontent.example.cdninstagram.com/ig/${igId}.jpg`,
+        followersCount: input.instagram.followersCount ?? 0,
+        followsCount: input.instagram.followsCount ?? 0,
       };
     }
     this.pages.set(id, page);

@@ -25,6 +25,10 @@ export interface FbWorld {
   nodes: ((req: FbRequest) => Reply | undefined)[];
   /** Handlers of /{id}/comments for objects other than Instagram media (Page posts); undefined: not theirs. */
   commentEdges: ((req: FbRequest, write: boolean) => Promise<Reply> | undefined)[];
+  /** Handlers of DELETE /{id} (Page posts, Instagram media); undefined: not theirs. */
+  deleters: ((req: FbRequest) => Reply | Promise<Reply> | undefined)[];
+  /** Handlers of GET /{id}/insights (Pages, Page posts, Instagram users and media); undefined: not theirs. */
+  insightEdges: ((req: FbRequest) => Reply | undefined)[];
   /** A URL's bytes (a photo posted by `url`), or undefined when it cannot be fetched. */
   downloadBytes(url: string): Promise<Buffer | undefined>;
 }
@@ -46,7 +50,7 @@ export interface FbRequest {
 }
 
 export interface FbRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   /** Graph routes are versioned: /v23.0/... */
   versioned: boolean;

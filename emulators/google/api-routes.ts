@@ -1,19 +1,14 @@
-// The Google APIs a connect reads: YouTube Data v3 channels.list (the channel of the token) and the
-// Business Profile account and location listings, with Google's bearer checks (401 UNAUTHENTICATED,
-// 403 PERMISSION_DENIED for a missing scope), paging (nextPageToken; an empty list is `{}`) and the
-// mandatory readMask of locations.list.
+// The Google APIs a Business Profile connect reads: the account and location listings, with Google's
+// bearer checks (401 UNAUTHENTICATED, 403 PERMISSION_DENIED for a missing scope), paging
+// (nextPageToken; an empty list is `{}`) and the mandatory readMask of locations.list. YouTube's
+// channels.list is with the rest of YouTube (youtube/channels.ts).
 import type { Reply } from '../shared/http.ts';
-import {
-  badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, legacyError, MISSING_CREDENTIALS, richError,
-} from './errors.ts';
-import type { GoogleChannel, GoogleLocation, GoogleUser } from './store.ts';
+import { badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, MISSING_CREDENTIALS, richError } from './errors.ts';
+import type { GoogleLocation, GoogleUser } from './store.ts';
 import type { GoogleRoute, GoogleWorld, RouteInput } from './world.ts';
 
 const SCOPE = 'https://www.googleapis.com/auth/';
-const YOUTUBE_READ_SCOPES = ['youtube', 'youtube.readonly', 'youtube.force-ssl', 'youtubepartner'].map((s) => SCOPE + s);
 const BUSINESS_SCOPES = ['business.manage', 'plus.business.manage'].map((s) => SCOPE + s);
-const CHANNEL_PARTS = new Set(['id', 'snippet', 'contentDetails', 'statistics', 'status', 'brandingSettings', 'topicDetails', 'localizations', 'auditDetails', 'contentOwnerDetails']);
-const CHANNEL_FILTERS = ['forUsername', 'managedByMe', 'categoryId', 'mine', 'mySubscribers', 'id', 'forHandle'];
 const LOCATION_FIELDS = new Set([
   'name', 'languageCode', 'storeCode', 'title', 'phoneNumbers', 'categories', 'storefrontAddress', 'websiteUri', 'regularHours',
   'specialHours', 'serviceArea', 'labels', 'adWordsLocationExtensions', 'latlng', 'openInfo', 'metadata', 'profile', 'relationshipData',
@@ -33,86 +28,19 @@ function readPageToken(token: string | undefined): number | undefined {
 }
 
 export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
-  /** The bearer token's user, or the API's 401/403 in the API family's own envelope. */
-  const authenticate = (input: RouteInput, scopes: string[], family: 'youtube' | { service: string; method: string }): Auth => {
+  /** The bearer token's user, or the API's 401/403 in the rich envelope. */
+  const authenticate = (input: RouteInput, scopes: string[], family: { service: string; method: string }): Auth => {
     const match = /^Bearer\s+(\S+)$/i.exec(input.headers.authorization ?? '');
-    const youtube = family === 'youtube';
-    if (!match) {
-      return {
-        ok: false,
-        reply: youtube
-          ? legacyError(401, MISSING_CREDENTIALS, [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }])
-          : richError(401, MISSING_CREDENTIALS, [errorInfo('CREDENTIALS_MISSING', family.service, family.method)]),
-      };
-    }
+    if (!match) return { ok: false, reply: richError(401, MISSING_CREDENTIALS, [errorInfo('CREDENTIALS_MISSING', family.service, family.method)]) };
     const check = world.oauth.checkAccess(match[1]);
     if (!check.ok) {
-      return {
-        ok: false,
-        reply: youtube
-          ? legacyError(401, INVALID_CREDENTIALS, [{ message: 'Invalid Credentials', domain: 'global', reason: 'authError', location: 'Authorization', locationType: 'header' }], INVALID_TOKEN_HEADER)
-          : richError(401, INVALID_CREDENTIALS, check.reason === 'expired' ? [errorInfo('ACCESS_TOKEN_EXPIRED', family.service, family.method)] : [], INVALID_TOKEN_HEADER),
-      };
+      return { ok: false, reply: richError(401, INVALID_CREDENTIALS, check.reason === 'expired' ? [errorInfo('ACCESS_TOKEN_EXPIRED', family.service, family.method)] : [], INVALID_TOKEN_HEADER) };
     }
     const user = world.store.users.get(check.userId);
     if (!check.scopes.some((s) => scopes.includes(s)) || !user) {
-      return {
-        ok: false,
-        reply: youtube
-          ? legacyError(403, INSUFFICIENT_SCOPES, [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }])
-          : richError(403, INSUFFICIENT_SCOPES, [errorInfo('ACCESS_TOKEN_SCOPE_INSUFFICIENT', family.service, family.method)]),
-      };
+      return { ok: false, reply: richError(403, INSUFFICIENT_SCOPES, [errorInfo('ACCESS_TOKEN_SCOPE_INSUFFICIENT', family.service, family.method)]) };
     }
     return { ok: true, user };
-  };
-
-  const channels: GoogleRoute['handler'] = (input) => {
-    const { query } = input;
-    const auth = authenticate(input, YOUTUBE_READ_SCOPES, 'youtube');
-    if (!auth.ok) return auth.reply;
-    if (!query.part) return legacyError(400, 'Required parameter: part', [{ message: 'Required parameter: part', domain: 'global', reason: 'required', location: 'part', locationType: 'parameter' }]);
-    const parts = query.part.split(',').map((p) => p.trim());
-    const unknown = parts.find((p) => !CHANNEL_PARTS.has(p));
-    if (unknown !== undefined) return legacyError(400, `'${unknown}'`, [{ message: `'${unknown}'`, domain: 'youtube.part', reason: 'unknownPart', location: 'part', locationType: 'parameter' }]);
-    const filters = CHANNEL_FILTERS.filter((f) => query[f] !== undefined);
-    if (filters.length !== 1) {
-      const message = filters.length ? `Incompatible parameters specified in the request: ${filters.join(', ')}` : `No filter selected. Expected one of: ${CHANNEL_FILTERS.join(', ')}`;
-      return legacyError(400, message, [{ message, domain: 'youtube.parameter', reason: filters.length ? 'incompatibleParameters' : 'missingRequiredParameter', location: filters[0] ?? 'parameters', locationType: 'parameter' }]);
-    }
-    const everyChannel = () => [...world.store.users.values()].flatMap((u) => (u.channel ? [u.channel] : []));
-    let found: GoogleChannel[] = [];
-    if (query.mine === 'true') found = auth.user.channel ? [auth.user.channel] : [];
-    else if (query.id !== undefined) {
-      const ids = new Set(query.id.split(','));
-      found = everyChannel().filter((c) => ids.has(c.id));
-    } else if (query.forHandle !== undefined) {
-      const handle = (query.forHandle.startsWith('@') ? query.forHandle : `@${query.forHandle}`).toLowerCase();
-      found = everyChannel().filter((c) => c.customUrl.toLowerCase() === handle);
-    }
-    const items = found.map((c) => ({
-      kind: 'youtube#channel',
-      etag: etag(c.id),
-      id: c.id,
-      ...(parts.includes('snippet')
-        ? {
-            snippet: {
-              title: c.title,
-              description: c.description,
-              customUrl: c.customUrl,
-              publishedAt: c.publishedAt,
-              thumbnails: {
-                default: { url: c.thumbnailUrl, width: 88, height: 88 },
-                medium: { url: c.thumbnailUrl.replace('=s88', '=s240'), width: 240, height: 240 },
-                high: { url: c.thumbnailUrl.replace('=s88', '=s800'), width: 800, height: 800 },
-              },
-              localized: { title: c.title, description: c.description },
-            },
-          }
-        : {}),
-      ...(parts.includes('contentDetails') ? { contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${c.id.slice(2)}` } } } : {}),
-      ...(parts.includes('statistics') ? { statistics: { viewCount: '0', subscriberCount: '0', hiddenSubscriberCount: false, videoCount: '0' } } : {}),
-    }));
-    return { status: 200, body: { kind: 'youtube#channelListResponse', etag: etag(items.map((i) => i.id).join()), pageInfo: { totalResults: items.length, resultsPerPage: 5 }, items } };
   };
 
   const accounts: GoogleRoute['handler'] = (input) => {
@@ -147,7 +75,6 @@ export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
   };
 
   return [
-    { method: 'GET', url: '/youtube/v3/channels', handler: channels },
     { method: 'GET', url: '/v1/accounts', handler: accounts },
     { method: 'GET', url: '/v1/accounts/:accountId/locations', handler: locations },
   ];
@@ -171,5 +98,3 @@ function page<T>(all: T[], offset: number, size: number, field: string): Record<
 function project(location: GoogleLocation, fields: Set<string>): Partial<GoogleLocation> {
   return Object.fromEntries(Object.entries(location).filter(([name]) => fields.has(name)));
 }
-
-const etag = (seed: string) => Buffer.from(`etag:${seed}`).toString('base64url').slice(0, 27);

@@ -44,7 +44,7 @@ export interface GoogleEmulator extends OAuthEmulatorControls {
   setChannel(userId: string, channel: Partial<Omit<GoogleChannel, 'id'>> & { id?: string } | null): GoogleChannel | null;
   addBusinessAccount(userId: string, input?: AddBusinessAccountInput): GoogleBusinessAccount;
   addLocation(accountName: string, input?: AddLocationInput): GoogleLocation;
-  /** YouTube publishing: uploads, videos, thumbnails, comments (youtube/). */
+  /** YouTube: uploads, videos, thumbnails, comments and replies, statistics, the quota (youtube/). */
   youtube: YoutubeControls;
   /** Business Profile localPosts (business/). */
   business: BusinessControls;

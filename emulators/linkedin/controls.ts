@@ -1,7 +1,8 @@
 // The publishing half of the LinkedIn emulator's test handle: what was posted, uploaded and called,
 // and the knobs for processing, quotas and duplicates.
 import { assetView, commentView, postView, type CallLog, type LinkedInAssetView, type LinkedInCall, type LinkedInCommentView, type LinkedInPostView } from './inspect.ts';
-import type { AssetKind } from './publishing.ts';
+import type { AssetKind, PostStats } from './publishing.ts';
+import { addComment } from './routes/comments.ts';
 import type { DailyQuota } from './quota.ts';
 import type { LinkedInWorld } from './world.ts';
 
@@ -33,6 +34,15 @@ export interface PublishingControls {
   setDailyQuota(endpoint: string, quota: Partial<DailyQuota>): void;
   /** The duplicate-commentary window (ms). */
   setDuplicateWindow(ms: number): void;
+  /**
+   * A comment by anyone (another member's or organization's URN as `actor`) on a post (share or
+   * activity URN), or, with a comment URN as `on`, an answer to that comment.
+   */
+  addComment(input: { on: string; actor: string; text: string; likes?: number }): LinkedInCommentView;
+  /** Sets a post's counters (impressions, clicks, reactions, reshares…) as LinkedIn's statistics report them. */
+  setPostStatistics(postUrn: string, stats: Partial<PostStats>): void;
+  /** Sets how many members follow an organization. */
+  setFollowers(organizationId: number, followers: number): void;
 }
 
 export function publishingControls(world: LinkedInWorld, calls: CallLog): PublishingControls {
@@ -65,5 +75,21 @@ export function publishingControls(world: LinkedInWorld, calls: CallLog): Publis
     failNextVideo: (reason = 'Video processing failed') => void (world.processing.failNextVideo = reason),
     setDailyQuota: (endpoint, quota) => world.quotas.set(endpoint, quota),
     setDuplicateWindow: (ms) => void (world.duplicateWindowMs = ms),
+    addComment: ({ on, actor, text, likes }) => {
+      const parent = on.startsWith('urn:li:comment:') ? world.publishing.findComment(on) : undefined;
+      const post = parent?.post ?? world.publishing.findPost(on);
+      if (!post) throw new Error(`no LinkedIn post or comment ${on}`);
+      return commentView(addComment(world, post, { actor, text, likes, parentComment: parent?.comment.urn }));
+    },
+    setPostStatistics: (postUrn, stats) => {
+      const post = world.publishing.posts.find((p) => p.urn === postUrn || p.activityUrn === postUrn);
+      if (!post) throw new Error(`no LinkedIn post ${postUrn}`);
+      Object.assign(post.stats, stats);
+    },
+    setFollowers: (organizationId, followers) => {
+      const org = world.organizations.get(organizationId);
+      if (!org) throw new Error(`no LinkedIn organization ${organizationId}`);
+      org.followers = followers;
+    },
   };
 }

@@ -32,6 +32,7 @@ export interface LinkedInCommentView {
   text: string;
   parentComment?: string;
   createdAt: number;
+  likes: number;
 }
 
 export interface LinkedInAssetView {
@@ -84,7 +85,7 @@ export function postView(post: LinkedInPost): LinkedInPostView {
 }
 
 export function commentView(c: LinkedInComment): LinkedInCommentView {
-  return { urn: c.urn, id: c.id, postUrn: c.postUrn, actor: c.actor, text: c.text, ...(c.parentComment ? { parentComment: c.parentComment } : {}), createdAt: c.createdAt };
+  return { urn: c.urn, id: c.id, postUrn: c.postUrn, actor: c.actor, text: c.text, ...(c.parentComment ? { parentComment: c.parentComment } : {}), createdAt: c.createdAt, likes: c.likes };
 }
 
 export function assetView(a: Asset, now: number): LinkedInAssetView {

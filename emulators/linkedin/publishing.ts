@@ -80,7 +80,23 @@ export interface LinkedInPost {
   deleted: boolean;
   /** The request body as received. */
   request: Record<string, unknown>;
+  /** What LinkedIn counts of the post (setPostStatistics); comments are counted from `comments`. */
+  stats: PostStats;
 }
+
+/** A post's counters, as share statistics and member post analytics report them. */
+export interface PostStats {
+  impressions: number;
+  uniqueImpressions: number;
+  clicks: number;
+  /** Reactions of every kind (LinkedIn's likeCount / REACTION). */
+  likes: number;
+  shares: number;
+  saves: number;
+  sends: number;
+}
+
+export const noStats = (): PostStats => ({ impressions: 0, uniqueImpressions: 0, clicks: 0, likes: 0, shares: 0, saves: 0, sends: 0 });
 
 export interface LinkedInComment {
   id: string;
@@ -93,6 +109,8 @@ export interface LinkedInComment {
   text: string;
   parentComment?: string;
   createdAt: number;
+  /** Reactions on the comment (likesSummary). */
+  likes: number;
 }
 
 export class PublishingStore {
@@ -114,6 +132,18 @@ export class PublishingStore {
 
   findPost(urn: string): LinkedInPost | undefined {
     return this.posts.find((p) => (p.urn === urn || p.activityUrn === urn) && !p.deleted);
+  }
+
+  /** A comment by its URN, on a post still there. */
+  findComment(urn: string): { comment: LinkedInComment; post: LinkedInPost } | undefined {
+    const comment = this.comments.find((c) => c.urn === urn);
+    const post = comment && this.findPost(comment.postUrn);
+    return comment && post ? { comment, post } : undefined;
+  }
+
+  /** The comments directly on `target`: a post's top-level comments, or a comment's answers. */
+  commentsOn(target: { post: LinkedInPost; comment?: LinkedInComment }): LinkedInComment[] {
+    return this.comments.filter((c) => c.postUrn === target.post.urn && c.parentComment === target.comment?.urn);
   }
 
   newAsset(kind: AssetKind, owner: string, declaredSize: number | null): Asset {

@@ -19,6 +19,7 @@ import type { Route } from './routes/context.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { statisticsRoutes } from './routes/statistics.ts';
 import { registerUploads } from './routes/uploads.ts';
 import {
   addMember, addOrganization, LINKEDIN_SCOPES, type AclState, type AddMemberInput, type AddOrganizationInput, type LinkedInAppInput,
@@ -29,6 +30,7 @@ export type { AclState, AddMemberInput, AddOrganizationInput, LinkedInAppInput, 
 export { LINKEDIN_SCOPES } from './world.ts';
 export type { LinkedInAssetView, LinkedInCall, LinkedInCommentView, LinkedInPostView } from './inspect.ts';
 export type { DailyQuota } from './quota.ts';
+export type { PostStats } from './publishing.ts';
 export type { PublishingControls } from './controls.ts';
 export type { Mention } from './little.ts';
 
@@ -104,11 +106,12 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
           headers: req.headers as Record<string, string | undefined>,
           body: req.body,
           endpoint: `${route.method} ${route.url}`,
+          rawUrl: req.url,
         }));
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...postRoutes(world), ...assetRoutes(world), ...commentRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...postRoutes(world), ...assetRoutes(world), ...commentRoutes(world), ...statisticsRoutes(world)]) register(route);
   await registerUploads(app, world, faultFor);
   app.setNotFoundHandler((req, reply) => send(reply, notFound(`No virtual resource found for ${req.method} ${req.url.split('?')[0]}`)));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError(500)));

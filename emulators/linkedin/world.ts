@@ -10,7 +10,7 @@ import type { DailyQuotas } from './quota.ts';
 /** Every scope the emulator knows; an app may only ask for those it was granted (`scopes`). */
 export const LINKEDIN_SCOPES = [
   'openid', 'profile', 'email', 'w_member_social', 'r_member_social',
-  'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin',
+  'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_organization_admin', 'r_member_postAnalytics',
 ] as const;
 
 export interface LinkedInAppInput extends OAuthEmulatorApp {
@@ -45,6 +45,8 @@ export interface LinkedInOrganization {
   vanityName: string;
   /** A digital media asset URN, as logoV2.original carries it; null: no logo. */
   logoUrn: string | null;
+  /** Members following the page (networkSizes firstDegreeSize). */
+  followers: number;
 }
 
 export type AddOrganizationInput = Partial<LinkedInOrganization> & {
@@ -97,6 +99,8 @@ export interface ProcessingControls {
 export const POSTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMINISTRATOR'];
 /** Roles that may comment as an organization (Comments API, w_organization_social). */
 export const COMMENTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'RECRUITING_POSTER'];
+/** Roles that may read an organization's statistics (share and follower statistics, rw_organization_admin). */
+export const STATISTICS_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'ANALYST', 'CONTENT_ADMINISTRATOR'];
 /** Roles that may read an organization's comments (Comments API, r_organization_social). */
 export const COMMENT_READING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
@@ -137,6 +141,7 @@ export function addOrganization(world: LinkedInWorld, input: AddOrganizationInpu
     localizedName: input.localizedName ?? `Organization ${counter}`,
     vanityName: input.vanityName ?? `organization-${counter}`,
     logoUrn: input.logoUrn === undefined ? `urn:li:digitalmediaAsset:C4D0BAQ${id}` : input.logoUrn,
+    followers: input.followers ?? 0,
   };
   world.organizations.set(id, org);
   for (const sub of input.admins ?? []) world.roles.push({ organizationId: id, sub, role: 'ADMINISTRATOR', state: 'APPROVED' });

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { bearerToken, firstValues, isPlainObject, jsonBody, multipartBody, type Reply } from '../shared/http.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 import { WindowLimiter } from '../shared/rate.ts';
+import { accountAnalytics, pinAnalytics } from './analytics.ts';
 import { apiError, boardNotFound, createPin, pinBody, type Fetcher } from './pins.ts';
 import { fileOf, type BoardPrivacy, type PinterestBoard, type PinterestStore } from './store.ts';
 
@@ -25,7 +26,7 @@ export interface ApiDeps {
 }
 
 type Handler = (req: FastifyRequest) => Reply | Promise<Reply>;
-type Route = (method: 'GET' | 'POST', url: string, handler: Handler, bodyLimit?: number) => void;
+type Route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler, bodyLimit?: number) => void;
 
 const authFailed = () => apiError(401, 2, 'Authentication failed.');
 const notPermitted = () => apiError(403, 29, 'You are not permitted to access that resource.');
@@ -47,7 +48,7 @@ export function registerApi(route: Route, deps: ApiDeps): void {
   const authed = (scopes: string[], handle: (u: { id: string; username: string }, req: FastifyRequest) => Reply | Promise<Reply>): Handler => async (req) => {
     const u = user(req, scopes);
     const reply = 'status' in u ? u : await handle(u, req);
-    store.calls.push({ method: req.method, path: req.url.split('?')[0]!, status: reply.status, ...('status' in u ? {} : { userId: u.id }) });
+    store.calls.push({ method: req.method, path: req.url.split('?')[0]!, status: reply.status, query: firstValues(req.query), ...('status' in u ? {} : { userId: u.id }) });
     return reply;
   };
   const limited = (u: { id: string }): Reply | undefined => {
@@ -77,10 +78,28 @@ export function registerApi(route: Route, deps: ApiDeps): void {
   route('POST', '/v5/pins', authed(['boards:read', 'boards:write', 'pins:read', 'pins:write'], async (u, req) => {
     return limited(u) ?? createPin(store, u, jsonBody(req.body), deps.fetcher);
   }), 64 * 1024 * 1024);
+  const ownPin = (u: { id: string }, req: FastifyRequest) => store.pins.find((p) => p.id === (req.params as { pin_id: string }).pin_id && p.ownerId === u.id);
+  // pins/list: every Pin the user owns, newest first (README: the order is not documented).
+  route('GET', '/v5/pins', authed(['boards:read', 'pins:read'], (u, req) => {
+    const pins = store.pins.filter((p) => p.ownerId === u.id).reverse();
+    return paged(pins.map((p) => pinBody(p, u.username)), firstValues(req.query));
+  }));
   route('GET', '/v5/pins/:pin_id', authed(['pins:read'], (u, req) => {
-    const pin = store.pins.find((p) => p.id === (req.params as { pin_id: string }).pin_id && p.ownerId === u.id);
+    const pin = ownPin(u, req);
     return pin ? { status: 200, body: pinBody(pin, u.username) } : apiError(404, 404, 'Pin not found.');
   }));
+  route('DELETE', '/v5/pins/:pin_id', authed(['boards:read', 'boards:write', 'pins:read', 'pins:write'], (u, req) => {
+    const pin = ownPin(u, req);
+    if (!pin) return apiError(404, 404, 'Pin not found.');
+    store.pins.splice(store.pins.indexOf(pin), 1);
+    return { status: 204 };
+  }));
+  route('GET', '/v5/pins/:pin_id/analytics', authed(['boards:read', 'pins:read'], (u, req) => {
+    const pin = ownPin(u, req);
+    if (!pin) return apiError(404, 404, 'Pin not found.');
+    return pinAnalytics(pin, store.pinDays.get(pin.id) ?? [], store.pinLifetime.get(pin.id) ?? {}, firstValues(req.query), deps.now());
+  }));
+  route('GET', '/v5/user_account/analytics', authed(['user_accounts:read'], (u, req) => accountAnalytics(store.accountDays.get(u.id) ?? [], firstValues(req.query), deps.now())));
   route('POST', '/v5/media', authed(['pins:read', 'pins:write'], (u, req) => {
     const body = jsonBody(req.body);
     if (!isPlainObject(body) || body.media_type !== 'video') return apiError(400, 1, "Invalid parameters: 'media_type' must be 'video'");

@@ -77,12 +77,14 @@ export function pinBody(pin: PinterestPin, username: string): Record<string, unk
     link: pin.link,
     alt_text: pin.altText,
     dominant_color: '#6E7874',
-    parent_pin_id: null,
+    parent_pin_id: pin.parentPinId ?? null,
     is_owner: true,
     is_standard: true,
     has_been_promoted: false,
     creative_type: pin.mediaType === 'video' ? 'VIDEO' : pin.mediaType === 'multiple_images' ? 'CAROUSEL' : 'REGULAR',
-    media: { media_type: pin.mediaType },
+    media: pin.mediaType === 'multiple_images'
+      ? { media_type: pin.mediaType, items: pin.files.map(() => ({ item_type: 'image', images: {} })) }
+      : { media_type: pin.mediaType },
   };
 }
 

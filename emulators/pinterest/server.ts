@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { registerApi } from './api.ts';
-import { PinterestStore, type BoardPrivacy, type PinterestBoard, type PinterestCall, type PinterestMedia, type PinterestPin } from './store.ts';
+import { numericId, PinterestStore, type AccountCounts, type BoardPrivacy, type DailyMetrics, type PinterestBoard, type PinterestCall, type PinterestMedia, type PinterestPin } from './store.ts';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { bearerToken, createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
@@ -76,6 +76,14 @@ export interface PinterestPublishingControls {
   expireUploads(expired: boolean): void;
   /** At most `limit` writes (POST /v5/pins, /v5/media) per user per window, then 429 code 8; undefined lifts it. */
   limitWrites(limit: { limit: number; windowMs: number } | undefined): void;
+  /** A pin made earlier (an import's material): a repin when `parentPinId` is set; `images` > 1 makes a carousel. */
+  addPin(input: { boardId: string; description?: string | null; title?: string | null; mediaType?: 'image' | 'video'; images?: number; createdAt?: string; parentPinId?: string }): PinterestPin;
+  /** A Pin's figures per day (summed by pins/analytics over the dates asked) and its lifetime ones. */
+  setPinAnalytics(pinId: string, days: DailyMetrics[], lifetime?: Record<string, number>): void;
+  /** A user's account figures per day (user_account/analytics). */
+  setAccountAnalytics(userId: string, days: DailyMetrics[]): void;
+  /** A user's profile counts (GET /v5/user_account); unset ones stay 0. */
+  setCounts(userId: string, counts: Partial<AccountCounts>): void;
 }
 
 /** The scopes Crier's Pinterest connect asks for. */
@@ -166,6 +174,7 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
     return error(400, 1, `Invalid grant_type: ${grant}`);
   };
 
+  const countsOf = (userId: string): AccountCounts => ({ board_count: 0, pin_count: 0, follower_count: 0, following_count: 0, monthly_views: 0, ...store.counts.get(userId) });
   const userAccount = (authorization: string | undefined): Reply => {
     const check = oauth.checkAccess(bearerToken(authorization));
     if (!check.ok) return authFailed();
@@ -182,11 +191,7 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
         website_url: user.websiteUrl,
         about: user.about,
         ...(user.accountType === 'BUSINESS' ? { business_name: user.businessName } : {}),
-        board_count: 0,
-        pin_count: 0,
-        follower_count: 0,
-        following_count: 0,
-        monthly_views: 0,
+        ...countsOf(user.id),
       },
     };
   };
@@ -201,7 +206,12 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
   };
   for (const url of ['/oauth/', '/oauth']) app.get(url, withFaults((req) => authorize(firstValues(req.query))));
   app.post('/v5/oauth/token', withFaults((req) => token(req.body, req.headers.authorization, req.headers['content-type'] ?? '')));
-  app.get('/v5/user_account', withFaults((req) => userAccount(req.headers.authorization)));
+  app.get('/v5/user_account', withFaults((req) => {
+    const reply = userAccount(req.headers.authorization);
+    const userId = oauth.checkAccess(bearerToken(req.headers.authorization));
+    store.calls.push({ method: 'GET', path: '/v5/user_account', status: reply.status, ...(userId.ok ? { userId: userId.userId } : {}) });
+    return reply;
+  }));
   // Image URLs are fetched as Pinterest would; a test's HTTPS servers have their own CAs to trust.
   const cas: string[] = opts.fetchCa ? [opts.fetchCa] : [];
   let agent = new Agent(cas.length ? { connect: { ca: cas } } : {});
@@ -248,6 +258,24 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
     failNextVideo: () => void (store.processing.failNext = true),
     expireUploads: (expired) => void (store.uploadsExpired = expired),
     limitWrites: (limit) => void (writeLimit = limit),
+    addPin: (input) => {
+      const board = store.boards.get(input.boardId)!;
+      const images = input.images ?? 1;
+      const mediaType = input.mediaType === 'video' ? 'video' : images > 1 ? 'multiple_images' : 'image';
+      const pin: PinterestPin = {
+        id: numericId(8), ownerId: board.ownerId, boardId: board.id, title: input.title ?? null, description: input.description ?? null,
+        link: null, altText: null, mediaType, mediaSource: {}, files: Array.from({ length: images }, () => ({ sha256: '', bytes: 0, contentType: 'image/jpeg', from: 'seeded' })),
+        createdAt: input.createdAt ?? store.now(), parentPinId: input.parentPinId ?? null,
+      };
+      store.pins.push(pin);
+      return structuredClone(pin);
+    },
+    setPinAnalytics: (pinId, days, lifetime = {}) => {
+      store.pinDays.set(pinId, structuredClone(days));
+      store.pinLifetime.set(pinId, { ...lifetime });
+    },
+    setAccountAnalytics: (userId, days) => void store.accountDays.set(userId, structuredClone(days)),
+    setCounts: (userId, counts) => void store.counts.set(userId, { ...store.counts.get(userId), ...counts } as AccountCounts),
     addUser: (input = {}) => {
       counter += 1;
       const accountType = input.accountType ?? 'BUSINESS';

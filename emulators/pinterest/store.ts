@@ -55,6 +55,24 @@ export interface PinterestPin {
   /** Every image or cover Pinterest fetched or decoded for this pin, in order. */
   files: ReceivedFile[];
   createdAt: string;
+  /** The Pin this one was saved from (a repin), as Pinterest's `parent_pin_id`. */
+  parentPinId?: string | null;
+}
+
+/** One day of a Pin's or an account's figures, under Pinterest's metric names (IMPRESSION, SAVE…). */
+export interface DailyMetrics {
+  /** UTC, YYYY-MM-DD. */
+  date: string;
+  metrics: Record<string, number>;
+}
+
+/** What the profile counts of GET /v5/user_account say. */
+export interface AccountCounts {
+  follower_count: number;
+  following_count: number;
+  pin_count: number;
+  board_count: number;
+  monthly_views: number;
 }
 
 /** One API call as received, in order. */
@@ -64,6 +82,8 @@ export interface PinterestCall {
   status: number;
   /** The user the bearer token belongs to, when it is good. */
   userId?: string;
+  /** The query string's parameters (first value each). */
+  query?: Record<string, string | undefined>;
 }
 
 export const fileOf = (bytes: Buffer, contentType: string, from: string): ReceivedFile => ({
@@ -88,6 +108,14 @@ export class PinterestStore {
   readonly pins: PinterestPin[] = [];
   readonly media = new Map<string, PinterestMedia>();
   readonly calls: PinterestCall[] = [];
+  /** Each Pin's days of figures (pins/analytics sums them over the dates asked). */
+  readonly pinDays = new Map<string, DailyMetrics[]>();
+  /** Each Pin's lifetime figures (TOTAL_COMMENTS, TOTAL_REACTIONS). */
+  readonly pinLifetime = new Map<string, Record<string, number>>();
+  /** Each user's days of account figures (user_account/analytics). */
+  readonly accountDays = new Map<string, DailyMetrics[]>();
+  /** Each user's profile counts; zeros until set. */
+  readonly counts = new Map<string, AccountCounts>();
   readonly processing: ProcessingSettings = { polls: 2, held: false, failNext: false };
   /** Upload forms are refused as expired (S3's "Policy expired") while true. */
   uploadsExpired = false;

@@ -43,6 +43,11 @@ export interface RedditUser {
   iconImg: string;
   /** The avatar builder image, or "" when the user has none. */
   snoovatarImg: string;
+  /** /api/v1/me's karma figures. */
+  linkKarma: number;
+  commentKarma: number;
+  /** Followers: the subscribers of the user's profile subreddit (u_<name>). */
+  subscribers: number;
 }
 
 export interface AddRedditUserInput {
@@ -51,11 +56,35 @@ export interface AddRedditUserInput {
   displayName?: string;
   iconImg?: string;
   snoovatarImg?: string;
+  linkKarma?: number;
+  commentKarma?: number;
+  subscribers?: number;
+}
+
+/** A comment by any redditor (`author` need not be a user of the emulator), on a submission or under a comment. */
+export interface AddCommentInput {
+  /** The submission (id or t3_ fullname) or the comment (t1_ fullname) it answers. */
+  on: string;
+  author: string;
+  body: string;
+  score?: number;
+  /** Epoch seconds; default now (emulator clock). */
+  createdUtc?: number;
+}
+
+/** A submission's figures as /api/info and listings show them. */
+export interface SubmissionStats {
+  score?: number;
+  upvoteRatio?: number;
+  viewCount?: number | null;
+  numCrossposts?: number;
 }
 
 export interface RedditRequestLog {
   method: string;
   path: string;
+  /** The query string as sent (without "?"), "" when none. */
+  query: string;
   userAgent: string;
   /** Scheme of the Authorization header. */
   auth: 'basic' | 'bearer' | 'none' | 'other';
@@ -91,6 +120,10 @@ export interface RedditEmulator extends OAuthEmulatorControls {
   forms(): ReceivedForm[];
   /** The next `method path` call is handled at once (the post exists) but answered `ms` later. */
   delayNextAnswer(method: string, path: string, ms: number): void;
+  /** Another redditor's comment (or the user's own), nested under `on`; answered as Reddit lists it. */
+  addComment(input: AddCommentInput): Comment;
+  /** Sets a submission's score, upvote ratio, view count, crossposts. */
+  setSubmissionStats(submissionId: string, stats: SubmissionStats): void;
 }
 
 export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Promise<RedditEmulator> {
@@ -122,9 +155,11 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
       name: user.name,
       created: createdUtc,
       created_utc: createdUtc,
-      link_karma: 1,
-      comment_karma: 0,
-      total_karma: 1,
+      link_karma: user.linkKarma,
+      comment_karma: user.commentKarma,
+      total_karma: user.linkKarma + user.commentKarma,
+      awardee_karma: 0,
+      awarder_karma: 0,
       icon_img: text(user.iconImg),
       snoovatar_img: text(user.snoovatarImg),
       subreddit: {
@@ -139,6 +174,7 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
         url: `/user/${user.name}/`,
         over_18: false,
         user_is_banned: false,
+        subscribers: user.subscribers,
       },
     };
   };
@@ -155,6 +191,7 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
         log.push({
           method: req.method,
           path,
+          query: req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '',
           userAgent,
           auth: authScheme(req.headers.authorization),
           contentType: req.headers['content-type'],
@@ -290,8 +327,12 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
         displayName: input.displayName ?? '',
         iconImg: input.iconImg ?? `https://styles.redditmedia.com/t5_${id}/styles/profileIcon_${id}.png?width=256&height=256&crop=256:256,smart&s=${randomBytes(20).toString('hex')}`,
         snoovatarImg: input.snoovatarImg ?? '',
+        linkKarma: input.linkKarma ?? 1,
+        commentKarma: input.commentKarma ?? 0,
+        subscribers: input.subscribers ?? 0,
       };
       users.set(id, user);
+      store.accounts.set(name.toLowerCase(), `t2_${id}`);
       return { ...user };
     },
     requests: () => structuredClone(log),
@@ -301,5 +342,17 @@ export async function startRedditEmulator(opts: RedditEmulatorOptions = {}): Pro
     comments: (submissionId) => structuredClone(store.comments.filter((c) => !submissionId || c.linkId === submissionId || c.linkId === `t3_${submissionId}`)),
     forms: () => structuredClone(received),
     delayNextAnswer: (method, path, ms) => { delays.push({ method: method.toUpperCase(), path, ms }); },
+    addComment: (input) => {
+      const parent = input.on.startsWith('t1_') ? store.comments.find((c) => c.name === input.on) : undefined;
+      const submission = store.submission(parent ? parent.linkId.slice(3) : input.on.replace(/^t3_/, ''));
+      if (!submission) throw new Error(`no reddit submission or comment ${input.on}`);
+      const comment = store.addComment({ author: input.author, body: input.body, parentId: parent?.name ?? submission.name, submission, score: input.score, createdUtc: input.createdUtc });
+      return structuredClone(comment);
+    },
+    setSubmissionStats: (submissionId, stats) => {
+      const submission = store.submission(submissionId.replace(/^t3_/, ''));
+      if (!submission) throw new Error(`no reddit submission ${submissionId}`);
+      Object.assign(submission, Object.fromEntries(Object.entries(stats).filter(([, v]) => v !== undefined)));
+    },
   };
 }

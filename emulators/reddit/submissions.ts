@@ -39,6 +39,8 @@ export interface Submission {
   name: string;
   subreddit: string;
   author: string;
+  /** The author's fullname (t2_…). */
+  authorFullname: string;
   kind: 'self' | 'link';
   title: string;
   selftext: string;
@@ -50,17 +52,28 @@ export interface Submission {
   spoiler: boolean;
   sendReplies: boolean;
   createdUtc: number;
+  /** Deleted by its author (/api/del): shown with author and selftext "[deleted]", gone from the author's listings. */
+  deleted: boolean;
+  /** Net votes (Reddit's `score`, fuzzed there), `upvote_ratio`, and `view_count` (null for API clients). */
+  score: number;
+  upvoteRatio: number;
+  viewCount: number | null;
+  numCrossposts: number;
 }
 
 export interface Comment {
   id: string;
   name: string;
   author: string;
+  /** The author's fullname (t2_…). */
+  authorFullname: string;
   body: string;
   parentId: string;
   linkId: string;
   permalink: string;
   createdUtc: number;
+  score: number;
+  deleted: boolean;
 }
 
 export type RedditError = [code: string, message: string, field: string];
@@ -78,6 +91,8 @@ export class SubmissionStore {
   readonly subreddits = new Map<string, Subreddit>();
   readonly submissions: Submission[] = [];
   readonly comments: Comment[] = [];
+  /** Accounts by lower-case name → fullname (t2_…); authors the emulator does not know get one on first sight. */
+  readonly accounts = new Map<string, string>();
   /** Per author: posting refused with RATELIMIT until this time (ms, emulator clock). */
   readonly #throttledUntil = new Map<string, number>();
   readonly #clock: Clock;
@@ -141,7 +156,7 @@ export class SubmissionStore {
     const id = id36();
     const permalink = `/r/${sr.name}/comments/${id}/${slug(title)}/`;
     const submission: Submission = {
-      id, name: `t3_${id}`, subreddit: sr.name, author, kind: kind as 'self' | 'link', title,
+      id, name: `t3_${id}`, subreddit: sr.name, author, authorFullname: this.fullnameOf(author), kind: kind as 'self' | 'link', title,
       selftext: kind === 'self' ? text : '',
       url: kind === 'self' ? `https://www.reddit.com${permalink}` : url,
       permalink, flairId, flairText,
@@ -149,6 +164,7 @@ export class SubmissionStore {
       spoiler: yes(form.get('spoiler'), false),
       sendReplies: yes(form.get('sendreplies'), true),
       createdUtc: this.#clock.now() / 1000,
+      deleted: false, score: 1, upvoteRatio: 1, viewCount: null, numCrossposts: 0,
     };
     this.submissions.push(submission);
     return submission;
@@ -166,14 +182,39 @@ export class SubmissionStore {
     if (!body.trim()) errors.push(['NO_TEXT', 'we need something here', 'text']);
     else if (body.length > COMMENT_MAX) errors.push(['TOO_LONG', `this is too long (max: ${COMMENT_MAX})`, 'text']);
     if (errors.length || !submission) return errors;
+    if (submission.deleted || parent?.deleted) return [['DELETED_COMMENT', 'that comment has been deleted', 'parent']];
+    return this.addComment({ author, body, parentId, submission });
+  }
+
+  /** A comment as stored, by anyone (POST /api/comment, or a test's other redditor). */
+  addComment(input: { author: string; body: string; parentId: string; submission: Submission; score?: number; createdUtc?: number }): Comment {
     const id = id36();
     const comment: Comment = {
-      id, name: `t1_${id}`, author, body, parentId, linkId: submission.name,
-      permalink: `${submission.permalink}${id}/`,
-      createdUtc: this.#clock.now() / 1000,
+      id, name: `t1_${id}`, author: input.author, authorFullname: this.fullnameOf(input.author), body: input.body,
+      parentId: input.parentId, linkId: input.submission.name,
+      permalink: `${input.submission.permalink}${id}/`,
+      createdUtc: input.createdUtc ?? this.#clock.now() / 1000,
+      score: input.score ?? 1,
+      deleted: false,
     };
     this.comments.push(comment);
     return comment;
+  }
+
+  /** An account's fullname; an author never seen gets a new one. */
+  fullnameOf(name: string): string {
+    const key = name.toLowerCase();
+    if (!this.accounts.has(key)) this.accounts.set(key, `t2_${id36()}`);
+    return this.accounts.get(key)!;
+  }
+
+  /**
+   * POST /api/del: the author's own link or comment is marked deleted; anyone else's, or an unknown
+   * id, is left as is without an error (reddit's POST_del returns early).
+   */
+  del(author: string, fullname: string): void {
+    const thing = fullname.startsWith('t3_') ? this.submission(fullname.slice(3)) : this.comments.find((c) => c.name === fullname);
+    if (thing && thing.author.toLowerCase() === author.toLowerCase()) thing.deleted = true;
   }
 
   submission(id: string): Submission | undefined {
@@ -189,26 +230,29 @@ export class SubmissionStore {
   }
 }
 
-/** A submission as Reddit's listings show it (kind t3). */
-export function linkThing(s: Submission) {
+/** A submission as Reddit's listings show it (kind t3); `numComments`: its comments not deleted. */
+export function linkThing(s: Submission, numComments = 0) {
   return {
     kind: 't3',
     data: {
       id: s.id, name: s.name, subreddit: s.subreddit, subreddit_name_prefixed: s.subreddit.startsWith('u_') ? `u/${s.subreddit.slice(2)}` : `r/${s.subreddit}`,
-      author: s.author, title: s.title, selftext: s.selftext, is_self: s.kind === 'self', url: s.url, permalink: s.permalink,
+      author: s.deleted ? '[deleted]' : s.author, ...(s.deleted ? {} : { author_fullname: s.authorFullname }),
+      title: s.title, selftext: s.deleted ? '[deleted]' : s.selftext, is_self: s.kind === 'self', url: s.url, permalink: s.permalink,
       link_flair_template_id: s.flairId ?? null, link_flair_text: s.flairText ?? null, over_18: s.nsfw, spoiler: s.spoiler,
-      send_replies: s.sendReplies, created_utc: Math.floor(s.createdUtc), removed_by_category: null, is_robot_indexable: true,
+      send_replies: s.sendReplies, created_utc: Math.floor(s.createdUtc), removed_by_category: s.deleted ? 'deleted' : null, is_robot_indexable: !s.deleted,
+      score: s.score, ups: s.score, upvote_ratio: s.upvoteRatio, num_comments: numComments, view_count: s.viewCount, num_crossposts: s.numCrossposts,
     },
   };
 }
 
-/** A comment as Reddit's listings show it (kind t1). */
-export function commentThing(c: Comment) {
+/** A comment as Reddit's listings show it (kind t1): `replies` is "" or a Listing of its answers. */
+export function commentThing(c: Comment, depth = 0, replies: unknown = '') {
   return {
     kind: 't1',
     data: {
-      id: c.id, name: c.name, author: c.author, body: c.body, parent_id: c.parentId, link_id: c.linkId,
-      permalink: c.permalink, created_utc: Math.floor(c.createdUtc), replies: '',
+      id: c.id, name: c.name, author: c.deleted ? '[deleted]' : c.author, ...(c.deleted ? {} : { author_fullname: c.authorFullname }),
+      body: c.deleted ? '[deleted]' : c.body, parent_id: c.parentId, link_id: c.linkId,
+      permalink: c.permalink, created_utc: Math.floor(c.createdUtc), score: c.score, ups: c.score, depth, replies,
     },
   };
 }

@@ -15,9 +15,14 @@ import { nodeRoutes } from './routes/nodes.ts';
 import { publishingRoutes } from './routes/publishing.ts';
 import type { ThreadsRoute } from './routes/route.ts';
 import { publishingControls, type PublishingControls } from './controls.ts';
+import { engagementControls, type EngagementControls } from './engagement-controls.ts';
+import { deleteRoutes } from './routes/delete.ts';
+import { insightRoutes } from './routes/insights.ts';
+import { replyRoutes } from './routes/replies.ts';
 import type { PublishingSettings, ThreadsSettings, ThreadsUser, ThreadsWorld } from './world.ts';
 
-export type { ThreadsUser, ThreadsSettings, ThreadsMedia, ThreadsContainer, PublishingSettings } from './world.ts';
+export type { ThreadsUser, ThreadsSettings, ThreadsMedia, ThreadsContainer, PublishingSettings, UserInsights } from './world.ts';
+export type { SentWebhook } from './webhooks.ts';
 
 export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSettings> {
   /** Authorization codes live this long (default 1 h, as Meta's Instagram/Threads codes). */
@@ -26,6 +31,8 @@ export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSe
   publishing?: Partial<PublishingSettings>;
   /** Certificate authorities (PEM) the media fetch trusts besides the system's: a test's HTTPS hosts. */
   fetchCa?: string[];
+  /** Deletes allowed per moving 24 h (delete-posts doc: 100). */
+  deleteQuotaTotal?: number;
 }
 
 /** One request the emulator answered, for tests: the Graph parameters (query and body) it carried. */
@@ -51,7 +58,7 @@ export interface AddThreadsUserInput {
  * clock: also ages a long-lived token past 24 h; revokeUser: every token of theirs answers 190/458;
  * omitNextRefreshToken: no effect, Threads has no refresh tokens) and these.
  */
-export interface ThreadsEmulator extends OAuthEmulatorControls, PublishingControls {
+export interface ThreadsEmulator extends OAuthEmulatorControls, PublishingControls, EngagementControls {
   /** Every request answered, in order. */
   calls(): ThreadsCall[];
   addUser(input?: AddThreadsUserInput): ThreadsUser;
@@ -86,6 +93,7 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
   const world: ThreadsWorld = {
     clock, oauth, users: new Map(), longLived: new Set(), settings,
     publishing: { containers: new Map(), media: [], settings: publishing, faults: { notFoundPublishes: 0 }, fetchCa: opts.fetchCa ?? [] },
+    engagement: { deleteQuotaTotal: opts.deleteQuotaTotal ?? 100, deletes: [], userInsights: new Map(), deliveries: [] },
   };
   const calls: ThreadsCall[] = [];
   const faults = new FaultQueue();
@@ -114,29 +122,30 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...publishingRoutes(world), ...nodeRoutes(world)]) register(route);
+  for (const route of [...oauthRoutes(world), ...profileRoutes(world), ...publishingRoutes(world), ...nodeRoutes(world), ...replyRoutes(world), ...insightRoutes(world), ...deleteRoutes(world)]) register(route);
   app.setNotFoundHandler((_req, reply) => send(reply, unknownPath()));
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError()));
 
   const server = await listen(app, opts);
+  const addUser = (input: AddThreadsUserInput = {}): ThreadsUser => {
+    idCounter += 1;
+    // Numeric ids below 2^53, so user_id (a JSON number) survives any JSON parser.
+    const id = input.id ?? String(2_000_000_000_000_000 + Date.now() % 1_000_000_000 * 1000 + idCounter);
+    const username = input.username ?? `threads_user_${idCounter}`;
+    const user: ThreadsUser = {
+      id,
+      username,
+      name: input.name ?? username.replace(/_/g, ' '),
+      profilePictureUrl: input.profilePictureUrl === undefined ? `https://scontent.cdninstagram.com/v/t51/${id}.jpg` : input.profilePictureUrl,
+      biography: input.biography ?? '',
+      isVerified: input.isVerified ?? false,
+    };
+    world.users.set(id, user);
+    return structuredClone(user);
+  };
   return {
     ...oauthControls(oauth, server, faults),
-    addUser: (input = {}) => {
-      idCounter += 1;
-      // Numeric ids below 2^53, so user_id (a JSON number) survives any JSON parser.
-      const id = input.id ?? String(2_000_000_000_000_000 + Date.now() % 1_000_000_000 * 1000 + idCounter);
-      const username = input.username ?? `threads_user_${idCounter}`;
-      const user: ThreadsUser = {
-        id,
-        username,
-        name: input.name ?? username.replace(/_/g, ' '),
-        profilePictureUrl: input.profilePictureUrl === undefined ? `https://scontent.cdninstagram.com/v/t51/${id}.jpg` : input.profilePictureUrl,
-        biography: input.biography ?? '',
-        isVerified: input.isVerified ?? false,
-      };
-      world.users.set(id, user);
-      return structuredClone(user);
-    },
+    addUser,
     issueLongLived: (userId, clientId, scopes = ['threads_basic', 'threads_content_publish']) => {
       const { accessToken } = oauth.issue(userId, clientId, scopes, false, settings.longLivedSecs);
       world.longLived.add(accessToken);
@@ -145,5 +154,6 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
     tokenCalls: tokenCallsOf(oauth),
     calls: () => structuredClone(calls),
     ...publishingControls(world),
+    ...engagementControls(world, addUser),
   };
 }

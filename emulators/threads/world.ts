@@ -30,6 +30,7 @@ export interface ThreadsWorld {
   longLived: Set<string>;
   settings: ThreadsSettings;
   publishing: PublishingWorld;
+  engagement: EngagementWorld;
 }
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
@@ -71,7 +72,8 @@ export interface ThreadsMedia {
   containerId: string;
   userId: string;
   username: string;
-  mediaType: 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM';
+  /** AUDIO and REPOST_FACADE (a repost of someone else's post) are only ever seeded (addPost): Crier cannot publish them. */
+  mediaType: 'TEXT_POST' | 'IMAGE' | 'VIDEO' | 'CAROUSEL_ALBUM' | 'AUDIO' | 'REPOST_FACADE';
   text: string | undefined;
   replyToId: string | undefined;
   rootId: string;
@@ -82,6 +84,47 @@ export interface ThreadsMedia {
   shortcode: string;
   permalink: string;
   publishedAt: number;
+  /** Set by setPostInsights: the lifetime figures /insights answers (replies are counted from the tree). */
+  insights?: Partial<Record<PostMetric, number>>;
+  /** A reply the root's owner hid (hide_status HIDDEN). */
+  hidden?: boolean;
+}
+
+/** The metrics GET /{media-id}/insights takes (insights doc). */
+export const POST_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
+export type PostMetric = typeof POST_METRICS[number];
+
+/** The metrics GET /{user-id}/threads_insights takes (insights doc). */
+export const USER_METRICS = ['views', 'likes', 'replies', 'reposts', 'quotes', 'clicks', 'followers_count', 'follower_demographics'] as const;
+export type UserMetric = typeof USER_METRICS[number];
+
+/** One day of a user's figures (UTC day, YYYY-MM-DD); `views` are profile views. */
+export interface UserInsightsDay {
+  day: string;
+  views?: number;
+  likes?: number;
+  replies?: number;
+  reposts?: number;
+  quotes?: number;
+  clicks?: number;
+}
+
+/** What /threads_insights reads for a user: daily figures and the current follower count. */
+export interface UserInsights {
+  followersCount: number;
+  days: UserInsightsDay[];
+}
+
+/** What the engagement side keeps besides the posts: deletions (for the 100-a-day limit) and user insights. */
+export interface EngagementWorld {
+  /** Deletes per moving 24 h (delete-posts doc: 100). */
+  deleteQuotaTotal: number;
+  deletes: { userId: string; mediaId: string; at: number }[];
+  userInsights: Map<string, UserInsights>;
+  /** Where every new reply is notified (the app's `replies` subscription), when a test or the sandbox set it. */
+  subscription?: { callbackUrl: string; appId: string; appSecret: string };
+  /** The notifications the subscription sent, in order: the callback's answer, or why it could not be reached. */
+  deliveries: { replyId: string; status: number | null; body: string }[];
 }
 
 /** The publishing settings (overview doc: 250 posts and 1,000 replies per moving 24 h). */

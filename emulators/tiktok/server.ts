@@ -7,16 +7,19 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
-import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import { createApp, firstValues, jsonBody, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls, type TokenLifetimes } from '../shared/oauth.ts';
 import { apiError, internalError, oauthError, rateLimitExceeded, accessTokenInvalid } from './errors.ts';
+import { DisplayVideos, displayRoutes, type AddVideoInput, type DisplayVideo } from './display.ts';
 import { TikTokInspection, type TikTokInspector } from './inspect.ts';
 import { DEFAULT_CREATOR, Publishing, type CreatorSettings, type PublishingOptions } from './publishing.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { DEFAULT_RATE_LIMITS, publishRoutes, type RateLimits } from './routes/publish.ts';
 import { registerUpload } from './routes/upload.ts';
 import { userRoutes } from './routes/user.ts';
-import type { TikTokRoute, TikTokUser, TikTokWorld } from './world.ts';
+import type { TikTokRoute, TikTokUser, TikTokWorld, UserStats } from './world.ts';
+
+export type { DisplayVideo } from './display.ts';
 
 export type { TikTokUser } from './world.ts';
 export type { CreatorSettings } from './publishing.ts';
@@ -62,6 +65,26 @@ export interface TikTokEmulator extends OAuthEmulatorControls, TikTokInspector {
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** Every token request form as received (client_secret redacted). */
   tokenRequests(): Record<string, string>[];
+  /** A public video of the creator, as if posted earlier (Display API). */
+  addVideo(openId: string, input?: AddVideoInput): DisplayVideo;
+  /** The creator finishes an inbox draft in the TikTok app: a public video under a new id. */
+  postFromInbox(publishId: string): DisplayVideo;
+  /** The creator's public videos, newest first (copies). */
+  videos(openId: string): DisplayVideo[];
+  /** A video's counts change (likes, comments, shares, views). */
+  setVideoStats(videoId: string, stats: Partial<Pick<DisplayVideo, 'likeCount' | 'commentCount' | 'shareCount' | 'viewCount'>>): void;
+  /** The counts user.info.stats answers. */
+  setUserStats(openId: string, stats: Partial<UserStats>): void;
+  /** Every Display API and user info call, in order: path, query fields, JSON body, TikTok's code. */
+  displayCalls(): DisplayCall[];
+}
+
+export interface DisplayCall {
+  method: string;
+  path: string;
+  fields: string | undefined;
+  body: unknown;
+  code: string;
 }
 
 let counter = 0;
@@ -75,6 +98,8 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits },
   };
   const publishing = new Publishing(clock, opts);
+  const display = new DisplayVideos(publishing, world);
+  const displayCalls: DisplayCall[] = [];
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
@@ -96,12 +121,17 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const fault = await faultFor(req);
-        if (fault) return send(reply, fault);
-        return send(reply, route.handler({ query: firstValues(req.query), body: req.body, headers: req.headers }));
+        const answer = fault ?? route.handler({ query: firstValues(req.query), body: req.body, headers: req.headers });
+        if (route.url.startsWith('/v2/video/') || route.url === '/v2/user/info/') {
+          const code = (answer.body as { error?: { code?: string } } | undefined)?.error?.code ?? String(answer.status);
+          displayCalls.push({ method: req.method, path: route.url, fields: firstValues(req.query).fields, body: jsonBody(req.body) ?? null, code });
+        }
+        return send(reply, answer);
       },
     });
   };
-  for (const route of [...oauthRoutes(world), ...userRoutes(world), ...publishRoutes(world, publishing)]) register(route);
+  const publicVideos = (openId: string) => display.of(openId).length;
+  for (const route of [...oauthRoutes(world), ...userRoutes(world, publicVideos), ...publishRoutes(world, publishing), ...displayRoutes(world, display)]) register(route);
   await registerUpload(app, publishing, faultFor);
   app.setNotFoundHandler((_req, reply) => send(reply, apiError(404, 'not_found', 'The requested path does not exist.')));
   app.setErrorHandler((_error, _req, reply) => send(reply, internalError()));
@@ -123,12 +153,27 @@ export async function startTikTokEmulator(opts: TikTokEmulatorOptions = {}): Pro
         bioDescription: input.bioDescription ?? '',
         isVerified: input.isVerified ?? false,
         deniedScopes: [...(input.deniedScopes ?? [])],
+        stats: {},
         creator: { ...DEFAULT_CREATOR, ...input.creator, privacyLevelOptions: [...(input.creator?.privacyLevelOptions ?? DEFAULT_CREATOR.privacyLevelOptions)] },
       };
       world.users.set(user.openId, user);
       return structuredClone(user);
     },
     tokenCalls: tokenCallsOf(oauth),
+    addVideo: (openId, input) => ({ ...display.add(openId, input) }),
+    postFromInbox: (publishId) => ({ ...display.postFromInbox(publishId) }),
+    videos: (openId) => display.of(openId).map((v) => ({ ...v })),
+    setVideoStats: (videoId, stats) => {
+      const video = display.find(videoId);
+      if (!video) throw new Error(`no TikTok video ${videoId}`);
+      Object.assign(video, stats);
+    },
+    setUserStats: (openId, stats) => {
+      const user = world.users.get(openId);
+      if (!user) throw new Error(`no TikTok user ${openId}`);
+      user.stats = { ...user.stats, ...stats };
+    },
+    displayCalls: () => structuredClone(displayCalls),
     tokenRequests: () => structuredClone(world.tokenRequests),
   };
 }

@@ -18,6 +18,15 @@ export interface TikTokUser {
   deniedScopes: string[];
   /** What creator_info answers for them, and whether their account is private. */
   creator: CreatorSettings;
+  /** The counts of user.info.stats; video_count defaults to their public videos. */
+  stats: Partial<UserStats>;
+}
+
+export interface UserStats {
+  follower_count: number;
+  following_count: number;
+  likes_count: number;
+  video_count: number;
 }
 
 export interface TikTokWorld {

@@ -52,6 +52,14 @@ export const quotaReached = (size: number, free: number): Reply =>
 export const videoNotFound = (): Reply =>
   vimeoError(404, 5000, 'The requested video couldn\'t be found.', 'The requested video couldn\'t be found.');
 
+/** 404 5000 for a comment that is not a top-level comment of the video (replies are one tier deep). */
+export const commentNotFound = (): Reply =>
+  vimeoError(404, 5000, 'The requested comment couldn\'t be found.', 'No top-level comment of this video has this id.');
+
+/** 403: the token lacks the scope the call needs (the text as reported in vimeo/vimeo.php#100; the code is chosen). */
+export const missingScope = (scope: string): Reply =>
+  vimeoError(403, 3200, `Your access token does not have the "${scope}" scope`, `This call needs a token with the "${scope}" scope.`);
+
 /** 400 2207: "The comment text is missing." */
 export const commentTextMissing = (): Reply =>
   vimeoError(400, 2207, 'Please enter a comment.', 'The comment text is missing.');

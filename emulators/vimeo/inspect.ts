@@ -21,7 +21,12 @@ export interface VimeoVideoView {
   uploadStatus: Status;
   transcode: Status | null;
   status: string;
-  comments: { id: string; uri: string; userId: string; text: string }[];
+  /** Top-level comments and replies, oldest first; a reply names its comment (`parentId`). */
+  comments: { id: string; uri: string; userId: string; text: string; parentId: string | null }[];
+  plays: number | null;
+  likes: number;
+  /** Deleted by its owner (DELETE /videos/{id}): no longer served. */
+  deleted: boolean;
 }
 
 export interface RateLimit {
@@ -52,6 +57,10 @@ export interface PublishingControls {
   stallNext(stall: Stall): void;
   /** Calls per window and token on the API (not the tus host); default 1,000 a minute. */
   setRateLimit(limit: RateLimit): void;
+  /** Another member comments on the video, or answers its top-level comment `parentId`: the comment's id. */
+  addComment(videoId: string, comment: { userId: string; text: string; parentId?: string }): string;
+  /** The video's figures: stats.plays (null: not counted) and its likes. */
+  setVideoStats(videoId: string, stats: { plays?: number | null; likes?: number }): void;
 }
 
 export interface Stall {
@@ -81,8 +90,13 @@ export class Stalls {
 }
 
 export function publishingControls(store: VideoStore, tus: TusLog, rate: { current: RateLimit }, stalls: Stalls): PublishingControls {
+  const videoOf = (videoId: string) => {
+    const video = store.videos.get(videoId);
+    if (!video) throw new Error(`no Vimeo video ${videoId}`);
+    return video;
+  };
   return {
-    videos: () => [...store.videos.values()].map((v) => ({
+    videos: () => [...store.videos.values(), ...store.deleted].map((v) => ({
       id: v.id,
       uri: `/videos/${v.id}`,
       ownerId: v.ownerId,
@@ -96,7 +110,10 @@ export function publishingControls(store: VideoStore, tus: TusLog, rate: { curre
       uploadStatus: uploadStatus(v),
       transcode: v.transcode,
       status: legacyStatus(v),
-      comments: v.comments.map((c) => ({ id: c.id, uri: `/videos/${v.id}/comments/${c.id}`, userId: c.userId, text: c.text })),
+      comments: v.comments.map((c) => ({ id: c.id, uri: `/videos/${v.id}/comments/${c.id}`, userId: c.userId, text: c.text, parentId: c.parentId })),
+      plays: v.plays,
+      likes: v.likes,
+      deleted: store.deleted.includes(v),
     })),
     patches: () => tus.patches.map((p) => ({ ...p })),
     heads: () => tus.heads.map((h) => ({ ...h })),
@@ -113,5 +130,15 @@ export function publishingControls(store: VideoStore, tus: TusLog, rate: { curre
     },
     stallNext: (stall) => stalls.add(stall),
     setRateLimit: (limit) => void (rate.current = { ...limit }),
+    addComment: (videoId, { userId, text, parentId }) => {
+      const video = videoOf(videoId);
+      if (parentId !== undefined && !store.topLevel(video, parentId)) throw new Error(`${parentId} is not a top-level comment of video ${videoId}`);
+      return store.addComment(video, userId, text, parentId ?? null).id;
+    },
+    setVideoStats: (videoId, stats) => {
+      const video = videoOf(videoId);
+      if (stats.plays !== undefined) video.plays = stats.plays;
+      if (stats.likes !== undefined) video.likes = stats.likes;
+    },
   };
 }

@@ -1,14 +1,14 @@
 // The publishing routes of the Vimeo emulator (API 3.4): POST /me/videos with the tus approach (the
 // body validated as vimeo/openapi describes it, the member's upload quota checked), a video's status
 // (GET /videos/{id}, field filtering as Vimeo does it), the member's videos (GET /me/videos, newest
-// first), and a video's comments (POST and GET /videos/{id}/comments). The tus endpoint itself is in
-// tus.ts.
+// first), deleting a video (DELETE /videos/{id}), and a video's comments one tier deep (POST and GET
+// /videos/{id}/comments, and …/comments/{cid}/replies). The tus endpoint itself is in tus.ts.
 import type { FastifyRequest } from 'fastify';
 import { firstValues, isPlainObject, jsonBody, type Reply } from '../shared/http.ts';
 import {
-  commentsDisabled, commentTextMissing, invalidParameters, invalidUploadType, legacyType, malformedBody, quotaReached, videoNotFound,
+  commentNotFound, commentsDisabled, commentTextMissing, invalidParameters, invalidUploadType, legacyType, malformedBody, missingScope, quotaReached, videoNotFound,
 } from './errors.ts';
-import { commentJson, pickFields, videoJson, type VideoStore, type VimeoVideo } from './videos.ts';
+import { commentJson, pickFields, videoJson, type VideoStore, type VimeoComment, type VimeoVideo } from './videos.ts';
 
 export const VIEW_VALUES = ['anybody', 'contacts', 'disable', 'nobody', 'password', 'unlisted', 'users'];
 export const EMBED_VALUES = ['private', 'public', 'whitelist'];
@@ -22,6 +22,8 @@ export interface PublishingMember {
   id: string;
   /** 'basic' (Vimeo Basic), or a paid plan ('plus', 'pro', ...). */
   account: string;
+  /** The scopes the token was granted. */
+  scopes: string[];
 }
 
 export interface PublishingContext {
@@ -29,12 +31,12 @@ export interface PublishingContext {
   origin(): string;
   /** The member the bearer token stands for, or the error reply. */
   authenticate(req: FastifyRequest): PublishingMember | Reply;
-  /** The member's public user object (a video's or a comment's `user`). */
-  userOf(id: string): Record<string, unknown>;
+  /** The member's public user object (a video's or a comment's `user`); null for a member who left Vimeo. */
+  userOf(id: string): Record<string, unknown> | null;
 }
 
 export interface PublishingRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   handler(req: FastifyRequest): Reply;
 }
@@ -53,6 +55,21 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
     return handle(member, video);
   };
   const json = (video: VimeoVideo) => videoJson(video, ctx.origin(), ctx.userOf(video.ownerId));
+  const commentOut = (video: VimeoVideo, c: VimeoComment) => commentJson(c, ctx.userOf(c.userId), video.comments.filter((r) => r.parentId === c.id).length);
+  /** Newest first unless `direction=asc`, paged. */
+  const listed = (req: FastifyRequest, path: string, video: VimeoVideo, comments: VimeoComment[]) => {
+    const out = comments.map((c) => commentOut(video, c));
+    if (query(req).direction !== 'asc') out.reverse();
+    return page(req, path, out);
+  };
+  const commentBody = (req: FastifyRequest, video: VimeoVideo): string | Reply => {
+    const body = jsonBody(req.body);
+    const text = isPlainObject(body) && typeof body.text === 'string' ? body.text : '';
+    if (!text.trim()) return commentTextMissing();
+    if (video.privacy.comments === 'nobody') return commentsDisabled();
+    return text;
+  };
+  const parentOf = (req: FastifyRequest, video: VimeoVideo) => store.topLevel(video, (req.params as { commentId: string }).commentId);
 
   return [
     {
@@ -84,20 +101,37 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
       },
     },
     {
-      method: 'POST', url: '/videos/:id/comments', handler: (req) => asOwner(req, (member, video) => {
-        const body = jsonBody(req.body);
-        const text = isPlainObject(body) && typeof body.text === 'string' ? body.text : '';
-        if (!text.trim()) return commentTextMissing();
-        if (video.privacy.comments === 'nobody') return commentsDisabled();
-        return { status: 201, body: commentJson(store.addComment(video, member.id, text), ctx.userOf(member.id)) };
+      method: 'DELETE', url: '/videos/:id', handler: (req) => asOwner(req, (member, video) => {
+        if (!member.scopes.includes('delete')) return missingScope('delete');
+        store.remove(video);
+        return { status: 204 };
       }),
     },
     {
-      method: 'GET', url: '/videos/:id/comments', handler: (req) => asOwner(req, (_member, video) => {
-        const comments = video.comments.map((c) => commentJson(c, ctx.userOf(c.userId)));
-        // Newest first unless asked otherwise.
-        if (query(req).direction !== 'asc') comments.reverse();
-        return page(req, `/videos/${video.id}/comments`, comments);
+      method: 'POST', url: '/videos/:id/comments', handler: (req) => asOwner(req, (member, video) => {
+        const text = commentBody(req, video);
+        if (typeof text !== 'string') return text;
+        return { status: 201, body: commentOut(video, store.addComment(video, member.id, text)) };
+      }),
+    },
+    {
+      method: 'GET', url: '/videos/:id/comments', handler: (req) => asOwner(req, (_member, video) =>
+        listed(req, `/videos/${video.id}/comments`, video, video.comments.filter((c) => c.parentId === null))),
+    },
+    {
+      method: 'POST', url: '/videos/:id/comments/:commentId/replies', handler: (req) => asOwner(req, (member, video) => {
+        const parent = parentOf(req, video);
+        if (!parent) return commentNotFound();
+        const text = commentBody(req, video);
+        if (typeof text !== 'string') return text;
+        return { status: 201, body: commentOut(video, store.addComment(video, member.id, text, parent.id)) };
+      }),
+    },
+    {
+      method: 'GET', url: '/videos/:id/comments/:commentId/replies', handler: (req) => asOwner(req, (_member, video) => {
+        const parent = parentOf(req, video);
+        if (!parent) return commentNotFound();
+        return listed(req, `/videos/${video.id}/comments/${parent.id}/replies`, video, video.comments.filter((c) => c.parentId === parent.id));
       }),
     },
   ];

@@ -46,6 +46,9 @@ export interface VimeoUser {
   pictureBase: string | null;
   /** The plan: 'basic' (Vimeo Basic: no unlisted or disable view), 'plus', 'pro', 'business'... */
   account: string;
+  /** metadata.connections.followers/following totals. */
+  followers: number;
+  following: number;
 }
 
 export interface AddVimeoUserInput {
@@ -56,6 +59,8 @@ export interface AddVimeoUserInput {
   pictureBase?: string | null;
   /** Default 'pro': a paid plan, every privacy view allowed. */
   account?: string;
+  followers?: number;
+  following?: number;
 }
 
 /** One request as the emulator received it: what the quirk tests check. */
@@ -78,6 +83,10 @@ export interface VimeoRequestLog {
  */
 export interface VimeoEmulator extends OAuthEmulatorControls, PublishingControls {
   addUser(input?: AddVimeoUserInput): VimeoUser;
+  /** The member's follower and following counts (metadata.connections of the user object). */
+  setFollowers(userId: string, counts: { followers?: number; following?: number }): void;
+  /** The member left Vimeo: their comments keep `user: null` (api.yaml: the comment's user is nullable). */
+  removeUser(userId: string): void;
   /** Every request received, oldest first. */
   requests(): VimeoRequestLog[];
 }
@@ -126,7 +135,14 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
           resource_key: 'default-picture',
         },
     websites: [],
-    metadata: { connections: { videos: { uri: `/users/${user.id}/videos`, options: ['GET'], total: 0 } } },
+    metadata: {
+      connections: {
+        videos: { uri: `/users/${user.id}/videos`, options: ['GET'], total: [...store.videos.values()].filter((v) => v.ownerId === user.id).length },
+        followers: { uri: `/users/${user.id}/followers`, options: ['GET'], total: user.followers },
+        following: { uri: `/users/${user.id}/following`, options: ['GET'], total: user.following },
+        likes: { uri: `/users/${user.id}/likes`, options: ['GET'], total: 0 },
+      },
+    },
     resource_key: `user-${user.id}`,
     ...(own ? { upload_quota: uploadQuotaJson(user.id) } : {}),
   });
@@ -253,9 +269,14 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
     origin: () => origin,
     authenticate: (req) => {
       const user = authenticate(req);
-      return isReply(user) ? user : { id: user.id, account: user.account };
+      if (isReply(user)) return user;
+      const check = oauth.checkAccess(bearerToken(req.headers.authorization));
+      return { id: user.id, account: user.account, scopes: check.ok ? check.scopes : [] };
     },
-    userOf: (id) => userJson(users.get(id)!),
+    userOf: (id) => {
+      const user = users.get(id);
+      return user ? userJson(user) : null;
+    },
   });
   for (const r of publishing) route(r.method, r.url, r.handler);
   await registerTus(app, store, tus, async (req) => {
@@ -280,10 +301,19 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
         username: input.username ?? `user${id}`,
         pictureBase: input.pictureBase === undefined ? `https://i.vimeocdn.com/portrait/${randomBytes(4).readUInt32BE(0)}` : input.pictureBase,
         account: input.account ?? 'pro',
+        followers: input.followers ?? 0,
+        following: input.following ?? 0,
       };
       users.set(id, user);
       return { ...user };
     },
+    setFollowers: (userId, counts) => {
+      const user = users.get(userId);
+      if (!user) throw new Error(`no Vimeo user ${userId}`);
+      if (counts.followers !== undefined) user.followers = counts.followers;
+      if (counts.following !== undefined) user.following = counts.following;
+    },
+    removeUser: (userId) => void users.delete(userId),
     requests: () => structuredClone(log),
   };
 }

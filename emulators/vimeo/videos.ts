@@ -2,7 +2,9 @@
 // tus upload's declared size), what the tus endpoint received (only a running sha256 and a byte count:
 // a 300 MB upload is never held), the transcode that follows a complete upload (in_progress for a
 // configurable number of reads, then complete, or error on demand), the comments, and the members'
-// upload quotas. The JSON shapes follow the video, comment and user schemas of vimeo/openapi api.yaml.
+// upload quotas, the figures a video shows (stats.plays, likes). The JSON shapes follow the video,
+// comment and user schemas of vimeo/openapi api.yaml. Comments are one tier deep: a reply names its
+// top-level comment (`parentId`) and is listed only under /videos/{id}/comments/{cid}/replies.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 
@@ -14,6 +16,8 @@ export interface VimeoComment {
   userId: string;
   text: string;
   createdOn: string;
+  /** The top-level comment this one answers; null for a top-level comment. */
+  parentId: string | null;
 }
 
 export interface VimeoVideo {
@@ -36,7 +40,11 @@ export interface VimeoVideo {
   transcodeReadsLeft: number;
   transcode: Status | null;
   createdTime: string;
+  /** Top-level comments and their replies, oldest first. */
   comments: VimeoComment[];
+  /** stats.plays: null until Vimeo counts (api.yaml: nullable). */
+  plays: number | null;
+  likes: number;
 }
 
 export interface UploadQuota {
@@ -54,6 +62,8 @@ export class VideoStore {
   readonly videos = new Map<string, VimeoVideo>();
   readonly byUploadToken = new Map<string, VimeoVideo>();
   readonly quotas = new Map<string, UploadQuota>();
+  /** Videos their owner deleted, kept for inspection only. */
+  readonly deleted: VimeoVideo[] = [];
   /** How many reads of a video's status answer in_progress after its upload completed. */
   transcodeReads = 2;
   /** The next uploads to finish get transcode.status error instead. */
@@ -92,6 +102,8 @@ export class VideoStore {
       transcode: null,
       createdTime: new Date(this.#clock.now()).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
       comments: [],
+      plays: 0,
+      likes: 0,
     };
     this.videos.set(video.id, video);
     this.byUploadToken.set(video.uploadToken, video);
@@ -122,10 +134,23 @@ export class VideoStore {
     else video.transcodeReadsLeft -= 1;
   }
 
-  addComment(video: VimeoVideo, userId: string, text: string): VimeoComment {
-    const comment = { id: String(this.#nextComment++), videoId: video.id, userId, text, createdOn: new Date(this.#clock.now()).toISOString() };
+  addComment(video: VimeoVideo, userId: string, text: string, parentId: string | null = null): VimeoComment {
+    const createdOn = new Date(this.#clock.now()).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const comment: VimeoComment = { id: String(this.#nextComment++), videoId: video.id, userId, text, createdOn, parentId };
     video.comments.push(comment);
     return comment;
+  }
+
+  /** A top-level comment of the video (a reply's id is not one: replies are one tier deep). */
+  topLevel(video: VimeoVideo, commentId: string): VimeoComment | undefined {
+    return video.comments.find((c) => c.id === commentId && c.parentId === null);
+  }
+
+  /** A member deleted a video: it, its comments and its upload link are gone. */
+  remove(video: VimeoVideo): void {
+    this.videos.delete(video.id);
+    this.byUploadToken.delete(video.uploadToken);
+    this.deleted.push(video);
   }
 }
 
@@ -146,7 +171,7 @@ export function videoLink(video: VimeoVideo): string {
 }
 
 /** The video object as the owner reads it (the fields Crier uses, and enough others to look real). */
-export function videoJson(video: VimeoVideo, origin: string, user: Record<string, unknown>): Record<string, unknown> {
+export function videoJson(video: VimeoVideo, origin: string, user: Record<string, unknown> | null): Record<string, unknown> {
   return {
     uri: `/videos/${video.id}`,
     name: video.name,
@@ -169,19 +194,26 @@ export function videoJson(video: VimeoVideo, origin: string, user: Record<string
     },
     transcode: video.transcode ? { status: video.transcode } : null,
     user,
-    metadata: { connections: { comments: { uri: `/videos/${video.id}/comments`, options: ['GET', 'POST'], total: video.comments.length } } },
+    stats: { plays: video.plays },
+    metadata: {
+      connections: {
+        comments: { uri: `/videos/${video.id}/comments`, options: ['GET', 'POST'], total: video.comments.length },
+        likes: { uri: `/videos/${video.id}/likes`, options: ['GET'], total: video.likes },
+      },
+    },
     resource_key: `video-${video.id}`,
   };
 }
 
-export function commentJson(comment: VimeoComment, user: Record<string, unknown>): Record<string, unknown> {
+/** A comment; `replies` is how many answer it (0 for a reply). */
+export function commentJson(comment: VimeoComment, user: Record<string, unknown> | null, replies: number): Record<string, unknown> {
   return {
     uri: `/videos/${comment.videoId}/comments/${comment.id}`,
     type: 'video',
     text: comment.text,
     created_on: comment.createdOn,
     user,
-    metadata: { connections: { replies: { uri: `/videos/${comment.videoId}/comments/${comment.id}/replies`, options: ['GET', 'POST'], total: 0 } } },
+    metadata: { connections: { replies: { uri: `/videos/${comment.videoId}/comments/${comment.id}/replies`, options: ['GET', 'POST'], total: replies } } },
     resource_key: `comment-${comment.id}`,
   };
 }

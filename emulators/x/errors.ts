@@ -31,6 +31,27 @@ export const duplicateContent = (): Reply => forbidden('You are not allowed to c
 export const replyTargetGone = (): Reply =>
   forbidden('You attempted to reply to a Tweet that is deleted or not visible to you.');
 
+/**
+ * The self-serve reply rule's refusal (23 Feb 2026). X's exact wording is not confirmed by a source;
+ * this text says what the changelog says.
+ */
+export const replyNotSummoned = (): Reply =>
+  forbidden('Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to.');
+
+/** A field the caller may not read on this post (private metrics of someone else's or an old post). Wording not confirmed by a source. */
+export function fieldUnauthorized(field: string, id: string) {
+  return {
+    value: id,
+    detail: `Sorry, you are not authorized to access '${field}' on the Tweet with ids: [${id}].`,
+    title: 'Field Authorization Error',
+    resource_type: 'tweet',
+    field,
+    parameter: 'tweet.fields',
+    resource_id: id,
+    type: 'https://api.twitter.com/2/problems/not-authorized-for-field',
+  };
+}
+
 export interface ParamError {
   parameters?: Record<string, string[]>;
   message: string;

@@ -3,17 +3,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
-import { bearerToken, createApp, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { bearerToken, createApp, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
 import { forbidden, pageNotFound, serverError, tooManyRequests, unauthorized } from './errors.ts';
 import { processingInfo, type ProcessingSettings, type XApp, type XPublicRoute, type XRoute, type XWorld } from './route.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { tweetRoutes } from './routes/tweets.ts';
+import { searchRoutes } from './routes/search.ts';
 import { userRoutes } from './routes/users.ts';
-import { XStore, type AddUserInput, type ProcessingState, type XTweet, type XUser } from './store.ts';
+import { XStore, type AddUserInput, type ProcessingState, type SeedTweetInput, type XTweet, type XTweetMetrics, type XUser } from './store.ts';
 
-export type { AddUserInput, ProcessingState, XTweet, XUser } from './store.ts';
+export type { AddUserInput, ProcessingState, SeedTweetInput, XTweet, XTweetMetrics, XUser } from './store.ts';
 export type { FaultSpec } from '../shared/faults.ts';
 export type { XApp } from './route.ts';
 
@@ -24,6 +25,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<string, number>> = {
   'GET /2/tweets/:id': 900,
   'GET /2/users/me': 75,
   'GET /2/users/:id/tweets': 900,
+  'GET /2/tweets/search/recent': 300,
   'POST /2/media/upload': 500,
   'POST /2/media/upload/initialize': 1875,
   'POST /2/media/upload/:id/append': 1875,
@@ -54,6 +56,15 @@ export interface XMediaView {
   altText?: string;
 }
 
+export interface XCall {
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  body: unknown;
+  userId: string | undefined;
+  status: number;
+}
+
 export interface XEmulator {
   url: string;
   /** Move it forward to expire tokens, finish video processing or reset rate-limit windows. */
@@ -70,6 +81,14 @@ export interface XEmulator {
   /** Every post created, in creation order (deleted ones flagged). */
   tweets(): XTweet[];
   media(): XMediaView[];
+  /** A post from outside the API: another user's reply or quote, a repost, an older post. */
+  addTweet(input: SeedTweetInput): XTweet;
+  /** Sets a post's engagement figures (likes, reposts, impressions, private metrics). */
+  setMetrics(tweetId: string, metrics: XTweetMetrics): void;
+  /** Sets a user's follower and following counts. */
+  setFollowers(userId: string, counts: { followers?: number; following?: number }): void;
+  /** Every request behind a user token, in order: method, path, query and JSON body, and the status answered. */
+  calls(): XCall[];
   /** Answers the next matching request(s) with this status instead of handling them. */
   failNext(fault: FaultSpec): void;
   /** Pins a video's processing state, overriding the clock-driven progression. */
@@ -104,20 +123,26 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
     return { status: fault.status, body: fault.body ?? base.body, headers: { ...rate, ...fault.headers } };
   };
 
+  const calls: XCall[] = [];
   const register = (route: XRoute) => {
     const key = `${route.method} ${route.url}`;
     app.route({
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const fault = faults.take(req.method, req.url.split('?')[0]);
-        if (fault) return send(reply, faultReply(fault, key));
         const auth = world.store.authenticate(bearerToken(req.headers.authorization));
-        if (!auth) return send(reply, unauthorized());
+        const recorded = (out: Reply) => {
+          const json = (req.headers['content-type'] ?? '').startsWith('application/json') ? jsonBody(req.body) : undefined;
+          calls.push({ method: req.method, path: req.url.split('?')[0]!, query: firstValues(req.query), body: json, userId: auth?.user.id, status: out.status });
+          return send(reply, out);
+        };
+        const fault = faults.take(req.method, req.url.split('?')[0]);
+        if (fault) return recorded(faultReply(fault, key));
+        if (!auth) return recorded(unauthorized());
         const rate = limiter.consume(`${auth.user.id} ${key}`, limits[key] ?? 100, WINDOW_MS, clock.now());
         const headers = rateHeaders(rate);
-        if (!rate.ok) return send(reply, { ...tooManyRequests(), headers });
-        if (!auth.scopes.has(route.scope)) return send(reply, { ...forbidden('You are not permitted to perform this action.'), headers });
+        if (!rate.ok) return recorded({ ...tooManyRequests(), headers });
+        if (!auth.scopes.has(route.scope)) return recorded({ ...forbidden('You are not permitted to perform this action.'), headers });
         const out = await route.handler({
           user: auth.user,
           params: req.params as Record<string, string>,
@@ -125,7 +150,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
           body: req.body,
           contentType: req.headers['content-type'] ?? '',
         });
-        return send(reply, { ...out, headers: { ...headers, ...out.headers } });
+        return recorded({ ...out, headers: { ...headers, ...out.headers } });
       },
     });
   };
@@ -141,7 +166,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
     });
   };
 
-  for (const route of [...tweetRoutes(world), ...userRoutes(world), ...mediaRoutes(world)]) register(route);
+  for (const route of [...searchRoutes(world), ...tweetRoutes(world), ...userRoutes(world), ...mediaRoutes(world)]) register(route);
   for (const route of oauthRoutes(world)) registerPublic(route);
   app.setNotFoundHandler((_req, reply) => send(reply, pageNotFound()));
   app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
@@ -175,6 +200,19 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
         state: processingInfo(world, m)?.state,
         altText: m.altText,
       })),
+    addTweet: (input) => structuredClone(world.store.seedTweet(input)),
+    setMetrics: (tweetId, metrics) => {
+      const tweet = world.store.tweets.find((t) => t.id === tweetId);
+      if (!tweet) throw new Error(`no post ${tweetId}`);
+      Object.assign(tweet.metrics, metrics);
+    },
+    setFollowers: (userId, counts) => {
+      const user = world.store.users.get(userId);
+      if (!user) throw new Error(`no user ${userId}`);
+      user.followersCount = counts.followers ?? user.followersCount;
+      user.followingCount = counts.following ?? user.followingCount;
+    },
+    calls: () => structuredClone(calls),
     failNext: (fault) => faults.add(fault),
     setMediaState: (mediaId, state) => {
       const media = world.store.media.get(mediaId);

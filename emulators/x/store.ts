@@ -9,6 +9,18 @@ export interface XUser {
   name: string;
   /** X Premium: allows posts longer than 280 weighted characters. */
   premium: boolean;
+  profileImageUrl: string;
+  /** public_metrics figures a test sets (tweet_count is counted from the posts). */
+  followersCount: number;
+  followingCount: number;
+  listedCount: number;
+  likeCount: number;
+  /**
+   * The plan of the app the token belongs to, for the reply rule of 23 Feb 2026: on self-serve plans
+   * (`self_serve`) a reply is accepted only when the post answered is the user's own, @mentions the
+   * user, or quotes one of the user's posts; `enterprise` apps are exempt.
+   */
+  plan: 'self_serve' | 'enterprise';
 }
 
 export interface AddUserInput {
@@ -22,6 +34,23 @@ export interface AddUserInput {
   /** Access-token lifetime; X issues 2-hour tokens, which is the default. */
   expiresInSecs?: number;
   premium?: boolean;
+  profileImageUrl?: string;
+  followersCount?: number;
+  followingCount?: number;
+  plan?: 'self_serve' | 'enterprise';
+}
+
+/** Engagement figures a test sets on a post (X counts them from other users' actions). */
+export interface XTweetMetrics {
+  like_count?: number;
+  retweet_count?: number;
+  quote_count?: number;
+  bookmark_count?: number;
+  impression_count?: number;
+  /** non_public_metrics, served to the author for posts of the last 30 days. */
+  url_link_clicks?: number;
+  user_profile_clicks?: number;
+  engagements?: number;
 }
 
 export interface XTweet {
@@ -38,11 +67,30 @@ export interface XTweet {
   inReplyToUserId?: string;
   replySettings?: string;
   quoteTweetId?: string;
+  /** A repost of this post (it shows on the reposter's timeline, text "RT @user: …"). */
+  retweetOfId?: string;
+  metrics: XTweetMetrics;
   mediaIds: string[];
   deleted: boolean;
   /** The request body exactly as received. */
   request: Record<string, unknown>;
 }
+
+export interface SeedTweetInput {
+  authorId: string;
+  text?: string;
+  /** Makes it a reply (in the parent's conversation). */
+  inReplyTo?: string;
+  quoteOf?: string;
+  /** Makes it a repost of that post (text "RT @user: …"). */
+  retweetOf?: string;
+  /** ISO time in the past; default now. */
+  createdAt?: string;
+  metrics?: XTweetMetrics;
+}
+
+/** X's snowflake epoch (2010-11-04T01:42:54.657Z). */
+export const TWITTER_EPOCH_MS = 1288834974657;
 
 export type ProcessingState = 'pending' | 'in_progress' | 'succeeded' | 'failed';
 
@@ -94,14 +142,54 @@ export class XStore {
   readonly #clock: Clock;
   /** Snowflake ids like X's: milliseconds since the Twitter epoch, shifted, plus a sequence. */
   readonly #ids: TimeIds;
+  #seeded = 0;
 
   constructor(clock: Clock) {
     this.#clock = clock;
-    this.#ids = new TimeIds(clock, 1288834974657);
+    this.#ids = new TimeIds(clock, TWITTER_EPOCH_MS);
   }
 
   nextId(): string {
     return this.#ids.next();
+  }
+
+  /** A snowflake for a post seeded at an earlier time (a test's past conversation). */
+  idAt(ms: number): string {
+    this.#seeded = (this.#seeded + 1) & 0x3fffff;
+    return ((BigInt(ms - TWITTER_EPOCH_MS) << 22n) | BigInt(this.#seeded)).toString();
+  }
+
+  /** A post written outside the API (another user's reply, a repost), as a test seeds it. */
+  seedTweet(input: SeedTweetInput): XTweet {
+    const author = this.users.get(input.authorId);
+    if (!author) throw new Error(`no user ${input.authorId}`);
+    const parent = input.inReplyTo === undefined ? undefined : this.findTweet(input.inReplyTo);
+    if (input.inReplyTo !== undefined && !parent) throw new Error(`no post ${input.inReplyTo}`);
+    const createdAtMs = input.createdAt ? Date.parse(input.createdAt) : this.#clock.now();
+    const id = input.createdAt ? this.idAt(createdAtMs) : this.nextId();
+    const reposted = input.retweetOf === undefined ? undefined : this.findTweet(input.retweetOf);
+    const text = reposted ? `RT @${reposted.authorUsername}: ${reposted.text}` : input.text ?? '';
+    const tweet: XTweet = {
+      id,
+      text,
+      renderedText: text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+      authorId: author.id,
+      authorUsername: author.username,
+      createdAt: new Date(createdAtMs).toISOString(),
+      conversationId: parent ? parent.conversationId : id,
+      inReplyToTweetId: parent?.id,
+      inReplyToUserId: parent?.authorId,
+      quoteTweetId: input.quoteOf,
+      retweetOfId: reposted?.id,
+      metrics: { ...input.metrics },
+      mediaIds: [],
+      deleted: false,
+      request: {},
+    };
+    this.tweets.push(tweet);
+    // Kept in creation order, as the timeline and search read it.
+    this.tweets.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return tweet;
   }
 
   addUser(input: AddUserInput): XUser {
@@ -110,6 +198,12 @@ export class XStore {
       username: input.username,
       name: input.name ?? input.username,
       premium: input.premium ?? false,
+      profileImageUrl: input.profileImageUrl ?? `https://pbs.twimg.com/profile_images/${input.username}_normal.jpg`,
+      followersCount: input.followersCount ?? 0,
+      followingCount: input.followingCount ?? 0,
+      listedCount: 0,
+      likeCount: 0,
+      plan: input.plan ?? 'self_serve',
     };
     this.users.set(user.id, user);
     const scopes = new Set(input.scopes ?? PUBLISHING_SCOPES);

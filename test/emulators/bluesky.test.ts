@@ -380,11 +380,90 @@ describe('record management and reads', () => {
     assert.deepEqual([res.status, res.body], [400, { error: 'InvalidRequest', message: 'Unable to resolve handle' }]);
   });
 
-  it('answers unknown methods, AppView methods and wrong verbs like a standalone PDS', async () => {
+  it('answers unknown methods, AppView methods it does not serve and wrong verbs like a standalone PDS', async () => {
     assert.deepEqual(await xrpc('com.example.nothing').then((r) => [r.status, r.body]), [501, { error: 'MethodNotImplemented', message: 'Method Not Implemented' }]);
     assert.deepEqual(await xrpc('app.bsky.feed.getTimeline').then((r) => [r.status, r.body]),
       [400, { error: 'InvalidRequest', message: 'No service configured for app.bsky.feed.getTimeline' }]);
     assert.deepEqual(await xrpc('com.atproto.repo.createRecord').then((r) => r.body), { error: 'InvalidRequest', message: 'Incorrect HTTP method (GET) expected POST' });
+  });
+});
+
+describe('AppView reads', () => {
+  const strong = (r: { uri: string; cid: string }) => ({ uri: r.uri, cid: r.cid });
+
+  it('getPostThread nests replies to the depth asked, with counts and authors; a missing post is NotFound', async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    pds.addRecord(b.did, 'app.bsky.actor.profile', { displayName: 'Bee' });
+    const root = (await post(a, { text: 'root' })).body;
+    const c1 = pds.addRecord(b.did, 'app.bsky.feed.post', { text: 'comment', createdAt: now(), reply: { root: strong(root), parent: strong(root) } });
+    const c2 = pds.addRecord(a.did, 'app.bsky.feed.post', { text: 'answer', createdAt: now(), reply: { root: strong(root), parent: c1 } });
+    pds.addRecord(a.did, 'app.bsky.feed.like', { subject: c1, createdAt: now() });
+    const thread = async (params: Record<string, string>) => xrpc('app.bsky.feed.getPostThread', { token: a.accessJwt, params });
+    const deep = (await thread({ uri: root.uri })).body.thread;
+    assert.equal(deep.$type, 'app.bsky.feed.defs#threadViewPost');
+    assert.equal(deep.post.replyCount, 1);
+    const comment = deep.replies[0];
+    assert.deepEqual({ uri: comment.post.uri, likeCount: comment.post.likeCount, author: comment.post.author }, { uri: c1.uri, likeCount: 1, author: { did: b.did, handle: b.handle, displayName: 'Bee', labels: [] } });
+    assert.equal(comment.replies[0].post.uri, c2.uri);
+    assert.equal((await thread({ uri: root.uri, depth: '1' })).body.thread.replies[0].replies, undefined);
+    const fromAnswer = (await thread({ uri: c2.uri, parentHeight: '1' })).body.thread;
+    assert.equal(fromAnswer.parent.post.uri, c1.uri);
+    assert.equal(fromAnswer.parent.parent, undefined);
+    const missing = await thread({ uri: `at://${a.did}/app.bsky.feed.post/3kaaaaaaaaaaa` });
+    assert.deepEqual([missing.status, missing.body], [400, { error: 'NotFound', message: `Post not found: at://${a.did}/app.bsky.feed.post/3kaaaaaaaaaaa` }]);
+    assert.equal((await xrpc('app.bsky.feed.getPostThread', { params: { uri: root.uri } })).status, 401);
+  });
+
+  it('getAuthorFeed lists posts and reposts newest first with a cursor; posts_no_replies leaves replies out', async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const theirs = (await post(b, { text: 'theirs' })).body;
+    const first = (await post(a, { text: 'first' })).body;
+    await post(a, { text: 'a reply', reply: { root: strong(first), parent: strong(first) } });
+    const repost = pds.addRecord(a.did, 'app.bsky.feed.repost', { subject: strong(theirs), createdAt: now() });
+    const feed = async (params: Record<string, string>) => (await xrpc('app.bsky.feed.getAuthorFeed', { token: a.accessJwt, params: { actor: a.handle, ...params } })).body;
+    const all = await feed({});
+    assert.deepEqual(all.feed.map((i: any) => i.post.record.text), ['theirs', 'a reply', 'first']);
+    assert.deepEqual(all.feed[0].reason, { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: a.did, handle: a.handle, labels: [] }, uri: repost.uri, cid: repost.cid, indexedAt: all.feed[0].reason.indexedAt });
+    assert.equal(all.feed[1].reply.root.uri, first.uri);
+    const noReplies = await feed({ filter: 'posts_no_replies', limit: '1' });
+    assert.deepEqual(noReplies.feed.map((i: any) => i.post.record.text), ['theirs']);
+    const next = await feed({ filter: 'posts_no_replies', limit: '1', cursor: noReplies.cursor });
+    assert.deepEqual(next.feed.map((i: any) => i.post.record.text), ['first']);
+    assert.equal(next.cursor, undefined, 'the last page has no cursor');
+    assert.deepEqual((await feed({ limit: '101' })), { error: 'InvalidRequest', message: 'integer too big (maximum 100, got 101) at $.limit' });
+  });
+
+  it('getPosts and getProfile count likes, reposts, quotes, bookmarks, followers and posts', async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const p = (await post(a, { text: 'counted' })).body;
+    pds.addRecord(b.did, 'app.bsky.feed.like', { subject: strong(p), createdAt: now() });
+    pds.addRecord(b.did, 'app.bsky.feed.repost', { subject: strong(p), createdAt: now() });
+    pds.addRecord(b.did, 'app.bsky.feed.post', { text: 'quote', createdAt: now(), embed: { $type: 'app.bsky.embed.record', record: strong(p) } });
+    pds.addRecord(b.did, 'app.bsky.graph.follow', { subject: a.did, createdAt: now() });
+    pds.setBookmarks(p.uri, 2);
+    const posts = await fetch(`${pds.url}/xrpc/app.bsky.feed.getPosts?uris=${encodeURIComponent(p.uri)}&uris=${encodeURIComponent(`at://${a.did}/app.bsky.feed.post/3kaaaaaaaaaaa`)}`, { headers: { authorization: `Bearer ${a.accessJwt}` } }).then((r) => r.json());
+    assert.equal(posts.posts.length, 1);
+    const view = posts.posts[0];
+    assert.deepEqual([view.likeCount, view.repostCount, view.quoteCount, view.replyCount, view.bookmarkCount], [1, 1, 1, 0, 2]);
+    const profile = (await xrpc('app.bsky.actor.getProfile', { token: a.accessJwt, params: { actor: a.did } })).body;
+    assert.deepEqual([profile.followersCount, profile.followsCount, profile.postsCount], [1, 0, 1]);
+    assert.deepEqual((await xrpc('app.bsky.actor.getProfile', { token: a.accessJwt, params: { actor: 'nobody.test' } })).body, { error: 'InvalidRequest', message: 'Profile not found' });
+  });
+
+  it('records every call: method, parameters, JSON body, caller and status', async () => {
+    const a = await newAccount();
+    const mark = pds.calls().length;
+    await xrpc('app.bsky.actor.getProfile', { token: a.accessJwt, params: { actor: a.did } });
+    await post(a, { text: 'logged' });
+    const calls = pds.calls().slice(mark);
+    assert.deepEqual(calls.map((c) => [c.nsid, c.method, c.params, c.did, c.status]), [
+      ['app.bsky.actor.getProfile', 'GET', { actor: a.did }, a.did, 200],
+      ['com.atproto.repo.createRecord', 'POST', {}, a.did, 200],
+    ]);
+    assert.equal((calls[1]!.body as any).record.text, 'logged');
   });
 });
 

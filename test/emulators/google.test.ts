@@ -1,7 +1,8 @@
 // The Google emulator over real HTTP: the consent page's checks and when it grants a refresh token,
 // the token endpoint's error bodies (wrong secret, reused code, wrong redirect_uri, PKCE, dead refresh
-// token), no refresh-token rotation, revocation, and the API answers a connect reads (YouTube
-// channels.list, Business Profile accounts and locations) with Google's 401/403/400 envelopes.
+// token), no refresh-token rotation, revocation, the API answers a connect reads (YouTube
+// channels.list, Business Profile accounts and locations) with Google's 401/403/400 envelopes, and
+// the YouTube paths engagement calls (playlistItems, comment threads and replies, videos.delete, quota).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -284,5 +285,108 @@ describe('the Google APIs a connect reads', () => {
     assert.equal(first.body.accounts.length, 20);
     const rest = await api(`/v1/accounts?pageToken=${first.body.nextPageToken}`, many.tokens.access_token);
     assert.deepEqual(rest.body.accounts.map((a: any) => a.accountName), ['Group 20', 'Group 21', 'Group 22']);
+  });
+});
+
+describe('the YouTube paths engagement reads and writes', () => {
+  const send = async (method: string, path: string, accessToken: string, json?: unknown) => {
+    const res = await fetch(google.url + path, {
+      method,
+      headers: { authorization: `Bearer ${accessToken}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  /** A channel with a manage-scoped token, on a project (client) of its own so its units can be read alone. */
+  const owner = async (name: string) => {
+    const clientId = `${name}.apps.googleusercontent.com`;
+    google.addApp({ clientId, clientSecret: 's', redirectUris: [REDIRECT] });
+    const user = google.addUser({ name, channel: { title: name, customUrl: `@${name}` } });
+    return { user, clientId, token: google.oauth.issue(user.id, clientId, [FORCE_SSL]).accessToken };
+  };
+
+  test('channels.list: the uploads playlist and statistics as strings, 1 unit; a hidden subscriber count is left out', async () => {
+    const { user, clientId, token } = await owner('statsowner');
+    const video = google.youtube.addVideo(user.channel!.id, { title: 'A' });
+    google.youtube.setVideoStats(video, { viewCount: 77 });
+    google.youtube.setSubscribers(user.channel!.id, 1200);
+    const res = await api('/youtube/v3/channels?part=contentDetails,statistics&mine=true', token);
+    assert.deepEqual(res.body.items[0].contentDetails, { relatedPlaylists: { likes: '', uploads: `UU${user.channel!.id.slice(2)}` } });
+    assert.deepEqual(res.body.items[0].statistics, { viewCount: '77', subscriberCount: '1200', hiddenSubscriberCount: false, videoCount: '1' });
+    assert.equal(google.youtube.quotaUsed(clientId), 1);
+    google.youtube.setSubscribers(user.channel!.id, 1200, true);
+    assert.deepEqual((await api('/youtube/v3/channels?part=statistics&mine=true', token)).body.items[0].statistics, { viewCount: '77', hiddenSubscriberCount: true, videoCount: '1' });
+  });
+
+  test('playlistItems pages the uploads newest first with next and prev tokens; a foreign token is 400 invalidPageToken', async () => {
+    const { user, token } = await owner('pager');
+    const ids = [0, 1, 2].map((i) => google.youtube.addVideo(user.channel!.id, { title: `V${i}`, publishedAt: `2026-03-0${i + 1}T00:00:00Z` }));
+    const playlist = `UU${user.channel!.id.slice(2)}`;
+    const first = await api(`/youtube/v3/playlistItems?part=contentDetails&playlistId=${playlist}&maxResults=2`, token);
+    assert.deepEqual(first.body.items.map((i: any) => i.contentDetails.videoId), [ids[2], ids[1]]);
+    assert.equal(first.body.pageInfo.totalResults, 3);
+    const second = await api(`/youtube/v3/playlistItems?part=contentDetails&playlistId=${playlist}&maxResults=2&pageToken=${first.body.nextPageToken}`, token);
+    assert.deepEqual(second.body.items.map((i: any) => i.contentDetails.videoId), [ids[0]]);
+    assert.equal(second.body.nextPageToken, undefined);
+    assert.ok(second.body.prevPageToken);
+    const bad = await api(`/youtube/v3/playlistItems?part=snippet&playlistId=${playlist}&pageToken=xyz`, token);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.error.errors.map((e: any) => e.reason), ['invalidPageToken']);
+    assert.equal(bad.body.error.status, 'INVALID_ARGUMENT');
+    const unknown = await api('/youtube/v3/playlistItems?part=snippet&playlistId=UUnothing', token);
+    assert.deepEqual([unknown.status, unknown.body.error.errors[0].reason], [404, 'playlistNotFound']);
+  });
+
+  test('threads embed up to five replies; comments.list has them all; comments.insert is one tier deep', async () => {
+    const { user, token } = await owner('threads');
+    const video = google.youtube.addVideo(user.channel!.id, { title: 'T' });
+    const top = google.youtube.addComment(video, { text: 'top', authorDisplayName: '@fan' });
+    for (let i = 0; i < 6; i++) google.youtube.addComment(video, { text: `r${i}`, parentId: top });
+    const threads = await api(`/youtube/v3/commentThreads?part=snippet,replies&videoId=${video}`, token);
+    const thread = threads.body.items[0];
+    assert.equal(thread.id, top, 'a thread is known by its top-level comment\'s id');
+    assert.equal(thread.snippet.totalReplyCount, 6);
+    assert.equal(thread.replies.comments.length, 5);
+    assert.equal(thread.snippet.topLevelComment.snippet.textOriginal, undefined, 'textOriginal is the author\'s only');
+    assert.equal(thread.snippet.topLevelComment.snippet.textDisplay, 'top');
+    const all = await api(`/youtube/v3/comments?part=snippet&parentId=${top}`, token);
+    assert.deepEqual(all.body.items.map((c: any) => c.snippet.textDisplay), ['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    assert.ok(all.body.items.every((c: any) => c.snippet.parentId === top && c.id.startsWith(`${top}.`)));
+
+    const reply = await send('POST', '/youtube/v3/comments?part=snippet', token, { snippet: { parentId: top, textOriginal: 'ours' } });
+    assert.equal(reply.status, 200);
+    assert.deepEqual([reply.body.snippet.parentId, reply.body.snippet.textOriginal, reply.body.snippet.authorChannelId.value], [top, 'ours', user.channel!.id]);
+    const refusals = [
+      [{ snippet: { textOriginal: 'x' } }, 400, 'parentIdMissing'],
+      [{ snippet: { parentId: top, textOriginal: ' ' } }, 400, 'commentTextRequired'],
+      [{ snippet: { parentId: 'UgNope', textOriginal: 'x' } }, 404, 'commentNotFound'],
+      [{ snippet: { parentId: reply.body.id, textOriginal: 'x' } }, 400, 'operationNotSupported'],
+    ] as const;
+    for (const [body, status, reason] of refusals) {
+      const res = await send('POST', '/youtube/v3/comments?part=snippet', token, body);
+      assert.deepEqual([res.status, res.body.error.errors[0].reason], [status, reason], reason);
+    }
+  });
+
+  test('videos.delete: 204 and gone, 404 after, 403 for another channel\'s; 50 units; quotaExceeded once the day is spent', async () => {
+    const { user, clientId, token } = await owner('deleter');
+    const other = await owner('bystander');
+    const mine = google.youtube.addVideo(user.channel!.id, { title: 'Mine' });
+    const theirs = google.youtube.addVideo(other.user.channel!.id, { title: 'Theirs' });
+    assert.equal((await send('DELETE', `/youtube/v3/videos?id=${mine}`, token)).status, 204);
+    assert.equal(google.youtube.quotaUsed(clientId), 50);
+    assert.deepEqual((await api(`/youtube/v3/videos?part=statistics&id=${mine}`, token)).body.items, []);
+    const again = await send('DELETE', `/youtube/v3/videos?id=${mine}`, token);
+    assert.deepEqual([again.status, again.body.error.errors[0].reason], [404, 'videoNotFound']);
+    const foreign = await send('DELETE', `/youtube/v3/videos?id=${theirs}`, token);
+    assert.deepEqual([foreign.status, foreign.body.error.errors[0].reason], [403, 'forbidden']);
+    google.youtube.setQuota({ dailyUnits: google.youtube.quotaUsed(clientId) + 49 });
+    try {
+      const spent = await send('DELETE', `/youtube/v3/videos?id=${theirs}`, token);
+      assert.deepEqual([spent.status, spent.body.error.errors[0].reason, spent.body.error.errors[0].domain], [403, 'quotaExceeded', 'youtube.quota']);
+    } finally {
+      google.youtube.setQuota({ dailyUnits: 10_000 });
+    }
   });
 });

@@ -613,8 +613,14 @@ describe('LinkedIn emulator: comments', () => {
 
     const listed = await call('GET', path, m.token);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.elements.map((c: { message: { text: string }; parentComment?: string }) => [c.message.text, c.parentComment]), [['First comment', undefined], ['A reply', commentUrn]]);
+    const texts = (body: { elements: { message: { text: string }; parentComment?: string }[] }) => body.elements.map((c) => [c.message.text, c.parentComment]);
+    assert.deepEqual(texts(listed.body), [['First comment', undefined]], 'the post lists its top-level comments');
     assert.equal(typeof listed.body.elements[0].created.time, 'number');
+    assert.deepEqual(listed.body.elements[0].commentsSummary, { totalFirstLevelComments: 1, aggregatedTotalComments: 1, selectedComments: [] });
+    const encodedComment = encodeURIComponent(commentUrn).replace(/\(/g, '%28').replace(/\)/g, '%29');
+    const answers = await call('GET', `/rest/socialActions/${encodedComment}/comments`, m.token);
+    assert.deepEqual(texts(answers.body), [['A reply', commentUrn]], 'the comment lists its answers');
+    assert.equal((await call('GET', `/rest/socialActions/${encodeURIComponent(commentUrn)}/comments`, m.token)).status, 400, 'parentheses left unencoded');
     assert.deepEqual(li.comments(postUrn).map((c) => c.text), ['First comment', 'A reply']);
   });
 
@@ -695,5 +701,69 @@ describe('LinkedIn emulator: daily quotas, call log, faults', () => {
     assert.ok(urn);
     // Nothing was uploaded twice.
     assert.equal(li.calls().filter((c) => c.method === 'PUT' && c.path.includes(image)).length, 1);
+  });
+});
+
+describe('LinkedIn emulator: social actions and statistics', () => {
+  const enc = (urn: string) => encodeURIComponent(urn).replace(/\(/g, '%28').replace(/\)/g, '%29');
+
+  test('a comment by id, the post\'s summary, one level of nesting, comments by others through the handle', async () => {
+    const m = member();
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Summarized'))).headers.get('x-restli-id')!;
+    const other = member();
+    const top = li.addComment({ on: postUrn, actor: other.urn, text: 'Hello', likes: 2 });
+    const answer = li.addComment({ on: top.urn, actor: m.urn, text: 'Hi back' });
+    assert.equal(answer.parentComment, top.urn);
+    li.setPostStatistics(postUrn, { likes: 9 });
+    const one = await call('GET', `/rest/socialActions/${enc(postUrn)}/comments/${answer.id}`, m.token);
+    assert.deepEqual([one.status, one.body.commentUrn, one.body.parentComment], [200, answer.urn, top.urn]);
+    assert.equal((await call('GET', `/rest/socialActions/${enc(postUrn)}/comments/123`, m.token)).status, 404);
+    const summary = await call('GET', `/rest/socialActions/${enc(postUrn)}`, m.token);
+    assert.deepEqual([summary.body.likesSummary.totalLikes, summary.body.commentsSummary], [9, { totalFirstLevelComments: 1, aggregatedTotalComments: 2, selectedComments: [] }]);
+    const listed = await call('GET', `/rest/socialActions/${enc(postUrn)}/comments`, m.token);
+    assert.deepEqual(listed.body.elements[0].likesSummary, { totalLikes: 2, aggregatedTotalLikes: 2, likedByCurrentUser: false, selectedLikes: [] });
+    const deeper = await call('POST', `/rest/socialActions/${enc(answer.urn)}/comments`, m.token, { actor: m.urn, object: postUrn, message: { text: 'too deep' }, parentComment: answer.urn });
+    assert.equal(deeper.status, 400);
+    assert.match(deeper.body.message, /comments nest one level/);
+    const mismatch = await call('POST', `/rest/socialActions/${enc(top.urn)}/comments`, m.token, { actor: m.urn, object: postUrn, message: { text: 'x' } });
+    assert.equal(mismatch.status, 400, 'a comment target needs parentComment');
+  });
+
+  test('share statistics: per post, per day over a time range, lifetime; only for the page\'s statistics roles with rw_organization_admin', async () => {
+    const admin = member(ORG_SCOPES);
+    const org = li.addOrganization({ admins: [admin.sub], followers: 77 });
+    const orgUrn = `urn:li:organization:${org.id}`;
+    const day0 = li.clock.now();
+    const first = (await call('POST', '/rest/posts', admin.token, postBody(orgUrn, 'Stats one'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(first, { impressions: 200, clicks: 10, likes: 20, shares: 5, uniqueImpressions: 150 });
+    li.clock.advance(24 * 3600_000);
+    const second = (await call('POST', '/rest/posts', admin.token, postBody(orgUrn, 'Stats two'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(second, { impressions: 100, likes: 5 });
+    const base = `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(orgUrn)}`;
+    const perPost = await call('GET', `${base}&shares=List(${enc(first)},${enc(second)})`, admin.token);
+    assert.deepEqual(perPost.body.elements.map((e: any) => [e.share, e.totalShareStatistics.impressionCount]), [[first, 200], [second, 100]]);
+    assert.deepEqual(perPost.body.elements[0].totalShareStatistics, { impressionCount: 200, uniqueImpressionsCount: 150, clickCount: 10, likeCount: 20, commentCount: 0, shareCount: 5, engagement: 35 / 200 });
+    const ranged = await call('GET', `${base}&timeIntervals=(timeRange:(start:${day0 - 1000},end:${day0 - 1000 + 3 * 24 * 3600_000}),timeGranularityType:DAY)`, admin.token);
+    assert.deepEqual(ranged.body.elements.map((e: any) => e.totalShareStatistics.impressionCount), [200, 100, 0]);
+    const lifetime = await call('GET', base, admin.token);
+    assert.equal(lifetime.body.elements[0].totalShareStatistics.likeCount, 25);
+    const outsider = member(ORG_SCOPES);
+    assert.equal((await call('GET', base, outsider.token)).status, 403, 'no role on the page');
+    assert.equal((await call('GET', base, li.oauth.issue(admin.sub, APP.clientId, ['r_organization_social']).accessToken)).status, 403, 'no rw_organization_admin');
+    const size = await call('GET', `/rest/networkSizes/${enc(orgUrn)}?edgeType=COMPANY_FOLLOWED_BY_MEMBER`, admin.token);
+    assert.deepEqual(size.body, { firstDegreeSize: 77 });
+    assert.equal((await call('GET', `/rest/networkSizes/${enc(orgUrn)}?edgeType=CONNECTION`, admin.token)).status, 400);
+  });
+
+  test('member post analytics: one metric a call, the member\'s own post, r_member_postAnalytics', async () => {
+    const m = member([...MEMBER_SCOPES, 'r_member_postAnalytics']);
+    const postUrn = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Analyzed'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(postUrn, { impressions: 42, saves: 3 });
+    const metric = (token: string, queryType: string) => call('GET', `/rest/memberCreatorPostAnalytics?q=entity&entity=(share:${enc(postUrn)})&queryType=${queryType}&aggregation=TOTAL`, token);
+    assert.deepEqual((await metric(m.token, 'IMPRESSION')).body.elements, [{ count: 42, metricType: 'IMPRESSION', targetEntity: { share: postUrn } }]);
+    assert.equal((await metric(m.token, 'POST_SAVE')).body.elements[0].count, 3);
+    assert.equal((await metric(m.token, 'NOPE')).status, 400);
+    assert.equal((await metric(member().token, 'IMPRESSION')).status, 403, 'without the permission');
+    assert.equal((await metric(member([...MEMBER_SCOPES, 'r_member_postAnalytics']).token, 'IMPRESSION')).status, 403, 'another member\'s post');
   });
 });

@@ -118,3 +118,69 @@ describe('Pinterest emulator', () => {
     assert.deepEqual(await userAccount(fresh.access_token), { status: 401, body: AUTH_FAILED });
   });
 });
+
+describe('Pinterest emulator: pins after publishing and analytics', () => {
+  const DAY_MS = 86_400_000;
+  // The emulator's own today: earlier tests move its clock on.
+  const day = (daysAgo: number) => new Date(pin.clock.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+  const get = async (path: string, accessToken: string, init: RequestInit = {}) => {
+    const res = await fetch(`${pin.url}${path}`, { ...init, headers: { authorization: `Bearer ${accessToken}` } });
+    return { status: res.status, body: res.status === 204 ? undefined : (await res.json()) as any };
+  };
+  const owner = () => {
+    const user = pin.addUser({});
+    const board = pin.addBoard({ ownerId: user.id });
+    return { user, board, token: pin.issueToken(user.id) };
+  };
+
+  test('DELETE /v5/pins/{id}: 204, then 404 Pin not found; someone else\'s pin is a 404 too', async () => {
+    const a = owner();
+    const b = owner();
+    const mine = pin.addPin({ boardId: a.board.id });
+    const theirs = pin.addPin({ boardId: b.board.id });
+    assert.equal((await get(`/v5/pins/${mine.id}`, a.token, { method: 'DELETE' })).status, 204);
+    assert.deepEqual(await get(`/v5/pins/${mine.id}`, a.token, { method: 'DELETE' }), { status: 404, body: { code: 404, message: 'Pin not found.' } });
+    assert.equal((await get(`/v5/pins/${theirs.id}`, a.token, { method: 'DELETE' })).status, 404);
+    assert.equal((await get(`/v5/pins/${theirs.id}`, b.token)).status, 200);
+  });
+
+  test('GET /v5/pins: the user\'s pins newest first, bookmark pages, a repin\'s parent_pin_id', async () => {
+    const a = owner();
+    const first = pin.addPin({ boardId: a.board.id, parentPinId: '99' });
+    const second = pin.addPin({ boardId: a.board.id, images: 2 });
+    const page = await get('/v5/pins?page_size=1', a.token);
+    assert.deepEqual(page.body.items.map((p: any) => [p.id, p.media.media_type, p.media.items?.length]), [[second.id, 'multiple_images', 2]]);
+    const next = await get(`/v5/pins?page_size=1&bookmark=${page.body.bookmark}`, a.token);
+    assert.deepEqual(next.body.items.map((p: any) => [p.id, p.parent_pin_id]), [[first.id, '99']]);
+    assert.equal(next.body.bookmark, null);
+  });
+
+  test('pins/analytics: sums over the range, lifetime counts apart; Pinterest\'s limits are 400s', async () => {
+    const a = owner();
+    const image = pin.addPin({ boardId: a.board.id });
+    pin.setPinAnalytics(image.id, [{ date: day(2), metrics: { IMPRESSION: 10, SAVE: 1 } }, { date: day(1), metrics: { IMPRESSION: 5 } }], { TOTAL_COMMENTS: 3 });
+    const ok = await get(`/v5/pins/${image.id}/analytics?start_date=${day(3)}&end_date=${day(0)}&metric_types=IMPRESSION,SAVE,TOTAL_COMMENTS`, a.token);
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.body.all.summary_metrics, { IMPRESSION: 15, SAVE: 1 });
+    assert.deepEqual(ok.body.all.lifetime_metrics, { TOTAL_COMMENTS: 3 });
+    assert.deepEqual(ok.body.all.daily_metrics.map((d: any) => [d.date, d.data_status]), [[day(2), 'READY'], [day(1), 'READY']]);
+    const invalid = { status: 400, body: { code: 400, message: 'Invalid pins analytics parameters.' } };
+    for (const query of [
+      `start_date=${day(91)}&end_date=${day(0)}&metric_types=IMPRESSION`,
+      `start_date=${day(1)}&end_date=${day(2)}&metric_types=IMPRESSION`,
+      `start_date=${day(1)}&end_date=${day(0)}`,
+      `start_date=${day(1)}&end_date=${day(0)}&metric_types=VIDEO_MRC_VIEW`,
+      `start_date=yesterday&end_date=${day(0)}&metric_types=IMPRESSION`,
+    ]) assert.deepEqual(await get(`/v5/pins/${image.id}/analytics?${query}`, a.token), invalid, query);
+  });
+
+  test('user_account/analytics: all metrics by default; user_accounts:read required', async () => {
+    const a = owner();
+    pin.setAccountAnalytics(a.user.id, [{ date: day(1), metrics: { ENGAGEMENT: 4, IMPRESSION: 40 } }]);
+    const res = await get(`/v5/user_account/analytics?start_date=${day(7)}&end_date=${day(0)}`, a.token);
+    assert.equal(res.body.all.summary_metrics.ENGAGEMENT, 4);
+    assert.equal(res.body.all.summary_metrics.SAVE, 0);
+    const narrow = pin.issueToken(a.user.id, ['pins:read']);
+    assert.deepEqual(await get(`/v5/user_account/analytics?start_date=${day(7)}&end_date=${day(0)}`, narrow), { status: 403, body: { code: 29, message: 'You are not permitted to access that resource.' } });
+  });
+});

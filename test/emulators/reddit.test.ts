@@ -220,11 +220,13 @@ describe('posting on oauth.reddit.com', () => {
   const submit = (token: string, form: Record<string, string>) => call(token, '/api/submit', { api_type: 'json', ...form });
   let token: string;
   let readOnly: string;
+  let editor: string;
 
   before(() => {
     const user = reddit.addUser({ name: 'poster' });
-    token = reddit.oauth.issue(user.id, APP.clientId, ['identity', 'submit', 'read']).accessToken;
+    token = reddit.oauth.issue(user.id, APP.clientId, ['identity', 'submit', 'read', 'history']).accessToken;
     readOnly = reddit.oauth.issue(user.id, APP.clientId, ['read']).accessToken;
+    editor = reddit.oauth.issue(user.id, APP.clientId, ['edit']).accessToken;
     reddit.addSubreddit({ name: 'news' });
     reddit.addSubreddit({ name: 'flairs', flairRequired: true });
     reddit.addSubreddit({ name: 'links', selfsAllowed: false });
@@ -280,5 +282,56 @@ describe('posting on oauth.reddit.com', () => {
     assert.equal((await call(token, '/user/nobody_here/submitted')).status, 404);
     const noParent = await call(token, '/api/comment', { api_type: 'json', thing_id: 't3_zzzz', text: 'x' });
     assert.equal(noParent.body.json.errors[0][0], 'NO_THING_ID');
+  });
+
+  test('/comments nests answers in replies listings; limit spends over the whole tree; more stubs, depth stubs; morechildren flat', async () => {
+    const post = (await submit(token, { sr: 'news', kind: 'self', title: 'Tree' })).body.json.data;
+    const a = reddit.addComment({ on: post.name, author: 'other_one', body: 'a', score: 7 });
+    const a1 = reddit.addComment({ on: a.name, author: 'poster', body: 'a1' });
+    reddit.addComment({ on: a1.name, author: 'other_one', body: 'a1x' });
+    const b = reddit.addComment({ on: post.name, author: 'someone', body: 'b' });
+    const [, tree] = (await call(token, `/comments/${post.id}?sort=new`)).body;
+    const [first, second] = tree.data.children;
+    assert.deepEqual([first.data.body, first.data.replies], ['b', '']);
+    assert.equal(first.data.author_fullname, reddit.comments(post.id).find((c) => c.id === b.id)!.authorFullname);
+    assert.deepEqual([second.data.body, second.data.score, second.data.depth], ['a', 7, 0]);
+    const answer = second.data.replies.data.children[0].data;
+    assert.deepEqual([answer.body, answer.depth, answer.parent_id, answer.replies.data.children[0].data.body], ['a1', 1, a.name, 'a1x']);
+
+    const cut = (await call(token, `/comments/${post.id}?limit=2`)).body[1].data.children;
+    assert.deepEqual(cut.map((c: any) => [c.kind, c.data.body ?? c.data.count]), [['t1', 'a'], ['more', 1]]);
+    assert.deepEqual(cut[0].data.replies.data.children.map((c: any) => [c.kind, c.data.body ?? c.data.children]), [['t1', 'a1'], ], 'a1 fits, its answer does not');
+    assert.deepEqual(cut[0].data.replies.data.children[0].data.replies.data.children[0].data, { count: 1, name: `t1_${reddit.comments(post.id)[2]!.id}`, id: reddit.comments(post.id)[2]!.id, parent_id: a1.name, depth: 2, children: [reddit.comments(post.id)[2]!.id] });
+    assert.deepEqual(cut[1].data.children, [b.id]);
+    const shallow = (await call(token, `/comments/${post.id}?depth=1`)).body[1].data.children;
+    assert.deepEqual(shallow[0].data.replies.data.children[0].data, { count: 0, name: 't1__', id: '_', parent_id: a.name, depth: 1, children: [] });
+
+    const more = await call(token, `/api/morechildren?api_type=json&link_id=${post.name}&children=${a.id},${b.id}`);
+    assert.deepEqual(more.body.json.data.things.map((t: any) => [t.data.body, t.data.depth, t.data.replies]), [['a', 0, ''], ['a1', 1, ''], ['a1x', 2, ''], ['b', 0, '']]);
+    const none = await call(token, '/api/morechildren?api_type=json&link_id=t3_zzzz&children=abc');
+    assert.equal(none.body.json.errors[0][0], 'NO_THING_ID');
+  });
+
+  test('/api/del deletes only the author\'s own things, always answering {}; /user/{name}/submitted needs history; /api/v1/me shows karma', async () => {
+    const mine = (await submit(token, { sr: 'news', kind: 'self', title: 'Gone soon', text: 'secret' })).body.json.data;
+    const theirs = reddit.addComment({ on: mine.name, author: 'other_one', body: 'not yours' });
+    const del = (id: string) => call(editor, '/api/del', { id });
+    assert.equal((await call(token, '/api/del', { id: mine.name })).status, 403, 'without the edit scope');
+    assert.deepEqual((await del(theirs.name)).body, {});
+    assert.deepEqual((await del(mine.name)).body, {});
+    assert.deepEqual((await del('t3_zzzzzz')).body, {});
+    const [link, comment] = (await call(token, `/api/info?id=${mine.name},${theirs.name}`)).body.data.children.map((c: any) => c.data);
+    assert.deepEqual([link.author, link.selftext, link.removed_by_category, link.author_fullname], ['[deleted]', '[deleted]', 'deleted', undefined]);
+    assert.deepEqual([comment.author, comment.body], ['other_one', 'not yours']);
+    const submitted = (await call(token, '/user/poster/submitted?limit=100')).body.data.children.map((c: any) => c.data.name);
+    assert.ok(!submitted.includes(mine.name));
+    const reply = await call(token, '/api/comment', { api_type: 'json', thing_id: mine.name, text: 'late' });
+    assert.equal(reply.body.json.errors[0][0], 'DELETED_COMMENT');
+    assert.equal((await call(readOnly, '/user/poster/submitted')).status, 403, 'without the history scope');
+
+    const rich = reddit.addUser({ name: 'karma_k', linkKarma: 10, commentKarma: 5, subscribers: 3 });
+    const richToken = reddit.oauth.issue(rich.id, APP.clientId, ['identity']).accessToken;
+    const me = (await call(richToken, '/api/v1/me')).body;
+    assert.deepEqual([me.link_karma, me.comment_karma, me.total_karma, me.subreddit.subscribers], [10, 5, 15, 3]);
   });
 });

@@ -2,6 +2,7 @@
 // authorize window, the code exchange, the long-lived exchange, the refresh (≥ 24 h old, unexpired)
 // and /v1.0/me; and publishing: containers, their states and refusals, threads_publish, the limits and the reads.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -287,5 +288,121 @@ describe('publishing', () => {
     threads.usePublishingQuota(busy.id, 250);
     const busyContainer = (await post(`/v1.0/${busy.id}/threads`, { media_type: 'TEXT', text: 'one too many' }, busyToken)).body.id;
     refusal(await post(`/v1.0/${busy.id}/threads_publish`, { creation_id: busyContainer }, busyToken), 9, 2207042);
+  });
+});
+
+describe('threads emulator: replies, conversation, delete, insights and the replies webhook', () => {
+  let user: { id: string };
+  let token: string;
+  const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_delete', 'threads_manage_insights'];
+
+  before(() => {
+    user = threads.addUser({ username: 'engaged' });
+    token = threads.issueLongLived(user.id, APP.clientId, SCOPES);
+  });
+
+  const call = (method: string, path: string, params: Record<string, string> = {}, bearer = token) =>
+    fetch(`${threads.url}${path}?${new URLSearchParams(params)}`, { method, headers: { authorization: `Bearer ${bearer}` } }).then(json);
+  const refusal = (res: { status: number; body: any }, code: number, subcode?: number) => {
+    assert.equal(res.status, code === 10 ? 403 : 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, code, JSON.stringify(res.body));
+    assert.equal(res.body.error.error_subcode, subcode);
+  };
+  const rootPost = (text: string) => threads.addPost({ userId: user.id, text });
+
+  test('/replies answers the direct replies, /conversation every depth; newest first unless reverse=false; cursor paging', async () => {
+    const root = rootPost('talk to me');
+    const a = threads.addReply({ to: root.id, username: 'ann', text: 'a' });
+    const b = threads.addReply({ to: root.id, username: 'ben', text: 'b' });
+    const a1 = threads.addReply({ to: a.id, username: 'cal', text: 'a1' });
+    const a11 = threads.addReply({ to: a1.id, username: 'engaged', text: 'a11' });
+    const direct = await call('GET', `/v1.0/${root.id}/replies`, { fields: 'id,username,replied_to,root_post,has_replies,is_reply_owned_by_me,hide_status' });
+    assert.deepEqual(direct.body.data, [
+      { id: b.id, username: 'ben', replied_to: { id: root.id }, root_post: { id: root.id }, has_replies: false, is_reply_owned_by_me: false, hide_status: 'NOT_HUSHED' },
+      { id: a.id, username: 'ann', replied_to: { id: root.id }, root_post: { id: root.id }, has_replies: true, is_reply_owned_by_me: false, hide_status: 'NOT_HUSHED' },
+    ]);
+    const all = await call('GET', `/v1.0/${root.id}/conversation`, { fields: 'id,text,is_reply_owned_by_me', reverse: 'false' });
+    assert.deepEqual(all.body.data.map((r: any) => r.text), ['a', 'b', 'a1', 'a11']);
+    assert.equal(all.body.data[3].id, a11.id);
+    assert.equal(all.body.data[3].is_reply_owned_by_me, true);
+    const first = await call('GET', `/v1.0/${root.id}/conversation`, { reverse: 'false', limit: '3' });
+    assert.equal(first.body.data.length, 3);
+    assert.ok(first.body.paging.next);
+    const rest = await call('GET', `/v1.0/${root.id}/conversation`, { reverse: 'false', limit: '3', after: first.body.paging.cursors.after });
+    assert.deepEqual(rest.body.data, [{ id: a11.id }]);
+    assert.equal(rest.body.paging.next, undefined);
+    refusal(await call('GET', `/v1.0/${root.id}/replies`, { fields: 'likes' }), 100);
+    const readOnly = threads.issueLongLived(user.id, APP.clientId, ['threads_basic']);
+    refusal(await call('GET', `/v1.0/${root.id}/replies`, {}, readOnly), 10);
+    const stranger = threads.addUser({ username: 'stranger' });
+    refusal(await call('GET', `/v1.0/${root.id}/replies`, {}, threads.issueLongLived(stranger.id, APP.clientId, SCOPES)), 100, 33);
+  });
+
+  test('DELETE /{media-id}: {success, deleted_id}; gone afterwards (100/33); counted in delete_quota_usage; another user\'s post refused', async () => {
+    const post = rootPost('delete me');
+    const reply = threads.addReply({ to: post.id, username: 'ann', text: 'stays' });
+    assert.deepEqual((await call('DELETE', `/v1.0/${post.id}`)).body, { success: true, deleted_id: post.id });
+    refusal(await call('DELETE', `/v1.0/${post.id}`), 100, 33);
+    refusal(await call('DELETE', `/v1.0/${reply.id}`), 100, 33);
+    assert.ok(threads.published().some((m) => m.id === reply.id), 'the replies below a deleted root stay');
+    const limit = await call('GET', `/v1.0/${user.id}/threads_publishing_limit`, { fields: 'delete_quota_usage,delete_config' });
+    assert.deepEqual(limit.body, { data: [{ delete_quota_usage: 1, delete_config: { quota_total: 100, quota_duration: 86400 } }] });
+    const noScope = threads.issueLongLived(user.id, APP.clientId, ['threads_basic']);
+    refusal(await call('DELETE', `/v1.0/${rootPost('kept').id}`, {}, noScope), 10);
+  });
+
+  test('insights: a post\'s lifetime values (replies from the tree), the user\'s daily views and totals; refusals', async () => {
+    const post = rootPost('counted');
+    const r = threads.addReply({ to: post.id, username: 'ann', text: 'r' });
+    threads.addReply({ to: r.id, username: 'ben', text: 'rr' });
+    threads.setPostInsights(post.id, { likes: 4, views: 50 });
+    const insights = await call('GET', `/v1.0/${post.id}/insights`, { metric: 'likes,replies,views' });
+    assert.deepEqual(insights.body.data.map((d: any) => [d.name, d.period, d.values]), [['likes', 'lifetime', [{ value: 4 }]], ['replies', 'lifetime', [{ value: 2 }]], ['views', 'lifetime', [{ value: 50 }]]]);
+    assert.equal(insights.body.data[0].id, `${post.id}/insights/likes/lifetime`);
+    refusal(await call('GET', `/v1.0/${post.id}/insights`, { metric: 'impressions' }), 100);
+    threads.setUserInsights(user.id, { followersCount: 9, days: [{ day: '2026-02-01', views: 3, likes: 2 }, { day: '2026-02-02', views: 4, likes: 1 }] });
+    const since = String(Date.parse('2026-02-01T00:00:00Z') / 1000);
+    const until = String(Date.parse('2026-02-03T00:00:00Z') / 1000);
+    const account = await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'views,likes,followers_count', since, until });
+    assert.deepEqual(account.body.data.map((d: any) => [d.name, d.values ?? d.total_value]), [
+      ['views', [{ value: 3, end_time: '2026-02-02T00:00:00+0000' }, { value: 4, end_time: '2026-02-03T00:00:00+0000' }]],
+      ['likes', { value: 3 }],
+      ['followers_count', { value: 9 }],
+    ]);
+    refusal(await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'likes', since: '1700000000', until }), 100);
+    refusal(await call('GET', `/v1.0/${post.id}/insights`, { metric: 'likes' }, threads.issueLongLived(user.id, APP.clientId, ['threads_basic'])), 10);
+  });
+
+  test('the replies webhook: Meta\'s body, signed with the app secret, the same bytes on redelivery', async () => {
+    const bodies: { body: string; signature: string | undefined }[] = [];
+    const hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        bodies.push({ body, signature: req.headers['x-hub-signature-256'] as string | undefined });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      const callbackUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const post = rootPost('notify me');
+      const reply = threads.addReply({ to: post.id, username: 'ann', text: 'ping' });
+      const sent = await threads.sendRepliesWebhook({ callbackUrl, appId: '42', appSecret: 's3cret', replyId: reply.id });
+      assert.equal(sent.status, 200);
+      const body = JSON.parse(bodies[0]!.body);
+      assert.deepEqual({ ...body, time: typeof body.time, subscription_id: typeof body.subscription_id }, {
+        app_id: '42', topic: 'moderate', target_id: reply.id, time: 'number', subscription_id: 'string', has_uid_field: false,
+        values: { field: 'replies', value: {
+          id: reply.id, username: 'ann', text: 'ping', media_type: 'TEXT_POST', permalink: reply.permalink, replied_to: { id: post.id },
+          root_post: { id: post.id, owner_id: user.id, username: 'engaged' }, shortcode: reply.shortcode, timestamp: body.values.value.timestamp,
+        } },
+      });
+      assert.equal(bodies[0]!.signature, `sha256=${createHmac('sha256', 's3cret').update(bodies[0]!.body).digest('hex')}`);
+      await threads.sendRepliesWebhook({ callbackUrl, appId: '42', appSecret: 's3cret', replyId: reply.id });
+      assert.deepEqual(bodies[1], bodies[0]);
+    } finally {
+      await new Promise<void>((resolve) => hook.close(() => resolve()));
+    }
   });
 });

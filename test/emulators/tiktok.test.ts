@@ -195,3 +195,70 @@ describe('GET /v2/user/info/', () => {
     assert.deepEqual([expired.status, expired.body.error.code], [401, 'access_token_invalid']);
   });
 });
+
+describe('the Display API (POST /v2/video/list/, /v2/video/query/)', () => {
+  const display = async (path: string, accessToken: string, fields: string, body: unknown) => {
+    const res = await fetch(`${tiktok.url}${path}?fields=${fields}`, {
+      method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const creator = () => {
+    const user = tiktok.addUser();
+    return { openId: user.openId, token: tiktok.oauth.issue(user.openId, APP.clientId, ['user.info.basic', 'video.list', 'user.info.stats']).accessToken };
+  };
+
+  test('only the fields asked, newest first, max_count 1–20, cursor in milliseconds', async () => {
+    const c = creator();
+    const older = tiktok.addVideo(c.openId, { createdAtMs: Date.UTC(2026, 2, 1), title: 'old' });
+    const newer = tiktok.addVideo(c.openId, { createdAtMs: Date.UTC(2026, 2, 2), title: 'new', likeCount: 5 });
+    const page = await display('/v2/video/list/', c.token, 'id,title,create_time,like_count', { max_count: 1 });
+    assert.equal(page.status, 200);
+    assert.deepEqual(page.body.data, { videos: [{ id: newer.id, title: 'new', create_time: Date.UTC(2026, 2, 2) / 1000, like_count: 5 }], cursor: Date.UTC(2026, 2, 2), has_more: true });
+    const next = await display('/v2/video/list/', c.token, 'id', { max_count: 1, cursor: page.body.data.cursor });
+    assert.deepEqual(next.body.data, { videos: [{ id: older.id }], cursor: Date.UTC(2026, 2, 1), has_more: false });
+    for (const body of [{ max_count: 21 }, { max_count: 0 }, { cursor: 'yesterday' }]) {
+      assert.deepEqual([(await display('/v2/video/list/', c.token, 'id', body)).body.error.code], ['invalid_params'], JSON.stringify(body));
+    }
+    assert.equal((await display('/v2/video/list/', c.token, 'id,plays', {})).body.error.code, 'invalid_params');
+    assert.equal((await display('/v2/video/list/', c.token, '', {})).body.error.code, 'invalid_params');
+  });
+
+  test('query returns the creator\'s own ids only; 1 to 20 ids', async () => {
+    const c = creator();
+    const other = creator();
+    const mine = tiktok.addVideo(c.openId, { viewCount: 42 });
+    const theirs = tiktok.addVideo(other.openId);
+    const res = await display('/v2/video/query/', c.token, 'id,view_count', { filters: { video_ids: [mine.id, theirs.id] } });
+    assert.deepEqual(res.body.data.videos, [{ id: mine.id, view_count: 42 }]);
+    assert.equal((await display('/v2/video/query/', c.token, 'id', { filters: { video_ids: [] } })).body.error.code, 'invalid_params');
+    const many = Array.from({ length: 21 }, (_, i) => String(i));
+    assert.equal((await display('/v2/video/query/', c.token, 'id', { filters: { video_ids: many } })).status, 400);
+  });
+
+  test('without video.list: 401 scope_not_authorized; past 600 a minute: 429 rate_limit_exceeded', async () => {
+    const user = tiktok.addUser();
+    const basic = tiktok.oauth.issue(user.openId, APP.clientId, ['user.info.basic']).accessToken;
+    const refused = await display('/v2/video/list/', basic, 'id', {});
+    assert.deepEqual([refused.status, refused.body.error.code], [401, 'scope_not_authorized']);
+    const c = creator();
+    tiktok.setRateLimits({ display: 2 });
+    try {
+      assert.equal((await display('/v2/video/list/', c.token, 'id', {})).status, 200);
+      assert.equal((await display('/v2/video/list/', c.token, 'id', {})).status, 200);
+      const limited = await display('/v2/video/list/', c.token, 'id', {});
+      assert.deepEqual([limited.status, limited.body.error.code], [429, 'rate_limit_exceeded']);
+      assert.equal((await display('/v2/video/query/', c.token, 'id', { filters: { video_ids: ['1'] } })).status, 200, 'each endpoint has its own window');
+    } finally {
+      tiktok.setRateLimits({ display: 600 });
+    }
+  });
+
+  test('user.info.stats fields: as set, video_count from the public videos', async () => {
+    const c = creator();
+    tiktok.setUserStats(c.openId, { follower_count: 9, likes_count: 70 });
+    tiktok.addVideo(c.openId);
+    const res = await userInfo(c.token, 'follower_count,following_count,likes_count,video_count');
+    assert.deepEqual(res.body.data.user, { follower_count: 9, following_count: 0, likes_count: 70, video_count: 1 });
+  });
+});

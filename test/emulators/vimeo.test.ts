@@ -1,6 +1,7 @@
 // The Vimeo emulator's OAuth contract over real HTTP: the authorize page's checks, the code exchange
 // (Basic client credentials, JSON body, single-use codes, exact redirect_uri) with the user in the
-// answer and no expiry or refresh token, and GET /me's 401 bodies for unknown and revoked tokens.
+// answer and no expiry or refresh token, GET /me's 401 bodies for unknown and revoked tokens, and the
+// engagement paths (one-tier replies, DELETE with its scope, video and member figures).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startVimeoEmulator, type VimeoEmulator } from '../../emulators/index.ts';
@@ -180,5 +181,60 @@ describe('GET /me', () => {
     await me('whatever');
     const last = vimeo.requests().at(-1)!;
     assert.deepEqual([last.method, last.path, last.accept, last.auth], ['GET', '/me', ACCEPT, 'bearer']);
+  });
+});
+
+describe('the Vimeo paths engagement reads and writes', () => {
+  const call = async (method: string, path: string, accessToken: string, json?: unknown) => {
+    const res = await fetch(vimeo.url + path, {
+      method,
+      headers: { authorization: `bearer ${accessToken}`, accept: ACCEPT, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const member = (scopes = ['public', 'private', 'upload', 'interact', 'delete']) => {
+    const user = vimeo.addUser({});
+    return { user, token: vimeo.oauth.issue(user.id, APP.clientId, scopes).accessToken };
+  };
+  const video = async (token: string) => (await call('POST', '/me/videos', token, { upload: { approach: 'tus', size: 10 }, name: 'V' })).body.uri as string;
+
+  test('replies are one tier: listed under their comment only, with the comment\'s replies total; a reply takes none', async () => {
+    const { user, token } = member();
+    const uri = await video(token);
+    const id = uri.split('/').at(-1)!;
+    const top = vimeo.addComment(id, { userId: user.id, text: 'top' });
+    for (const text of ['a', 'b', 'c']) await call('POST', `${uri}/comments/${top}/replies`, token, { text });
+    const comments = await call('GET', `${uri}/comments`, token);
+    assert.deepEqual(comments.body.data.map((c: any) => [c.text, c.metadata.connections.replies.total]), [['top', 3]]);
+    const replies = await call('GET', `${uri}/comments/${top}/replies?per_page=2&direction=asc`, token);
+    assert.deepEqual(replies.body.data.map((c: any) => c.text), ['a', 'b']);
+    assert.equal(replies.body.paging.next, `${uri}/comments/${top}/replies?per_page=2&direction=asc&page=2`);
+    const replyId = replies.body.data[0].uri.split('/').at(-1);
+    const deeper = await call('POST', `${uri}/comments/${replyId}/replies`, token, { text: 'deeper' });
+    assert.equal(deeper.status, 404);
+    assert.deepEqual(Object.keys(deeper.body).sort(), ['developer_message', 'error', 'error_code', 'link']);
+    assert.equal(deeper.body.error_code, 5000);
+  });
+
+  test('DELETE /videos/{id} needs the delete scope; the video is gone after; the figures read back', async () => {
+    const { user, token } = member();
+    const narrow = vimeo.oauth.issue(user.id, APP.clientId, ['public', 'private']).accessToken;
+    const uri = await video(token);
+    const id = uri.split('/').at(-1)!;
+    vimeo.setVideoStats(id, { plays: 12, likes: 3 });
+    vimeo.setFollowers(user.id, { followers: 9, following: 4 });
+    const stats = await call('GET', `${uri}?fields=stats.plays,metadata.connections.likes.total,metadata.connections.comments.total`, token);
+    assert.deepEqual(stats.body, { stats: { plays: 12 }, metadata: { connections: { likes: { total: 3 }, comments: { total: 0 } } } });
+    const meBody = await call('GET', '/me?fields=metadata.connections.followers.total,metadata.connections.following.total,metadata.connections.videos.total', token);
+    assert.deepEqual(meBody.body, { metadata: { connections: { followers: { total: 9 }, following: { total: 4 }, videos: { total: 1 } } } });
+    const refused = await call('DELETE', uri, narrow);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.error, 'Your access token does not have the "delete" scope');
+    assert.equal((await call('DELETE', uri, token)).status, 204);
+    assert.equal((await call('GET', uri, token)).status, 404);
+    assert.equal((await call('DELETE', uri, token)).status, 404);
+    assert.equal(vimeo.videos().find((v) => v.id === id)!.deleted, true);
   });
 });

@@ -403,3 +403,77 @@ describe('fault injection', () => {
     assert.deepEqual(custom.body, { errors: [{ code: 88, message: 'Rate limit exceeded' }] });
   });
 });
+
+describe('engagement reads and the reply rule', () => {
+  it('searches a conversation of the last 7 days, newest first, with authors expanded and next_token pages', async () => {
+    const { user, token } = newUser();
+    const fan = newUser();
+    const root = x.addTweet({ authorId: user.id, text: 'root' });
+    x.addTweet({ authorId: fan.user.id, text: 'too old', inReplyTo: root.id, createdAt: new Date(Date.now() - 8 * 86_400_000).toISOString() });
+    const replies = Array.from({ length: 11 }, (_, i) => x.addTweet({ authorId: fan.user.id, text: `reply ${i}`, inReplyTo: root.id }));
+    const q = (extra = '') => `/2/tweets/search/recent?query=conversation_id:${root.id}&tweet.fields=author_id,referenced_tweets&expansions=author_id&user.fields=username,profile_image_url${extra}`;
+    const first = await call('GET', q(), token);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(first.body.data.map((t: any) => t.id), [...replies].reverse().slice(0, 10).map((t) => t.id));
+    assert.deepEqual(first.body.data[0].referenced_tweets, [{ type: 'replied_to', id: root.id }]);
+    assert.deepEqual(first.body.includes.users, [{ id: fan.user.id, name: fan.user.name, username: fan.user.username, profile_image_url: fan.user.profileImageUrl }]);
+    assert.equal(first.body.meta.result_count, 10);
+    const second = await call('GET', q(`&next_token=${first.body.meta.next_token}`), token);
+    assert.deepEqual(second.body.data.map((t: any) => t.id), [replies[0]!.id, root.id]);
+    assert.equal(second.body.meta.next_token, undefined);
+    const bad = await call('GET', `/2/tweets/search/recent?query=from:someone`, token);
+    assert.equal(bad.status, 400);
+    assert.equal((await call('GET', q('&max_results=5'), token)).body.errors[0].message, 'The `max_results` query parameter value [5] is not between 10 and 100');
+  });
+
+  it('users/me gives public_metrics on request; a long post keeps its whole text in note_tweet', async () => {
+    const { user, token } = newUser({ premium: true });
+    x.setFollowers(user.id, { followers: 12, following: 3 });
+    const long = 'word '.repeat(100).trim();
+    const created = await tweet(token, { text: long });
+    const me = await call('GET', '/2/users/me?user.fields=public_metrics', token);
+    assert.deepEqual(me.body.data.public_metrics, { followers_count: 12, following_count: 3, tweet_count: 1, listed_count: 0, like_count: 0 });
+    const read = await call('GET', `/2/tweets/${created.body.data.id}?tweet.fields=note_tweet`, token);
+    assert.equal(read.body.data.note_tweet.text, long);
+    assert.ok(read.body.data.text.length < long.length);
+  });
+
+  it('private metrics: the author\'s posts of the last 30 days only', async () => {
+    const { user, token } = newUser();
+    const other = newUser();
+    const recent = x.addTweet({ authorId: user.id, text: 'recent', metrics: { impression_count: 9, engagements: 2 } });
+    const old = x.addTweet({ authorId: user.id, text: 'old', createdAt: new Date(Date.now() - 31 * 86_400_000).toISOString() });
+    const fields = '?tweet.fields=public_metrics,non_public_metrics';
+    const mine = await call('GET', `/2/tweets/${recent.id}${fields}`, token);
+    assert.deepEqual(mine.body.data.non_public_metrics, { impression_count: 9, url_link_clicks: 0, user_profile_clicks: 0, engagements: 2 });
+    assert.equal((await call('GET', `/2/tweets/${old.id}${fields}`, token)).body.errors[0].title, 'Field Authorization Error');
+    assert.equal((await call('GET', `/2/tweets/${recent.id}${fields}`, other.token)).body.errors[0].title, 'Field Authorization Error');
+  });
+
+  it('self-serve apps may reply only to their own posts, posts that mention them or quote them; enterprise apps anywhere', async () => {
+    const { user, token } = newUser();
+    const fan = newUser();
+    const plain = x.addTweet({ authorId: fan.user.id, text: 'hello world' });
+    const mention = x.addTweet({ authorId: fan.user.id, text: `hey @${user.username.toUpperCase()}` });
+    const mine = x.addTweet({ authorId: user.id, text: 'mine' });
+    const quote = x.addTweet({ authorId: fan.user.id, text: 'look', quoteOf: mine.id });
+    const refused = await tweet(token, { text: 'hi', reply: { in_reply_to_tweet_id: plain.id } });
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.detail, /not been mentioned or otherwise engaged by the author/);
+    for (const target of [mention, mine, quote]) assert.equal((await tweet(token, { text: `hi ${target.id}`, reply: { in_reply_to_tweet_id: target.id } })).status, 201);
+    const enterprise = x.addUser({ username: 'bigco', accessToken: 'enterprise-token', plan: 'enterprise' });
+    assert.ok(enterprise);
+    assert.equal((await tweet('enterprise-token', { text: 'hi', reply: { in_reply_to_tweet_id: plain.id } })).status, 201);
+  });
+
+  it('records every call behind a token, with its query, JSON body and status', async () => {
+    const { user, token } = newUser();
+    const mark = x.calls().length;
+    await call('GET', '/2/users/me?user.fields=public_metrics', token);
+    await tweet(token, { text: 'logged' });
+    assert.deepEqual(x.calls().slice(mark), [
+      { method: 'GET', path: '/2/users/me', query: { 'user.fields': 'public_metrics' }, body: undefined, userId: user.id, status: 200 },
+      { method: 'POST', path: '/2/tweets', query: {}, body: { text: 'logged' }, userId: user.id, status: 201 },
+    ]);
+  });
+});

@@ -56,7 +56,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
     CRIER_ALLOW_LOOPBACK_FETCH: 'true',
     CRIER_EXTRA_CA_FILE: caFile,
     CRIER_PUBLISH_RETRY_BASE_MS: '300',
-    CRIER_PUBLISH_HEARTBEAT_SECONDS: '10',
+    CRIER_PUBLISH_HEARTBEAT_SECONDS: '4',
     CRIER_SUPERVISE_INTERVAL_SECONDS: '1',
     ...extraEnv,
   };

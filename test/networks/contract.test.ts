@@ -21,8 +21,18 @@ const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 
  * against the network's emulator (the engagement ones come with the engagement issue).
  */
 const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = {
-  pinterest: { listings: 'test/networks/pinterest/boards.test.ts' },
-  reddit: { listings: 'test/networks/reddit/flairs.test.ts' },
+  x: { remove: 'test/networks/x/engagement.test.ts', ownPosts: 'test/networks/x/engagement.test.ts', comments: 'test/networks/x/engagement.test.ts', analytics: 'test/networks/x/engagement.test.ts' },
+  threads: { remove: 'test/networks/threads/remove.test.ts', ownPosts: 'test/networks/threads/own-posts.test.ts', comments: 'test/networks/threads/comments.test.ts', analytics: 'test/networks/threads/analytics.test.ts', inbound: 'test/networks/threads/inbound.test.ts' },
+  linkedin: { remove: 'test/networks/linkedin/engagement.test.ts', ownPosts: 'test/networks/linkedin/engagement.test.ts', comments: 'test/networks/linkedin/engagement.test.ts', analytics: 'test/networks/linkedin/engagement.test.ts' },
+  instagram: { remove: 'test/networks/instagram/engagement.test.ts', ownPosts: 'test/networks/instagram/engagement.test.ts', comments: 'test/networks/instagram/engagement.test.ts', analytics: 'test/networks/instagram/engagement.test.ts', inbound: 'test/inbound/inbound.test.ts', messages: 'test/conversations/messages.test.ts' },
+  youtube: { remove: 'test/networks/youtube/engagement.test.ts', ownPosts: 'test/networks/youtube/engagement.test.ts', comments: 'test/networks/youtube/engagement.test.ts', analytics: 'test/networks/youtube/engagement.test.ts' },
+  bluesky: { remove: 'test/networks/bluesky/engagement.test.ts', ownPosts: 'test/networks/bluesky/engagement.test.ts', comments: 'test/networks/bluesky/engagement.test.ts', analytics: 'test/networks/bluesky/engagement.test.ts' },
+  facebook: { remove: 'test/networks/facebook/engagement.test.ts', ownPosts: 'test/networks/facebook/engagement.test.ts', comments: 'test/networks/facebook/engagement.test.ts', analytics: 'test/networks/facebook/engagement.test.ts' },
+  tiktok: { ownPosts: 'test/networks/tiktok/engagement.test.ts', analytics: 'test/networks/tiktok/engagement.test.ts' },
+  google_business: { remove: 'test/networks/google_business/engagement.test.ts', ownPosts: 'test/networks/google_business/engagement.test.ts', analytics: 'test/networks/google_business/engagement.test.ts' },
+  pinterest: { listings: 'test/networks/pinterest/boards.test.ts', remove: 'test/networks/pinterest/engagement.test.ts', ownPosts: 'test/networks/pinterest/engagement.test.ts', analytics: 'test/networks/pinterest/engagement.test.ts' },
+  vimeo: { remove: 'test/networks/vimeo/engagement.test.ts', ownPosts: 'test/networks/vimeo/engagement.test.ts', comments: 'test/networks/vimeo/engagement.test.ts', analytics: 'test/networks/vimeo/engagement.test.ts' },
+  reddit: { listings: 'test/networks/reddit/flairs.test.ts', remove: 'test/networks/reddit/engagement.test.ts', ownPosts: 'test/networks/reddit/engagement.test.ts', comments: 'test/networks/reddit/engagement.test.ts', analytics: 'test/networks/reddit/engagement.test.ts' },
 };
 
 const SRC = path.resolve(import.meta.dirname, '../../src');

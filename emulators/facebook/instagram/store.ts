@@ -53,11 +53,19 @@ export interface IgMedia {
 export interface IgComment {
   id: string;
   mediaId: string;
+  /** The author: the account itself, or someone else (an IGSID) added by a test. */
   igUserId: string;
   username: string;
   text: string;
   timestamp: number;
+  /** The top-level comment it answers (Instagram threads one level). */
+  parentId?: string;
+  likeCount: number;
+  hidden: boolean;
 }
+
+/** A media's insights values as the emulator gives them (setMediaInsights); absent: Meta's "no data". */
+export type MediaInsights = Record<string, number>;
 
 /** Containers live 24 hours unpublished; the publishing limit counts the last 24 hours. */
 export const DAY_MS = 24 * 3_600_000;
@@ -66,6 +74,9 @@ export class InstagramStore {
   readonly containers = new Map<string, IgContainer>();
   readonly media = new Map<string, IgMedia>();
   readonly comments: IgComment[] = [];
+  readonly mediaInsights = new Map<string, MediaInsights>();
+  /** Per account, per UTC day (YYYY-MM-DD): the account insights values of that day. */
+  readonly accountDays = new Map<string, Map<string, Record<string, number>>>();
   /** Every publishing call in arrival order: what a test asserts sequences on. */
   readonly calls: { method: string; path: string; params: Record<string, string> }[] = [];
   processingMs = { image: 200, video: 1500 };

@@ -82,6 +82,19 @@ export function pageContext(world: FbWorld, pages: PagesStore) {
       message: () => post.message,
       created_time: () => new Date(post.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
       permalink_url: () => permalinkOf(post, page),
+      status_type: () => statusTypeOf(post),
+      attachments: () => attachmentsOf(post),
+      // `reactions.summary(total_count).limit(0)`: the modifiers are ignored, the summary always given.
+      reactions: () => {
+        const stats = pages.postStats.get(post.id);
+        return { data: [], summary: { total_count: Object.values(stats?.reactions ?? {}).reduce((a, b) => a + b, 0), viewer_reaction: 'NONE' } };
+      },
+      comments: () => ({ data: [], summary: { order: 'chronological', total_count: pages.comments.filter((c) => c.postId === post.id).length, can_comment: true } }),
+      // Graph leaves `shares` out of a post nobody shared.
+      shares: () => {
+        const shares = pages.postStats.get(post.id)?.shares ?? 0;
+        return shares ? { count: shares } : undefined;
+      },
     }, 'Post');
   };
 
@@ -97,6 +110,23 @@ export function paramsOf(req: Pick<FbRequest, 'query'>): Record<string, string> 
 }
 
 export const refused = <T extends object>(value: T | Reply): value is Reply => 'status' in value && 'body' in value;
+
+/** status_type as Graph names a Page's own posts. */
+function statusTypeOf(post: PagePost): string {
+  if (post.kind === 'video' || post.kind === 'reel') return 'added_video';
+  if (post.photoIds.length) return 'added_photos';
+  return post.link ? 'shared_story' : 'mobile_status_update';
+}
+
+/** attachments{media_type,subattachments}: an album's photos as subattachments; undefined for a text post. */
+function attachmentsOf(post: PagePost): unknown {
+  if (post.kind === 'video' || post.kind === 'reel') return { data: [{ media_type: 'video', type: post.kind === 'reel' ? 'video_inline' : 'video_autoplay' }] };
+  if (post.photoIds.length > 1) {
+    return { data: [{ media_type: 'album', type: 'album', subattachments: { data: post.photoIds.map((id) => ({ media_type: 'photo', type: 'photo', target: { id } })) } }] };
+  }
+  if (post.photoIds.length === 1) return { data: [{ media_type: 'photo', type: 'photo', target: { id: post.photoIds[0] } }] };
+  return post.link ? { data: [{ media_type: 'link', type: 'share', url: post.link }] } : undefined;
+}
 
 /** Graph's permalink_url (opaque at Meta: these shapes are the emulator's). */
 function permalinkOf(post: PagePost, page: FbPage): string {

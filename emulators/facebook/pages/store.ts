@@ -31,10 +31,24 @@ export interface PagePost {
 export interface PageComment {
   id: string;
   postId: string;
-  /** The Page commenting. */
+  /** The Page commenting, or a person (a Page-scoped id) added by a test. */
   fromId: string;
+  fromName: string;
   message: string;
   createdAt: number;
+  /** The top-level comment it answers (Facebook threads one level). */
+  parentId?: string;
+  likeCount: number;
+}
+
+/** A post's figures as the emulator gives them (setPostStats). */
+export interface PostStats {
+  reactions: Record<string, number>;
+  shares: number;
+  /** Insights: post_media_view, post_total_media_view_unique, post_clicks. */
+  views: number;
+  reach: number;
+  clicks: number;
 }
 
 export class PagesStore {
@@ -46,6 +60,9 @@ export class PagesStore {
   failNextVideo: string | undefined;
   readonly posts = new Map<string, PagePost>();
   readonly comments: PageComment[] = [];
+  readonly postStats = new Map<string, PostStats>();
+  /** Per Page, per UTC day (YYYY-MM-DD): the Page insights values of that day. */
+  readonly pageDays = new Map<string, Map<string, Record<string, number>>>();
   /** Every Page publishing call in order. */
   readonly calls: { method: string; path: string; params: Record<string, string> }[] = [];
   /** The next publishing calls answer #368 (blocked for policy). */

@@ -41,6 +41,9 @@ export function graphRoutes(world: FbWorld): FbRoute[] {
       username: () => ig.username,
       name: () => ig.name,
       profile_picture_url: () => ig.profilePictureUrl,
+      followers_count: () => ig.followersCount,
+      follows_count: () => ig.followsCount,
+      media_count: () => world.instagram.mediaOf(ig.id, false).length,
     }, 'IGUser');
 
   const renderPage = (page: FbPage, fields: FieldTree, token?: () => string | undefined) =>
@@ -55,6 +58,8 @@ export function graphRoutes(world: FbWorld): FbRoute[] {
       access_token: () => (token && page.tasks.length ? token() : undefined),
       picture: (sub) => ({ data: pick(sub ?? fieldList('height', 'is_silhouette', 'url', 'width'), { height: () => 50, width: () => 50, is_silhouette: () => false, url: () => page.pictureUrl }, 'ProfilePictureSource') }),
       instagram_business_account: (sub) => (page.instagram ? renderIg(page.instagram, sub) : undefined),
+      followers_count: () => page.followersCount,
+      fan_count: () => page.fanCount,
     }, 'Page');
 
   const renderUser = (user: FbUser, fields: FieldTree) =>

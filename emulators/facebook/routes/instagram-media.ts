@@ -11,48 +11,14 @@ import * as ig from '../instagram/errors.ts';
 import { validateContainer } from '../instagram/validate.ts';
 import { DAY_MS, type IgContainer, type IgMedia } from '../instagram/store.ts';
 import type { IgAccount } from '../store.ts';
-import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
-
-/** Calls per account per hour that make call_count 100% (Instagram's documented 200 calls/hour). */
-const CALLS_PER_HOUR = 200;
+import { listMediaComments } from '../instagram/comments.ts';
+import { graphTime, listBody, pageOf } from '../paging.ts';
+import { instagramContext } from '../instagram/context.ts';
+import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
 
 export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
   const store = world.instagram;
-  const calls = new Map<string, number[]>();
-
-  /** The usage headers, counting this call against the account. */
-  const withUsage = (igUserId: string, reply: Reply): Reply => {
-    const now = store.now();
-    const recent = (calls.get(igUserId) ?? []).filter((t) => t > now - 3_600_000);
-    recent.push(now);
-    calls.set(igUserId, recent);
-    const pct = Math.min(100, Math.round((100 * recent.length) / CALLS_PER_HOUR));
-    const regain = Math.max(0, Math.ceil((store.throttledUntil - now) / 60_000));
-    const usage = { type: 'instagram', call_count: regain ? 100 : pct, total_cputime: Math.min(100, Math.ceil(pct / 2)), total_time: Math.min(100, Math.ceil(pct / 2)), estimated_time_to_regain_access: regain };
-    return {
-      ...reply,
-      headers: {
-        ...reply.headers,
-        'x-app-usage': JSON.stringify({ call_count: pct, total_cputime: usage.total_cputime, total_time: usage.total_time }),
-        'x-business-use-case-usage': JSON.stringify({ [igUserId]: [usage] }),
-      },
-    };
-  };
-
-  /** The IG account the token may publish on, or the error Graph gives. */
-  const access = (req: FbRequest, igUserId: string, post: boolean): IgAccount | Reply => {
-    const info = authenticate(world, req);
-    if (isReply(info)) return info;
-    const found = world.store.instagram(igUserId);
-    const user = world.store.users.get(info.userId);
-    const reachable = found && (info.kind === 'page' ? info.pageId === found.page.id : user?.pageIds.includes(found.page.id));
-    if (!found || !reachable) return post ? ig.unsupportedPost(igUserId) : unsupportedGet(igUserId);
-    const check = world.oauth.checkAccess(req.token!);
-    if (post && check.ok && !check.scopes.includes('instagram_content_publish')) {
-      return graphError({ message: '(#10) Application does not have permission for this action', code: 10 });
-    }
-    return found.account;
-  };
+  const { withUsage, access } = instagramContext(world);
 
   /** Runs `body` for the account the route names, with usage headers and the throttle. */
   const onAccount = (post: boolean, edge: string, body: (req: FbRequest, account: IgAccount) => Reply | Promise<Reply>) => async (req: FbRequest): Promise<Reply> => {
@@ -159,20 +125,18 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
     timestamp: () => graphTime(m.timestamp),
     username: () => account.username,
     comments_count: () => store.comments.filter((c) => c.mediaId === m.id).length,
+    like_count: () => store.mediaInsights.get(m.id)?.likes ?? 0,
+    children: (sub) => (m.mediaType === 'CAROUSEL_ALBUM'
+      ? { data: m.children.map((child) => pick(sub ?? fieldList('id'), { id: () => child.id, media_type: () => (child.options.video_url ? 'VIDEO' : 'IMAGE') }, 'IGMedia')) }
+      : undefined),
   }, 'IGMedia');
 
   /** Parses fields and renders; an unknown field is Graph's #100. */
   const render = (req: FbRequest, defaults: FieldTree, body: (fields: FieldTree) => unknown): Reply => renderFields(req.query, defaults, body);
 
   const listMedia = (stories: boolean) => (req: FbRequest, account: IgAccount): Reply => {
-    const all = store.mediaOf(account.id, stories);
-    const limit = Math.min(Math.max(Number(req.query.limit ?? 25) || 25, 1), 100);
-    const start = Number(req.query.after ? Buffer.from(req.query.after, 'base64url').toString() : 0) || 0;
-    const page = all.slice(start, start + limit);
-    return render(req, fieldList('id'), (fields) => ({
-      data: page.map((m) => renderMedia(m, fields, account)),
-      ...(start + limit < all.length ? { paging: { cursors: { after: Buffer.from(String(start + limit)).toString('base64url') } } } : {}),
-    }));
+    const page = pageOf(req, store.mediaOf(account.id, stories), `/${account.id}/${stories ? 'stories' : 'media'}`, { default: 25, max: 100 });
+    return render(req, fieldList('id'), (fields) => listBody(page.items.map((m) => renderMedia(m, fields, account)), page));
   };
 
   /** GET /{id} for a container or a media, with its owner's access; undefined: not Instagram's. */
@@ -195,7 +159,7 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
     return withUsage(owner, render(req, fieldList('id'), (fields) => renderMedia(media!, fields, account)));
   });
 
-  /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's comments. */
+  /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's top-level comments (instagram/comments.ts). */
   const comments = (post: boolean) => (req: FbRequest): Reply | Promise<Reply> => {
     const media = store.media.get(req.params.id!);
     if (!media) {
@@ -209,15 +173,10 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
     if (refused(account)) return account;
     store.calls.push({ method: req.method, path: `/${media.id}/comments`, params: paramsOf(req) });
     if (store.now() < store.throttledUntil) return withUsage(account.id, ig.throttled());
-    if (!post) {
-      const list = store.comments.filter((c) => c.mediaId === media.id);
-      return withUsage(account.id, render(req, fieldList('id', 'text', 'timestamp'), (fields) => ({ data: list.map((c) => pick(fields, {
-        id: () => c.id, text: () => c.text, username: () => c.username, timestamp: () => graphTime(c.timestamp),
-      }, 'IGComment')) })));
-    }
+    if (!post) return withUsage(account.id, listMediaComments(req, store, media.id));
     const message = req.query.message;
     if (!message) return withUsage(account.id, ig.invalidParameter('The parameter message is required.'));
-    const comment = { id: store.nextId('1810'), mediaId: media.id, igUserId: account.id, username: account.username, text: message, timestamp: store.now() };
+    const comment = { id: store.nextId('1810'), mediaId: media.id, igUserId: account.id, username: account.username, text: message, timestamp: store.now(), likeCount: 0, hidden: false };
     store.comments.push(comment);
     return withUsage(account.id, { status: 200, body: { id: comment.id } });
   };
@@ -246,9 +205,6 @@ function paramsOf(req: FbRequest): Record<string, string> {
   for (const [name, value] of Object.entries(req.query)) if (value !== undefined && name !== 'access_token' && name !== 'appsecret_proof') out[name] = value;
   return out;
 }
-
-/** Graph's time format: 2026-11-24T21:50:11+0000. */
-const graphTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
 /** A route's own answer (an error) rather than the value it looked up. */
 const refused = <T extends object>(value: T | Reply): value is Reply => 'status' in value && 'body' in value;

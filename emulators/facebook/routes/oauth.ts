@@ -16,7 +16,7 @@ export const KNOWN_SCOPES = new Set([
   'public_profile', 'email', 'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement',
   'pages_read_user_content', 'pages_manage_metadata', 'pages_messaging', 'publish_video', 'business_management',
   'read_insights', 'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages',
-  'instagram_manage_insights',
+  'instagram_manage_insights', 'instagram_manage_contents',
 ]);
 
 export function oauthRoutes(world: FbWorld): FbRoute[] {

@@ -1,8 +1,8 @@
 // Publishing on a Facebook Page with its Page token: POST /{page-id}/photos (the bytes as multipart
 // `source`, or a `url` it downloads; `published=false` keeps a photo for a post), POST
 // /{page-id}/feed (message, link, attached_media[n]={"media_fbid":…}), GET /{page-id}/feed, GET
-// /{post-id}?fields=permalink_url, and the comments edge of a post. Every answer carries X-Page-Usage
-// and X-Business-Use-Case-Usage.
+// /{post-id}?fields=permalink_url (a post's comments: page-engagement.ts). Every answer carries
+// X-Page-Usage and X-Business-Use-Case-Usage.
 import { createHash } from 'node:crypto';
 import { multipartBody, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
@@ -15,7 +15,7 @@ import type { FbPage } from '../store.ts';
 import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
 
 export function pagePostRoutes(world: FbWorld, pages: PagesStore, ctx: PageContext): FbRoute[] {
-  const { now, withUsage, asPage, onPage, addPost, renderPost, render, settle } = ctx;
+  const { withUsage, asPage, onPage, addPost, renderPost, render, settle } = ctx;
   const uploadPhoto = async (req: FbRequest, page: FbPage): Promise<Reply> => {
     let params = { ...req.query };
     let bytes: Buffer | undefined;
@@ -72,22 +72,6 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore, ctx: PageConte
     const page = asPage(req, post.pageId, false);
     if (refused(page)) return page;
     return withUsage(post.pageId, render(req, (fields) => renderPost(post, fields)));
-  });
-
-  world.commentEdges.push((req, write) => {
-    settle();
-    const post = pages.posts.get(req.params.id!);
-    if (!post) return undefined;
-    return onPage(post.pageId, req, `/${post.id}/comments`, write, (page) => {
-      if (!write) {
-        const list = pages.comments.filter((c) => c.postId === post.id);
-        return render(req, (fields) => ({ data: list.map((c) => pick(fields, { id: () => c.id, message: () => c.message, from: () => ({ id: c.fromId, name: page.name }), created_time: () => new Date(c.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000') }, 'Comment')) }));
-      }
-      if (!req.query.message) return fbe.missingMessage();
-      const comment = { id: `${post.id.split('_')[1]}_${pages.nextId()}`, postId: post.id, fromId: page.id, message: req.query.message, createdAt: now() };
-      pages.comments.push(comment);
-      return { status: 200, body: { id: comment.id } };
-    })();
   });
 
   return [

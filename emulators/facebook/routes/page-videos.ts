@@ -165,6 +165,9 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
       status: () => status,
       permalink_url: () => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['permalink_url', null]])).permalink_url : undefined),
       description: () => video.params.description,
+      // The counters a published video shares with its post (a Video node has no `shares`).
+      reactions: (sub) => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['reactions', sub]])).reactions : undefined),
+      comments: (sub) => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['comments', sub]])).comments : undefined),
     }, 'Video')));
   });
 

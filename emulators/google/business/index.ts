@@ -7,10 +7,11 @@ import type { FaultQueue } from '../../shared/faults.ts';
 import { firstValues, jsonBody, send, type Reply } from '../../shared/http.ts';
 import { richError } from '../errors.ts';
 import type { GoogleWorld } from '../world.ts';
+import { performanceRoute } from './performance.ts';
 import { businessRoutes, type Handled, type LocationParams } from './routes.ts';
-import { BusinessState, type BusinessCall, type LocationState, type Review, type StoredLocalPost } from './state.ts';
+import { BusinessState, type BusinessCall, type DailyValue, type LocationState, type Review, type StoredLocalPost } from './state.ts';
 
-export type { BusinessCall, LocationState, Review, StoredLocalPost } from './state.ts';
+export type { BusinessCall, DailyValue, LocationState, Review, StoredLocalPost } from './state.ts';
 
 /** What tests and the sandbox control and inspect of Business on the Google emulator (`emulator.business`). */
 export interface BusinessControls {
@@ -26,7 +27,9 @@ export interface BusinessControls {
   trustCa(ca: string): void;
   /** Every post created, oldest first, with the body its create received. */
   posts(): StoredLocalPost[];
-  /** Every localPosts call, in order. */
+  /** A location's ("locations/{id}") values of one Performance API DailyMetric, by day. */
+  setDailyMetric(location: string, metric: string, days: DailyValue[]): void;
+  /** Every localPosts and Performance API call, in order. */
   calls(): BusinessCall[];
 }
 
@@ -54,6 +57,11 @@ export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: 
   app.post(BASE, handle((req) => routes.create(auth(req), req.params as LocationParams, req.body)));
   app.get(BASE, handle((req) => routes.list(auth(req), req.params as LocationParams, firstValues(req.query))));
   app.get(`${BASE}/:postId`, handle((req) => routes.get(auth(req), req.params as LocationParams & { postId: string })));
+  app.delete(`${BASE}/:postId`, handle((req) => routes.remove(auth(req), req.params as LocationParams & { postId: string })));
+  // businessprofileperformance.googleapis.com: "locations/{id}:fetchMultiDailyMetricsTimeSeries" (the
+  // verb after a colon is matched from the one path segment).
+  const performance = performanceRoute(world, state);
+  app.get('/v1/locations/:target', handle((req) => performance(auth(req), (req.params as { target: string }).target, new URLSearchParams(req.url.split('?')[1] ?? ''))));
 
   return {
     setLocationState: (location, locationState) => { state.locationStates.set(location, locationState); },
@@ -62,6 +70,11 @@ export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: 
     delayNextCreate: (ms) => { state.nextCreateDelayMs = ms; },
     trustCa: (ca) => { state.extraCa.push(ca); },
     posts: () => [...state.posts],
+    setDailyMetric: (location, metric, days) => {
+      const metrics = state.dailyMetrics.get(location) ?? new Map<string, DailyValue[]>();
+      metrics.set(metric, days.map((d) => ({ ...d })));
+      state.dailyMetrics.set(location, metrics);
+    },
     calls: () => [...state.calls],
   };
 }

@@ -121,7 +121,7 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
     if (!Number.isInteger(offset) || offset < 0) return richError(400, INVALID, [badRequest('page_token', 'Invalid page token')]);
     const parent = `accounts/${params.accountId}/${opened.location}`;
     // Newest first (README: the order is not documented).
-    const all = state.posts.filter((p) => p.parent === parent).reverse();
+    const all = state.posts.filter((p) => p.parent === parent && !p.deleted).reverse();
     const page = all.slice(offset, offset + size).map((p) => p.post);
     const next = offset + size < all.length ? Buffer.from(`offset:${offset + size}`).toString('base64url') : undefined;
     return { status: 200, body: { ...(page.length ? { localPosts: page } : {}), ...(next ? { nextPageToken: next } : {}) } };
@@ -130,14 +130,27 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
   function get(authorization: string | undefined, params: LocationParams & { postId: string }): Reply {
     const opened = open(authorization, params, 'GetLocalPost');
     if ('status' in opened) return opened;
-    const stored = state.posts.find((p) => p.name === `accounts/${params.accountId}/${opened.location}/localPosts/${params.postId}`);
+    const stored = postOf(params, opened.location);
     if (!stored) return richError(404, NOT_FOUND);
     if (stored.readsLeft > 0) stored.readsLeft -= 1;
     else if (stored.post.state === 'PROCESSING') stored.post = { ...stored.post, state: stored.verdict, updateTime: world.clock.iso() };
     return { status: 200, body: stored.post };
   }
 
-  return { create, list, get };
+  /** localPosts.delete: an empty body; the post is no longer listed or read. */
+  function remove(authorization: string | undefined, params: LocationParams & { postId: string }): Reply {
+    const opened = open(authorization, params, 'DeleteLocalPost');
+    if ('status' in opened) return opened;
+    const stored = postOf(params, opened.location);
+    if (!stored) return richError(404, NOT_FOUND);
+    stored.deleted = true;
+    return { status: 200, body: {} };
+  }
+
+  const postOf = (params: LocationParams & { postId: string }, location: string) =>
+    state.posts.find((p) => p.name === `accounts/${params.accountId}/${location}/localPosts/${params.postId}` && !p.deleted);
+
+  return { create, list, get, remove };
 }
 
 /** A location that may not post: FAILED_PRECONDITION, with the reason (README: not confirmed). */

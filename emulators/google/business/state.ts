@@ -27,6 +27,15 @@ export interface StoredLocalPost {
   /** PROCESSING reads left before the verdict. */
   readsLeft: number;
   verdict: 'LIVE' | 'REJECTED';
+  /** Deleted (localPosts.delete): no longer listed or read, kept for inspection. */
+  deleted?: boolean;
+}
+
+/** One day's value of a Performance API DailyMetric at a location. */
+export interface DailyValue {
+  /** YYYY-MM-DD */
+  date: string;
+  value: number;
 }
 
 export interface BusinessCall {
@@ -45,6 +54,8 @@ export class BusinessState {
   readonly posts: StoredLocalPost[] = [];
   readonly calls: BusinessCall[] = [];
   readonly extraCa: string[] = [];
+  /** "locations/{id}" → DailyMetric name → its days (fetchMultiDailyMetricsTimeSeries). */
+  readonly dailyMetrics = new Map<string, Map<string, DailyValue[]>>();
   nextReview: Review | undefined;
   nextCreateDelayMs = 0;
   #counter = 0;

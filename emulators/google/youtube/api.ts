@@ -1,22 +1,26 @@
 // The API host's YouTube paths publishing uses (www.googleapis.com/youtube/v3/…): videos.list (the
-// processing state of an upload: every look by its owner moves processing on by one poll) and
-// commentThreads (insert a top-level comment; list a video's threads, newest first, paged).
-import { randomBytes } from 'node:crypto';
+// processing state of an upload: every look by its owner moves processing on by one poll; its
+// statistics) and commentThreads.insert (a top-level comment). Every route, here and in channels.ts
+// and engagement.ts, goes through `route`: logged in order, faults applied, answered.
 import type { FastifyInstance } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
 import { firstValues, isPlainObject, jsonBody, send, type Reply } from '../../shared/http.ts';
 import { richError } from '../errors.ts';
 import type { RouteInput, GoogleWorld } from '../world.ts';
 import { authenticate, charged, MANAGE_SCOPES, READ_SCOPES, youtubeError } from './auth.ts';
+import { mountChannels } from './channels.ts';
+import { commentResource, mountEngagement } from './engagement.ts';
 import { videoResource } from './metadata.ts';
 import type { CallRecord, YoutubeComment, YoutubeState } from './state.ts';
 
 const VIDEO_PARTS = new Set(['id', 'snippet', 'status', 'processingDetails', 'contentDetails', 'statistics', 'player', 'topicDetails', 'recordingDetails', 'fileDetails', 'suggestions', 'liveStreamingDetails', 'localizations']);
 
-type Handler = (input: RouteInput) => Reply;
+export type Handler = (input: RouteInput) => Reply;
+/** Registers one YouTube route on the emulator's app. */
+export type Route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) => void;
 
 export function mountApi(app: FastifyInstance, world: GoogleWorld, state: YoutubeState, faults: FaultQueue): void {
-  const route = (method: 'GET' | 'POST', url: string, handler: Handler) => app.route({
+  const route: Route = (method, url, handler) => void app.route({
     method,
     url,
     handler: async (req, reply) => {
@@ -34,7 +38,8 @@ export function mountApi(app: FastifyInstance, world: GoogleWorld, state: Youtub
   });
   route('GET', '/youtube/v3/videos', (input) => listVideos(world, state, input));
   route('POST', '/youtube/v3/commentThreads', (input) => insertComment(world, state, input));
-  route('GET', '/youtube/v3/commentThreads', (input) => listComments(world, state, input));
+  mountChannels(route, world, state);
+  mountEngagement(route, world, state);
 }
 
 function listVideos(world: GoogleWorld, state: YoutubeState, input: RouteInput): Reply {
@@ -48,13 +53,13 @@ function listVideos(world: GoogleWorld, state: YoutubeState, input: RouteInput):
   const refused = charged(state, caller.clientId, state.costs.list);
   if (refused) return refused;
   const items = input.query.id.split(',').flatMap((id) => {
-    const video = state.videos.get(id);
+    const video = state.video(id);
     if (!video || (video.channelId !== caller.channel.id && video.status.privacyStatus === 'private')) return [];
     const owner = video.channelId === caller.channel.id;
     if (owner) state.poll(video);
     // processingDetails is the owner's only.
     const shown = owner ? parts : new Set([...parts].filter((p) => p !== 'processingDetails'));
-    return [videoResource(video, caller.channel.title, shown)];
+    return [videoResource(video, caller.channel.title, shown, state.comments.filter((c) => c.videoId === video.id).length)];
   });
   return { status: 200, body: { kind: 'youtube#videoListResponse', etag: etag(items.length), items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } } };
 }
@@ -69,63 +74,24 @@ function insertComment(world: GoogleWorld, state: YoutubeState, input: RouteInpu
   const text = typeof top?.textOriginal === 'string' ? top.textOriginal : '';
   if (!text.trim()) return youtubeError(400, 'commentTextRequired', 'The comment resource must contain a value for the snippet.topLevelComment.snippet.textOriginal property.', 'youtube.commentThread');
   if ([...text].length > 10_000) return youtubeError(400, 'commentTextTooLong', 'The comment resource that is being inserted or updated contains too many characters in the snippet.topLevelComment.snippet.textOriginal property.', 'youtube.commentThread');
-  const video = typeof snippet?.videoId === 'string' ? state.videos.get(snippet.videoId) : undefined;
+  const video = typeof snippet?.videoId === 'string' ? state.video(snippet.videoId) : undefined;
   if (!video) return youtubeError(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.commentThread', 'videoId');
   const refused = charged(state, caller.clientId, state.costs.comment);
   if (refused) return refused;
-  const comment: YoutubeComment = {
-    threadId: `Ug${randomBytes(12).toString('base64url')}`,
-    commentId: `Ug${randomBytes(12).toString('base64url')}`,
-    videoId: video.id,
-    channelId: video.channelId,
-    authorChannelId: caller.channel.id,
-    authorDisplayName: caller.channel.customUrl,
-    textOriginal: text,
-    publishedAt: state.clock.iso(),
-  };
-  state.comments.push(comment);
-  return { status: 200, body: threadResource(comment) };
+  const comment = state.addComment(video, { channelId: caller.channel.id, displayName: caller.channel.customUrl }, text);
+  return { status: 200, body: threadResource(state, comment, false, caller.channel.id) };
 }
 
-function listComments(world: GoogleWorld, state: YoutubeState, input: RouteInput): Reply {
-  const caller = authenticate(world, input.headers.authorization, MANAGE_SCOPES);
-  if (!caller.ok) return caller.reply;
-  if (!input.query.part) return youtubeError(400, 'required', 'Required parameter: part', 'global', 'part');
-  const video = input.query.videoId ? state.videos.get(input.query.videoId) : undefined;
-  if (!video) return youtubeError(404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.commentThread', 'videoId');
-  const size = Math.min(100, Math.max(1, Number(input.query.maxResults ?? 20) || 20));
-  const offset = input.query.pageToken ? Number(Buffer.from(input.query.pageToken, 'base64url').toString('utf8').replace('offset:', '')) : 0;
-  if (!Number.isInteger(offset) || offset < 0) return youtubeError(400, 'invalidPageToken', 'The pageToken parameter specifies an invalid page token.', 'youtube.parameter', 'pageToken');
-  const refused = charged(state, caller.clientId, state.costs.list);
-  if (refused) return refused;
-  const all = state.comments.filter((c) => c.videoId === video.id).reverse();
-  const items = all.slice(offset, offset + size).map(threadResource);
-  const next = offset + size < all.length ? { nextPageToken: Buffer.from(`offset:${offset + size}`).toString('base64url') } : {};
-  return { status: 200, body: { kind: 'youtube#commentThreadListResponse', etag: etag(all.length), ...next, pageInfo: { totalResults: items.length, resultsPerPage: size }, items } };
-}
-
-function threadResource(c: YoutubeComment): Record<string, unknown> {
+/** A thread: its top-level comment, the reply count, and (`replies` part) up to five of its replies. */
+export function threadResource(state: YoutubeState, comment: YoutubeComment, withReplies: boolean, viewerChannelId: string): Record<string, unknown> {
+  const replies = state.comments.filter((c) => c.parentId === comment.commentId);
   return {
     kind: 'youtube#commentThread',
-    etag: etag(c.threadId),
-    id: c.threadId,
-    snippet: {
-      channelId: c.channelId,
-      videoId: c.videoId,
-      topLevelComment: {
-        kind: 'youtube#comment',
-        etag: etag(c.commentId),
-        id: c.commentId,
-        snippet: {
-          channelId: c.channelId, videoId: c.videoId, textDisplay: c.textOriginal, textOriginal: c.textOriginal,
-          authorDisplayName: c.authorDisplayName, authorChannelId: { value: c.authorChannelId },
-          canRate: true, viewerRating: 'none', likeCount: 0, publishedAt: c.publishedAt, updatedAt: c.publishedAt,
-        },
-      },
-      canReply: true,
-      totalReplyCount: 0,
-      isPublic: true,
-    },
+    etag: etag(comment.threadId),
+    id: comment.threadId,
+    snippet: { channelId: comment.channelId, videoId: comment.videoId, topLevelComment: commentResource(comment, viewerChannelId), canReply: true, totalReplyCount: replies.length, isPublic: true },
+    // YouTube embeds a subset of the replies (five here); comments.list?parentId= has them all.
+    ...(withReplies && replies.length ? { replies: { comments: replies.slice(0, 5).map((r) => commentResource(r, viewerChannelId)) } } : {}),
   };
 }
 

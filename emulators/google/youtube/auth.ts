@@ -13,10 +13,14 @@ export const UPLOAD_SCOPES = ['youtube.upload', 'youtube', 'youtube.force-ssl', 
 export const MANAGE_SCOPES = ['youtube', 'youtube.force-ssl', 'youtubepartner'].map((s) => SCOPE + s);
 /** videos.list of one's own upload also works with the upload scope (it reads what it uploaded). */
 export const READ_SCOPES = [...MANAGE_SCOPES, SCOPE + 'youtube.readonly', SCOPE + 'youtube.upload'];
+/** channels.list: the read scopes without youtube.upload. */
+export const CHANNEL_SCOPES = [...MANAGE_SCOPES, SCOPE + 'youtube.readonly'];
 
 export type Caller = { ok: true; user: GoogleUser; channel: GoogleChannel; clientId: string } | { ok: false; reply: Reply };
+export type UserCaller = { ok: true; user: GoogleUser; clientId: string } | { ok: false; reply: Reply };
 
-export function authenticate(world: GoogleWorld, authorization: string | undefined, scopes: string[]): Caller {
+/** The bearer token's Google user, channel or not (channels.list?mine=true answers [] without one). */
+export function authenticateUser(world: GoogleWorld, authorization: string | undefined, scopes: string[]): UserCaller {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match) {
     return { ok: false, reply: legacyError(401, MISSING_CREDENTIALS, [{ message: 'Login Required.', domain: 'global', reason: 'required', location: 'Authorization', locationType: 'header' }]) };
@@ -29,11 +33,19 @@ export function authenticate(world: GoogleWorld, authorization: string | undefin
   if (!user || !check.scopes.some((s) => scopes.includes(s))) {
     return { ok: false, reply: legacyError(403, INSUFFICIENT_SCOPES, [{ message: 'Insufficient Permission', domain: 'global', reason: 'insufficientPermissions' }]) };
   }
+  return { ok: true, user, clientId: check.clientId };
+}
+
+/** The bearer token's user and their channel; a user without one is refused (youtubeSignupRequired). */
+export function authenticate(world: GoogleWorld, authorization: string | undefined, scopes: string[]): Caller {
+  const caller = authenticateUser(world, authorization, scopes);
+  if (!caller.ok) return caller;
+  const { user } = caller;
   if (!user.channel) {
     const message = 'The authenticated user has not created a YouTube channel.';
     return { ok: false, reply: legacyError(401, message, [{ message, domain: 'youtube.header', reason: 'youtubeSignupRequired', location: 'Authorization', locationType: 'header' }]) };
   }
-  return { ok: true, user, channel: user.channel, clientId: check.clientId };
+  return { ok: true, user, channel: user.channel, clientId: caller.clientId };
 }
 
 /** A 400/403/404 of YouTube's own, one `errors[]` item. */

@@ -1,10 +1,13 @@
-// The YouTube Data API v3 publishing paths (resumable video uploads, videos.list processing states,
-// thumbnails.set, commentThreads) of the Google emulator, mounted on its one app by server.ts, with
-// the handle tests use to steer and inspect them (`emulator.youtube`).
+// The YouTube Data API v3 paths of the Google emulator — publishing (resumable video uploads,
+// videos.list processing states, thumbnails.set, commentThreads.insert), channels.list, and what
+// engagement calls (videos.delete, playlistItems, comment threads and replies, statistics) —
+// mounted on its one app by server.ts, with the handle tests use to steer and inspect them
+// (`emulator.youtube`).
 import type { FastifyInstance } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
 import type { GoogleWorld } from '../world.ts';
 import { mountApi } from './api.ts';
+import { randomBytes } from 'node:crypto';
 import { YoutubeState, type CallRecord, type ReceivedChunk, type ThumbnailSet, type UploadStatus, type YoutubeComment, type YoutubeVideo } from './state.ts';
 import { mountUploads } from './uploads.ts';
 
@@ -55,10 +58,26 @@ export interface YoutubeControls {
   lockUploadsToPrivate(locked: boolean): void;
   /** The channel may complete this many more uploads before 400 uploadLimitExceeded. */
   setUploadCap(channelId: string, uploads: number | undefined): void;
+  /** A processed video the channel already has (no upload): its id. `publishedAt` defaults to now. */
+  addVideo(channelId: string, video: { title: string; description?: string; privacyStatus?: string; publishedAt?: string }): string;
+  /**
+   * Someone comments on the video (another channel by default), or answers top-level comment
+   * `parentId`: the comment's id. `authorDisplayName` is what YouTube shows ("@handle").
+   */
+  addComment(videoId: string, comment: { text: string; authorChannelId?: string; authorDisplayName?: string; parentId?: string; likeCount?: number }): string;
+  /** The video's statistics.viewCount and likeCount. */
+  setVideoStats(videoId: string, stats: { viewCount?: number; likeCount?: number }): void;
+  /** The channel's subscriberCount, or hidden (hiddenSubscriberCount: the count left out). */
+  setSubscribers(channelId: string, count: number, hidden?: boolean): void;
 }
 
 export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: FaultQueue): YoutubeControls {
   const state = new YoutubeState(world.clock);
+  const videoOf = (videoId: string) => {
+    const video = state.video(videoId);
+    if (!video) throw new Error(`no YouTube video ${videoId}`);
+    return video;
+  };
   mountUploads(app, world, state, faults);
   mountApi(app, world, state, faults);
   return {
@@ -86,5 +105,20 @@ export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: F
       if (uploads === undefined) state.uploadCap.delete(channelId);
       else state.uploadCap.set(channelId, (state.uploadsByChannel.get(channelId) ?? 0) + uploads);
     },
+    addVideo: (channelId, video) => state.seedVideo(channelId, video).id,
+    addComment: (videoId, { text, authorChannelId, authorDisplayName, parentId, likeCount }) => {
+      const video = videoOf(videoId);
+      if (parentId !== undefined && !state.comments.some((c) => c.commentId === parentId && c.parentId === null && c.videoId === videoId)) {
+        throw new Error(`${parentId} is not a top-level comment of video ${videoId}`);
+      }
+      const channelId = authorChannelId ?? `UC${randomBytes(16).toString('base64url').slice(0, 22)}`;
+      return state.addComment(video, { channelId, displayName: authorDisplayName ?? `@viewer-${channelId.slice(2, 8)}` }, text, parentId ?? null, likeCount ?? 0).commentId;
+    },
+    setVideoStats: (videoId, stats) => {
+      const video = videoOf(videoId);
+      if (stats.viewCount !== undefined) video.viewCount = stats.viewCount;
+      if (stats.likeCount !== undefined) video.likeCount = stats.likeCount;
+    },
+    setSubscribers: (channelId, count, hidden = false) => void state.subscribers.set(channelId, { count, hidden }),
   };
 }

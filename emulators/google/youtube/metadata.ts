@@ -50,8 +50,8 @@ function tagsLength(tags: string[]): number {
   return each + Math.max(0, tags.length - 1);
 }
 
-/** The video resource (part snippet, status, processingDetails as asked). */
-export function videoResource(video: YoutubeVideo, channelTitle: string, parts: Set<string>): Record<string, unknown> {
+/** The video resource (part snippet, status, processingDetails, statistics as asked). */
+export function videoResource(video: YoutubeVideo, channelTitle: string, parts: Set<string>, commentCount = 0): Record<string, unknown> {
   const thumbs = (id: string) => ({
     default: { url: `https://i.ytimg.example/vi/${id}/default.jpg`, width: 120, height: 90 },
     medium: { url: `https://i.ytimg.example/vi/${id}/mqdefault.jpg`, width: 320, height: 180 },
@@ -82,6 +82,10 @@ export function videoResource(video: YoutubeVideo, channelTitle: string, parts: 
         }
       : {}),
     ...(parts.has('processingDetails') ? { processingDetails: { processingStatus: processingStatus(video) } } : {}),
+    // Counts are strings (uint64 in JSON); dislikeCount is private since Dec 2021, favoriteCount always 0.
+    ...(parts.has('statistics')
+      ? { statistics: { viewCount: String(video.viewCount), likeCount: String(video.likeCount), favoriteCount: '0', commentCount: String(commentCount) } }
+      : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // YouTube's state in the Google emulator, kept apart from the connect side's store (which it only
-// reads, for users and channels): upload sessions, videos, thumbnails, comment threads, the
-// project's daily quota, and the log of calls in order. Uploaded bytes are never kept: a session
+// reads, for users and channels): upload sessions, videos (with their figures), thumbnails, comment
+// threads one tier deep, channels' subscriber counts, the project's daily quota, and the log of calls
+// in order. Uploaded bytes are never kept: a session
 // keeps a running sha256 and a byte count, so a 300 MB upload costs the emulator no memory.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
@@ -31,6 +32,11 @@ export interface YoutubeVideo {
   contentType: string;
   publishedAt: string;
   thumbnail?: { bytes: number; sha256: string; contentType: string };
+  /** statistics.viewCount and likeCount (commentCount is counted from the comments). */
+  viewCount: number;
+  likeCount: number;
+  /** videos.delete took it: no longer served, kept for inspection. */
+  deleted: boolean;
 }
 
 export interface ReceivedChunk {
@@ -56,14 +62,21 @@ export interface UploadSession {
   holdAfterChunk?: { index: number; ms: number };
 }
 
+/**
+ * A top-level comment (its thread's id is its own, as on YouTube) or a reply (`parentId`: the
+ * top-level comment; its id is "<parentId>.<suffix>", as YouTube's reply ids look).
+ */
 export interface YoutubeComment {
   threadId: string;
   commentId: string;
+  parentId: string | null;
   videoId: string;
+  /** The channel of the video. */
   channelId: string;
   authorChannelId: string;
   authorDisplayName: string;
   textOriginal: string;
+  likeCount: number;
   publishedAt: string;
 }
 
@@ -85,7 +98,7 @@ export interface CallRecord {
 }
 
 /** Google's classic quota table (determine_quota_cost): what each call costs a project per Pacific day. */
-export const DEFAULT_COSTS = { insert: 1600, thumbnail: 50, comment: 50, list: 1 };
+export const DEFAULT_COSTS = { insert: 1600, thumbnail: 50, comment: 50, list: 1, delete: 50 };
 
 export class YoutubeState {
   readonly sessions = new Map<string, UploadSession>();
@@ -97,6 +110,8 @@ export class YoutubeState {
   readonly spent = new Map<string, number>();
   /** Uploads a channel made, for the per-channel cap (uploadLimitExceeded). */
   readonly uploadsByChannel = new Map<string, number>();
+  /** channels.list statistics a test set: subscriberCount, and whether the channel hides it. */
+  readonly subscribers = new Map<string, { count: number; hidden: boolean }>();
   dailyUnits = 10_000;
   model: 'classic' | 'current' = 'classic';
   /** The current model's daily videos.insert calls. */
@@ -167,11 +182,63 @@ export class YoutubeState {
       sha256: session.hash.copy().digest('hex'),
       contentType: session.contentType,
       publishedAt: this.clock.iso(),
+      viewCount: 0,
+      likeCount: 0,
+      deleted: false,
     };
     session.videoId = video.id;
     this.videos.set(video.id, video);
     this.uploadsByChannel.set(session.channelId, (this.uploadsByChannel.get(session.channelId) ?? 0) + 1);
     return video;
+  }
+
+  /** A video the channel already has (seeded by a test or the sandbox): processed, no bytes. */
+  seedVideo(channelId: string, input: { title: string; description?: string; privacyStatus?: string; publishedAt?: string }): YoutubeVideo {
+    const publishedAt = input.publishedAt ?? this.clock.iso();
+    const video: YoutubeVideo = {
+      id: randomBytes(8).toString('base64url').slice(0, 11),
+      channelId,
+      snippet: { title: input.title, description: input.description ?? '', categoryId: '22', channelId, publishedAt },
+      status: { privacyStatus: input.privacyStatus ?? 'public' },
+      uploadStatus: 'processed',
+      pollsLeft: 0,
+      outcome: { uploadStatus: 'processed' },
+      bytes: 0,
+      sha256: '',
+      contentType: 'video/mp4',
+      publishedAt,
+      viewCount: 0,
+      likeCount: 0,
+      deleted: false,
+    };
+    this.videos.set(video.id, video);
+    return video;
+  }
+
+  /** A live (not deleted) video. */
+  video(id: string): YoutubeVideo | undefined {
+    const video = this.videos.get(id);
+    return video && !video.deleted ? video : undefined;
+  }
+
+  /** A comment on a video, top-level (no parentId) or a reply to a top-level comment. */
+  addComment(video: YoutubeVideo, author: { channelId: string; displayName: string }, text: string, parentId: string | null = null, likeCount = 0): YoutubeComment {
+    const id = `Ug${randomBytes(12).toString('base64url')}`;
+    const commentId = parentId === null ? id : `${parentId}.${randomBytes(11).toString('base64url')}`;
+    const comment: YoutubeComment = {
+      threadId: parentId ?? id,
+      commentId,
+      parentId,
+      videoId: video.id,
+      channelId: video.channelId,
+      authorChannelId: author.channelId,
+      authorDisplayName: author.displayName,
+      textOriginal: text,
+      likeCount,
+      publishedAt: this.clock.iso(),
+    };
+    this.comments.push(comment);
+    return comment;
   }
 
   /** One videos.list look at a video by its owner: processing moves on by one poll. */

@@ -11,6 +11,8 @@ export interface RouteInput {
   body: unknown;
   /** 'METHOD /url-pattern', the key of daily quotas and of setDailyQuota(). */
   endpoint: string;
+  /** The request's path and query exactly as sent (still URL-encoded). */
+  rawUrl: string;
 }
 
 export interface Route {

@@ -4,7 +4,7 @@ import type { Reply } from '../../shared/http.ts';
 import { jsonBody } from '../../shared/http.ts';
 import { accessDenied, contentError, duplicatePost, illegalArgument, notFound, schemaErrors } from '../errors.ts';
 import { parseLittle } from '../little.ts';
-import { assetStatus, type LinkedInPost, type PostContent } from '../publishing.ts';
+import { assetStatus, noStats, type LinkedInPost, type PostContent } from '../publishing.ts';
 import { mayActAs, type LinkedInWorld } from '../world.ts';
 import { readScopeFor, restGuard, urnParam, writeScopeFor, type Caller, type Route } from './context.ts';
 import { readPostBody, type PostBody } from './post-body.ts';
@@ -90,6 +90,7 @@ export function postRoutes(world: LinkedInWorld): Route[] {
       lastModifiedAt: now,
       deleted: false,
       request: jsonBody(body) as Record<string, unknown>,
+      stats: noStats(),
     };
     publishing.posts.push(post);
     return { status: 201, headers: { 'x-restli-id': post.urn } };

@@ -1,19 +1,22 @@
 // Reading what was created: GET /{container-id}?fields=status,error_message (the container's
 // progress), GET /{media-id}?fields=… (a published post), GET /{user-id}/threads and
 // GET /{user-id}/replies (the user's posts and replies, newest first, cursor-paged, `since`/`until`).
+// GET /{media-id}/replies (a post's replies) shares its path with the user's replies: replies.ts.
 import type { Reply } from '../../shared/http.ts';
 import { statusOf } from '../containers.ts';
 import { metaError } from '../errors.ts';
 import type { ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../world.ts';
+import { pageOf } from './paging.ts';
 import { callerOf, isReply, objectNotFound, paramsOf } from './params.ts';
+import { mediaRepliesOf } from './replies.ts';
 import type { ThreadsRequest, ThreadsRoute } from './route.ts';
 
 const invalidField = (field: string, node: string): Reply => metaError(`(#100) Tried accessing nonexisting field (${field}) on node type (${node})`, 100, undefined, 400, 'THApiException');
 
 /** Meta's timestamp format: 2024-07-01T12:00:00+0000. */
-const metaTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+export const metaTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
+export const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
   id: (m) => m.id,
   permalink: (m) => m.permalink,
   shortcode: (m) => m.shortcode,
@@ -27,10 +30,13 @@ const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
   root_post: (m) => ({ id: m.rootId }),
   replied_to: (m) => (m.replyToId ? { id: m.replyToId } : undefined),
   media_url: (m) => (m.media.length === 1 ? m.media[0]!.url : undefined),
+  // A carousel's items (ids of their own); other posts have none.
+  children: (m) => (m.mediaType === 'CAROUSEL_ALBUM' ? { data: m.media.map((_, i) => ({ id: `${m.id}${String(i + 1).padStart(2, '0')}` })) } : undefined),
+  is_quote_post: () => false,
 };
 
 /** The requested fields of a node, or the refusal of an unknown one (a node's own `status` field is no Reply). */
-function pick<T>(node: T, fields: string, known: Record<string, (n: T) => unknown>, type: string): { values: Record<string, unknown> } | { refused: Reply } {
+export function pick<T>(node: T, fields: string, known: Record<string, (n: T) => unknown>, type: string): { values: Record<string, unknown> } | { refused: Reply } {
   const values: Record<string, unknown> = {};
   for (const field of fields.split(',').map((f) => f.trim()).filter(Boolean)) {
     const read = known[field];
@@ -45,7 +51,8 @@ export function nodeRoutes(world: ThreadsWorld): ThreadsRoute[] {
   return [
     { method: 'GET', url: '/:version/:id', handler: (req) => readNode(world, req) },
     { method: 'GET', url: '/:version/:id/threads', handler: (req) => listOf(world, req, false) },
-    { method: 'GET', url: '/:version/:id/replies', handler: (req) => listOf(world, req, true) },
+    // A media id: that post's top-level replies; else the user's own replies.
+    { method: 'GET', url: '/:version/:id/replies', handler: (req) => (world.publishing.media.some((m) => m.id === req.params.id) ? mediaRepliesOf(world, req, false) : listOf(world, req, true)) },
   ];
 }
 
@@ -76,7 +83,7 @@ function readContainer(world: ThreadsWorld, container: ThreadsContainer, fields:
 }
 
 /** Epoch seconds or a date string, as Graph's since/until take them. */
-function timeParam(value: string | undefined): number | undefined {
+export function timeParam(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds * 1000;
@@ -93,17 +100,11 @@ function listOf(world: ThreadsWorld, req: ThreadsRequest, replies: boolean): Rep
   const until = timeParam(params.until) ?? Infinity;
   const all = world.publishing.media
     .filter((m) => m.userId === caller.userId && (m.replyToId !== undefined) === replies && m.publishedAt >= since && m.publishedAt <= until)
-    .reverse();
-  const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
-  const start = params.after ? Number(Buffer.from(params.after, 'base64url').toString('utf8')) || 0 : 0;
-  const page = all.slice(start, start + limit);
-  const data: Record<string, unknown>[] = [];
-  for (const media of page) {
+    .reverse()
+    // Seeded posts (addPost) may be older than ones published before them; a stable sort keeps publishing order among equal times.
+    .sort((a, b) => b.publishedAt - a.publishedAt);
+  return pageOf(all, params, (media) => {
     const out = pick(media, params.fields ?? 'id', MEDIA_FIELDS, 'ThreadsMedia');
-    if ('refused' in out) return out.refused;
-    data.push({ ...out.values, id: media.id });
-  }
-  const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
-  const more = start + limit < all.length;
-  return { status: 200, body: { data, paging: { cursors: { before: cursor(start), after: cursor(start + page.length) }, ...(more ? { next: `?after=${cursor(start + page.length)}` } : {}) } } };
+    return 'refused' in out ? out.refused : { ...out.values, id: media.id };
+  });
 }

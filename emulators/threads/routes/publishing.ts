@@ -8,6 +8,8 @@ import { linksIn, statusOf, threadsLength } from '../containers.ts';
 import { metaError, serverError } from '../errors.ts';
 import { fetchMedia, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from '../media-fetch.ts';
 import type { ContainerType, ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../world.ts';
+import { notifyReply } from '../webhooks.ts';
+import { deletesUsed } from './delete.ts';
 import { callerOf, isReply, missingPermission, objectNotFound, paramsOf, type Caller } from './params.ts';
 import type { ThreadsRoute } from './route.ts';
 
@@ -191,6 +193,7 @@ function publish(world: ThreadsWorld, caller: Caller, params: Record<string, str
   const media = published(world, caller, container);
   world.publishing.media.push(media);
   container.publishedAs = media.id;
+  notifyReply(world, media);
   return { status: 200, body: { id: media.id } };
 }
 
@@ -226,6 +229,8 @@ function limits(world: ThreadsWorld, caller: Caller, fields = 'quota_usage,confi
     config: { quota_total: settings.quotaTotal, quota_duration: settings.quotaDurationSecs },
     reply_quota_usage: usage.replies,
     reply_config: { quota_total: settings.replyQuotaTotal, quota_duration: settings.quotaDurationSecs },
+    delete_quota_usage: deletesUsed(world, caller.userId),
+    delete_config: { quota_total: world.engagement.deleteQuotaTotal, quota_duration: settings.quotaDurationSecs },
   };
   const out: Record<string, unknown> = {};
   for (const field of fields.split(',').map((f) => f.trim()).filter(Boolean)) {

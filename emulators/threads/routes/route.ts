@@ -8,7 +8,7 @@ export interface ThreadsRequest {
 }
 
 export interface ThreadsRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   handler: (req: ThreadsRequest) => Reply | Promise<Reply>;
 }

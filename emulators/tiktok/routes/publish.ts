@@ -17,8 +17,8 @@ import type { TikTokRequest, TikTokRoute, TikTokUser, TikTokWorld } from '../wor
 const MB = 1024 * 1024;
 const TITLE_MAX = { video: 2200, photo: 90 };
 
-/** Requests per minute per user token (Content Posting references). */
-export const DEFAULT_RATE_LIMITS = { creatorInfo: 20, init: 6, status: 30 };
+/** Requests per minute per user token (Content Posting references; display: each Display API endpoint, 600). */
+export const DEFAULT_RATE_LIMITS = { creatorInfo: 20, init: 6, status: 30, display: 600 };
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 
 const ok = (data: Record<string, unknown>): Reply => ({ status: 200, body: { data, error: { code: 'ok', message: '', log_id: logId() } } });

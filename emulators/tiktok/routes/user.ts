@@ -7,7 +7,10 @@ import { bearerToken } from '../../shared/http.ts';
 import { accessTokenInvalid, invalidParams, logId, scopeNotAuthorized } from '../errors.ts';
 import type { TikTokRoute, TikTokUser, TikTokWorld } from '../world.ts';
 
-const FIELDS: Record<string, { scope: string; value: (u: TikTokUser) => unknown }> = {
+/** How many public videos a user has (the Display API's list): video_count when no test set one. */
+export type VideoCounter = (openId: string) => number;
+
+const fieldsOf = (videoCount: VideoCounter): Record<string, { scope: string; value: (u: TikTokUser) => unknown }> => ({
   open_id: { scope: 'user.info.basic', value: (u) => u.openId },
   union_id: { scope: 'user.info.basic', value: (u) => u.unionId },
   avatar_url: { scope: 'user.info.basic', value: (u) => u.avatarUrl ?? '' },
@@ -18,13 +21,14 @@ const FIELDS: Record<string, { scope: string; value: (u: TikTokUser) => unknown 
   bio_description: { scope: 'user.info.profile', value: (u) => u.bioDescription },
   profile_deep_link: { scope: 'user.info.profile', value: (u) => `https://vm.tiktok.com/${u.username}` },
   is_verified: { scope: 'user.info.profile', value: (u) => u.isVerified },
-  follower_count: { scope: 'user.info.stats', value: () => 0 },
-  following_count: { scope: 'user.info.stats', value: () => 0 },
-  likes_count: { scope: 'user.info.stats', value: () => 0 },
-  video_count: { scope: 'user.info.stats', value: () => 0 },
-};
+  follower_count: { scope: 'user.info.stats', value: (u) => u.stats.follower_count ?? 0 },
+  following_count: { scope: 'user.info.stats', value: (u) => u.stats.following_count ?? 0 },
+  likes_count: { scope: 'user.info.stats', value: (u) => u.stats.likes_count ?? 0 },
+  video_count: { scope: 'user.info.stats', value: (u) => u.stats.video_count ?? videoCount(u.openId) },
+});
 
-export function userRoutes(world: TikTokWorld): TikTokRoute[] {
+export function userRoutes(world: TikTokWorld, videoCount: VideoCounter): TikTokRoute[] {
+  const FIELDS = fieldsOf(videoCount);
   return [
     {
       method: 'GET',

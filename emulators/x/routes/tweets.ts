@@ -4,9 +4,11 @@ import { isPlainObject, jsonBody } from '../../shared/http.ts';
 import {
   badQueryValue,
   duplicateContent,
+  fieldUnauthorized,
   forbidden,
   invalidRequest,
   notFoundItem,
+  replyNotSummoned,
   replyTargetGone,
 } from '../errors.ts';
 import { processingInfo, type XRoute, type XWorld } from '../route.ts';
@@ -49,12 +51,14 @@ export function tweetRoutes(world: XWorld): XRoute[] {
       method: 'GET',
       url: '/2/tweets/:id',
       scope: 'tweet.read',
-      handler: ({ params, query }) => {
+      handler: ({ user, params, query }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
         const fields = parseFields(query['tweet.fields']);
         if ('invalid' in fields) return fields.invalid;
         const tweet = store.findTweet(params.id);
         if (!tweet) return { status: 200, body: { errors: [notFoundItem('tweet', params.id)] } };
+        const problem = privateMetricsProblem(world, tweet, fields.names, user);
+        if (problem) return { status: 200, body: { errors: [problem] } };
         return { status: 200, body: { data: renderTweet(world, tweet, fields.names) } };
       },
     },
@@ -80,6 +84,7 @@ function createTweet(world: XWorld, user: XUser, body: unknown) {
   const replyTo = (body.reply as { in_reply_to_tweet_id?: string } | undefined)?.in_reply_to_tweet_id;
   const parent = replyTo === undefined ? undefined : store.findTweet(replyTo);
   if (replyTo !== undefined && !parent) return replyTargetGone();
+  if (parent && !summoned(world, user, parent)) return replyNotSummoned();
 
   const mediaProblem = checkMedia(world, user, mediaIds);
   if (mediaProblem) return mediaProblem;
@@ -104,12 +109,26 @@ function createTweet(world: XWorld, user: XUser, body: unknown) {
     inReplyToUserId: parent?.authorId,
     replySettings: body.reply_settings as string | undefined,
     quoteTweetId: body.quote_tweet_id as string | undefined,
+    metrics: {},
     mediaIds,
     deleted: false,
     request: body,
   };
   store.tweets.push(tweet);
   return { status: 201, body: { data: { id, text: tweet.renderedText, edit_history_tweet_ids: [id] } } };
+}
+
+/**
+ * The reply rule of self-serve plans (X changelog, 23 Feb 2026): a reply through the API is accepted
+ * when the post answered is the user's own (threads), @mentions the user, or quotes one of the user's
+ * posts. Enterprise apps are exempt.
+ */
+function summoned(world: XWorld, user: XUser, parent: XTweet): boolean {
+  if (user.plan === 'enterprise' || parent.authorId === user.id) return true;
+  const mention = new RegExp(`(^|[^A-Za-z0-9_])@${user.username}(?![A-Za-z0-9_])`, 'i');
+  if (mention.test(parent.text)) return true;
+  const quoted = parent.quoteTweetId === undefined ? undefined : world.store.tweets.find((t) => t.id === parent.quoteTweetId);
+  return quoted?.authorId === user.id;
 }
 
 /** Media must be the user's own (or shared with them), finalized, processed and unexpired. */
@@ -163,7 +182,11 @@ export function parseFields(raw: string | undefined): { names: Set<string> } | {
 
 /** The v2 Tweet object: id, text and edit_history_tweet_ids by default, the rest on request. */
 export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: tweet.id, text: tweet.renderedText, edit_history_tweet_ids: [tweet.id] };
+  // A long post (Premium) keeps its first characters in `text`; the whole text is in note_tweet.
+  const long = weightedLength(tweet.text) > MAX_WEIGHTED_LENGTH;
+  const text = long ? `${[...tweet.renderedText].slice(0, NOTE_PREVIEW_LENGTH).join('')}…` : tweet.renderedText;
+  const out: Record<string, unknown> = { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] };
+  if (fields.has('note_tweet') && long) out.note_tweet = { text: tweet.renderedText };
   if (fields.has('author_id')) out.author_id = tweet.authorId;
   if (fields.has('created_at')) out.created_at = tweet.createdAt;
   if (fields.has('conversation_id')) out.conversation_id = tweet.conversationId;
@@ -173,6 +196,7 @@ export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>): 
     const refs = [
       ...(tweet.inReplyToTweetId ? [{ type: 'replied_to', id: tweet.inReplyToTweetId }] : []),
       ...(tweet.quoteTweetId ? [{ type: 'quoted', id: tweet.quoteTweetId }] : []),
+      ...(tweet.retweetOfId ? [{ type: 'retweeted', id: tweet.retweetOfId }] : []),
     ];
     if (refs.length > 0) out.referenced_tweets = refs;
   }
@@ -181,7 +205,37 @@ export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>): 
   }
   if (fields.has('public_metrics')) {
     const replies = world.store.tweets.filter((t) => !t.deleted && t.inReplyToTweetId === tweet.id).length;
-    out.public_metrics = { retweet_count: 0, reply_count: replies, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 };
+    const quotes = world.store.tweets.filter((t) => !t.deleted && t.quoteTweetId === tweet.id).length;
+    const m = tweet.metrics;
+    out.public_metrics = {
+      retweet_count: m.retweet_count ?? 0,
+      reply_count: replies,
+      like_count: m.like_count ?? 0,
+      quote_count: m.quote_count ?? quotes,
+      bookmark_count: m.bookmark_count ?? 0,
+      impression_count: m.impression_count ?? 0,
+    };
+  }
+  if (fields.has('non_public_metrics')) {
+    const m = tweet.metrics;
+    out.non_public_metrics = { impression_count: m.impression_count ?? 0, url_link_clicks: m.url_link_clicks ?? 0, user_profile_clicks: m.user_profile_clicks ?? 0, engagements: m.engagements ?? 0 };
   }
   return out;
 }
+
+/**
+ * Private metrics are for the author's own posts of the last 30 days ("Non-public, organic, and
+ * promoted metrics are only available for Posts that have been created within the last 30 days"):
+ * the field error X answers otherwise, or undefined when the viewer may read them.
+ */
+export function privateMetricsProblem(world: XWorld, tweet: XTweet, fields: Set<string>, viewer: XUser) {
+  const asked = PRIVATE_FIELDS.filter((f) => fields.has(f));
+  if (asked.length === 0) return undefined;
+  const tooOld = world.clock.now() - Date.parse(tweet.createdAt) > PRIVATE_METRICS_DAYS * 86_400_000;
+  return tweet.authorId !== viewer.id || tooOld ? fieldUnauthorized(asked[0]!, tweet.id) : undefined;
+}
+
+const PRIVATE_FIELDS = ['non_public_metrics', 'organic_metrics', 'promoted_metrics'];
+const PRIVATE_METRICS_DAYS = 30;
+/** How much of a long post `text` keeps (an approximation: X cuts it near 280 characters). */
+const NOTE_PREVIEW_LENGTH = 275;

@@ -1,7 +1,7 @@
 // GET /2/users/me and GET /2/users/:id/tweets (the user's posts, newest first, bounded by time or id).
 import { badQueryValue, invalidRequest, notFoundItem } from '../errors.ts';
 import type { XRoute, XWorld } from '../route.ts';
-import type { XTweet } from '../store.ts';
+import type { XTweet, XUser } from '../store.ts';
 import { parseFields, renderTweet } from './tweets.ts';
 
 const ID = /^[0-9]{1,19}$/;
@@ -19,7 +19,11 @@ export function userRoutes(world: XWorld): XRoute[] {
       method: 'GET',
       url: '/2/users/me',
       scope: 'users.read',
-      handler: ({ user }) => ({ status: 200, body: { data: { id: user.id, name: user.name, username: user.username } } }),
+      handler: ({ user, query }) => {
+        const fields = parseUserFields(query['user.fields']);
+        if ('invalid' in fields) return fields.invalid;
+        return { status: 200, body: { data: renderUser(world, user, fields.names) } };
+      },
     },
     {
       method: 'GET',
@@ -47,6 +51,7 @@ export function userRoutes(world: XWorld): XRoute[] {
           // X serves the 3,200 most recent posts, replies included, before any other filter applies.
           .slice(0, TIMELINE_LIMIT)
           .filter((t) => !(excluded.has('replies') && t.inReplyToTweetId))
+          .filter((t) => !(excluded.has('retweets') && t.retweetOfId))
           .filter(range.includes);
         // The pagination token is the id of the first post of the page it opens.
         const start = query.pagination_token ? all.findIndex((t) => t.id === query.pagination_token) : 0;
@@ -108,4 +113,41 @@ function timelineRange(query: Record<string, string | undefined>): { includes: (
       return true;
     },
   };
+}
+
+export const USER_FIELDS = [
+  'affiliation', 'confirmed_email', 'connection_status', 'created_at', 'description', 'entities', 'id', 'is_identity_verified',
+  'location', 'most_recent_tweet_id', 'name', 'parody', 'pinned_tweet_id', 'profile_banner_url', 'profile_image_url',
+  'protected', 'public_metrics', 'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username', 'verified',
+  'verified_followers_count', 'verified_type', 'withheld',
+];
+
+export function parseUserFields(raw: string | undefined): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
+  const names = new Set((raw ?? '').split(',').filter((n) => n !== ''));
+  const unknown = [...names].filter((n) => !USER_FIELDS.includes(n));
+  if (unknown.length === 0) return { names };
+  return {
+    invalid: invalidRequest({
+      parameters: { 'user.fields': unknown },
+      message: `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [${USER_FIELDS.join(',')}]`,
+    }),
+  };
+}
+
+/** The v2 User object: id, name and username by default, the rest on request (the ones emulated). */
+export function renderUser(world: XWorld, user: XUser, fields: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
+  if (fields.has('profile_image_url')) out.profile_image_url = user.profileImageUrl;
+  if (fields.has('verified')) out.verified = false;
+  if (fields.has('public_metrics')) {
+    const tweets = world.store.tweets.filter((t) => t.authorId === user.id && !t.deleted).length;
+    out.public_metrics = {
+      followers_count: user.followersCount,
+      following_count: user.followingCount,
+      tweet_count: tweets,
+      listed_count: user.listedCount,
+      like_count: user.likeCount,
+    };
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // Bluesky: everything Crier knows of it (the contract: ../contract.ts). Accounts connect with an app
 // password, not OAuth.
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { blueskyCapabilities } from './capabilities.ts';
 import type { Network } from '../contract.ts';
 import { loginWithAppPassword } from './connect.ts';
 import { media } from './media.ts';
@@ -37,6 +38,7 @@ export const bluesky: Network<BlueskySettings> = {
     const { createBlueskyAdapter } = await import('./adapter.ts');
     return createBlueskyAdapter({ service: settings.service });
   }),
+  capabilities: ({ settings }) => blueskyCapabilities(settings.service),
   config: {
     variables: ['CRIER_BLUESKY_SERVICE'],
     read: (env) => ({ service: env.url('CRIER_BLUESKY_SERVICE', 'https://bsky.social') }),

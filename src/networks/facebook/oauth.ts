@@ -16,7 +16,7 @@ export const GRAPH_VERSION = 'v23.0';
 /** Publishing (posts, photos, videos, reels, stories), reading and answering comments. */
 export const FACEBOOK_SCOPES = [
   'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement',
-  'pages_read_user_content', 'publish_video', 'business_management',
+  'pages_read_user_content', 'read_insights', 'publish_video', 'business_management',
 ] as const;
 
 /** Meta's throttling codes (app, user, Page, custom), "service unavailable" and the BUC range. */

@@ -24,6 +24,7 @@ export const facebookEmulator = oauthEmulatorSpec(
       pages: [{ id: SANDBOX.pageId, name: SANDBOX.pageName, username: 'sandboxpage', instagram: { id: SANDBOX.igId, username: SANDBOX.igUsername, name: 'Sandbox Instagram' } }],
     });
     seeded.add(emulator);
+    // With the insights and delete permissions the engagement side needs (figures, deleting media).
     const token = emulator.issuePageToken(SANDBOX.pageId, 'sandbox-facebook', [...new Set([...FACEBOOK_SCOPES, ...INSTAGRAM_SCOPES])]);
     return [
       { network: 'facebook', username: 'sandboxpage', nickname: SANDBOX.pageName, networkUniqueId: SANDBOX.pageId, accessToken: token },

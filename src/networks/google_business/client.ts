@@ -6,6 +6,12 @@
 import { PublishError } from '../errors.ts';
 import { NetworkHttp, retryAfterMs, type Failure, type NetworkAnswer } from '../http.ts';
 
+/** One metric's series of a fetchMultiDailyMetricsTimeSeries answer. */
+export interface DailyMetricSeries {
+  dailyMetric?: string;
+  timeSeries?: { datedValues?: { date?: { year?: number; month?: number; day?: number }; value?: string }[] };
+}
+
 export type LocalPostState = 'LOCAL_POST_STATE_UNSPECIFIED' | 'PROCESSING' | 'LIVE' | 'REJECTED' | 'SCHEDULED' | 'RECURRING';
 
 /** The LocalPost fields Crier reads back. */
@@ -18,7 +24,7 @@ export interface LocalPost {
   searchUrl?: string;
   createTime?: string;
   event?: { title?: string };
-  media?: { sourceUrl?: string }[];
+  media?: { sourceUrl?: string; googleUrl?: string }[];
 }
 
 /** Google's quotas are per minute (300 QPM per project, 10 edits a minute per profile): a 429 waits one. */
@@ -35,6 +41,7 @@ export class GoogleBusinessClient {
   /** "accounts/{a}/locations/{l}" */
   readonly #location: string;
 
+  /** `apiUrl`: mybusiness.googleapis.com, or businessprofileperformance.googleapis.com for `dailyMetrics`. */
   constructor(apiUrl: string, accessToken: string, location: string) {
     this.#location = location;
     this.#http = new NetworkHttp({
@@ -67,6 +74,29 @@ export class GoogleBusinessClient {
     const page = (body ?? {}) as { localPosts?: unknown[]; nextPageToken?: string };
     const posts = Array.isArray(page.localPosts) ? page.localPosts.filter(isLocalPost) : [];
     return { posts, next: typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined };
+  }
+
+  /** localPosts.delete by the post's name (an empty answer). */
+  async delete(name: string): Promise<void> {
+    await this.#http.call({ url: `/v4/${name}`, method: 'DELETE' });
+  }
+
+  /**
+   * Performance API locations.fetchMultiDailyMetricsTimeSeries of the location ("locations/{l}",
+   * without the account) over whole days, UTC dates inclusive.
+   */
+  async dailyMetrics(metrics: readonly string[], start: Date, end: Date): Promise<DailyMetricSeries[]> {
+    const query = new URLSearchParams();
+    for (const metric of metrics) query.append('dailyMetrics', metric);
+    for (const [which, date] of [['start_date', start], ['end_date', end]] as const) {
+      query.set(`dailyRange.${which}.year`, String(date.getUTCFullYear()));
+      query.set(`dailyRange.${which}.month`, String(date.getUTCMonth() + 1));
+      query.set(`dailyRange.${which}.day`, String(date.getUTCDate()));
+    }
+    const location = this.#location.replace(/^accounts\/[^/]+\//, '');
+    const { body } = await this.#http.call({ url: `/v1/${location}:fetchMultiDailyMetricsTimeSeries?${query}` });
+    const groups = (body as { multiDailyMetricTimeSeries?: { dailyMetricTimeSeries?: DailyMetricSeries[] }[] } | undefined)?.multiDailyMetricTimeSeries ?? [];
+    return groups.flatMap((g) => g.dailyMetricTimeSeries ?? []);
   }
 }
 

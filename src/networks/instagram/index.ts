@@ -1,12 +1,16 @@
 // Instagram: everything Crier knows of it (the contract: ../contract.ts).
-import { baseUrlNetwork } from '../base-url.ts';
+import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
+import type { Network } from '../contract.ts';
 import { facebookEmulator } from '../facebook/sandbox.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { instagramCapabilities } from './engagement.ts';
 import { media } from './media.ts';
+import { instagramInbound } from './inbound.ts';
+import { instagramMessaging } from './messaging.ts';
 import { createInstagramOAuth } from './oauth.ts';
 import { options } from './options.ts';
 
-export const instagram = baseUrlNetwork({
+const base = baseUrlNetwork({
   id: 'instagram', label: 'Instagram', options, media, oauth: createInstagramOAuth, emulator: facebookEmulator,
   // Instagram downloads media from the URLs it is given: from Crier's PUBLIC_BASE_URL for Crier's own.
   publisher: (baseUrl, ctx) => lazyAdapter('instagram', 'the Instagram adapter', async () => (await import('./adapter.ts')).createInstagramAdapter({
@@ -17,3 +21,14 @@ export const instagram = baseUrlNetwork({
   // content_publishing_limit is what to trust: the adapter reads it before creating containers).
   limits: { accountQuota: { max: 50, windowMs: 24 * 3_600_000, counts: 'posts' } },
 });
+
+export const instagram: Network<BaseUrlSettings> = {
+  ...base,
+  // baseUrlNetwork assembles no capabilities. Deleting, own media, comments and figures: engagement.ts;
+  // comments and direct messages arriving as Meta webhooks: inbound.ts; messages sent with the Page token: messaging.ts.
+  capabilities: ({ settings }) => ({
+    ...instagramCapabilities(settings.baseUrl ?? 'https://graph.facebook.com'),
+    inbound: instagramInbound,
+    messages: instagramMessaging(settings.baseUrl ?? 'https://graph.facebook.com'),
+  }),
+};

@@ -5,10 +5,15 @@
 import { metaHosts, metaLogin, publishablePage } from '../facebook/oauth.ts';
 import type { ConnectCandidate, NetworkOAuth } from '../oauth.ts';
 
-/** Publishing, comments and messages on the linked Instagram account, and finding it through the Pages. */
+/**
+ * Publishing and comments on the linked Instagram account, and finding it through the Pages. Direct
+ * messages are asked for only when a connect requests them (`scopes: ["messaging"]`: messaging.ts).
+ */
 export const INSTAGRAM_SCOPES = [
-  'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages',
+  'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
   'pages_show_list', 'pages_read_engagement', 'business_management',
+  // Engagement: figures (insights) and deleting media (engagement.ts).
+  'instagram_manage_insights', 'instagram_manage_contents',
 ] as const;
 
 export function createInstagramOAuth(override: string | undefined): NetworkOAuth {

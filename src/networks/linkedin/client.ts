@@ -3,7 +3,7 @@
 // errors are `{status, serviceErrorCode, code, message}`; its quotas are daily, per member and per
 // app, and a 429 says nothing of when it frees: that is midnight UTC.
 import type { Readable } from 'node:stream';
-import { NetworkHttp, untilUtcMidnight, type Failure, type NetworkAnswer } from '../http.ts';
+import { NetworkHttp, untilUtcMidnight, type Failure, type NetworkAnswer, type NetworkRequest } from '../http.ts';
 import { LINKEDIN_VERSION } from './oauth.ts';
 
 export type MediaStatus = 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
@@ -47,6 +47,11 @@ export class LinkedInClient {
       reasonOf,
       classify,
     });
+  }
+
+  /** Any call, with the versioned headers and LinkedIn's error classification (the engagement modules' calls). */
+  async request(request: NetworkRequest): Promise<NetworkAnswer> {
+    return this.#http.call(request);
   }
 
   /** POST /rest/posts: 201 with an empty body, the new post's URN in x-restli-id. */

@@ -76,3 +76,15 @@ export function placeMentions(text: string, mentions: readonly Mention[]): (numb
   }
   return starts;
 }
+
+/**
+ * Little text back to plain text, for posts read from LinkedIn (imports): a mention shows its text,
+ * a hashtag template `{hashtag|\#|word}` (how LinkedIn returns hashtags) shows `#word`, and an
+ * escaped character shows as itself.
+ */
+export function fromLittle(commentary: string): string {
+  return commentary
+    .replace(/\{hashtag\|\\?#\|([^}]*)\}/g, (_m, tag: string) => `#${tag}`)
+    .replace(/@\[((?:\\.|[^\]\\])*)\]\(urn:li:[^)]*\)/g, (_m, text: string) => text)
+    .replace(/\\(.)/g, '$1');
+}

@@ -1,15 +1,22 @@
 // LinkedIn: everything Crier knows of it (the contract: ../contract.ts).
-import { baseUrlNetwork } from '../base-url.ts';
+import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
+import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { linkedinCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createLinkedInOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { linkedinEmulator } from './sandbox.ts';
 
-export const linkedin = baseUrlNetwork({
-  id: 'linkedin', label: 'LinkedIn', options, media, oauth: createLinkedInOAuth, emulator: linkedinEmulator,
-  publisher: (baseUrl) => lazyAdapter('linkedin', 'the LinkedIn adapter', async () => (await import('./adapter.ts')).createLinkedInAdapter({ apiUrl: baseUrl ?? 'https://api.linkedin.com' })),
-  // meta-x-linkedin-bluesky.md §5.3: daily per-member quotas, unpublished; aggregators report about 150
-  // member posts a day.
-  limits: { accountQuota: { max: 150, windowMs: 24 * 3_600_000, counts: 'posts' } },
-});
+const API_URL = 'https://api.linkedin.com';
+
+export const linkedin: Network<BaseUrlSettings> = {
+  ...baseUrlNetwork({
+    id: 'linkedin', label: 'LinkedIn', options, media, oauth: createLinkedInOAuth, emulator: linkedinEmulator,
+    publisher: (baseUrl) => lazyAdapter('linkedin', 'the LinkedIn adapter', async () => (await import('./adapter.ts')).createLinkedInAdapter({ apiUrl: baseUrl ?? API_URL })),
+    // meta-x-linkedin-bluesky.md §5.3: daily per-member quotas, unpublished; aggregators report about 150
+    // member posts a day.
+    limits: { accountQuota: { max: 150, windowMs: 24 * 3_600_000, counts: 'posts' } },
+  }),
+  capabilities: ({ settings }) => linkedinCapabilities(settings.baseUrl ?? API_URL),
+};

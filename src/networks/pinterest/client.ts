@@ -23,6 +23,26 @@ export interface PinterestPin {
   description?: string | null;
   link?: string | null;
   created_at?: string;
+  /** Set on a Pin saved from another one (a repin). */
+  parent_pin_id?: string | null;
+  media?: { media_type?: string; items?: unknown[] };
+}
+
+/** One group of an analytics answer (`all` when not split): figures over the range, and lifetime ones. */
+export interface AnalyticsGroup {
+  summary_metrics?: Record<string, number>;
+  lifetime_metrics?: Record<string, number>;
+}
+
+/** GET /v5/user_account: the profile counts Crier reads (each nullable). */
+export interface UserAccount {
+  id: string;
+  username?: string;
+  follower_count?: number | null;
+  following_count?: number | null;
+  pin_count?: number | null;
+  board_count?: number | null;
+  monthly_views?: number | null;
 }
 
 export interface PinterestBoard {
@@ -92,12 +112,50 @@ export class PinterestClient {
     return this.#page('/boards', bookmark, pageSize);
   }
 
+  /** GET /v5/pins: the Pins the account owns, one page. */
+  async pins(bookmark: string | undefined, pageSize: number): Promise<Page<PinterestPin>> {
+    return this.#page('/pins', bookmark, pageSize);
+  }
+
+  /** GET /v5/pins/{pin_id}. */
+  async pin(pinId: string): Promise<PinterestPin> {
+    return (await this.#http.call({ url: `/pins/${encodeURIComponent(pinId)}` })).body as PinterestPin;
+  }
+
+  /** DELETE /v5/pins/{pin_id} (204). */
+  async deletePin(pinId: string): Promise<void> {
+    await this.#http.call({ url: `/pins/${encodeURIComponent(pinId)}`, method: 'DELETE' });
+  }
+
+  /** GET /v5/pins/{pin_id}/analytics, not split: the `all` group. */
+  async pinAnalytics(pinId: string, query: Record<string, string>): Promise<AnalyticsGroup> {
+    const { body } = await this.#http.call({ url: `/pins/${encodeURIComponent(pinId)}/analytics?${new URLSearchParams(query)}` });
+    return groupOf(body);
+  }
+
+  /** GET /v5/user_account. */
+  async userAccount(): Promise<UserAccount> {
+    return (await this.#http.call({ url: '/user_account' })).body as UserAccount;
+  }
+
+  /** GET /v5/user_account/analytics, not split: the `all` group. */
+  async accountAnalytics(query: Record<string, string>): Promise<AnalyticsGroup> {
+    const { body } = await this.#http.call({ url: `/user_account/analytics?${new URLSearchParams(query)}` });
+    return groupOf(body);
+  }
+
   async #page<T>(path: string, bookmark: string | undefined, pageSize: number): Promise<Page<T>> {
     const query = new URLSearchParams({ page_size: String(pageSize), ...(bookmark ? { bookmark } : {}) });
     const { body } = await this.#http.call({ url: `${path}?${query}` });
     const page = body as { items?: T[]; bookmark?: string | null };
     return { items: page.items ?? [], bookmark: page.bookmark || null };
   }
+}
+
+/** An unsplit answer is `{all: {...}}` (pinterest-python-sdk's Analytics model); any one group otherwise. */
+function groupOf(body: unknown): AnalyticsGroup {
+  const groups = (body ?? {}) as Record<string, AnalyticsGroup>;
+  return groups.all ?? Object.values(groups)[0] ?? {};
 }
 
 function reasonOf(body: unknown): string | undefined {

@@ -2,10 +2,12 @@
 import { baseUrlConfig, baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { accountMetrics, pinMetrics } from './analytics.ts';
 import { boardsListing } from './boards.ts';
 import { media } from './media.ts';
 import { createPinterestOAuth } from './oauth.ts';
 import { options } from './options.ts';
+import { ownPins, removePin } from './posts.ts';
 import { pinterestEmulator } from './sandbox.ts';
 
 const API_URL = 'https://api.pinterest.com';
@@ -42,6 +44,18 @@ export const pinterest: Network<PinterestSettings> = {
   publisher: ({ settings, publicBaseUrl }) => lazyAdapter('pinterest', 'the Pinterest adapter', async () => (await import('./adapter.ts')).createPinterestAdapter({
     apiUrl: apiUrlOf(settings), publicBaseUrl, realNetwork: settings.baseUrl === undefined,
   })),
-  // The boards a client picks `pinterest.board_id` from (baseUrlNetwork assembles no capabilities).
-  capabilities: ({ settings }) => ({ listings: [boardsListing(apiUrlOf(settings))] }),
+  // The boards a client picks `pinterest.board_id` from (baseUrlNetwork assembles no capabilities), and
+  // what Pinterest offers after publishing: no comments (README.md).
+  capabilities: ({ settings }) => {
+    const apiUrl = apiUrlOf(settings);
+    return {
+      listings: [boardsListing(apiUrl)],
+      remove: (session, post) => removePin(apiUrl, session, post),
+      ownPosts: (session, options) => ownPins(apiUrl, session, options),
+      analytics: {
+        post: (session, post) => pinMetrics(apiUrl, session, post),
+        account: (session, period) => accountMetrics(apiUrl, session, period),
+      },
+    };
+  },
 };

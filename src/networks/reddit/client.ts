@@ -16,6 +16,14 @@ export interface ListedSubmission extends RedditThing {
   title: string;
   author: string;
   createdUtc: number;
+  /** Every field Reddit gave (selftext, is_self, url, gallery_data, preview…). */
+  data: Record<string, unknown>;
+}
+
+/** A thing of a listing as Reddit sends it: kind t1 (comment), t3 (link), more (a stub). */
+export interface RawThing {
+  kind: string;
+  data: Record<string, unknown>;
 }
 
 export interface ListedComment extends RedditThing {
@@ -80,7 +88,7 @@ export class RedditClient {
     const data = (body as Listing).data;
     const items = (data?.children ?? []).filter((c) => c.kind === 't3').map(({ data: d }) => ({
       name: String(d.name), permalink: String(d.permalink ?? ''), subreddit: String(d.subreddit ?? ''),
-      title: String(d.title ?? ''), author: String(d.author ?? ''), createdUtc: Number(d.created_utc ?? 0),
+      title: String(d.title ?? ''), author: String(d.author ?? ''), createdUtc: Number(d.created_utc ?? 0), data: d,
     }));
     return { items, after: data?.after ?? undefined };
   }
@@ -94,6 +102,48 @@ export class RedditClient {
       body: String(d.body ?? ''), createdUtc: Number(d.created_utc ?? 0),
     }));
     return { items, truncated: children.some((c) => c.kind === 'more') };
+  }
+
+  /**
+   * GET /comments/{article}: the comment tree's top-level things (answers nested in `replies`
+   * listings, `more` stubs where Reddit left some out). 404 when the submission does not exist.
+   */
+  async commentTree(article: string, options: { sort: string; depth: number; limit: number }): Promise<RawThing[]> {
+    const query = new URLSearchParams({ sort: options.sort, depth: String(options.depth), limit: String(options.limit), threaded: 'true', raw_json: '1' });
+    const { body } = await this.#http.call({ url: `/comments/${encodeURIComponent(article)}?${query}` });
+    return (Array.isArray(body) ? (body[1] as Listing)?.data?.children : undefined) ?? [];
+  }
+
+  /** GET /api/morechildren: the comments a `more` stub named (at most 100), flat, with their parent_id. */
+  async moreChildren(linkId: string, ids: string[], sort: string): Promise<RawThing[]> {
+    const query = new URLSearchParams({ api_type: 'json', link_id: linkId, children: ids.join(','), sort, limit_children: 'false', raw_json: '1' });
+    const { body } = await this.#http.call({ url: `/api/morechildren?${query}` });
+    const json = (body as { json?: { errors?: RedditErrorTriple[]; data?: { things?: RawThing[] } } } | undefined)?.json;
+    if (json?.errors?.length) throw refusal(json.errors, undefined);
+    return json?.data?.things ?? [];
+  }
+
+  /** GET /api/info: the things of these fullnames (at most 100) Reddit still knows, in its order. */
+  async info(fullnames: string[]): Promise<RawThing[]> {
+    const query = new URLSearchParams({ id: fullnames.join(','), raw_json: '1' });
+    const { body } = await this.#http.call({ url: `/api/info?${query}` });
+    return (body as Listing).data?.children ?? [];
+  }
+
+  /** POST /api/del: Reddit answers {} whether it deleted the thing or not (only the author can). */
+  async del(fullname: string): Promise<void> {
+    await this.#http.call({
+      url: '/api/del',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ id: fullname }).toString(),
+    });
+  }
+
+  /** GET /api/v1/me: the account as Reddit shows it to itself (karma, its profile subreddit). */
+  async me(): Promise<Record<string, unknown>> {
+    const { body } = await this.#http.call({ url: '/api/v1/me?raw_json=1' });
+    return body && typeof body === 'object' ? body as Record<string, unknown> : {};
   }
 
   /** GET /r/{sr}/api/link_flair_v2: the link flairs a user may pick there. */
@@ -121,7 +171,7 @@ export class RedditClient {
 }
 
 interface Listing {
-  data?: { after?: string | null; children?: { kind: string; data: Record<string, unknown> }[] };
+  data?: { after?: string | null; children?: RawThing[] };
 }
 
 /** `https://www.reddit.com` + the permalink; Reddit's short form when the answer has none. */
@@ -138,7 +188,7 @@ export function refusal(errors: RedditErrorTriple[], ratelimitSecs: number | und
     const waitMs = ratelimitSecs !== undefined && Number.isFinite(ratelimitSecs) ? Math.ceil(ratelimitSecs * 1000) : waitInMessage(limited[1]);
     return new PublishError('retryable', `reddit: rate limited (${words})`, waitMs, 'rate_limited');
   }
-  const code: FailureCode = errors.some(([c]) => c === 'SUBREDDIT_NOEXIST') ? 'not_found'
+  const code: FailureCode = errors.some(([c]) => c === 'SUBREDDIT_NOEXIST' || c === 'DELETED_COMMENT' || c === 'DELETED_LINK' || c === 'NO_THING_ID') ? 'not_found'
     : errors.some(([c]) => c === 'SUBREDDIT_NOTALLOWED' || c === 'SUBREDDIT_NOTALLOWED_BANNED') ? 'forbidden'
       : errors.some(([c]) => c === 'ALREADY_SUB') ? 'duplicate' : 'invalid';
   return new PublishError('permanent', `reddit: ${words}`, undefined, code);

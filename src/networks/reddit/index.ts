@@ -2,7 +2,7 @@
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { redditListings } from './listings.ts';
+import { redditCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createRedditOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -18,5 +18,5 @@ export const reddit: Network<BaseUrlSettings> = {
     // account; per-subreddit throttles answer RATELIMIT with their own wait.
     limits: {},
   }),
-  capabilities: ({ settings }) => ({ listings: redditListings(settings.baseUrl ?? API_URL) }),
+  capabilities: ({ settings }) => redditCapabilities(settings.baseUrl ?? API_URL),
 };

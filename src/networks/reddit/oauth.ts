@@ -11,10 +11,11 @@ import {
 /**
  * identity: read the member's name and avatar (/api/v1/me); submit: post; read: read posts and
  * comments (status after posting, comments); flair: pick a post flair where a subreddit requires
- * one; edit: edit and delete the member's own posts. Space-separated, as in Reddit's OAuth2 wiki
+ * one; edit: edit and delete the member's own posts; history: list the member's own submissions
+ * (GET /user/{name}/submitted: imports, and finding a post after a crash). Space-separated, as in Reddit's OAuth2 wiki
  * (Reddit's parser also takes commas).
  */
-export const REDDIT_SCOPES = ['identity', 'submit', 'read', 'flair', 'edit'];
+export const REDDIT_SCOPES = ['identity', 'submit', 'read', 'flair', 'edit', 'history'];
 
 /**
  * Reddit asks for `<platform>:<app ID>:<version> (by /u/<username>)`. Crier does not know the

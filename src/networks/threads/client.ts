@@ -84,6 +84,31 @@ export class ThreadsClient {
     return { posts: page.data ?? [], ...(page.paging?.next && page.paging.cursors?.after ? { after: page.paging.cursors.after } : {}) };
   }
 
+  /** The connected profile's Threads user id (the `{user-id}` of user paths). */
+  get userId(): string {
+    return this.#user;
+  }
+
+  /** GET a Graph path with its parameters (engagement reads): the answer's JSON body. */
+  async read(path: string, params: Record<string, string | undefined>): Promise<unknown> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, value);
+    const { body } = await this.#http.call({ url: `${path}?${query}` });
+    return body;
+  }
+
+  /** DELETE /{threads-media-id} (threads_delete). */
+  async deleteMedia(mediaId: string): Promise<void> {
+    await this.#http.call({ url: `/${mediaId}`, method: 'DELETE' });
+  }
+
+  /** GET /{user-id}/threads_publishing_limit: deletes made in the moving window, and the cap (100). */
+  async deleteLimit(): Promise<{ used: number; total: number; durationSecs: number }> {
+    const { body } = await this.#http.call({ url: `/${this.#user}/threads_publishing_limit?fields=delete_quota_usage,delete_config` });
+    const row = ((body as { data?: Record<string, any>[] }).data ?? [])[0] ?? {};
+    return { used: Number(row.delete_quota_usage ?? 0), total: Number(row.delete_config?.quota_total ?? 0), durationSecs: Number(row.delete_config?.quota_duration ?? 86_400) };
+  }
+
   async #post(path: string, params: Record<string, string | undefined>): Promise<NetworkAnswer> {
     const form = new URLSearchParams();
     for (const [name, value] of Object.entries(params)) if (value !== undefined) form.set(name, value);
@@ -122,6 +147,10 @@ function classify(answer: NetworkAnswer, reason: string): Failure | undefined {
   }
   if (code === 9) return { kind: 'retryable', code: 'quota', reason: `publishing limit reached (${reason})`, retryAfterMs: LIMIT_WAIT_MS };
   if (code === 24 && error?.error_subcode === 4279009) return { kind: 'permanent', code: 'not_found', reason };
+  // 100/33: "Object with ID … does not exist, cannot be loaded due to missing permissions…": gone, or never the account's.
+  if (code === 100 && error?.error_subcode === 33) return { kind: 'permanent', code: 'not_found', reason };
+  // 10: a permission the token lacks (threads_delete, threads_manage_insights…): only a new connect grants it.
+  if (code === 10) return { kind: 'permanent', code: 'forbidden', reason: `the account did not grant the permission this needs (${reason}); reconnect it` };
   if (error?.error_subcode === 2207052) {
     return { kind: 'permanent', code: 'media_rejected', reason: `Threads could not download the media from its URL (${reason})` };
   }

@@ -7,8 +7,11 @@ import {
   type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
 } from '../oauth.ts';
 
-/** Publishing, plus reading and answering replies (first comment, thread chains, comment inbox). */
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies'];
+/**
+ * Publishing, reading and answering replies (first comment, thread chains, comment inbox), deleting
+ * posts (DELETE /v1/posts/:id/remote) and reading insights (post and account analytics).
+ */
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_delete', 'threads_manage_insights'];
 
 /**
  * Refresh a week before the 60-day expiry: far past the 24 h a token must age before Meta refreshes

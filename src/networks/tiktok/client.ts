@@ -44,17 +44,55 @@ interface Envelope {
   error?: { code?: string; message?: string; log_id?: string };
 }
 
+/** A video as the Display API's Video Object gives it (the fields asked for). */
+export interface DisplayVideo {
+  id: string;
+  create_time?: number;
+  title?: string;
+  video_description?: string;
+  share_url?: string;
+  cover_image_url?: string;
+  duration?: number;
+  like_count?: number;
+  comment_count?: number;
+  share_count?: number;
+  view_count?: number;
+}
+
 export class TikTokClient {
   readonly #http: NetworkHttp;
 
-  constructor(apiUrl: string, accessToken: string) {
+  /**
+   * `optionalScope`: the scope the calls of this client need beyond those every connect asks for
+   * (the Display API's video.list, user.info.stats). Its absence is then a refusal of this call, not a
+   * dead token: the account stays connected and can still publish.
+   */
+  constructor(apiUrl: string, accessToken: string, optionalScope?: string) {
     this.#http = new NetworkHttp({
       network: 'tiktok',
       baseUrl: apiUrl,
       headers: () => ({ authorization: `Bearer ${accessToken}` }),
       reasonOf,
-      classify,
+      classify: (answer, reason) => (optionalScope ? missingScope(answer, reason, optionalScope) : undefined) ?? classify(answer, reason),
     });
+  }
+
+  /** POST /v2/video/list/: one page of the creator's public videos, newest first, created before `cursor` (ms). */
+  async videoList(fields: readonly string[], maxCount: number, cursor: number | undefined): Promise<{ videos: DisplayVideo[]; cursor: number | undefined; hasMore: boolean }> {
+    const data = await this.#post(`/v2/video/list/?fields=${fields.join(',')}`, { max_count: maxCount, ...(cursor !== undefined ? { cursor } : {}) });
+    const next = Number(data.cursor);
+    return { videos: videosOf(data), cursor: Number.isFinite(next) ? next : undefined, hasMore: data.has_more === true };
+  }
+
+  /** POST /v2/video/query/: those of `ids` (≤ 20) that are the creator's public videos. */
+  async videoQuery(fields: readonly string[], ids: string[]): Promise<DisplayVideo[]> {
+    return videosOf(await this.#post(`/v2/video/query/?fields=${fields.join(',')}`, { filters: { video_ids: ids } }));
+  }
+
+  /** GET /v2/user/info/ with these fields: the user object. */
+  async userInfo(fields: readonly string[]): Promise<Record<string, unknown>> {
+    const data = this.#dataOf(await this.#http.call({ url: `/v2/user/info/?fields=${fields.join(',')}` }));
+    return (data as { user?: Record<string, unknown> }).user ?? {};
   }
 
   async creatorInfo(): Promise<CreatorInfo> {
@@ -118,13 +156,26 @@ export class TikTokClient {
   }
 
   async #post(path: string, json: unknown): Promise<Record<string, unknown>> {
-    const answer = await this.#http.call({ url: path, method: 'POST', json, headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    return this.#dataOf(await this.#http.call({ url: path, method: 'POST', json, headers: { 'content-type': 'application/json; charset=UTF-8' } }));
+  }
+
+  /** The envelope's `data`: a 2xx whose envelope is not `ok` is a refusal all the same. */
+  #dataOf(answer: NetworkAnswer): Record<string, unknown> {
     const envelope = answer.body as Envelope | undefined;
     const code = envelope?.error?.code;
-    // A 2xx whose envelope is not `ok` is a refusal all the same.
     if (code !== undefined && code !== 'ok') throw this.#http.failureOf({ ...answer, status: answer.status < 400 ? 400 : answer.status });
     return envelope?.data ?? {};
   }
+}
+
+const videosOf = (data: Record<string, unknown>): DisplayVideo[] =>
+  (Array.isArray(data.videos) ? data.videos : []).filter((v): v is DisplayVideo => typeof (v as DisplayVideo | null)?.id === 'string');
+
+/** A token without the optional scope a call needs: refused for good, with what to do. */
+function missingScope(answer: NetworkAnswer, reason: string, scope: string): Failure | undefined {
+  const code = codeOf(answer);
+  if (code !== 'scope_not_authorized' && code !== 'scope_permission_missed') return undefined;
+  return { kind: 'permanent', code: 'forbidden', reason: `the account was connected without TikTok's ${scope} scope (${reason}); reconnect it granting ${scope}` };
 }
 
 /** `message (code) [log_id …]`: TikTok's support asks for the log id. */

@@ -5,6 +5,7 @@ import { baseUrlConfig, baseUrlSandbox } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { creatorCapUsage, DEFAULT_CREATOR_CAP } from './cap.ts';
+import { creatorMetrics, ownVideos, videoMetrics } from './display.ts';
 import { media } from './media.ts';
 import { createTikTokOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -22,6 +23,7 @@ export interface TikTokSettings {
 const CREATOR_CAP = 'CRIER_TIKTOK_CREATOR_CAP';
 const STATUS_POLL_MS = 'CRIER_TIKTOK_STATUS_POLL_MS';
 const baseUrl = baseUrlConfig('tiktok');
+const API_URL = 'https://open.tiktokapis.com';
 
 export const tiktok: Network<TikTokSettings> = {
   id: 'tiktok',
@@ -30,11 +32,22 @@ export const tiktok: Network<TikTokSettings> = {
   media,
   connect: { kind: 'oauth', oauth: ({ settings }) => createTikTokOAuth(settings.baseUrl) },
   publisher: ({ settings, publicBaseUrl }) => lazyAdapter('tiktok', 'the TikTok adapter', async () => (await import('./adapter.ts')).createTikTokAdapter({
-    apiUrl: settings.baseUrl ?? 'https://open.tiktokapis.com',
+    apiUrl: settings.baseUrl ?? API_URL,
     creatorCap: settings.creatorCap,
     pollMs: settings.statusPollMs,
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
   })),
+  // After publishing (README.md): no delete and no comments (no such API for an ordinary app).
+  capabilities: ({ settings }) => {
+    const apiUrl = settings.baseUrl ?? API_URL;
+    return {
+      ownPosts: (session, options) => ownVideos(apiUrl, session, options),
+      analytics: {
+        post: (session, post) => videoMetrics(apiUrl, session, post),
+        account: (session) => creatorMetrics(apiUrl, session),
+      },
+    };
+  },
   usage: ({ settings }, ledger, orgId) => creatorCapUsage(ledger, settings.creatorCap, orgId),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §2.2: video and photo init, 6 per minute per user token.
   limits: { accountQuota: { max: 6, windowMs: 60_000, counts: 'posts' } },

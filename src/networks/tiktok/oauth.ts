@@ -14,6 +14,13 @@ import {
  */
 export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'];
 
+/**
+ * What reading the creator's videos and figures needs (display.ts): video.list (the Display API) and
+ * user.info.stats. Not asked at connect yet: an app must add the Display API product in TikTok's
+ * developer portal first, and asking for a scope the app lacks fails the whole authorization.
+ */
+export const TIKTOK_ENGAGEMENT_SCOPES = ['video.list', 'user.info.stats'];
+
 /** Fields of /v2/user/info/ per scope: asking for a field whose scope was not granted is a 401. */
 const BASIC_FIELDS = ['open_id', 'union_id', 'avatar_url', 'display_name'];
 const PROFILE_FIELDS = ['username'];

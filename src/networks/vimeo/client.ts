@@ -1,6 +1,8 @@
 // The Vimeo calls publishing makes (API 3.4, every call with the versioned Accept header), through the
 // one network HTTP client (../http.ts): the member's upload quota, creating a video with the tus
-// approach, its status, the member's newest videos, a video's comments; and the tus 1.0.0 calls on the
+// approach, its status, the member's newest videos, a video's comments; what engagement reads and
+// writes (deleting a video, raw pages of videos, comments and replies, a video's or the member's
+// figures; engagement.ts, comments.ts); and the tus 1.0.0 calls on the
 // video's upload link (HEAD for the offset, PATCH for the next bytes), which carry no bearer token: the
 // link itself is the credential, on Vimeo's own upload host. Vimeo's errors are
 // {error, link, developer_message, error_code}; every answer carries X-RateLimit-Limit/-Remaining/
@@ -108,9 +110,10 @@ export class VimeoClient {
     return { items, hasNext: Boolean(list.paging?.next) };
   }
 
-  /** POST /videos/{id}/comments: the new comment's uri. */
-  async comment(videoUri: string, text: string): Promise<string> {
-    const { body } = await this.#api.call({ url: `${videoUri}/comments`, method: 'POST', json: { text } });
+  /** POST /videos/{id}/comments (or …/comments/{parentId}/replies): the new comment's uri. */
+  async comment(videoUri: string, text: string, parentId?: string): Promise<string> {
+    const url = parentId === undefined ? `${videoUri}/comments` : `${videoUri}/comments/${parentId}/replies`;
+    const { body } = await this.#api.call({ url, method: 'POST', json: { text } });
     const uri = (body as { uri?: string })?.uri;
     if (!uri) throw new PublishError('unknown', `vimeo: the comment on ${videoUri} was answered without its uri`);
     return uri;
@@ -123,6 +126,34 @@ export class VimeoClient {
     const list = body as { data?: { uri: string; text?: string; created_on?: string; user?: { uri?: string } | null }[]; paging?: { next?: string | null } };
     const items = (list.data ?? []).map((c) => ({ uri: c.uri, text: c.text ?? '', userUri: c.user?.uri, createdOn: Date.parse(c.created_on ?? '') }));
     return { items, hasNext: Boolean(list.paging?.next) };
+  }
+
+  /** DELETE /videos/{id}: 'absent' when Vimeo no longer has it (404). */
+  async deleteVideo(videoUri: string): Promise<'removed' | 'absent'> {
+    try {
+      await this.#api.call({ url: videoUri, method: 'DELETE' });
+      return 'removed';
+    } catch (error) {
+      if (error instanceof PublishError && error.code === 'not_found') return 'absent';
+      throw error;
+    }
+  }
+
+  /**
+   * One page of a list as Vimeo returns it (`data` untouched): `path` is /me/videos,
+   * /videos/{id}/comments or …/replies; `query` adds sort, direction, fields.
+   */
+  async rawPage(path: string, page: number, perPage: number, query: Record<string, string> = {}): Promise<{ data: unknown[]; hasNext: boolean }> {
+    const params = new URLSearchParams({ page: String(page), per_page: String(perPage), ...query });
+    const { body } = await this.#api.call({ url: `${path}?${params}` });
+    const list = body as { data?: unknown[]; paging?: { next?: string | null } };
+    return { data: Array.isArray(list?.data) ? list.data : [], hasNext: Boolean(list?.paging?.next) };
+  }
+
+  /** GET of one object (a video, /me) with only `fields`. */
+  async object(path: string, fields: string[]): Promise<Record<string, unknown>> {
+    const { body } = await this.#api.call({ url: `${path}?fields=${fields.join(',')}` });
+    return body && typeof body === 'object' ? body as Record<string, unknown> : {};
   }
 
   /** tus HEAD: the bytes Vimeo holds (Upload-Offset) of the upload's length (Upload-Length). */

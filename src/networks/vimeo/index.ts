@@ -1,14 +1,24 @@
 // Vimeo: everything Crier knows of it (the contract: ../contract.ts).
-import { baseUrlNetwork } from '../base-url.ts';
+import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
+import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createVimeoOAuth } from './oauth.ts';
+import { vimeoCapabilities } from './engagement.ts';
 import { options } from './options.ts';
 import { vimeoEmulator } from './sandbox.ts';
 
-export const vimeo = baseUrlNetwork({
+const API_URL = 'https://api.vimeo.com';
+
+const base = baseUrlNetwork({
   id: 'vimeo', label: 'Vimeo', options, media, oauth: createVimeoOAuth, emulator: vimeoEmulator,
-  publisher: (baseUrl) => lazyAdapter('vimeo', 'the Vimeo adapter', async () => (await import('./adapter.ts')).createVimeoAdapter({ apiUrl: baseUrl ?? 'https://api.vimeo.com' })),
+  publisher: (baseUrl) => lazyAdapter('vimeo', 'the Vimeo adapter', async () => (await import('./adapter.ts')).createVimeoAdapter({ apiUrl: baseUrl ?? API_URL })),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §5: the plan's upload quota, no per-account pace.
   limits: {},
 });
+
+export const vimeo: Network<BaseUrlSettings> = {
+  ...base,
+  // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and member figures.
+  capabilities: ({ settings }) => vimeoCapabilities(settings.baseUrl ?? API_URL),
+};

@@ -1,6 +1,7 @@
 // X: everything Crier knows of it (the contract: ../contract.ts).
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { xCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createXOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -22,6 +23,7 @@ export const x: Network<XSettings> = {
   // meta-x-linkedin-bluesky.md §1: POST /2/tweets allows 100 per 15 min per user; each tweet of a thread is one.
   limits: { accountQuota: { max: 100, windowMs: 15 * 60_000, counts: 'containers' } },
   publisher: ({ settings }) => lazyAdapter('x', 'the X adapter', async () => (await import('./adapter.ts')).createXAdapter({ apiUrl: settings.apiUrl })),
+  capabilities: ({ settings }) => xCapabilities(settings.apiUrl),
   config: {
     variables: ['CRIER_X_API_URL', 'CRIER_X_AUTHORIZE_URL'],
     read: (env) => ({

@@ -1,7 +1,9 @@
 // The YouTube Data API v3 calls publishing makes, through the one network HTTP client (../http.ts):
 // the resumable upload (session, chunks, status query — 308 answers are not failures, so those go
 // through `exchange` and only real refusals are classified), videos.list for processing,
-// thumbnails.set, and commentThreads. Google's errors are {error:{code, message, errors:[{reason}]}}.
+// thumbnails.set, and commentThreads; and what engagement reads and writes (videos.delete, channels,
+// playlistItems, commentThreads and comments lists, comments.insert, statistics: engagement.ts,
+// comments.ts). Google's errors are {error:{code, message, errors:[{reason}]}}.
 import type { Readable } from 'node:stream';
 import { PublishError } from '../errors.ts';
 import { exchange, NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
@@ -24,6 +26,12 @@ export interface VideoStatus {
   privacyStatus?: string;
 }
 
+/** One page of a list: its items untouched, and Google's nextPageToken. */
+export interface ListPage {
+  items: Record<string, unknown>[];
+  next: string | undefined;
+}
+
 export interface CommentThread {
   threadId: string;
   commentId: string;
@@ -35,6 +43,12 @@ export interface CommentThread {
 export class YoutubeClient {
   readonly #http: NetworkHttp;
   readonly #token: string;
+  #units = 0;
+
+  /** Quota units the engagement calls of this client cost the project so far (list 1, delete and inserts 50). */
+  get unitsSpent(): number {
+    return this.#units;
+  }
 
   constructor(apiUrl: string, accessToken: string) {
     this.#token = accessToken;
@@ -99,6 +113,7 @@ export class YoutubeClient {
 
   /** commentThreads.insert: a top-level comment on the video. */
   async comment(videoId: string, text: string): Promise<CommentThread> {
+    this.#units += 50;
     const { body } = await this.#http.call({
       url: '/youtube/v3/commentThreads?part=snippet',
       method: 'POST',
@@ -107,8 +122,39 @@ export class YoutubeClient {
     return threadOf(body);
   }
 
+  /** videos.delete: 'absent' when YouTube has no such video (404 videoNotFound). */
+  async deleteVideo(videoId: string): Promise<'removed' | 'absent'> {
+    this.#units += 50;
+    try {
+      await this.#http.call({ url: `/youtube/v3/videos?id=${encodeURIComponent(videoId)}`, method: 'DELETE' });
+      return 'removed';
+    } catch (error) {
+      if (error instanceof PublishError && error.code === 'not_found') return 'absent';
+      throw error;
+    }
+  }
+
+  /** GET of a list resource (`/youtube/v3/<path>?…`) as YouTube answers it. */
+  async list(path: string, query: Record<string, string | undefined>): Promise<ListPage> {
+    this.#units += 1;
+    const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
+    const { body } = await this.#http.call({ url: `/youtube/v3/${path}?${params}` });
+    const page = (body ?? {}) as { items?: unknown; nextPageToken?: unknown };
+    return { items: Array.isArray(page.items) ? page.items as Record<string, unknown>[] : [], next: typeof page.nextPageToken === 'string' ? page.nextPageToken : undefined };
+  }
+
+  /** comments.insert: a reply to top-level comment `parentId`; the new comment's id. */
+  async reply(parentId: string, text: string): Promise<string> {
+    this.#units += 50;
+    const { body } = await this.#http.call({ url: '/youtube/v3/comments?part=snippet', method: 'POST', json: { snippet: { parentId, textOriginal: text } } });
+    const id = (body as { id?: unknown } | undefined)?.id;
+    if (typeof id !== 'string' || !id) throw new PublishError('unknown', 'youtube: the reply was answered without its id');
+    return id;
+  }
+
   /** One page of the video's comment threads, newest first. */
   async comments(videoId: string, pageToken: string | undefined): Promise<{ threads: CommentThread[]; next: string | undefined }> {
+    this.#units += 1;
     const query = new URLSearchParams({ part: 'snippet', videoId, maxResults: '100', order: 'time', textFormat: 'plainText', ...(pageToken ? { pageToken } : {}) });
     const { body } = await this.#http.call({ url: `/youtube/v3/commentThreads?${query}` });
     const page = body as { items?: unknown[]; nextPageToken?: string };

@@ -4,6 +4,7 @@ import { baseUrlNetwork } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { googleEmulator } from '../google/sandbox.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { youtubeCapabilities } from './engagement.ts';
 import { media } from './media.ts';
 import { createYoutubeOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -22,4 +23,6 @@ export const youtube: Network<YoutubeSettings> = {
   config,
   publisher: ({ settings }) => lazyAdapter('youtube', 'the YouTube adapter', async () => (await import('./adapter.ts')).createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings })),
   usage: ({ settings }, ledger, orgId) => poolUsage(settings.pool, ledger, orgId),
+  // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and channel figures.
+  capabilities: ({ settings }) => youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool),
 };

@@ -118,3 +118,27 @@ test('a stored session the PDS no longer takes: the adapter logs in again with t
   assert.match(stored.access!, /^eyJ/);
 });
 
+
+test('engagement on the real PDS: remove deletes every record of a thread, then finds it absent; reads need an AppView', async () => {
+  const { blueskyCapabilities } = await import('../../../src/networks/bluesky/capabilities.ts');
+  const caps = blueskyCapabilities(pds.url);
+  const post = await publish({ containers: [{ content: 'soon removed' }, { content: 'its second part' }] });
+  const rootUri = post.socialAccounts[0].platformPostId as string;
+  const replies = (await pds.listRecords(alice.did, 'app.bsky.feed.post')).filter((r: any) => r.value.reply?.root?.uri === rootUri);
+  assert.equal(replies.length, 1);
+  const parts = [rootUri, replies[0].uri].map((uri: string) => ({ platformId: uri, url: '' }));
+  const published = { root: parts[0]!, parts, block: {} };
+  const appPassword = await pds.createAppPassword('alice.test', 'alice-main-password', 'engagement');
+  const session = {
+    account: { id: 1, orgId: 1, network: 'bluesky' as const, username: 'alice.test', networkUniqueId: alice.did, serviceUrl: pds.url, accessToken: null, refreshToken: null, credential: appPassword },
+    saveTokens: async () => {},
+    userFetch: fetch,
+  };
+  assert.equal(await caps.remove!(session, published), 'removed');
+  const left = (await pds.listRecords(alice.did, 'app.bsky.feed.post')).map((r: any) => r.uri);
+  assert.ok(!left.includes(rootUri) && !left.includes(replies[0].uri));
+  // The PDS answers a delete of a missing record without a commit.
+  assert.equal(await caps.remove!(session, published), 'absent');
+  // Thread reads are the AppView's: a PDS without one says so, as a permanent refusal.
+  await assert.rejects(caps.comments!.list(session, published, { includeReplies: false, resolveAuthorNames: false }), /bluesky: InvalidRequest: No service configured for app\.bsky\.feed\.getPostThread/);
+});
