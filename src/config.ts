@@ -143,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaConcurrency: integer(env, 'CRIER_PUBLISH_MEDIA_CONCURRENCY', 8, 1, 256, problems),
     maxAttempts: integer(env, 'CRIER_PUBLISH_MAX_ATTEMPTS', 5, 1, 50, problems),
     retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
-    heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 10, 3600, problems),
+    heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 2, 3600, problems),
     superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),
     accountQuotas: accountQuotaOverrides(env, problems),
   };

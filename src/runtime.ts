@@ -16,6 +16,9 @@ import { createPublishWaker } from './publishing/wake.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/deliverer.ts';
+import { startImportRunner } from './engagement/import-runner.ts';
+import { userFetchFor } from './security/ssrf.ts';
+import { startInboundWorker } from './inbound/worker.ts';
 import { purgeExpiredEvents } from './webhooks/retention.ts';
 import { foldPostCounts } from './posts/totals.ts';
 
@@ -112,6 +115,11 @@ async function startWorker(config: Config, { db, box, logger, networks }: Parts,
   started.push(() => worker.stop());
   const deliverer = await startWebhookDeliverer(config, { db, box, logger });
   started.push(() => deliverer.stop());
+  const userFetch = userFetchFor(config.allowLoopbackFetch);
+  const imports = startImportRunner({ db, box, networks, logger, userFetch }, { leaseMs: config.publishing.heartbeatSeconds * 1000 });
+  started.push(() => imports.stop());
+  const inbound = startInboundWorker({ db, box, logger, networks, allowLoopbackFetch: config.allowLoopbackFetch });
+  started.push(() => inbound.stop());
   const timers = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];
   started.push(async () => timers.forEach((timer) => clearInterval(timer)));
 }
@@ -159,7 +167,7 @@ function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeou
  */
 function announceStart(defaultOrg: DefaultOrg, baseUrl: string, database: DatabaseLocation, roles: Roles): void {
   if (defaultOrg.created) announceFirstStart(defaultOrg.created.apiKey, baseUrl, database);
-  const served = roles.api ? `API ${baseUrl}/v1, docs ${baseUrl}/docs` : 'no HTTP API in this process';
+  const served = roles.api ? `API ${baseUrl}/v1, docs ${baseUrl}/docs, dashboard ${baseUrl}/` : 'no HTTP API in this process';
   process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
   if (!defaultOrg.created) {
     process.stdout.write(`API keys are shown only when made. A new one for the default organization: crier key create --org ${defaultOrg.orgId} --name <name>\n`);
@@ -176,6 +184,7 @@ function announceFirstStart(apiKey: string, baseUrl: string, database: DatabaseL
       `  Admin API key (shown once, store it now): ${apiKey}`,
       '',
       `  API:   ${baseUrl}/v1`,
+      `  Dashboard: ${baseUrl}/   (sign in with the key above)`,
       `  Docs:  ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)`,
       `  Database: ${database.embedded ? 'embedded PostgreSQL under the data directory' : 'DATABASE_URL'}`,
       '',

@@ -26,6 +26,8 @@ export interface OAuthSettings {
   sandbox: boolean;
   /** The operator's apps, for organizations that registered none of a network. */
   managedApps: ManagedApps;
+  /** The scopes a connect asking for `messaging` adds, for the networks with direct messages. */
+  messagingScopes?: Partial<Record<NetworkId, readonly string[]>>;
 }
 
 export const callbackUrl = (settings: OAuthSettings, network: NetworkId) => `${settings.publicBaseUrl}/oauth/callback/${network}`;
@@ -49,9 +51,10 @@ export async function createAuthUrl(
   settings: OAuthSettings,
   orgId: number,
   network: string,
-  input: { redirect_uri?: unknown; tenant_id?: unknown },
+  input: { redirect_uri?: unknown; tenant_id?: unknown; scopes?: unknown },
 ): Promise<string> {
   const issues: FieldIssue[] = [];
+  const messaging = requestedMessaging(settings, network, input.scopes, issues);
   if (input.redirect_uri !== undefined && input.redirect_uri !== null && !isHttpUrl(input.redirect_uri)) {
     issues.push({ field: 'redirect_uri', message: 'must be an http(s) URL; the user is sent there after connecting' });
   }
@@ -69,12 +72,33 @@ export async function createAuthUrl(
   const stateHash = hashState(state);
   const verifier = provider.pkce ? randomBytes(32).toString('base64url') : undefined;
   await db.query(
-    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8))`,
-    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, app.managed, STATE_TTL_MINUTES],
+    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9))`,
+    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, app.managed, messaging.length > 0, STATE_TTL_MINUTES],
   );
   const codeChallenge = verifier && createHash('sha256').update(verifier).digest('base64url');
-  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes: app.scopes ?? provider.scopes, codeChallenge });
+  const scopes = [...new Set([...(app.scopes ?? provider.scopes), ...messaging])];
+  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes, codeChallenge });
+}
+
+/**
+ * `scopes: ["messaging"]`: the account will receive and send direct messages; the network's
+ * messaging scopes are added to the connect's. Empty when not asked for.
+ */
+function requestedMessaging(settings: OAuthSettings, network: string, scopes: unknown, issues: FieldIssue[]): readonly string[] {
+  if (scopes === undefined || scopes === null) return [];
+  const offered = isNetworkId(network) ? settings.messagingScopes?.[network] : undefined;
+  if (!Array.isArray(scopes) || !scopes.every((scope) => scope === 'messaging')) {
+    issues.push({ field: 'scopes', message: 'may only be ["messaging"] (direct messages), or left out' });
+    return [];
+  }
+  if (!scopes.length) return [];
+  if (!offered) {
+    const which = Object.keys(settings.messagingScopes ?? {}).join(', ') || 'none';
+    issues.push({ field: 'scopes', message: `"messaging" is available for networks with direct messages only (${which})` });
+    return [];
+  }
+  return offered;
 }
 
 export type CallbackOutcome =
@@ -89,6 +113,7 @@ interface SavedState {
   redirect_uri: string | null;
   tenant_id: string | null;
   managed_app: boolean;
+  messaging: boolean;
   expired: boolean;
 }
 
@@ -99,7 +124,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   const stateHash = hashState(state);
   // Deleting is what makes a state single-use, even with two callbacks racing.
   const { rows } = await db.query<SavedState>(
-    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, expires_at <= now() AS expired`,
+    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, expires_at <= now() AS expired`,
     [stateHash],
   );
   const saved = rows[0];
@@ -126,7 +151,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   }
   if (!login.candidates.length) return failed('no_accounts', `The ${network} login granted no account Crier can publish to`);
   if (login.choose) {
-    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, sandbox: settings.sandbox, managedApp: app.managed, candidates: login.candidates });
+    const pending = await createPendingConnection(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, sandbox: settings.sandbox, managedApp: app.managed, messaging: saved.messaging, candidates: login.candidates });
     return { kind: 'pending', ...pending, orgId: saved.org_id, redirectUri: saved.redirect_uri };
   }
   const [account] = login.candidates;
@@ -141,6 +166,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     profilePictureUrl: account!.profilePictureUrl,
     sandbox: settings.sandbox,
     managedApp: app.managed,
+    messaging: saved.messaging,
     ...account!.tokens,
   });
   return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };

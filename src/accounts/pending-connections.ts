@@ -29,7 +29,7 @@ export interface PendingView {
 export async function createPendingConnection(
   db: Queryable,
   box: SecretBox,
-  input: { orgId: number; network: NetworkId; tenantId: string | null; redirectUri: string | null; sandbox?: boolean; managedApp?: boolean; candidates: ConnectCandidate[] },
+  input: { orgId: number; network: NetworkId; tenantId: string | null; redirectUri: string | null; sandbox?: boolean; managedApp?: boolean; messaging?: boolean; candidates: ConnectCandidate[] },
 ): Promise<{ session: string; expiresAt: Date }> {
   const session = randomBytes(32).toString('base64url');
   const stored: StoredCandidate[] = input.candidates.map((c) => ({ ...c, tokens: { ...c.tokens, expiresAt: c.tokens.expiresAt?.toISOString() ?? null } }));
@@ -37,10 +37,10 @@ export async function createPendingConnection(
   const { rows: ids } = await db.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('pending_connections', 'id'))::bigint AS id`);
   const id = Number(ids[0]!.id);
   const { rows } = await db.query<{ expires_at: Date }>(
-    `INSERT INTO pending_connections (id, token_hash, org_id, network, tenant_id, redirect_uri, sandbox, managed_app, candidates_enc, expires_at)
-     OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))
+    `INSERT INTO pending_connections (id, token_hash, org_id, network, tenant_id, redirect_uri, sandbox, managed_app, messaging, candidates_enc, expires_at)
+     OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(mins => $11))
      RETURNING expires_at`,
-    [id, hashToken(session), input.orgId, input.network, input.tenantId, input.redirectUri, input.sandbox ?? false, input.managedApp ?? false, box.encrypt(JSON.stringify(stored), candidatesData(id)), PENDING_TTL_MINUTES],
+    [id, hashToken(session), input.orgId, input.network, input.tenantId, input.redirectUri, input.sandbox ?? false, input.managedApp ?? false, input.messaging ?? false, box.encrypt(JSON.stringify(stored), candidatesData(id)), PENDING_TTL_MINUTES],
   );
   return { session, expiresAt: rows[0]!.expires_at };
 }
@@ -52,6 +52,7 @@ interface PendingRow {
   tenant_id: string | null;
   sandbox: boolean;
   managed_app: boolean;
+  messaging: boolean;
   candidates_enc: Buffer;
   expires_at: Date;
   expired: boolean;
@@ -59,7 +60,7 @@ interface PendingRow {
 
 async function findPending(db: Queryable, token: string, lock: boolean): Promise<PendingRow> {
   const { rows } = await db.query<PendingRow>(
-    `SELECT id, org_id, network, tenant_id, sandbox, managed_app, candidates_enc, expires_at, expires_at <= now() AS expired
+    `SELECT id, org_id, network, tenant_id, sandbox, managed_app, messaging, candidates_enc, expires_at, expires_at <= now() AS expired
        FROM pending_connections WHERE token_hash = $1 ${lock ? 'FOR UPDATE' : ''}`,
     [hashToken(token)],
   );
@@ -111,6 +112,7 @@ export async function finalizePendingConnection(db: Db, box: SecretBox, token: s
         profilePictureUrl: c.profilePictureUrl,
         sandbox: row.sandbox,
         managedApp: row.managed_app,
+        messaging: row.messaging,
         accessToken: c.tokens.accessToken,
         refreshToken: c.tokens.refreshToken,
         expiresAt: c.tokens.expiresAt ? new Date(c.tokens.expiresAt) : null,

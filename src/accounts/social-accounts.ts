@@ -105,6 +105,8 @@ export interface NewSocialAccount extends AccountSecrets {
   sandbox?: boolean;
   /** Connected through the operator's managed app (its token is refreshed with that app). */
   managedApp?: boolean;
+  /** Connected with the messaging scope asked for: receives and sends direct messages. */
+  messaging?: boolean;
 }
 
 /**
@@ -114,16 +116,16 @@ export interface NewSocialAccount extends AccountSecrets {
 export async function upsertSocialAccount(db: Queryable, box: SecretBox, account: NewSocialAccount): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO social_accounts (org_id, network, username, nickname, tenant_id, network_unique_id, account_type,
-                                  profile_picture_url, service_url, sandbox, managed_app, is_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true)
+                                  profile_picture_url, service_url, sandbox, managed_app, messaging, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true)
      ON CONFLICT (org_id, network, network_unique_id) DO UPDATE SET
        username = EXCLUDED.username, nickname = EXCLUDED.nickname, tenant_id = EXCLUDED.tenant_id,
        account_type = EXCLUDED.account_type, profile_picture_url = EXCLUDED.profile_picture_url,
-       service_url = EXCLUDED.service_url, managed_app = EXCLUDED.managed_app, is_active = true, token_refresh_retry_at = NULL
+       service_url = EXCLUDED.service_url, managed_app = EXCLUDED.managed_app, messaging = EXCLUDED.messaging, is_active = true, token_refresh_retry_at = NULL
      RETURNING id`,
     [account.orgId, account.network, account.username, account.nickname ?? account.username, account.tenantId ?? null,
       account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.serviceUrl ?? null,
-      account.sandbox ?? false, account.managedApp ?? false],
+      account.sandbox ?? false, account.managedApp ?? false, account.messaging ?? false],
   );
   const id = rows[0]!.id;
   await saveAccountSecrets(db, box, id, account);

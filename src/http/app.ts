@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { dashboardRoutes } from '../dashboard/plugin.ts';
 import { addCrierVocabulary } from '../validation/ajv.ts';
 import { createAuthFailureGuard } from './auth-failures.ts';
 import { installAuth, installSubscriptionGate } from './auth.ts';
@@ -19,8 +20,16 @@ import { createCounterStore, installRateLimit } from './rate-limit.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
+import { inboundRoutes } from './routes/inbound.ts';
+import { conversationsRoutes } from './routes/conversations.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
+import { postAnalyticsRoutes } from './routes/post-analytics.ts';
+import { postHistoryRoutes } from './routes/post-history.ts';
+import { postRemoteRoutes } from './routes/post-remote.ts';
+import { postRepliesRoutes } from './routes/post-replies.ts';
+import { socialAccountImportsRoutes } from './routes/social-account-imports.ts';
+import { socialAccountMetricsRoutes } from './routes/social-account-metrics.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
@@ -89,11 +98,15 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, ctx, metrics);
+  // The dashboard: a browser client of the public /v1 API, served from the package itself.
+  dashboardRoutes(app);
   // Outside /v1, no API key: the upload PUT (signed URL) and public media files (unguessable token).
   await publicMediaRoutes(app, ctx);
   billingRoutes(app, ctx);
   // Outside /v1, no API key: the network sends the user's browser back here; the single-use state authenticates it.
   oauthCallbackRoutes(app, ctx);
+  // Outside /v1, no API key: the networks' webhooks, signed with the app secret (src/inbound/).
+  await inboundRoutes(app, ctx);
 
   await app.register(async (v1) => {
     const counters = await createCounterStore(ctx.config, v1);
@@ -103,11 +116,18 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
+    postRepliesRoutes(v1, ctx);
+    postAnalyticsRoutes(v1, ctx);
+    postRemoteRoutes(v1, ctx);
+    postHistoryRoutes(v1, ctx);
     socialAccountsRoutes(v1, ctx);
     socialAccountListingsRoutes(v1, ctx);
+    socialAccountMetricsRoutes(v1, ctx);
+    socialAccountImportsRoutes(v1, ctx);
     pendingConnectionsRoutes(v1, ctx);
     socialNetworksRoutes(v1, ctx);
     webhooksRoutes(v1, ctx);
+    conversationsRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);
     mcpRoutes(v1);

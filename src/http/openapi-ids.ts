@@ -12,6 +12,10 @@ const NAMED: Record<string, string> = {
   'GET /media/:token/:filename': 'getMediaFile',
   'PUT /media-uploads/:id': 'uploadMediaBytes',
   'GET /v1/usage': 'getUsage',
+  'GET /v1/posts/:id/analytics': 'getPostAnalytics',
+  'POST /v1/media/import': 'importMedia',
+  'DELETE /v1/posts/:id/remote': 'deletePostFromNetworks',
+  'GET /v1/social-accounts/:id/metrics': 'getSocialAccountMetrics',
 };
 
 /** A last path segment that is a verb names the operation itself (`POST /v1/webhooks/:id/test`). */

@@ -34,23 +34,48 @@ export function parseDryRun(raw: unknown): boolean {
   throw validationError([{ field: 'dry_run', message: 'must be "true" or "false"' }] satisfies FieldIssue[]);
 }
 
+/** What Crier knows of a media URL without fetching it: a file uploaded to it (its size and the type found in its bytes). */
+export interface KnownMedia {
+  size: number;
+  contentType: string;
+}
+
 /**
  * The dry run's answer, or the create's RequestError. `resolve` is the create's account resolver:
- * the same entries name the same accounts in the same order.
+ * the same entries name the same accounts in the same order. `known` looks up the media Crier holds
+ * (nothing is downloaded for a dry run: a URL elsewhere is judged when publishing).
  */
-export async function dryRunCreate(parsed: Parsed, resolve: (entries: string[]) => Promise<ResolvedAccount[]>): Promise<DryRunBody> {
+export async function dryRunCreate(
+  parsed: Parsed, resolve: (entries: string[]) => Promise<ResolvedAccount[]>, known: (urls: string[]) => Promise<Map<string, KnownMedia>> = async () => new Map(),
+): Promise<DryRunBody> {
   if (!parsed.ok) throw validationError(parsed.details);
   const accounts = await resolve(parsed.request.accounts);
   const problem: RequestError | undefined = accountProblem(parsed.request, accounts);
   if (problem) throw problem;
-  const body: DryRunBody = { success: true, dryRun: true, destinations: accounts.map((account) => destinationOf(parsed.request, account)) };
+  const media = await known(parsed.request.containers.flatMap((c) => c.media.map((m) => m.url)));
+  const body: DryRunBody = { success: true, dryRun: true, destinations: accounts.map((account) => destinationOf(parsed.request, account, media)) };
   if (parsed.request.warnings.length) body.warnings = parsed.request.warnings;
   return body;
 }
 
-function destinationOf(request: CreateRequest, account: ResolvedAccount): DryRunDestination {
-  const reasons = preflightReasons(request, account);
+function destinationOf(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>): DryRunDestination {
+  const reasons = [...preflightReasons(request, account), ...sizeReasons(request, account, media)];
   return { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
+}
+
+/**
+ * A video Crier holds that is larger than the network takes (its video profile's maxBytes), unless
+ * processMedia will re-encode it for the network.
+ */
+function sizeReasons(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>): string[] {
+  if (request.processMedia) return [];
+  const profile = networkFor(account.network).media.videoProfile(request.blocks[account.network]);
+  if (!profile?.maxBytes) return [];
+  return request.containers.flatMap((c) => c.media).flatMap((m) => {
+    const file = media.get(m.url);
+    if (!file || !file.contentType.startsWith('video/') || file.size <= profile.maxBytes!) return [];
+    return [`media ${m.filename} is ${file.size} bytes; ${profile.label} takes videos up to ${profile.maxBytes} bytes`];
+  });
 }
 
 /** The network's own judgement; without one, the contract's requiresMedia is all that is known. */

@@ -48,6 +48,8 @@ interface PageRow {
 
 type PagePost = [id: number, publishedAt: string | null, scheduledAt: string | null, isDraft: boolean, createdAt: string,
   networkOptions: Record<string, unknown> | null, processMedia: boolean, queued: boolean];
+type PageTarget = [post: number, target: number, account: number, status: string, error: string | null,
+  platformPostId: string | null, platformPostUrl: string | null, publishedAt: string | null];
 type MediaJson = PostRow['containers'][number]['media'][number];
 
 function toPosts(orgId: number, page: PageRow): PostJson[] {
@@ -60,8 +62,8 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
     pushTo(media, container, { id, url, filename, altText });
   }
   const targetsOf = new Map<number, [targetId: number, account: TargetRow][]>();
-  for (const [post, target, account] of parseList<[number, number, number]>(page.targets)) {
-    pushTo(targetsOf, post, [target, accounts.get(account)!]);
+  for (const [post, target, account, status, error, platformPostId, platformPostUrl, publishedAt] of parseList<PageTarget>(page.targets)) {
+    pushTo(targetsOf, post, [target, { ...accounts.get(account)!, status, error, platform_post_id: platformPostId, platform_post_url: platformPostUrl, published_at: publishedAt }]);
   }
   const containersOf = new Map<number, [position: number, container: PostRow['containers'][number]][]>();
   for (const [post, id, position, content] of parseList<[number, number, number, string]>(page.containers)) {
@@ -79,7 +81,7 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
     queued,
     accounts: inOrder(targetsOf.get(id)),
     containers: inOrder(containersOf.get(id)),
-  }));
+  }, true));
 }
 
 function parseList<T>(json: string | null): T[] {
@@ -123,14 +125,16 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
         SELECT p.id, p.published_at, p.scheduled_at, p.is_draft, p.created_at, p.network_options, p.process_media, p.queued
           FROM posts p WHERE ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limitSql}${offset === 0 ? '' : ` OFFSET ${offsetSql}`}
       ), page_targets AS (
-        SELECT t.post_id, t.id, t.account_id FROM targets t WHERE t.post_id = ANY (array(SELECT id FROM page))
+        SELECT t.post_id, t.id, t.account_id, t.status, t.error, t.platform_post_id, t.platform_post_url, t.published_at
+          FROM targets t WHERE t.post_id = ANY (array(SELECT id FROM page))
       ), page_containers AS (
         SELECT c.post_id, c.id, c.position, c.content FROM containers c WHERE c.post_id = ANY (array(SELECT id FROM page))
       ), size AS (SELECT count(*) AS n FROM page)
       SELECT (SELECT json_agg(json_build_array(id, published_at AT TIME ZONE 'UTC', scheduled_at AT TIME ZONE 'UTC', is_draft,
                                                 created_at AT TIME ZONE 'UTC', network_options, process_media, queued)
                               ORDER BY created_at DESC, id DESC) FROM page)::text AS posts,
-             (SELECT json_agg(json_build_array(post_id, id, account_id)) FROM page_targets)::text AS targets,
+             (SELECT json_agg(json_build_array(post_id, id, account_id, status, error, platform_post_id, platform_post_url,
+                                                published_at AT TIME ZONE 'UTC')) FROM page_targets)::text AS targets,
              (SELECT json_agg(json_build_array(post_id, id, position, content)) FROM page_containers)::text AS containers,
              (SELECT json_agg(json_build_array(a.id, a.network, a.username, a.nickname))
                 FROM social_accounts a WHERE a.id IN (SELECT account_id FROM page_targets))::text AS accounts,

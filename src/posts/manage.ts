@@ -19,6 +19,13 @@ interface LockedPost {
   is_draft: boolean;
   cancelled_at: Date | null;
   statuses: string[];
+  /**
+   * Some destination still pending has already reached its network: a container published (a
+   * thread's root before a retry of its reply) or a step stored (an upload session, a video
+   * processing). Requeueing it from scratch would publish that part twice; cancelling it would
+   * leave it there while saying nothing was published.
+   */
+  underway: boolean;
 }
 
 async function lockPost(tx: Tx, orgId: number, encodedId: string): Promise<LockedPost> {
@@ -29,8 +36,12 @@ async function lockPost(tx: Tx, orgId: number, encodedId: string): Promise<Locke
   )).rows[0];
   if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
   // A statement of its own, after the post lock: it waits for a claim in progress and sees its result.
-  const targets = await tx.query<{ status: string }>('SELECT status FROM targets WHERE post_id = $1 ORDER BY id FOR UPDATE', [post.id]);
-  return { ...post, statuses: targets.rows.map((t) => t.status) };
+  const targets = await tx.query<{ status: string; underway: boolean }>(
+    `SELECT status, checkpoint IS NOT NULL OR EXISTS (SELECT 1 FROM target_parts tp WHERE tp.target_id = t.id) AS underway
+       FROM targets t WHERE post_id = $1 ORDER BY id FOR UPDATE`,
+    [post.id],
+  );
+  return { ...post, statuses: targets.rows.map((t) => t.status), underway: targets.rows.some((t) => t.underway) };
 }
 
 export interface PatchResult {
@@ -48,12 +59,13 @@ export interface PatchResult {
 export async function reschedulePost(tx: Tx, orgId: number, encodedId: string, body: unknown, now = new Date()): Promise<PatchResult> {
   const { scheduledAt, isDraft, warnings } = parsePatch(body, now);
   const post = await lockPost(tx, orgId, encodedId);
-  if (post.statuses.includes('published')) {
+  if (post.statuses.some((s) => s === 'published' || s === 'deleted')) {
     throw new RequestError(409, 'This post is already published on at least one account and cannot be edited or rescheduled; create a new single-destination post for each account that failed', { code: 'post_partially_published' });
   }
   if (post.statuses.includes('publishing')) {
     throw new RequestError(409, 'This post is being published right now and cannot be rescheduled', { code: 'post_publishing', headers: { 'retry-after': '5' } });
   }
+  if (post.underway) throw underway('rescheduled');
   const generation = post.generation + 1;
   const draft = isDraft ?? post.is_draft;
   await tx.query(
@@ -72,6 +84,13 @@ export async function reschedulePost(tx: Tx, orgId: number, encodedId: string, b
   if (draft) return { status: 200, warnings, dueAt: undefined };
   const at = row.rows[0]?.scheduled_at ?? null;
   return { status: 200, warnings, dueAt: at && at > now ? at : null };
+}
+
+/** A destination part-way through publishing (a container live, an upload or processing under way): wait for it to finish. */
+function underway(what: string): RequestError {
+  return new RequestError(409, `This post has started publishing: part of it is already on a network, or an upload there is under way. It can no longer be ${what}; wait until it finishes`, {
+    code: 'post_publishing', headers: { 'retry-after': '30' },
+  });
 }
 
 function parsePatch(body: unknown, now: Date): { scheduledAt?: Date; isDraft?: boolean; warnings: string[] } {
@@ -103,12 +122,13 @@ export async function deletePost(tx: Tx, orgId: number, encodedId: string): Prom
   if (post.statuses.includes('publishing')) {
     throw new RequestError(409, 'This post is being published right now; it can no longer be cancelled', { code: 'post_publishing', headers: { 'retry-after': '5' } });
   }
-  const started = post.statuses.some((s) => s === 'published' || s === 'failed' || s === 'unknown');
+  const started = post.underway || post.statuses.some((s) => s === 'published' || s === 'deleted' || s === 'failed' || s === 'unknown');
   if (!started) {
     await tx.query('UPDATE posts SET cancelled_at = coalesce(cancelled_at, now()), generation = generation + 1, queued = false WHERE id = $1', [post.id]);
     await tx.query("UPDATE targets SET status = 'cancelled', due_at = NULL, checkpoint = NULL WHERE post_id = $1", [post.id]);
     return { outcome: 'cancelled', message: 'The post was cancelled; nothing was published.' };
   }
+  if (post.statuses.some((s) => s === 'pending') && post.underway && !post.statuses.some((s) => s === 'published')) throw underway('cancelled');
   if (post.statuses.some((s) => s === 'pending')) {
     throw new RequestError(409, 'Some destinations of this post are published and others still pending; wait until it finishes, then delete it', { code: 'post_partially_published' });
   }

@@ -74,7 +74,7 @@ export const SocialAccountRefSchema = Type.Object({
 /** Per-account state, shown on GET /v1/posts/:id. */
 export const TargetSchema = Type.Object({
   ...SocialAccountRefSchema.properties,
-  status: Type.String({ enum: ['pending', 'publishing', 'published', 'failed', 'unknown', 'cancelled'] }),
+  status: Type.String({ enum: ['pending', 'publishing', 'published', 'failed', 'unknown', 'cancelled', 'deleted'] }),
   error: Nullable(Type.String()),
   platformPostId: Nullable(Type.String()),
   platformPostUrl: Nullable(Type.String()),
@@ -139,8 +139,8 @@ export const PaginationSchema = Type.Object({
 
 export const ListPostsResponseSchema = Type.Object({
   success: Type.Boolean(),
-  posts: Type.Array(PostSchema),
-  data: Type.Array(PostSchema),
+  posts: Type.Array(PostDetailSchema, { description: 'Each post with every account it goes to and each one\'s publishing state, as GET /v1/posts/{id}' }),
+  data: Type.Array(PostDetailSchema),
   pagination: PaginationSchema,
   count: Type.Integer({ description: 'The total of posts matching the filters (`pagination.total`), for clients that read it at the top level' }),
 });

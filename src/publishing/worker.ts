@@ -1,13 +1,15 @@
+
 // The publishing worker of a process: claims due targets in batches (queue.ts), publishes many at once
 // (run-target.ts), and writes their steps and outcomes in group commits (batcher.ts). It sleeps until
 // the next target is due, and wakes early when one is created due sooner (LISTEN/NOTIFY), when a slot
 // frees while it is full, or when one of its own retries comes due. One lease per process, renewed
 // every few seconds, covers every target it holds; a process that stops renewing it (killed) has its
 // targets handed to the other workers by their sweep, and the attempt fence makes that takeover safe.
+import { ChannelListener } from '../db/listen.ts';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db, Tx } from '../db/pool.ts';
+import type { Db } from '../db/pool.ts';
 import { mediaContext } from '../media/context.ts';
 import { DownloadCache } from '../media/download-cache.ts';
 import { createMediaFetcher, createMediaOpener, type MediaCap } from '../media/fetch.ts';
@@ -143,7 +145,7 @@ class PublishLoop {
   private readonly recording = new Set<Promise<void>>();
   private readonly leaseSeconds: number;
   private workerId = 0;
-  private listener: Tx | undefined;
+  private readonly listener: ChannelListener;
   private timers: NodeJS.Timeout[] = [];
   /** The loop sleeps because every slot is taken: a finished publish wakes it. */
   private full = false;
@@ -156,6 +158,7 @@ class PublishLoop {
     this.capacity = deps.config.publishing.concurrency + Math.ceil(deps.config.publishing.concurrency * CLAIM_AHEAD_SHARE);
     this.mediaSlots = new Semaphore(deps.config.publishing.mediaConcurrency);
     this.leaseSeconds = deps.config.publishing.heartbeatSeconds;
+    this.listener = new ChannelListener(deps.db, PUBLISH_CHANNEL, (payload) => this.timer.wakeAt(payload ? Number(payload) : 0), deps.logger, 'publishing worker');
   }
 
   async start(): Promise<void> {
@@ -175,7 +178,7 @@ class PublishLoop {
     const finished = await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS).unref())]);
     await Promise.all([this.deps.steps.flushed(), this.deps.outcomes.flushed()]);
     for (const timer of this.timers) clearInterval(timer);
-    this.unlisten();
+    this.listener.close();
     // With publishes still running, the lease is left to lapse: another worker takes them over.
     if (finished) await removeWorker(this.deps.db, this.workerId).catch(() => {});
     else this.deps.logger.warn({ inFlight: this.inFlight.size }, 'publishing worker stopped with publishes in flight; another worker takes them over once its lease lapses');
@@ -184,7 +187,7 @@ class PublishLoop {
   private async run(): Promise<void> {
     let backlog = false;
     while (!this.stopping) {
-      await this.listen();
+      await this.listener.listen();
       const free = this.capacity - this.inFlight.size - Math.max(0, this.recording.size - this.capacity);
       // With a backlog, claim in batches rather than one target per finished publish: a claim is a commit.
       const enough = backlog ? Math.ceil(this.capacity / 4) : 1;
@@ -271,7 +274,7 @@ class PublishLoop {
     try {
       // Through the listening connection when there is one: it is otherwise idle, while the pool may
       // be queued behind hundreds of publishes, and a renewal waiting there lets the lease lapse.
-      if (await renewWorker(this.listener ?? this.deps.db, this.workerId)) return;
+      if (await renewWorker(this.listener.connection ?? this.deps.db, this.workerId)) return;
       // Presumed dead and swept (a stall longer than the lease): what it held is being taken over,
       // and the fence stops those attempts. Carry on under a new lease.
       this.workerId = await registerWorker(this.deps.db);
@@ -293,27 +296,4 @@ class PublishLoop {
     }
   }
 
-  /** Keeps one connection listening; a lost one is replaced on the next turn, the timer covers the gap. */
-  private async listen(): Promise<void> {
-    if (this.listener) return;
-    try {
-      const connection = await this.deps.db.connect();
-      connection.on('notification', (message) => this.timer.wakeAt(message.payload ? Number(message.payload) : 0));
-      connection.on('error', () => {
-        if (this.listener === connection) this.unlisten();
-      });
-      this.listener = connection;
-      await connection.query(`LISTEN ${PUBLISH_CHANNEL}`);
-    } catch (error) {
-      this.unlisten();
-      this.deps.logger.debug({ err: error }, 'publishing worker cannot listen for notifications; polling');
-    }
-  }
-
-  /** The connection is closed, not returned to the pool: it would stay subscribed to the channel. */
-  private unlisten(): void {
-    const connection = this.listener;
-    this.listener = undefined;
-    connection?.release(true);
-  }
 }

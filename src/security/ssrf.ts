@@ -428,3 +428,16 @@ export function ssrfCause(error: unknown): SsrfError | undefined {
 export function isTransientSsrf(error: SsrfError): boolean {
   return error.code === 'timeout' || error.code === 'connect_failed' || error.code === 'dns_failure';
 }
+
+const userFetches = new Map<boolean, typeof fetch>();
+
+/**
+ * The fetch a network call made for a user goes through when its address is one the user chose (a
+ * Bluesky PDS): the guard with a 30 s deadline. One per process (per loopback setting), shared by
+ * the routes and workers that call networks as an account.
+ */
+export function userFetchFor(allowLoopback: boolean): typeof fetch {
+  let shared = userFetches.get(allowLoopback);
+  if (!shared) userFetches.set(allowLoopback, (shared = guardedFetch(createGuardedClient({ allowLoopback, timeoutMs: 30_000 }))));
+  return shared;
+}

@@ -1,11 +1,13 @@
+
 // The webhook deliverer of a worker process: claims due deliveries, sends them (several at once),
 // records each attempt and schedules the retry. Any number of deliverers may run on one database:
 // claims skip each other's rows. It sleeps until the next delivery is due, and wakes early when a
 // transaction that fanned an event out commits (LISTEN/NOTIFY) or when one of its sends finishes.
+import { Alarm, ChannelListener } from '../db/listen.ts';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db, Tx } from '../db/pool.ts';
+import type { Db } from '../db/pool.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, type GuardedClient } from '../security/ssrf.ts';
 import { attempt } from './deliver.ts';
@@ -66,18 +68,19 @@ class DeliveryLoop {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly alarm = new Alarm();
   private readonly results: ResultWriter;
-  private listener: Tx | undefined;
+  private readonly listener: ChannelListener;
   private stopping = false;
 
   constructor(deps: LoopDeps) {
     this.deps = deps;
     this.results = new ResultWriter(deps.db, deps.logger);
+    this.listener = new ChannelListener(deps.db, DELIVERY_CHANNEL, () => this.alarm.ring(), deps.logger, 'webhook deliverer');
   }
 
   async run(): Promise<void> {
     let backlog = false;
     while (!this.stopping) {
-      await this.listen();
+      await this.listener.listen();
       const free = this.deps.concurrency - this.inFlight.size;
       // With a backlog, claim in batches rather than one row per finished send: a claim is a commit.
       const enough = backlog ? Math.ceil(this.deps.concurrency / 4) : 1;
@@ -91,7 +94,7 @@ class DeliveryLoop {
       if (!backlog) await this.alarm.sleep(await this.untilNextDue());
     }
     await Promise.allSettled(this.inFlight);
-    this.unlisten();
+    this.listener.close();
   }
 
   stop(): void {
@@ -131,29 +134,6 @@ class DeliveryLoop {
     }
   }
 
-  /** Keeps one connection listening; a lost one is replaced on the next turn, polling covers the gap. */
-  private async listen(): Promise<void> {
-    if (this.listener) return;
-    try {
-      const connection = await this.deps.db.connect();
-      connection.on('notification', () => this.alarm.ring());
-      connection.on('error', () => {
-        if (this.listener === connection) this.unlisten();
-      });
-      this.listener = connection;
-      await connection.query(`LISTEN ${DELIVERY_CHANNEL}`);
-    } catch (error) {
-      this.unlisten();
-      this.deps.logger.debug({ err: error }, 'webhook deliverer cannot listen for notifications; polling');
-    }
-  }
-
-  /** The connection is closed, not returned to the pool: it would stay subscribed to the channel. */
-  private unlisten(): void {
-    const connection = this.listener;
-    this.listener = undefined;
-    connection?.release(true);
-  }
 }
 
 /**
@@ -205,28 +185,3 @@ class ResultWriter {
   }
 }
 
-/** A sleep that can be cut short; a ring that arrives while awake is kept for the next sleep. */
-class Alarm {
-  private rung = false;
-  private wake: (() => void) | undefined;
-
-  ring(): void {
-    this.rung = true;
-    this.wake?.();
-  }
-
-  async sleep(ms: number): Promise<void> {
-    if (!this.rung) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        this.wake = done;
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      this.wake = undefined;
-    }
-    this.rung = false;
-  }
-}

@@ -191,6 +191,24 @@ export async function listAttempts(db: Queryable, orgId: number, webhookId: numb
   return { data: rows.rows.map(toAttemptJson), count: total.rows[0]!.n, limit, offset };
 }
 
+/**
+ * Every attempt at delivering the events about one post (its `postId`), to any of the org's
+ * webhooks, newest first, with the webhook's id and name; at most `limit`.
+ */
+export async function listPostAttempts(db: Queryable, orgId: number, encodedPostId: string, limit = 100): Promise<(AttemptJson & { webhookId: number; webhookName: string })[]> {
+  const { rows } = await db.query(
+    `SELECT a.*, e.type, d.manual, d.state, d.next_attempt_at, d.current_attempt_id, w.id AS webhook_id, w.name AS webhook_name
+       FROM events e
+       JOIN webhook_attempts a ON a.event_id = e.id
+       JOIN webhook_deliveries d ON d.id = a.delivery_id
+       JOIN webhooks w ON w.id = a.webhook_id
+      WHERE e.org_id = $1 AND e.data ? 'postId' AND e.data->>'postId' = $2
+      ORDER BY a.id DESC LIMIT $3`,
+    [orgId, encodedPostId, limit],
+  );
+  return rows.map((r) => ({ ...toAttemptJson(r), webhookId: Number(r.webhook_id), webhookName: r.webhook_name }));
+}
+
 function toAttemptJson(r: any): AttemptJson {
   const finished = r.finished_at !== null;
   return {

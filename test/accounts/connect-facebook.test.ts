@@ -41,7 +41,7 @@ describe('connecting Facebook Pages', () => {
     assertAuthorizeUrl(authUrl, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`, {
       client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/facebook`, response_type: 'code', state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
       scope: [
-        'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'publish_video', 'business_management',
+        'pages_show_list', 'pages_manage_posts', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'read_insights', 'publish_video', 'business_management',
       ].join(','),
     });
     assert.deepEqual([...FACEBOOK_SCOPES], authUrl.searchParams.get('scope')!.split(','));

@@ -43,8 +43,9 @@ describe('connecting Instagram accounts (Facebook Login)', () => {
     assertAuthorizeUrl(authUrl, `${fb.url}/${GRAPH_VERSION}/dialog/oauth`, {
       client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/instagram`, response_type: 'code',
       scope: [
-        'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments', 'instagram_manage_messages',
+        'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
         'pages_show_list', 'pages_read_engagement', 'business_management',
+        'instagram_manage_insights', 'instagram_manage_contents',
       ].join(','),
     });
   });

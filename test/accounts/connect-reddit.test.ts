@@ -30,7 +30,7 @@ describe('connecting a Reddit account', () => {
     const url = new URL(res.body.data.auth_url);
     assertAuthorizeUrl(url, `${reddit.url}/api/v1/authorize`, {
       client_id: APP.clientId, response_type: 'code', redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/reddit`, state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
-      duration: 'permanent', scope: ['identity', 'submit', 'read', 'flair', 'edit'].join(' '),
+      duration: 'permanent', scope: ['identity', 'submit', 'read', 'flair', 'edit', 'history'].join(' '),
     });
   });
 

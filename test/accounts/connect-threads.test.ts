@@ -29,7 +29,7 @@ describe('connecting a Threads profile', () => {
     const { authUrl } = await connectTrip(server, org, 'threads');
     assertAuthorizeUrl(authUrl, `${threads.url}/oauth/authorize`, {
       client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/threads`, response_type: 'code', state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
-      scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies',
+      scope: 'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_delete,threads_manage_insights',
     });
   });
 

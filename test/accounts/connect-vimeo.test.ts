@@ -28,7 +28,7 @@ describe('connecting a Vimeo account', () => {
     const url = new URL(res.body.data.auth_url);
     assertAuthorizeUrl(url, `${vimeo.url}/oauth/authorize`, {
       response_type: 'code', client_id: APP.clientId, redirect_uri: `${server.config.publicBaseUrl}/oauth/callback/vimeo`, state: /^[A-Za-z0-9_-]{43}$/, code_challenge: null,
-      scope: ['public', 'private', 'upload', 'edit', 'interact'].join(' '),
+      scope: ['public', 'private', 'upload', 'edit', 'interact', 'delete'].join(' '),
     });
   });
 

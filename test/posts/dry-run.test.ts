@@ -53,6 +53,24 @@ describe('a valid request', () => {
     assert.equal(res.body.warnings[1], 'Unknown key "colour" was ignored');
   });
 
+  test('a video Crier holds that is larger than a network takes is flagged there, unless processMedia re-encodes it', async () => {
+    // A file uploaded earlier (its row as confirm leaves it): 600 MB of MP4, past X's 512 MB, within YouTube's 256 GB.
+    const token = `dryrunvideo${Date.now()}aaaaaaaaaaaaaaaaaaaa`.slice(0, 32);
+    await server.db.query(
+      "INSERT INTO media (org_id, filename, content_type, status, token, storage_key, size, expires_at) VALUES ($1, 'big.mp4', 'video/mp4', 'ready', $2, 'uploads/x', $3, now() + interval '1 day')",
+      [org.orgId, token, 600 * 1024 * 1024],
+    );
+    const held = { url: `${server.config.publicBaseUrl}/media/${token}/big.mp4`, filename: 'big.mp4' };
+    const res = await dryRun({ accounts: [x.id, youtube.id], containers: [{ content: 'Long clip', media: [held] }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.destinations.map((d: any) => [d.network, d.ok, d.reasons]), [
+      ['x', false, [`media big.mp4 is ${600 * 1024 * 1024} bytes; X takes videos up to ${512 * 1024 * 1024} bytes`]],
+      ['youtube', true, []],
+    ]);
+    const processed = await dryRun({ accounts: [x.id], containers: [{ content: 'Long clip', media: [held] }], processMedia: true });
+    assert.deepEqual(processed.body.destinations.map((d: any) => d.ok), [true]);
+  });
+
   test('X, Threads, LinkedIn, Facebook and Bluesky judge what their publishing sides refuse before any call', async () => {
     const threads = await server.addAccount(org, 'threads', 'dry_th');
     const linkedin = await server.addAccount(org, 'linkedin', 'dry_li');

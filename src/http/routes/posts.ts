@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { accountProblem, createPostWriter } from '../../posts/create.ts';
-import { dryRunCreate, parseDryRun } from '../../posts/dry-run.ts';
+import { dryRunCreate, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
 import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
 import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
@@ -29,6 +29,19 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     isOwnMedia: (url) => tokenOfPublicUrl(ctx.config.publicBaseUrl, url) !== undefined,
   };
 
+  // The media of a dry run that Crier holds, by URL: their size and the type found in their bytes.
+  const knownMedia = async (orgId: number, urls: string[]): Promise<Map<string, KnownMedia>> => {
+    const tokens = new Map(urls.flatMap((url) => {
+      const token = tokenOfPublicUrl(ctx.config.publicBaseUrl, url);
+      return token ? [[token, url] as const] : [];
+    }));
+    if (!tokens.size) return new Map();
+    const { rows } = await ctx.db.query<{ token: string; size: string; content_type: string }>(
+      "SELECT token, size, content_type FROM media WHERE org_id = $1 AND token = ANY($2) AND status = 'ready'", [orgId, [...tokens.keys()]],
+    );
+    return new Map(rows.map((r) => [tokens.get(r.token)!, { size: Number(r.size), contentType: r.content_type }]));
+  };
+
   // Concurrent creates share transactions (posts/create.ts).
   const postWriter = createPostWriter(ctx.db);
   const accountResolver = createAccountResolver(ctx.db);
@@ -51,7 +64,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const now = new Date();
       const parsed = parseCreateBody(request.body, now, fetchPolicy);
       if (parseDryRun((request.query as Record<string, unknown>).dry_run)) {
-        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId: request.owner.orgId, entries }));
+        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId: request.owner.orgId, entries }), (urls) => knownMedia(request.owner.orgId, urls));
         // Sent as written: the 200 schema is a union, and serializing by it would validate each branch.
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       }
@@ -101,23 +114,6 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
       if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
       return { success: true, post };
-    },
-  });
-
-  // Crier does not read metrics back from the networks. Any 200 would have hosted clients draw
-  // zeros as if they were figures; a 404 with its own code is what they show as "no metrics".
-  app.get<{ Params: { id: string } }>('/v1/posts/:id/analytics', {
-    schema: {
-      summary: 'Analytics of a post: not collected by Crier',
-      description: 'Crier does not collect metrics from the networks: an existing post answers 404 with `code: "analytics_not_available"` (an unknown one `not_found`). Each destination\'s `platformPostUrl` (GET /v1/posts/{id}) leads to the network\'s own figures.',
-      tags: ['posts'],
-      params: IdParams,
-      response: { 404: ErrorSchema },
-    },
-    handler: async (request) => {
-      const post = await getPost(ctx.db, request.owner.orgId, request.params.id);
-      if (!post) throw new RequestError(404, 'Post not found', { code: 'not_found' });
-      throw new RequestError(404, 'Crier does not collect analytics: each destination\'s platformPostUrl (GET /v1/posts/:id) leads to the network\'s own figures', { code: 'analytics_not_available' });
     },
   });
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { readListing } from '../../accounts/listings.ts';
 import { decodeId } from '../../ids.ts';
 import type { AccountListing } from '../../networks/capabilities.ts';
-import { createGuardedClient, guardedFetch } from '../../security/ssrf.ts';
+import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';
 import { requireId } from '../params.ts';
 
@@ -24,7 +24,7 @@ export function socialAccountListingsRoutes(app: FastifyInstance, ctx: AppContex
   if (!byPath.size) return;
   // Lists are read with the account's token at an API the network's configuration names; the SSRF
   // guard is there for an address a user chose (a Bluesky PDS), as when publishing.
-  const userFetch = guardedFetch(createGuardedClient({ allowLoopback: ctx.config.allowLoopbackFetch, timeoutMs: 30_000 }));
+  const userFetch = userFetchFor(ctx.config.allowLoopbackFetch);
   for (const [path, { summary, labels }] of byPath) listingRoute(app, ctx, userFetch, path, summary, labels);
 }
 

@@ -4,11 +4,13 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { completeCallback, createAuthUrl, redirectTarget, type OAuthSettings } from '../../accounts/oauth-connect.ts';
 import { getSocialAccount } from '../../accounts/social-accounts.ts';
-import { deleteSocialNetwork, getSocialNetwork, listSocialNetworks, saveSocialNetwork, type SocialNetworkInput } from '../../accounts/social-networks.ts';
+import { deleteSocialNetwork, getSocialNetwork, listSocialNetworks, saveSocialNetwork, type SocialNetworkInput, type SocialNetworkJson } from '../../accounts/social-networks.ts';
 import { RequestError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
+import { inboundSetupOf } from '../../inbound/verify-tokens.ts';
+import type { NetworkId } from '../../networks/types.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 const NetworkSchema = Type.Object({
@@ -17,17 +19,34 @@ const NetworkSchema = Type.Object({
   client_key: Type.String(),
   scopes: Type.Union([Type.Array(Type.String()), Type.Null()], { description: "the scopes connects ask for; null: the network's defaults" }),
   createdAt: Type.String({ format: 'date-time' }),
+  inbound: Type.Union([
+    Type.Object({
+      callback_url: Type.String({ description: "the Callback URL to paste in the network's webhook settings" }),
+      verify_token: Type.String({ description: 'the Verify Token to paste with it' }),
+    }),
+    Type.Null(),
+  ], { description: 'for networks that send webhooks (comments, direct messages): how to point them at Crier; null for the others' }),
 });
 const One = Type.Object({ success: Type.Boolean(), data: NetworkSchema });
 
 /** The providers come from the registry the app was built with (built once, at start). */
 function oauthSettings(ctx: AppContext): OAuthSettings {
-  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox, managedApps: ctx.config.managedApps };
+  const messagingScopes = Object.fromEntries(ctx.networks.all.flatMap((n) => {
+    const scopes = ctx.networks.capabilities(n.id).messages?.scopes;
+    return scopes ? [[n.id, scopes]] : [];
+  }));
+  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox, managedApps: ctx.config.managedApps, messagingScopes };
 }
 
 const networkId = (raw: string) => requireId(raw, decodeId, 'Social network not found');
 
 export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** The app's record with what the network's webhook settings need (src/inbound/). */
+  const withInbound = async (data: SocialNetworkJson) => {
+    const network = data.network as NetworkId;
+    const inbound = await inboundSetupOf(ctx.db, ctx.config.publicBaseUrl, decodeId(data.id)!, network, Boolean(ctx.networks.capabilities(network).inbound));
+    return { ...data, inbound };
+  };
   app.post<{ Body: SocialNetworkInput }>('/v1/social-networks', {
     schema: {
       summary: 'Register your OAuth app for a network',
@@ -39,13 +58,13 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
     handler: async (request, reply) => {
       const { data, created } = await saveSocialNetwork(ctx.db, ctx.box, request.owner.orgId, request.body ?? {});
-      return reply.status(created ? 201 : 200).send({ success: true, data });
+      return reply.status(created ? 201 : 200).send({ success: true, data: await withInbound(data) });
     },
   });
 
   app.get('/v1/social-networks', {
     schema: { summary: 'List your registered OAuth apps', tags: ['social-networks'], response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(NetworkSchema) }) } },
-    handler: async (request) => ({ success: true, data: await listSocialNetworks(ctx.db, request.owner.orgId) }),
+    handler: async (request) => ({ success: true, data: await Promise.all((await listSocialNetworks(ctx.db, request.owner.orgId)).map(withInbound)) }),
   });
 
   app.get<{ Params: { id: string } }>('/v1/social-networks/:id', {
@@ -53,7 +72,7 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
     handler: async (request) => {
       const data = await getSocialNetwork(ctx.db, request.owner.orgId, networkId(request.params.id));
       if (!data) throw new RequestError(404, 'Social network not found', { code: 'not_found' });
-      return { success: true, data };
+      return { success: true, data: await withInbound(data) };
     },
   });
 
@@ -74,7 +93,7 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.post<{ Params: { network: string }; Body: { redirect_uri?: string; tenant_id?: string } }>('/v1/social-networks/:network/auth-url', {
     schema: {
       summary: 'Start connecting an account: the network authorize URL',
-      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>`; for facebook, instagram, linkedin and google_business, where one login grants several pages, organizations or locations, with `?session=<token>` instead (see GET /v1/social-accounts/pending/{token}); with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks).',
+      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>`; for facebook, instagram, linkedin and google_business, where one login grants several pages, organizations or locations, with `?session=<token>` instead (see GET /v1/social-accounts/pending/{token}); with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks). `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).',
       tags: ['social-networks'],
       params: Type.Object({ network: Type.String({ maxLength: 32 }) }),
       // No body schema: the body is optional (a route schema would require one); the domain checks the fields.

@@ -33,7 +33,7 @@ const WebhookSchema = Type.Object({
   secret: Type.Optional(Type.String({ description: 'only in the response that generated it (generateSecret): shown this once' })),
 });
 
-const AttemptSchema = Type.Object({
+export const AttemptSchema = Type.Object({
   id: Type.Integer({ description: 'pass it to POST /v1/webhooks/deliveries/:id/redeliver' }),
   eventId: Type.String({ description: 'the event id: the envelope `id` and the `webhook-id` header' }),
   event: Type.String(),
