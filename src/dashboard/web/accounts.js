@@ -1,0 +1,152 @@
+// Accounts and apps: the organization's accounts with their state (reconnect, remove), connecting one
+// through the network's OAuth (and back here, picking pages when the login grants several), with an
+// app password where the network uses one, and the network apps (bring your own keys) with the
+// callback URL to paste into the network's console.
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, apiDescription } from './api.js';
+import { AccountLabel, CopyButton, confirmed, ErrorBox, FieldErrors, NetworkIcon, formatDate, networkName, useAction, useLoad } from './ui.js';
+
+const PASSWORD_PATH = /^\/v1\/social-accounts\/([a-z_]+)$/;
+
+/** What the API's description says about networks: their ids, which connect with an app password, the public URL. */
+async function networkFacts() {
+  const description = await apiDescription();
+  const body = description.paths['/v1/posts'].post.requestBody.content['application/json'].schema;
+  const networks = Object.entries(body.properties).filter(([, s]) => s.type === 'object' && s.properties).map(([id]) => id);
+  const passwordNetworks = Object.keys(description.paths).map((p) => p.match(PASSWORD_PATH)?.[1]).filter((id) => id && description.paths[`/v1/social-accounts/${id}`].post);
+  return { networks, passwordNetworks, publicBaseUrl: description.servers?.[0]?.url ?? location.origin };
+}
+
+/** Where the network sends the browser back to: this page, which reads ?session=, ?account_id= or ?error=. */
+const returnUrl = () => `${location.origin}${location.pathname}#/accounts`;
+
+async function startConnect(network) {
+  const { data } = await api(`/v1/social-networks/${network}/auth-url`, { method: 'POST', body: { redirect_uri: returnUrl() } });
+  location.assign(data.auth_url);
+}
+
+/** The answer of the OAuth round trip, read once from the address and then removed from it. */
+function useConnectResult() {
+  const [result] = useState(() => Object.fromEntries(new URLSearchParams(location.search)));
+  useEffect(() => { if (location.search) history.replaceState(null, '', `${location.pathname}${location.hash}`); }, []);
+  return result;
+}
+
+function PagePick({ token, onDone }) {
+  const pending = useLoad(() => api(`/v1/social-accounts/pending/${token}`).then((r) => r.data), [token]);
+  const [picked, setPicked] = useState([]);
+  const action = useAction();
+  const finalize = (e) => {
+    e.preventDefault();
+    action.run(() => api(`/v1/social-accounts/pending/${token}/finalize`, { method: 'POST', body: { selectedPageIds: picked } })).then((r) => r && onDone(r.connectedAccounts));
+  };
+  if (pending.error) return html`<${ErrorBox} error=${pending.error} />`;
+  if (!pending.data) return html`<p aria-busy="true">Loading the pages this login grants…</p>`;
+  return html`<form class="card" onSubmit=${finalize} aria-label="Pick what to connect">
+    <h2><${NetworkIcon} network=${pending.data.network} /> Pick what to connect</h2>
+    <p class="muted">This login grants several; connect the ones Crier should publish to (before ${formatDate(pending.data.expiresAt)}).</p>
+    ${pending.data.availablePages.map((page) => html`<label class="check">
+      <input type="checkbox" name="page" value=${page.id} checked=${picked.includes(page.id)} onChange=${() => setPicked(picked.includes(page.id) ? picked.filter((p) => p !== page.id) : [...picked, page.id])} />
+      ${page.name} ${page.username ? html`<span class="muted">@${page.username}</span>` : null} <span class="muted">(${page.type})</span>
+    </label>`)}
+    <${ErrorBox} error=${action.error} />
+    <button type="submit" disabled=${!picked.length || action.running}>Connect ${picked.length || ''}</button>
+  </form>`;
+}
+
+function PasswordConnect({ network, onConnected }) {
+  const [handle, setHandle] = useState('');
+  const [appPassword, setAppPassword] = useState('');
+  const action = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    action.run(() => api(`/v1/social-accounts/${network}`, { method: 'POST', body: { handle, appPassword } })).then((r) => { if (r) { setAppPassword(''); onConnected(r.data); } });
+  };
+  return html`<form class="card inline" onSubmit=${submit} aria-label=${`Connect ${networkName(network)} with an app password`}>
+    <h3><${NetworkIcon} network=${network} /> ${networkName(network)}: app password</h3>
+    <label>Handle<input name="handle" required value=${handle} onInput=${(e) => setHandle(e.target.value)} /></label>
+    <label>App password<input name="appPassword" type="password" autocomplete="off" required value=${appPassword} onInput=${(e) => setAppPassword(e.target.value)} /></label>
+    <${FieldErrors} details=${action.error?.details} field="appPassword" />
+    <button type="submit" disabled=${action.running}>Connect</button>
+    <${ErrorBox} error=${action.error} />
+  </form>`;
+}
+
+function AccountRow({ account, onChanged }) {
+  const action = useAction();
+  const remove = () => action.run(() => api(`/v1/social-accounts/${account.id}`, { method: 'DELETE' })).then((r) => r && onChanged());
+  return html`<tr class="account-row">
+    <td><${AccountLabel} account=${account} /></td>
+    <td data-label="Name">${account.nickname}${account.tenantId ? html` <span class="muted">tenant ${account.tenantId}</span>` : null}</td>
+    <td data-label="State">${account.isActive ? html`<span class="status status-published"><span aria-hidden="true">✓</span> active</span>` : html`<span class="status status-failed"><span aria-hidden="true">✗</span> disconnected: reconnect it to publish again</span>`}</td>
+    <td class="actions">
+      <button type="button" class="secondary" disabled=${action.running} onClick=${() => action.run(() => startConnect(account.network))}>Reconnect</button>
+      <button type="button" class="danger" disabled=${action.running} onClick=${confirmed(`Remove @${account.username} from Crier?`, remove)} aria-label=${`Remove @${account.username}`}>Remove</button>
+      <${ErrorBox} error=${action.error} />
+    </td>
+  </tr>`;
+}
+
+function Apps({ facts, apps, onChanged }) {
+  const [values, setValues] = useState({ network: '', client_key: '', client_secret: '' });
+  const action = useAction();
+  const oauthNetworks = facts.networks.filter((n) => !facts.passwordNetworks.includes(n));
+  const callback = values.network ? `${facts.publicBaseUrl}/oauth/callback/${values.network}` : '';
+  const register = (e) => {
+    e.preventDefault();
+    action.run(() => api('/v1/social-networks', { method: 'POST', body: values })).then((r) => { if (r) { setValues({ network: '', client_key: '', client_secret: '' }); onChanged(); } });
+  };
+  const remove = (id) => action.run(() => api(`/v1/social-networks/${id}`, { method: 'DELETE' })).then((r) => r && onChanged());
+  return html`<section>
+    <h2>Network apps</h2>
+    <ul class="cards">${apps.map((app) => html`<li class="card inline"><${NetworkIcon} network=${app.network} /> ${networkName(app.network)} <code>${app.client_key}</code> <span class="muted">registered ${formatDate(app.createdAt)}</span>
+      <button type="button" class="danger" onClick=${confirmed(`Remove the ${networkName(app.network)} app? Its accounts can no longer refresh their tokens.`, () => remove(app.id))} aria-label=${`Remove the ${networkName(app.network)} app`}>Remove</button></li>`)}</ul>
+    <form class="card" onSubmit=${register} aria-label="Register a network app">
+      <h3>Register an app (your own keys)</h3>
+      <label>Network<select name="network" required value=${values.network} onChange=${(e) => setValues({ ...values, network: e.target.value })}>
+        <option value="">Choose</option>${oauthNetworks.map((n) => html`<option value=${n}>${networkName(n)}</option>`)}
+      </select></label>
+      ${callback ? html`<p>Callback URL to paste into the network's console: <code data-testid="callback-url">${callback}</code> <${CopyButton} text=${callback} label="Copy the callback URL" /></p>` : null}
+      <label>Client key<input name="client_key" required value=${values.client_key} onInput=${(e) => setValues({ ...values, client_key: e.target.value })} /></label>
+      <label>Client secret<input name="client_secret" type="password" autocomplete="off" required value=${values.client_secret} onInput=${(e) => setValues({ ...values, client_secret: e.target.value })} /></label>
+      <${ErrorBox} error=${action.error} />
+      <button type="submit" disabled=${action.running}>Register</button>
+    </form>
+  </section>`;
+}
+
+export function AccountsPage() {
+  const result = useConnectResult();
+  const [session, setSession] = useState(result.session ?? null);
+  const [notice, setNotice] = useState(result.account_id ? 'The account is connected.' : null);
+  const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data));
+  const apps = useLoad(() => api('/v1/social-networks').then((r) => r.data));
+  const facts = useLoad(networkFacts);
+  const [network, setNetwork] = useState('');
+  const connect = useAction();
+  const connectable = [...new Set((apps.data ?? []).map((a) => a.network))];
+  const connected = (list) => { setSession(null); setNotice(`Connected: ${list.map((a) => `@${a.username}`).join(', ')}.`); accounts.reload(); };
+  return html`<section>
+    <h1>Accounts</h1>
+    ${result.error ? html`<div class="error" role="alert"><strong>The network did not connect the account: ${result.error}</strong> ${result.error_description ?? ''}</div>` : null}
+    ${notice ? html`<p class="notice" role="status">${notice}</p>` : null}
+    ${session ? html`<${PagePick} token=${session} onDone=${connected} />` : null}
+    <${ErrorBox} error=${accounts.error ?? apps.error ?? facts.error} />
+    <div class="table-scroll"><table>
+      <caption class="visually-hidden">Connected accounts</caption>
+      <thead><tr><th>Account</th><th>Name</th><th>State</th><th></th></tr></thead>
+      <tbody>${(accounts.data ?? []).map((a) => html`<${AccountRow} key=${a.id} account=${a} onChanged=${accounts.reload} />`)}</tbody>
+    </table></div>
+    <h2>Connect an account</h2>
+    <form class="card inline" onSubmit=${(e) => { e.preventDefault(); connect.run(() => startConnect(network)); }} aria-label="Connect an account">
+      <label>Network<select name="connect-network" required value=${network} onChange=${(e) => setNetwork(e.target.value)}>
+        <option value="">Choose</option>${connectable.map((n) => html`<option value=${n}>${networkName(n)}</option>`)}
+      </select></label>
+      <button type="submit" disabled=${!network || connect.running}>Connect with the network</button>
+      <${ErrorBox} error=${connect.error} />
+    </form>
+    ${(facts.data?.passwordNetworks ?? []).map((n) => html`<${PasswordConnect} network=${n} onConnected=${(a) => connected([a])} />`)}
+    ${facts.data && apps.data ? html`<${Apps} facts=${facts.data} apps=${apps.data} onChanged=${apps.reload} />` : null}
+  </section>`;
+}

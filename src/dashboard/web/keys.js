@@ -1,0 +1,80 @@
+// API keys and usage: create (the key shown once, with a copy button), an optional fixed quota,
+// revoke; the current rate limit of this key; processMedia usage and the networks' shared quotas.
+import { html } from 'htm/preact';
+import { useState } from 'preact/hooks';
+import { api, rateLimit } from './api.js';
+import { ErrorBox, confirmed, FieldErrors, ShownOnce, formatDate, useAction, useLoad } from './ui.js';
+
+function CreateKey({ onCreated }) {
+  const [name, setName] = useState('');
+  const [quota, setQuota] = useState('');
+  const action = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    const body = { name, ...(quota ? { fixedQuota: Number(quota) } : {}) };
+    action.run(() => api('/v1/api-keys', { method: 'POST', body })).then((r) => { if (r) { setName(''); setQuota(''); onCreated(r.data); } });
+  };
+  return html`<form class="card inline" onSubmit=${submit} aria-label="Create an API key">
+    <label>Name<input name="key-name" required value=${name} onInput=${(e) => setName(e.target.value)} /></label>
+    <${FieldErrors} details=${action.error?.details} field="name" />
+    <label>Fixed quota (requests in total; empty: limited per window)<input name="fixedQuota" type="number" min="1" value=${quota} onInput=${(e) => setQuota(e.target.value)} /></label>
+    <button type="submit" disabled=${action.running}>Create a key</button>
+    <${ErrorBox} error=${action.error} />
+  </form>`;
+}
+
+function KeyRow({ apiKey, onRevoked }) {
+  const action = useAction();
+  const revoke = () => action.run(() => api(`/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })).then((r) => r && onRevoked());
+  return html`<tr class="api-key">
+    <td data-label="Name">${apiKey.name}</td>
+    <td data-label="Prefix"><code>${apiKey.prefix}…</code></td>
+    <td data-label="State">${apiKey.revokedAt ? html`<span class="status status-cancelled"><span aria-hidden="true">–</span> revoked ${formatDate(apiKey.revokedAt)}</span>` : html`<span class="status status-published"><span aria-hidden="true">✓</span> active</span>`}</td>
+    <td data-label="Quota">${apiKey.fixedQuota === null ? 'per window' : `${apiKey.quotaUsed} / ${apiKey.fixedQuota}`}</td>
+    <td data-label="Last used">${formatDate(apiKey.lastUsedAt)}</td>
+    <td>${apiKey.revokedAt ? null : html`<button type="button" class="danger" disabled=${action.running} onClick=${confirmed(`Revoke the key “${apiKey.name}”? Whatever uses it stops working.`, revoke)} aria-label=${`Revoke ${apiKey.name}`}>Revoke</button>`}<${ErrorBox} error=${action.error} /></td>
+  </tr>`;
+}
+
+/** Any JSON value as nested definition lists: the usage answer's network quotas have shapes of their own. */
+function Facts({ value }) {
+  if (value === null || typeof value !== 'object') return html`<span>${String(value)}</span>`;
+  return html`<dl class="facts">${Object.entries(value).map(([k, v]) => html`<dt>${k}</dt><dd><${Facts} value=${v} /></dd>`)}</dl>`;
+}
+
+function Usage() {
+  const usage = useLoad(() => api('/v1/usage').then((r) => r.data));
+  return html`<section>
+    <h2>Usage</h2>
+    <p>Rate limit of this key: ${rateLimit.limit === null ? 'no per-window limit reported' : `${rateLimit.remaining} of ${rateLimit.limit} requests left in this window${rateLimit.reset ? ` (the window resets ${formatDate(new Date(Number(rateLimit.reset) * 1000).toISOString())})` : ''}`}.</p>
+    <${ErrorBox} error=${usage.error} />
+    ${usage.data ? html`
+      <p>processMedia: ${usage.data.total_blocks} blocks, ${usage.data.total_renditions} renditions, ${usage.data.total_duration_seconds} s of video.</p>
+      ${usage.data.items.length ? html`<div class="table-scroll"><table>
+        <caption class="visually-hidden">processMedia renditions</caption>
+        <thead><tr><th>Made</th><th>Profile</th><th>Duration</th><th>Blocks</th></tr></thead>
+        <tbody>${usage.data.items.map((item) => html`<tr>
+          <td data-label="Made">${formatDate(item.created_at)}</td><td data-label="Profile">${item.profile}</td>
+          <td data-label="Duration">${item.duration_seconds} s</td><td data-label="Blocks">${item.blocks}</td>
+        </tr>`)}</tbody>
+      </table></div>` : null}
+      <h3>Network quotas</h3><${Facts} value=${usage.data.networks} />` : null}
+  </section>`;
+}
+
+export function KeysPage() {
+  const keys = useLoad(() => api('/v1/api-keys?limit=100').then((r) => r.data));
+  const [created, setCreated] = useState(null);
+  return html`<section>
+    <h1>API keys</h1>
+    ${created ? html`<${ShownOnce} label=${`API key “${created.name}”`} value=${created.key} onDone=${() => setCreated(null)} />` : null}
+    <${CreateKey} onCreated=${(key) => { setCreated(key); keys.reload(); }} />
+    <${ErrorBox} error=${keys.error} />
+    <div class="table-scroll"><table>
+      <caption class="visually-hidden">API keys</caption>
+      <thead><tr><th>Name</th><th>Prefix</th><th>State</th><th>Quota</th><th>Last used</th><th></th></tr></thead>
+      <tbody>${(keys.data ?? []).map((k) => html`<${KeyRow} key=${k.id} apiKey=${k} onRevoked=${keys.reload} />`)}</tbody>
+    </table></div>
+    <${Usage} />
+  </section>`;
+}
