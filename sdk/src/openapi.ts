@@ -103,6 +103,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's direct-message conversations
+         * @description Most recently active first. Conversations exist for accounts connected with the messaging scope (`scopes: ["messaging"]` on the auth URL): created by the contact's first message or by a comment-to-DM.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        /**
+         * Answer a comment with a direct message (comment-to-DM)
+         * @description Body `{social_account_id, <network>: {comment_id, author_id}, text, quickReplies?}` with the `accountId`, `commentId` and `authorId` of a comment.received event. The network allows one private reply per comment, within 7 days of the comment: its refusal is a 422 with its reason (409 `private_reply_exists` when Crier already sent one). Starts (or continues) the conversation with the commenter; emits message.sent, with conversation.started for a new conversation, or message.failed.
+         */
+        post: operations["startConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's messages
+         * @description Oldest first: what the contact sent (from the moment the account was connected with the messaging scope) and what was sent through the API, failed sends included. Messages written in the network's own app are relayed as message.sent events but not stored.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Send a direct message in a conversation
+         * @description Within 24 hours of the contact's last message (422 `messaging_window_closed` otherwise). Quick-reply buttons carry your `id`: a tap comes back as message.received with `interaction: {type: "quick_reply", id}`. The network's refusal: 422 `message_refused` with its reason (the message is stored as failed and message.failed is emitted).
+         */
+        post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media": {
         parameters: {
             query?: never;
@@ -155,6 +203,26 @@ export interface paths {
          * @description Checks that the file was uploaded, has `size` bytes when given, and really is what its filename and content type say (JPEG, PNG, GIF, WEBP, MP4, MOV or WEBM, judged from its bytes). Confirming again answers the same.
          */
         post: operations["confirmMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a file from a URL
+         * @description Crier downloads the file at `url` (public https addresses only, through its SSRF guard, up to the upload size limit) and keeps it as confirmed media, judged as confirm judges an upload: the answer is the ready media with its `url`. `filename` defaults to the URL's last path segment and must end in a type Crier takes. A URL that cannot be fetched, or a file that is not what its name says: 400 naming the field.
+         */
+        post: operations["importMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -238,12 +306,96 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Analytics of a post: not collected by Crier
-         * @description Crier does not collect metrics from the networks: an existing post answers 404 with `code: "analytics_not_available"` (an unknown one `not_found`). Each destination's `platformPostUrl` (GET /v1/posts/{id}) leads to the network's own figures.
+         * A post's figures, read from its networks
+         * @description Per destination on its network (published, not deleted), the network's figures of the post read with the account's token; a destination whose network gives none, or could not be read, has `metrics: null` and says why in `unavailable` (the others are still answered).
          */
-        get: operations["listPostAnalytics"];
+        get: operations["getPostAnalytics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's publishing attempts
+         * @description Every attempt to publish each destination, destination by destination, oldest first: when it ran, how it ended (`published`, `failed`, `retry` — tried again later —, `waiting` — a network's processing or the next upload step —, `unknown`, `superseded` — its worker died and another took over —, `skipped`; null while running) and the error.
+         */
+        get: operations["listPostAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook deliveries of a post's events
+         * @description Every attempt at delivering the events about this post (`post.published`, `post.error`) to the org's webhooks, newest first (at most 100), with the webhook; an attempt's `id` can be redelivered (POST /v1/webhooks/deliveries/{id}/redeliver).
+         */
+        get: operations["listPostDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{id}/remote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a post from the networks
+         * @description Deletes every published destination from its network where the network's API allows it (every container Crier published there), and answers per account: `deleted` (now, or before), `not_supported` (the network's API cannot delete: do it in the network's app), `failed` with the network's reason (try again), `not_published` (nothing to delete). Deleted destinations show status `deleted`; Crier's record stays (DELETE /v1/posts/:id removes it). A post with destinations still to publish: 409.
+         */
+        delete: operations["deletePostFromNetworks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A post's comments, read from the network
+         * @description Reply records of one destination, read from its network with the account's token, newest pages first up to 500 top-level comments, kept 30 s (polling more often costs the network nothing). Networks whose posts have no comments an app can read (tiktok, google_business, pinterest): 400 `replies_not_supported`. Several destinations and no network/username to choose: 400 `destination_ambiguous` naming the choices.
+         */
+        get: operations["listPostReplies"];
+        put?: never;
+        /**
+         * Comment on a post, or answer one of its comments
+         * @description Posts `content` as the account that published the post: a comment on it, or with `parent_comment_id` an answer to that comment. Comments by the account itself never trigger `comment.received`.
+         */
+        post: operations["createPostReply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -300,6 +452,64 @@ export interface paths {
          * @description For Pinterest accounts, read from the network with the account's token. Another network's account: 400 `not_supported`; a disconnected account: 409.
          */
         get: operations["listSocialAccountBoards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-accounts/{id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's import jobs, newest first (at most 100) */
+        get: operations["listSocialAccountImports"];
+        put?: never;
+        /**
+         * Import the account's own posts from its network
+         * @description Queues a job that pages through the account's posts on its network (newest first, within since–until, at most `limit`, default and maximum 1000) and stores each as a published post of the organization with its platform id and URL; posts Crier already knows are skipped. Ends with `import.completed` or `import.failed`. A network whose API does not list an account's posts: 400 `import_not_supported`.
+         */
+        post: operations["createSocialAccountImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-accounts/{id}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import job */
+        get: operations["getSocialAccountImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-accounts/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's figures, read from its network
+         * @description Followers, following, posts and engagement as the network gives them (null: not given). `ranged: true` when the figures cover since–until (default: the last 28 days); `ranged: false` when the network gives only its current totals. A network that gives no account figures: 400 `metrics_not_supported`.
+         */
+        get: operations["getSocialAccountMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -441,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account: the network authorize URL
-         * @description Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>`; for facebook, instagram, linkedin and google_business, where one login grants several pages, organizations or locations, with `?session=<token>` instead (see GET /v1/social-accounts/pending/{token}); with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks).
+         * @description Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>`; for facebook, instagram, linkedin and google_business, where one login grants several pages, organizations or locations, with `?session=<token>` instead (see GET /v1/social-accounts/pending/{token}); with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks). `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).
          */
         post: operations["createSocialNetworkAuthUrl"];
         delete?: never;
@@ -850,6 +1060,433 @@ export interface operations {
             };
         };
     };
+    listConversations: {
+        parameters: {
+            query: {
+                limit: number;
+                offset: number;
+                social_account_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            lastInboundAt: string | null;
+                            network: string;
+                            /** @description the contact's id on the network (the senderId of message.received) */
+                            participantId: string;
+                            socialAccountId: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    startConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description up to 13 buttons {id, title}; titles at most 20 characters, ids yours and distinct */
+                    quickReplies?: unknown;
+                    social_account_id?: unknown;
+                    /** @description the message text, at most 1000 bytes */
+                    text?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastInboundAt: string | null;
+                                network: string;
+                                /** @description the contact's id on the network (the senderId of message.received) */
+                                participantId: string;
+                                socialAccountId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                            message: {
+                                commentId: string | null;
+                                conversationId: string;
+                                /** @enum {string} */
+                                direction: "in" | "out";
+                                error: string | null;
+                                id: string;
+                                interaction: {
+                                    id: string;
+                                    type: string;
+                                } | null;
+                                platformMessageId: string | null;
+                                quickReplies: {
+                                    /** @description your id for the button, sent back as interaction.id when tapped */
+                                    id: string;
+                                    title: string;
+                                }[] | null;
+                                /** Format: date-time */
+                                sentAt: string;
+                                /** @enum {string} */
+                                status: "received" | "sending" | "sent" | "failed";
+                                text: string;
+                            };
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query: {
+                limit: number;
+                offset: number;
+            };
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            commentId: string | null;
+                            conversationId: string;
+                            /** @enum {string} */
+                            direction: "in" | "out";
+                            error: string | null;
+                            id: string;
+                            interaction: {
+                                id: string;
+                                type: string;
+                            } | null;
+                            platformMessageId: string | null;
+                            quickReplies: {
+                                /** @description your id for the button, sent back as interaction.id when tapped */
+                                id: string;
+                                title: string;
+                            }[] | null;
+                            /** Format: date-time */
+                            sentAt: string;
+                            /** @enum {string} */
+                            status: "received" | "sending" | "sent" | "failed";
+                            text: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description up to 13 buttons {id, title}; titles at most 20 characters, ids yours and distinct */
+                    quickReplies?: unknown;
+                    /** @description the message text, at most 1000 bytes */
+                    text?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastInboundAt: string | null;
+                                network: string;
+                                /** @description the contact's id on the network (the senderId of message.received) */
+                                participantId: string;
+                                socialAccountId: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                            message: {
+                                commentId: string | null;
+                                conversationId: string;
+                                /** @enum {string} */
+                                direction: "in" | "out";
+                                error: string | null;
+                                id: string;
+                                interaction: {
+                                    id: string;
+                                    type: string;
+                                } | null;
+                                platformMessageId: string | null;
+                                quickReplies: {
+                                    /** @description your id for the button, sent back as interaction.id when tapped */
+                                    id: string;
+                                    title: string;
+                                }[] | null;
+                                /** Format: date-time */
+                                sentAt: string;
+                                /** @enum {string} */
+                                status: "received" | "sending" | "sent" | "failed";
+                                text: string;
+                            };
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     listMedia: {
         parameters: {
             query?: {
@@ -1105,6 +1742,82 @@ export interface operations {
             };
         };
     };
+    importMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content_type?: string;
+                    filename?: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Confirmed: the type found in the bytes */
+                            content_type: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Pending: end of the upload window. Ready: when the media is deleted (retention)
+                             */
+                            expires_at: string;
+                            filename: string;
+                            id: number;
+                            size: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "ready";
+                            /** @description Public HTTPS URL once confirmed; null before */
+                            url: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     uploadMedia: {
         parameters: {
             query?: never;
@@ -1211,9 +1924,15 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                error: string | null;
                                 id: string;
                                 network: string;
                                 nickname: string;
+                                platformPostId: string | null;
+                                platformPostUrl: string | null;
+                                publishedAt: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
                                 username: string;
                             }[];
                         }[];
@@ -1223,6 +1942,7 @@ export interface operations {
                             offset: number;
                             total: number;
                         };
+                        /** @description Each post with every account it goes to and each one's publishing state, as GET /v1/posts/{id} */
                         posts: {
                             containers: {
                                 content: string;
@@ -1247,9 +1967,15 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                error: string | null;
                                 id: string;
                                 network: string;
                                 nickname: string;
+                                platformPostId: string | null;
+                                platformPostUrl: string | null;
+                                publishedAt: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
                                 username: string;
                             }[];
                         }[];
@@ -1746,7 +2472,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled";
+                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
                                 username: string;
                             }[];
                         };
@@ -1890,7 +2616,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled";
+                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
                                 username: string;
                             }[];
                         };
@@ -1943,7 +2669,7 @@ export interface operations {
             };
         };
     };
-    listPostAnalytics: {
+    getPostAnalytics: {
         parameters: {
             query?: never;
             header?: never;
@@ -1956,7 +2682,422 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Sums over the destinations that gave each figure; null when none did */
+                        aggregated_metrics: {
+                            /** @description (likes + comments + shares + saves) / views over the destinations that gave both; null when none did */
+                            average_engagement_rate: number | null;
+                            total_comments: number | null;
+                            total_impressions: number | null;
+                            total_likes: number | null;
+                            total_reach: number | null;
+                            total_saves: number | null;
+                            total_shares: number | null;
+                            total_views: number | null;
+                        };
+                        metrics_by_account: {
+                            metrics: {
+                                comments: number | null;
+                                impressions: number | null;
+                                likes: number | null;
+                                /** @description Every other figure the network gave, under the network's own names */
+                                platform_specific: {
+                                    [key: string]: unknown;
+                                };
+                                reach: number | null;
+                                saves: number | null;
+                                shares: number | null;
+                                views: number | null;
+                            } | null;
+                            platform_post_id: string;
+                            published_at: string | null;
+                            social_account: {
+                                id: string;
+                                network: string;
+                                nickname: string;
+                                username: string;
+                            };
+                            /** @description Why metrics is null: the network gives no figures of a post, or could not be read */
+                            unavailable?: string;
+                        }[];
+                        post: {
+                            createdAt: string;
+                            id: string;
+                            publishedAt: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listPostAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempt: number;
+                            error: string | null;
+                            finishedAt: string | null;
+                            network: string;
+                            outcome: string | null;
+                            socialAccountId: string;
+                            /** Format: date-time */
+                            startedAt: string;
+                            username: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listPostDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 1 for the first attempt of this event to this endpoint */
+                            attempt: number;
+                            /** @enum {string} */
+                            deliveryState: "pending" | "delivered" | "failed" | "cancelled";
+                            error: string | null;
+                            errorKind: ("timeout" | "connect" | "redirect" | "http_status" | "blocked" | "too_large" | "interrupted" | "internal") | null;
+                            event: string;
+                            /** @description the event id: the envelope `id` and the `webhook-id` header */
+                            eventId: string;
+                            finishedAt: string | null;
+                            /** @description pass it to POST /v1/webhooks/deliveries/:id/redeliver */
+                            id: number;
+                            latencyMs: number | null;
+                            nextAttemptAt: string | null;
+                            redelivery: boolean;
+                            responseBody: string | null;
+                            /** Format: date-time */
+                            startedAt: string;
+                            statusCode: number | null;
+                            succeeded: boolean | null;
+                            webhookId: number;
+                            webhookName: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    deletePostFromNetworks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error?: string;
+                            /** @enum {string} */
+                            outcome: "deleted" | "not_supported" | "failed" | "not_published";
+                            platform_post_id: string | null;
+                            social_account: {
+                                id: string;
+                                network: string;
+                                username: string;
+                            };
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listPostReplies: {
+        parameters: {
+            query?: {
+                include_replies?: boolean;
+                /** @description Deprecated: the network's own reply shape, where the spec names one (instagram, bluesky, facebook, vimeo), instead of Reply records */
+                legacy?: boolean;
+                /** @description The network of the destination to read (needed when the post went to several) */
+                network?: string;
+                /** @description Where the network names commenters by URN only: look them up (organizations resolve; members mostly cannot, and keep author_name null). Profiles are cached at most 24 h */
+                resolve_author_names?: boolean;
+                /** @description The account, when two accounts on one network received the post */
+                username?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createPostReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account that answers, when the post went to several */
+                    account_username?: string;
+                    content: string;
+                    network?: string;
+                    /** @description Answer this comment (an `id` from GET …/replies, or commentId of comment.received) instead of the post */
+                    parent_comment_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reply_id: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2151,6 +3292,302 @@ export interface operations {
                         data: {
                             [key: string]: unknown;
                         }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listSocialAccountImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            createdAt: string;
+                            error: string | null;
+                            /** @description Items the network listed that are not posts Crier can store (reposts…) */
+                            failed: number;
+                            id: string;
+                            imported: number;
+                            limit: number;
+                            since: string | null;
+                            /** @description Already known to Crier (published through it, or imported before) */
+                            skipped: number;
+                            socialAccountId: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "partial" | "failed";
+                            until: string | null;
+                            updatedAt: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createSocialAccountImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    limit?: number;
+                    /** @description ISO 8601: posts created at or after */
+                    since?: string;
+                    /** @description ISO 8601: posts created at or before */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            createdAt: string;
+                            error: string | null;
+                            /** @description Items the network listed that are not posts Crier can store (reposts…) */
+                            failed: number;
+                            id: string;
+                            imported: number;
+                            limit: number;
+                            since: string | null;
+                            /** @description Already known to Crier (published through it, or imported before) */
+                            skipped: number;
+                            socialAccountId: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "partial" | "failed";
+                            until: string | null;
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getSocialAccountImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            createdAt: string;
+                            error: string | null;
+                            /** @description Items the network listed that are not posts Crier can store (reposts…) */
+                            failed: number;
+                            id: string;
+                            imported: number;
+                            limit: number;
+                            since: string | null;
+                            /** @description Already known to Crier (published through it, or imported before) */
+                            skipped: number;
+                            socialAccountId: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "partial" | "failed";
+                            until: string | null;
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getSocialAccountMetrics: {
+        parameters: {
+            query?: {
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            engagement: number | null;
+                            followers: number | null;
+                            following: number | null;
+                            platform_specific: {
+                                [key: string]: unknown;
+                            };
+                            posts: number | null;
+                            ranged: boolean;
+                            since: string;
+                            social_account: {
+                                id: string;
+                                network: string;
+                                username: string;
+                            };
+                            until: string;
+                        };
                         success: boolean;
                     };
                 };
@@ -2533,6 +3970,13 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
+                            /** @description for networks that send webhooks (comments, direct messages): how to point them at Crier; null for the others */
+                            inbound: {
+                                /** @description the Callback URL to paste in the network's webhook settings */
+                                callback_url: string;
+                                /** @description the Verify Token to paste with it */
+                                verify_token: string;
+                            } | null;
                             network: string;
                             /** @description the scopes connects ask for; null: the network's defaults */
                             scopes: string[] | null;
@@ -2573,6 +4017,13 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
+                            /** @description for networks that send webhooks (comments, direct messages): how to point them at Crier; null for the others */
+                            inbound: {
+                                /** @description the Callback URL to paste in the network's webhook settings */
+                                callback_url: string;
+                                /** @description the Verify Token to paste with it */
+                                verify_token: string;
+                            } | null;
                             network: string;
                             /** @description the scopes connects ask for; null: the network's defaults */
                             scopes: string[] | null;
@@ -2593,6 +4044,13 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
+                            /** @description for networks that send webhooks (comments, direct messages): how to point them at Crier; null for the others */
+                            inbound: {
+                                /** @description the Callback URL to paste in the network's webhook settings */
+                                callback_url: string;
+                                /** @description the Verify Token to paste with it */
+                                verify_token: string;
+                            } | null;
                             network: string;
                             /** @description the scopes connects ask for; null: the network's defaults */
                             scopes: string[] | null;
@@ -2641,6 +4099,13 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
+                            /** @description for networks that send webhooks (comments, direct messages): how to point them at Crier; null for the others */
+                            inbound: {
+                                /** @description the Callback URL to paste in the network's webhook settings */
+                                callback_url: string;
+                                /** @description the Verify Token to paste with it */
+                                verify_token: string;
+                            } | null;
                             network: string;
                             /** @description the scopes connects ask for; null: the network's defaults */
                             scopes: string[] | null;

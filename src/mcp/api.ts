@@ -8,6 +8,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** Headers the operation takes (Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** The API's answer: its status and its JSON body (or the raw text of a body that is not JSON). */
@@ -41,8 +43,8 @@ export function parseBody(text: string): unknown {
 /** A caller of the Crier at `baseUrl` with `apiKey` (CRIER_URL, CRIER_API_KEY). */
 export function httpCaller(baseUrl: string, apiKey: string): ApiCaller {
   const base = baseUrl.replace(/\/+$/, '');
-  return async ({ method, path, query, body }) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'user-agent': 'crier-mcp' };
+  return async ({ method, path, query, body, headers: extra }) => {
+    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${apiKey}`, 'user-agent': 'crier-mcp' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = base + urlOf(path, query);
     const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch((error: unknown) => {

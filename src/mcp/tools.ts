@@ -38,6 +38,12 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, description: 'List posts, newest first; the filters combine.' },
   { name: 'cancel_post', method: 'DELETE', path: '/v1/posts/{id}', readOnly: false, description: 'Cancel a post that has not started publishing, or delete the record of a finished one (what was published stays on the networks); `outcome` says which.' },
   { name: 'reschedule_post', method: 'PATCH', path: '/v1/posts/{id}', readOnly: false, description: 'Move a post to another `scheduledAt`, or turn it into a draft (`isDraft: true`) or out of one (`isDraft: false`).' },
+  { name: 'list_replies', method: 'GET', path: '/v1/posts/{id}/replies', readOnly: true, description: "A published post's comments, read from its network (`network`/`username` choose the destination when the post went to several; `include_replies` nests the answers)." },
+  { name: 'reply_to_post', method: 'POST', path: '/v1/posts/{id}/replies', readOnly: false, description: 'Comment on a published post as the account that published it, or answer one of its comments (`parent_comment_id`, an id from list_replies).' },
+  { name: 'get_post_analytics', method: 'GET', path: '/v1/posts/{id}/analytics', readOnly: true, description: "A post's figures per destination, read from each network (null: the network does not give that figure)." },
+  { name: 'get_account_metrics', method: 'GET', path: '/v1/social-accounts/{id}/metrics', readOnly: true, description: "An account's followers, following, posts and engagement, read from its network (`ranged` says whether they cover since–until)." },
+  { name: 'delete_post_from_networks', method: 'DELETE', path: '/v1/posts/{id}/remote', readOnly: false, description: 'Delete a published post from every network it went to where the network allows it; answers per account deleted, not_supported, failed or not_published.' },
+  { name: 'upload_media_from_url', method: 'POST', path: '/v1/media/import', readOnly: false, description: "Have Crier download a file from a public URL and keep it: answers the media with its Crier `url`, to give as a post's media (`{url, filename}`). Checked as an upload is (type from the bytes, size limit)." },
   { name: 'list_media', method: 'GET', path: '/v1/media', readOnly: true, description: 'Files uploaded to Crier; the `url` of a ready one can be given as a post\'s media.' },
 ];
 
@@ -102,12 +108,15 @@ export function buildTools(document: OpenApiDocument): Tool[] {
 function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: JsonSchema | undefined): Tool {
   const fixed = new Set([...Object.keys(operation.fixedQuery ?? {}), ...(operation.hiddenQuery ?? [])]);
   const params = parameters.filter((p) => (p.in === 'path' || p.in === 'query') && !fixed.has(p.name));
+  // Headers a tool may set (create_post's Idempotency-Key), as snake_case inputs: idempotency_key.
+  const headers = parameters.filter((p) => p.in === 'header').map((p) => ({ ...p, input: p.name.toLowerCase().replace(/-/g, '_') }));
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const p of params) {
     properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
     if (p.required) required.push(p.name);
   }
+  for (const h of headers) properties[h.input] = { ...h.schema, description: h.description ?? `Sent as the ${h.name} header` };
   const { properties: bodyProperties = {}, required: bodyRequired = [], type: _type, ...bodyRest } = body ?? {};
   Object.assign(properties, bodyProperties);
   required.push(...bodyRequired);
@@ -123,12 +132,18 @@ function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: 
       for (const name of pathNames) path = path.replace(`{${name}}`, encodeURIComponent(String(args[name] ?? '')));
       const query: Record<string, unknown> = { ...operation.fixedQuery };
       const bodyArgs: Record<string, unknown> = {};
+      const headerArgs: Record<string, string> = {};
       for (const [name, value] of Object.entries(args)) {
         if (pathNames.includes(name)) continue;
+        const header = headers.find((h) => h.input === name);
+        if (header) {
+          if (value !== undefined && value !== null) headerArgs[header.name] = String(value);
+          continue;
+        }
         if (queryNames.has(name)) query[name] = value;
         else bodyArgs[name] = value;
       }
-      return { method: operation.method, path, query, body: body ? bodyArgs : undefined };
+      return { method: operation.method, path, query, body: body ? bodyArgs : undefined, ...(Object.keys(headerArgs).length ? { headers: headerArgs } : {}) };
     },
   };
 }

@@ -1,7 +1,8 @@
 // The upload flow: start (a pending media row and a signed PUT URL), receive (the PUT streams the bytes
 // to storage), confirm (the bytes exist, have the announced size, and really are what the filename and
 // content type say). Only confirmed media gets a public URL.
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { parseGuardedUrl, ssrfCause, type GuardedClient } from '../security/ssrf.ts';
 import { withTransaction, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import type { FieldIssue } from '../networks/types.ts';
@@ -18,18 +19,66 @@ export interface StartedUpload {
 }
 
 export async function startUpload(ctx: MediaContext, orgId: number, input: { filename: string; content_type?: string }): Promise<StartedUpload> {
-  const declared = checkUploadRequest(input);
   const ttl = ctx.settings.uploadUrlTtlSeconds;
   // Whole seconds in the URL; rounding up keeps a 1-second window from being a 0-second one.
   const expires = Math.ceil(Date.now() / 1000) + ttl;
+  const id = await createPendingMedia(ctx, orgId, input, expires);
+  const signature = signUpload(await uploadSigningKey(ctx.db, ctx.box), id, expires);
+  return { id, upload_url: `${ctx.publicBaseUrl}/media-uploads/${id}?expires=${expires}&signature=${signature}`, expires_in: ttl };
+}
+
+/** A pending media row for a file of that name and declared type (checked), open until `expires` (epoch s). */
+async function createPendingMedia(ctx: MediaContext, orgId: number, input: { filename: string; content_type?: string }, expires: number): Promise<number> {
+  const declared = checkUploadRequest(input);
   const { rows } = await ctx.db.query<{ id: number }>(
     `INSERT INTO media (org_id, filename, declared_type, token, expires_at)
      VALUES ($1, $2, $3, $4, to_timestamp($5)) RETURNING id`,
     [orgId, input.filename, declared ?? null, newToken(), expires],
   );
-  const { id } = rows[0]!;
-  const signature = signUpload(await uploadSigningKey(ctx.db, ctx.box), id, expires);
-  return { id, upload_url: `${ctx.publicBaseUrl}/media-uploads/${id}?expires=${expires}&signature=${signature}`, expires_in: ttl };
+  return rows[0]!.id;
+}
+
+/**
+ * POST /v1/media/import: Crier downloads the file at `url` itself (through the SSRF guard, under the
+ * upload size cap) and keeps it as confirmed media — the upload flow without the client's PUT, for
+ * callers that only have a URL (an agent through MCP, a script). The same type checks as confirm.
+ */
+export async function importUpload(ctx: MediaContext, client: GuardedClient, allowLoopback: boolean, orgId: number, input: { url: string; filename?: string; content_type?: string }): Promise<MediaJson> {
+  let url: URL;
+  try {
+    url = parseGuardedUrl(input.url, allowLoopback);
+  } catch (error) {
+    throw validationError([{ field: 'url', message: (error as Error).message }]);
+  }
+  const filename = input.filename ?? decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? '');
+  const expires = Math.ceil(Date.now() / 1000) + ctx.settings.uploadUrlTtlSeconds;
+  const id = await createPendingMedia(ctx, orgId, { filename, ...(input.content_type ? { content_type: input.content_type } : {}) }, expires);
+  const max = ctx.settings.maxUploadBytes;
+  const key = `uploads/${orgId}/${id}-${newToken().slice(0, 12).toLowerCase()}`;
+  const sink = new PassThrough();
+  const writing = ctx.storage.write(key, sink, max);
+  let written;
+  try {
+    const response = await client.fetch(url.toString(), { sink, maxBytes: max, timeoutMs: 10 * 60_000 });
+    if (response.status !== 200) sink.end();
+    written = await writing;
+    if (response.status !== 200) throw validationError([{ field: 'url', message: `answered HTTP ${response.status}, not the file` }]);
+  } catch (error) {
+    sink.destroy();
+    await writing.catch(() => undefined);
+    await ctx.storage.delete(key).catch(() => undefined);
+    await ctx.db.query('DELETE FROM media WHERE id = $1', [id]);
+    if (error instanceof RequestError) throw error;
+    if (error instanceof TooLargeError || ssrfCause(error)?.code === 'too_large') throw tooLarge(max);
+    throw validationError([{ field: 'url', message: `could not be downloaded: ${ssrfCause(error)?.message ?? (error as Error).message}` }]);
+  }
+  await adoptUpload(ctx, id, key, written);
+  return confirmUpload(ctx, orgId, id, undefined).catch(async (error: unknown) => {
+    // Not a file Crier takes (the bytes are not what the name says): nothing is kept.
+    await ctx.db.query('DELETE FROM media WHERE id = $1', [id]);
+    await ctx.storage.delete(key).catch(() => undefined);
+    throw error;
+  });
 }
 
 const FILENAME_FORBIDDEN = /[\u0000-\u001f\u007f/\\?#]/;

@@ -46,7 +46,10 @@ describe('POST /mcp with the official client', () => {
     const openapi = await (await fetch(`${server.url}/openapi.json`)).json();
     const createBody = openapi.paths['/v1/posts'].post.requestBody.content['application/json'].schema;
     const create = tools.find((t) => t.name === 'create_post')!;
-    assert.deepEqual(create.inputSchema.properties, createBody.properties);
+    // The body's properties, and the Idempotency-Key header as an input of its own.
+    const { idempotency_key: idempotencyKey, ...bodyInputs } = create.inputSchema.properties as Record<string, any>;
+    assert.deepEqual(bodyInputs, createBody.properties);
+    assert.equal(idempotencyKey.type, 'string');
     assert.deepEqual(create.inputSchema.required, ['accounts']);
     const list = tools.find((t) => t.name === 'list_posts')!;
     assert.ok(list.inputSchema.properties?.social_account_id, 'list_posts takes the API\'s filters');
@@ -78,6 +81,17 @@ describe('POST /mcp with the official client', () => {
     assert.ok(structured(listed).posts.some((p: any) => p.id === id));
     const cancelled = await client.callTool({ name: 'cancel_post', arguments: { id } });
     assert.equal(structured(cancelled).outcome, 'cancelled');
+  });
+
+  test('create_post with idempotency_key: an agent retrying the call creates one post', async () => {
+    const client = await connect(org.key);
+    const before = await countRows(server.db, 'posts', org.orgId);
+    const args = { accounts: [x.id], content: 'Once only', isDraft: true, idempotency_key: `agent-${Date.now()}` };
+    const first = await client.callTool({ name: 'create_post', arguments: args });
+    const again = await client.callTool({ name: 'create_post', arguments: args });
+    assert.equal(first.isError, undefined, JSON.stringify(first.content));
+    assert.equal(structured(again).post.id, structured(first).post.id);
+    assert.equal(await countRows(server.db, 'posts', org.orgId), before + 1);
   });
 
   test('an invalid post is a tool error carrying the API\'s message and per-field details; nothing is stored', async () => {

@@ -121,3 +121,29 @@ test('posts.validate is the dry run: a verdict per destination, no post stored, 
   assert.ok(refused instanceof CrierError, 'an invalid post is refused as a create would be');
   assert.equal(refused.status, 400);
 });
+
+test('a 409 with Retry-After (the post is being published) is retried after the wait; a 409 without one is thrown at once', async () => {
+  const crier = client();
+  const created = await crier.posts.create({ accounts: [account.id], content: 'busy for a moment', scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const postId = created.post.id;
+  const { rows } = await harness.server.db.query<{ id: number }>('SELECT t.id FROM targets t JOIN social_accounts a ON a.id = t.account_id WHERE a.username = $1 ORDER BY t.id DESC LIMIT 1', ['sdk_x']);
+  const targetId = rows[0]!.id;
+  // A worker has the destination: PATCH answers 409 post_publishing with Retry-After: 5, until it lets go.
+  await harness.server.db.query("UPDATE targets SET status = 'publishing' WHERE id = $1", [targetId]);
+  const released = setTimeout(() => void harness.server.db.query("UPDATE targets SET status = 'pending' WHERE id = $1", [targetId]), 1_000);
+  sent.length = 0;
+  const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
+  const startedAt = Date.now();
+  const moved = await crier.posts.update(postId, { scheduledAt: later });
+  clearTimeout(released);
+  assert.equal(new Date(moved.post.scheduledAt!).getTime(), new Date(later).getTime());
+  const patches = sent.filter((s) => s.method === 'PATCH');
+  assert.equal(patches.length, 2, 'one refused PATCH, one after the Retry-After');
+  assert.ok(Date.now() - startedAt >= 4_500, 'the retry waited the Retry-After Crier sent (5 s)');
+
+  // Published: the 409 carries no Retry-After (waiting will not help), so it is not retried.
+  await harness.server.db.query("UPDATE targets SET status = 'published', platform_post_id = '1', platform_post_url = 'https://x.com/i/1' WHERE id = $1", [targetId]);
+  sent.length = 0;
+  await assert.rejects(crier.posts.update(postId, { scheduledAt: later }), (error: unknown) => error instanceof CrierError && error.status === 409 && error.code === 'post_partially_published');
+  assert.equal(sent.filter((s) => s.method === 'PATCH').length, 1);
+});

@@ -68,8 +68,8 @@ interface Caller {
 
 /** Calls this app's own routes as `caller`: the API authenticates, limits and scopes each call itself. */
 function injectCaller(app: FastifyInstance, caller: Caller): ApiCaller {
-  return async ({ method, path, query, body }) => {
-    const headers: Record<string, string> = {};
+  return async ({ method, path, query, body, headers: extra }) => {
+    const headers: Record<string, string> = { ...extra };
     if (caller.authorization) headers.authorization = caller.authorization;
     if (caller.requestId) headers['x-request-id'] = caller.requestId;
     if (body !== undefined) headers['content-type'] = 'application/json';

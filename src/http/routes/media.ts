@@ -1,13 +1,15 @@
 // Media: /v1/media* (API key) to start, confirm, list and delete uploads; and, outside /v1 with no API
 // key, the two public routes a signed URL or an unguessable token authorizes: the upload PUT and the
 // public file a network fetches.
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaContext, type MediaContext } from '../../media/context.ts';
 import { deleteMedia, findServedFile, getMedia, listMedia, type ServedFile } from '../../media/library.ts';
 import { parseRange } from '../../media/range.ts';
-import { confirmUpload, receiveUpload, startUpload } from '../../media/uploads.ts';
+import { confirmUpload, importUpload, receiveUpload, startUpload } from '../../media/uploads.ts';
+import { createGuardedClient } from '../../security/ssrf.ts';
 import { parseNumericId } from '../../ids.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
@@ -45,6 +47,27 @@ export function mediaRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     handler: async (request) => ({ success: true, data: await startUpload(media, request.owner.orgId, request.body) }),
+  });
+
+  // The file at a URL, downloaded by Crier through the SSRF guard (the guard's own client: never loopback unless tests allow it).
+  const importClient = createGuardedClient({
+    allowLoopback: ctx.config.allowLoopbackFetch, maxBytes: ctx.config.media.maxUploadBytes, timeoutMs: 10 * 60_000,
+    ca: ctx.config.extraCaFile ? readFileSync(ctx.config.extraCaFile) : undefined,
+  });
+  app.addHook('onClose', () => importClient.close());
+  app.post<{ Body: { url: string; filename?: string; content_type?: string } }>('/v1/media/import', {
+    schema: {
+      summary: 'Import a file from a URL',
+      description: "Crier downloads the file at `url` (public https addresses only, through its SSRF guard, up to the upload size limit) and keeps it as confirmed media, judged as confirm judges an upload: the answer is the ready media with its `url`. `filename` defaults to the URL's last path segment and must end in a type Crier takes. A URL that cannot be fetched, or a file that is not what its name says: 400 naming the field.",
+      tags: ['media'],
+      body: Type.Object({
+        url: Type.String({ minLength: 1, maxLength: 2048 }),
+        filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        content_type: Type.Optional(Type.String({ maxLength: 255 })),
+      }),
+      response: { 201: Type.Object({ success: Type.Boolean(), data: MediaSchema }), 400: ErrorSchema, 413: ErrorSchema },
+    },
+    handler: async (request, reply) => reply.code(201).send({ success: true, data: await importUpload(media, importClient, ctx.config.allowLoopbackFetch, request.owner.orgId, request.body) }),
   });
 
   app.post<{ Params: { id: string }; Body: { size?: number } }>('/v1/media/:id/confirm', {
