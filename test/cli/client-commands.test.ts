@@ -24,8 +24,8 @@ before(async () => {
   const port = String(await freePort());
   // One attempt per destination: a destination that cannot publish fails at once instead of after minutes of retries.
   sandbox = await runSandbox({ after: (fn) => cleanups.push(fn) }, { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PUBLIC_BASE_URL: undefined, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn', CRIER_PUBLISH_MAX_ATTEMPTS: '1' });
-  client = { CRIER_URL: `http://127.0.0.1:${port}`, CRIER_API_KEY: sandbox.key };
-  api = sandboxApi(port);
+  client = { CRIER_URL: `http://127.0.0.1:${sandbox.port}`, CRIER_API_KEY: sandbox.key };
+  api = sandboxApi(sandbox.port);
   image = path.join(dataDir, 'sunrise.png');
   await writeFile(image, PNG_1X1);
 });

@@ -20,8 +20,8 @@ before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-client-errors-'));
   const port = String(await freePort());
   sandbox = await runSandbox({ after: (fn) => cleanups.push(fn) }, { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PUBLIC_BASE_URL: undefined, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
-  client = { CRIER_URL: `http://127.0.0.1:${port}`, CRIER_API_KEY: sandbox.key };
-  api = sandboxApi(port);
+  client = { CRIER_URL: `http://127.0.0.1:${sandbox.port}`, CRIER_API_KEY: sandbox.key };
+  api = sandboxApi(sandbox.port);
 });
 after(async () => {
   for (const cleanup of cleanups) await cleanup();

@@ -21,7 +21,7 @@ let api: ReturnType<typeof sandboxApi>;
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-cross-post-'));
   env = { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  api = sandboxApi(env.PORT);
+  api = sandboxApi(env);
 });
 after(() => rm(dataDir, { recursive: true, force: true }));
 

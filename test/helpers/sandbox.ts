@@ -1,6 +1,7 @@
 // `crier start --sandbox` as a newcomer runs it: a real process, its guide read from its output, and
 // the API called with the key it printed.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../src/db/embedded.ts';
 import { startCrierProcess } from './process.ts';
 
 export interface SandboxRun {
@@ -8,22 +9,42 @@ export interface SandboxRun {
   key: string;
   /** The accounts the guide lists, in its order. */
   accounts: { network: string; username: string; id: string }[];
+  /** The port it listens on (env.PORT, or the one chosen instead when that was taken). */
+  port: string;
 }
 
-/** Starts the sandbox (stopped when the test ends) and reads the key and accounts its guide prints. */
+/**
+ * Starts the sandbox (stopped when the test ends) and reads the key and accounts its guide prints.
+ * A port chosen free by the test can be taken by a parallel test file before Crier listens on it:
+ * then Crier says so and exits, and the run is tried again on another free port, written back to
+ * `env.PORT` (and to `env.PUBLIC_BASE_URL` when that named the old port).
+ */
 export async function runSandbox(t: { after(fn: () => unknown): void }, env: Record<string, string | undefined>): Promise<SandboxRun> {
-  const crier = startCrierProcess(['start', '--sandbox'], env);
-  t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
+  for (let attempt = 1; ; attempt++) {
+    const crier = startCrierProcess(['start', '--sandbox'], env);
+    t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
+    try {
+      return await readGuide(crier, env);
+    } catch (error) {
+      if (attempt === 3 || !/Port \d+ is already in use/.test(crier.output())) throw error;
+      const taken = env.PORT!;
+      env.PORT = String(await freePort());
+      if (env.PUBLIC_BASE_URL) env.PUBLIC_BASE_URL = env.PUBLIC_BASE_URL.replace(`:${taken}`, `:${env.PORT}`);
+    }
+  }
+}
+
+async function readGuide(crier: ReturnType<typeof startCrierProcess>, env: Record<string, string | undefined>): Promise<SandboxRun> {
   const [, key] = await crier.waitFor(/API key for this sandbox run: (crier_\S+)/);
   await crier.waitFor(/Connect an account/);
   const accounts = [...crier.output().matchAll(/^ {2}([a-z_]+)\s+@(\S+)\s+account id (\S+)$/gm)].map((m) => ({ network: m[1]!, username: m[2]!, id: m[3]! }));
-  return { crier, key: key!, accounts };
+  return { crier, key: key!, accounts, port: env.PORT! };
 }
 
-/** The API of the sandbox listening on `port`, with a key: status and parsed body. */
-export function sandboxApi(port: string | undefined) {
+/** The API of the sandbox listening on `port` (or on the port an env names when called), with a key: status and parsed body. */
+export function sandboxApi(port: string | undefined | { PORT?: string }) {
   return (pathname: string, key: string, init: RequestInit = {}) =>
-    fetch(`http://127.0.0.1:${port}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) } })
+    fetch(`http://127.0.0.1:${typeof port === 'object' ? port.PORT : port}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string> | undefined) } })
       .then(async (r) => ({ status: r.status, body: await r.json() as any }));
 }
 
