@@ -3145,6 +3145,10 @@ export interface operations {
                             accountType: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
                             id: string;
                             /** @enum {integer} */
                             isActive: 0 | 1;
@@ -3187,6 +3191,10 @@ export interface operations {
                             accountType: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
                             id: string;
                             /** @enum {integer} */
                             isActive: 0 | 1;
@@ -3762,6 +3770,10 @@ export interface operations {
                             accountType: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
                             id: string;
                             /** @enum {integer} */
                             isActive: 0 | 1;
@@ -3872,6 +3884,10 @@ export interface operations {
                             accountType: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
                             id: string;
                             /** @enum {integer} */
                             isActive: 0 | 1;
@@ -3889,6 +3905,10 @@ export interface operations {
                                 accountType: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                /** @description when it was disconnected; null while active */
+                                disconnectedAt: string | null;
+                                /** @description why the account was disconnected (the error that disconnected it); null while active */
+                                disconnectedReason: string | null;
                                 id: string;
                                 /** @enum {integer} */
                                 isActive: 0 | 1;

@@ -16,6 +16,9 @@ export interface SocialAccountJson {
   accountType: string;
   /** 1 or 0, as the spec's `account.token_expired` flow describes it. */
   isActive: 0 | 1;
+  /** Why the account was disconnected (the error that disconnected it), null while it is active. */
+  disconnectedReason: string | null;
+  disconnectedAt: string | null;
   profile_picture_url: string | null;
   network_unique_id: string;
   sandbox: boolean;
@@ -40,6 +43,8 @@ interface AccountRow {
   tenant_id: string | null;
   account_type: string;
   is_active: boolean;
+  disconnected_reason: string | null;
+  disconnected_at: Date | null;
   profile_picture_url: string | null;
   network_unique_id: string;
   sandbox: boolean;
@@ -81,6 +86,8 @@ function toAccountJson(row: AccountRow): SocialAccountJson {
     tenantId: row.tenant_id,
     accountType: row.account_type,
     isActive: row.is_active ? 1 : 0,
+    disconnectedReason: row.is_active ? null : row.disconnected_reason,
+    disconnectedAt: row.is_active ? null : row.disconnected_at?.toISOString() ?? null,
     profile_picture_url: row.profile_picture_url,
     network_unique_id: row.network_unique_id,
     sandbox: row.sandbox,
@@ -121,7 +128,8 @@ export async function upsertSocialAccount(db: Queryable, box: SecretBox, account
      ON CONFLICT (org_id, network, network_unique_id) DO UPDATE SET
        username = EXCLUDED.username, nickname = EXCLUDED.nickname, tenant_id = EXCLUDED.tenant_id,
        account_type = EXCLUDED.account_type, profile_picture_url = EXCLUDED.profile_picture_url,
-       service_url = EXCLUDED.service_url, managed_app = EXCLUDED.managed_app, messaging = EXCLUDED.messaging, is_active = true, token_refresh_retry_at = NULL
+       service_url = EXCLUDED.service_url, managed_app = EXCLUDED.managed_app, messaging = EXCLUDED.messaging, is_active = true, token_refresh_retry_at = NULL,
+       disconnected_reason = NULL, disconnected_at = NULL
      RETURNING id`,
     [account.orgId, account.network, account.username, account.nickname ?? account.username, account.tenantId ?? null,
       account.networkUniqueId, account.accountType ?? 'personal', account.profilePictureUrl ?? null, account.serviceUrl ?? null,

@@ -106,11 +106,15 @@ function encodedOnce(id: number): string {
 }
 
 /**
- * The token no longer works: the account becomes inactive and, once, account.token_expired is emitted.
+ * The token no longer works: the account becomes inactive, keeping why and when (shown on the account
+ * until it is connected again), and, once, account.token_expired is emitted.
  * Also used by the token refresher (accounts/token-refresh.ts) when a refresh token is refused.
  */
 export async function markAccountDisconnected(tx: Queryable, orgId: number, account: { id: number; network: string; username: string }, error: string): Promise<void> {
-  const { rowCount } = await tx.query('UPDATE social_accounts SET is_active = false WHERE id = $1 AND is_active', [account.id]);
+  const { rowCount } = await tx.query(
+    'UPDATE social_accounts SET is_active = false, disconnected_reason = $2, disconnected_at = now() WHERE id = $1 AND is_active',
+    [account.id, error],
+  );
   if (rowCount) {
     await emitEvent(tx, orgId, 'account.token_expired', {
       orgId: encodeId(orgId),

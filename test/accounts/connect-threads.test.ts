@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
-import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
+import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, listedAccount, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';
 
 let threads: ThreadsEmulator, server: TestServer, org: TestOrg;
@@ -108,10 +108,14 @@ describe('refreshing a Threads token', () => {
     assert.match(event.data.error, /code 190\/463/);
   });
 
-  test('a revoked token (the user removed the app): disconnected once', async () => {
+  test('a revoked token (the user removed the app): disconnected once; connecting again makes it active, the reason gone', async () => {
     const { accountId, rawId, user } = await connectUser();
     threads.clock.advance(2 * DAY_MS);
     threads.revokeUser(user.id);
     await expectDisconnectedOnce(server, org, accountId, rawId);
+    threads.signIn(user.id);
+    await reconnectSameAccount(server, org, 'threads', accountId);
+    const listed = await listedAccount(server, org, accountId);
+    assert.deepEqual([listed.isActive, listed.disconnectedReason, listed.disconnectedAt], [1, null, null]);
   });
 });

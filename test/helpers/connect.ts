@@ -270,8 +270,11 @@ export async function listedProfile(server: TestServer, org: TestOrg, accountId:
 export async function expectDisconnectedOnce(server: TestServer, org: TestOrg, accountId: string, rawId: number): Promise<{ type: string; data: any }> {
   assert.equal(await refreshWhenDue(server, rawId), 'disconnected');
   assert.equal(await refreshWhenDue(server, rawId), undefined, 'an inactive account is not picked again');
-  assert.equal((await listedAccount(server, org, accountId)).isActive, 0);
+  const listed = await listedAccount(server, org, accountId);
+  assert.equal(listed.isActive, 0);
   const events = await tokenExpiredEvents(server, org.orgId, rawId);
   assert.equal(events.length, 1);
+  assert.equal(listed.disconnectedReason, events[0]!.data.error, 'the account says why, as the event did');
+  assert.ok(Math.abs(Date.parse(listed.disconnectedAt) - Date.now()) < 60_000, `disconnectedAt ${listed.disconnectedAt}`);
   return events[0]!;
 }

@@ -182,7 +182,7 @@ describe('GET /v1/social-accounts', () => {
     assert.equal(res.body.limit, 50);
     assert.equal(res.body.offset, 0);
     const first = res.body.data[0];
-    assert.deepEqual(Object.keys(first).sort(), ['accountType', 'createdAt', 'id', 'isActive', 'network', 'network_unique_id', 'nickname', 'profile_picture_url', 'sandbox', 'tenantId', 'username']);
+    assert.deepEqual(Object.keys(first).sort(), ['accountType', 'createdAt', 'disconnectedAt', 'disconnectedReason', 'id', 'isActive', 'network', 'network_unique_id', 'nickname', 'profile_picture_url', 'sandbox', 'tenantId', 'username']);
     assert.equal(first.id, a1.id);
     assert.equal(first.isActive, 1);
     assert.ok(!JSON.stringify(res.body).includes('secret-'));

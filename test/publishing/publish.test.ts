@@ -134,6 +134,7 @@ describe('failures are classified and visible', () => {
     assert.match(post.socialAccounts[0].error, /^x: the access token was refused/);
     const account = (await stack.server.request('GET', `/v1/social-accounts?id=${xa.id}`, { key: org.key })).body.data[0];
     assert.equal(account.isActive, 0);
+    assert.equal(account.disconnectedReason, post.socialAccounts[0].error, 'the account says why it was disconnected');
     const second = await create({ accounts: [xa.id], content: 'still expired' });
     const again = await stack.waitForPost(org, second.id);
     assert.match(again.socialAccounts[0].error, /disconnected/);

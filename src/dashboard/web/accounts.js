@@ -73,13 +73,21 @@ function PasswordConnect({ network, onConnected }) {
   </form>`;
 }
 
+/** Active, or disconnected with why and when (the error that disconnected it, from the API). */
+function AccountState({ account }) {
+  if (account.isActive) return html`<span class="status status-published"><span aria-hidden="true">✓</span> active</span>`;
+  return html`<span class="status status-failed"><span aria-hidden="true">✗</span> disconnected</span>
+    <div class="reason">${account.disconnectedReason ? `Why: ${account.disconnectedReason}` : 'Why: not recorded (disconnected before Crier kept the reason)'}</div>
+    ${account.disconnectedAt ? html`<div class="muted">since ${formatDate(account.disconnectedAt)}; reconnect it to publish again</div>` : html`<div class="muted">reconnect it to publish again</div>`}`;
+}
+
 function AccountRow({ account, onChanged }) {
   const action = useAction();
   const remove = () => action.run(() => api(`/v1/social-accounts/${account.id}`, { method: 'DELETE' })).then((r) => r && onChanged());
   return html`<tr class="account-row">
     <td><${AccountLabel} account=${account} /></td>
     <td data-label="Name">${account.nickname}${account.tenantId ? html` <span class="muted">tenant ${account.tenantId}</span>` : null}</td>
-    <td data-label="State">${account.isActive ? html`<span class="status status-published"><span aria-hidden="true">✓</span> active</span>` : html`<span class="status status-failed"><span aria-hidden="true">✗</span> disconnected: reconnect it to publish again</span>`}</td>
+    <td data-label="State"><${AccountState} account=${account} /></td>
     <td class="actions">
       <button type="button" class="secondary" disabled=${action.running} onClick=${() => action.run(() => startConnect(account.network))}>Reconnect</button>
       <button type="button" class="danger" disabled=${action.running} onClick=${confirmed(`Remove @${account.username} from Crier?`, remove)} aria-label=${`Remove @${account.username}`}>Remove</button>

@@ -17,6 +17,8 @@ export const AccountSchema = Type.Object({
   tenantId: Type.Union([Type.String(), Type.Null()]),
   accountType: Type.String(),
   isActive: Type.Integer({ enum: [0, 1] }),
+  disconnectedReason: Type.Union([Type.String(), Type.Null()], { description: 'why the account was disconnected (the error that disconnected it); null while active' }),
+  disconnectedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when it was disconnected; null while active' }),
   profile_picture_url: Type.Union([Type.String(), Type.Null()]),
   network_unique_id: Type.String(),
   sandbox: Type.Boolean(),
