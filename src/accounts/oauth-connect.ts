@@ -11,7 +11,7 @@ import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { networkFor } from '../networks/registry.ts';
 import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { createPendingConnection } from './pending-connections.ts';
+import { createConnectedSession, createPendingConnection } from './pending-connections.ts';
 import { accountApp, connectApp } from './social-networks.ts';
 import { upsertSocialAccount } from './social-accounts.ts';
 
@@ -102,7 +102,7 @@ function requestedMessaging(settings: OAuthSettings, network: string, scopes: un
 }
 
 export type CallbackOutcome =
-  | { kind: 'connected'; accountId: number; orgId: number; redirectUri: string | null }
+  | { kind: 'connected'; accountId: number; orgId: number; redirectUri: string | null; session?: string }
   | { kind: 'pending'; session: string; expiresAt: Date; orgId: number; redirectUri: string | null }
   | { kind: 'failed'; error: string; description: string; status: number; redirectUri: string | null };
 
@@ -169,15 +169,20 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     messaging: saved.messaging,
     ...account!.tokens,
   });
-  return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri };
+  if (!saved.redirect_uri) return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: null };
+  // Clients of the hosted API read only ?session= on the redirect: give them one beside account_id.
+  const { session } = await createConnectedSession(db, box, { orgId: saved.org_id, network: saved.network, tenantId: saved.tenant_id, redirectUri: saved.redirect_uri, accountId, candidate: account! });
+  return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: saved.redirect_uri, session };
 }
 
 /** Where the user's browser goes after the callback, or null when the connect gave no redirect_uri. */
 export function redirectTarget(outcome: CallbackOutcome): string | null {
   if (!outcome.redirectUri) return null;
   const url = new URL(outcome.redirectUri);
-  if (outcome.kind === 'connected') url.searchParams.set('account_id', encodeId(outcome.accountId));
-  else if (outcome.kind === 'pending') url.searchParams.set('session', outcome.session);
+  if (outcome.kind === 'connected') {
+    url.searchParams.set('account_id', encodeId(outcome.accountId));
+    if (outcome.session) url.searchParams.set('session', outcome.session);
+  } else if (outcome.kind === 'pending') url.searchParams.set('session', outcome.session);
   else {
     url.searchParams.set('error', outcome.error);
     url.searchParams.set('error_description', outcome.description);

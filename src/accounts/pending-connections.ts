@@ -16,8 +16,14 @@ const MAX_SELECTED = 100;
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
 export const candidatesData = (id: number) => `pending_connections:${id}:candidates`;
 
+/**
+ * A candidate the user may pick: with its tokens, or, in the session made beside a login that granted
+ * one account (connected at once), the id of that account instead: finalizing it returns the account
+ * and writes nothing, so a token refreshed meanwhile is never overwritten with the older one.
+ */
 interface StoredCandidate extends Omit<ConnectCandidate, 'tokens'> {
-  tokens: { accessToken: string; refreshToken?: string; expiresAt: string | null };
+  tokens?: { accessToken: string; refreshToken?: string; expiresAt: string | null };
+  accountId?: number;
 }
 
 export interface PendingView {
@@ -26,13 +32,24 @@ export interface PendingView {
   availablePages: { id: string; type: string; name: string; username: string; profilePictureUrl: string | null }[];
 }
 
-export async function createPendingConnection(
-  db: Queryable,
-  box: SecretBox,
-  input: { orgId: number; network: NetworkId; tenantId: string | null; redirectUri: string | null; sandbox?: boolean; managedApp?: boolean; messaging?: boolean; candidates: ConnectCandidate[] },
-): Promise<{ session: string; expiresAt: Date }> {
+interface PendingInput { orgId: number; network: NetworkId; tenantId: string | null; redirectUri: string | null; sandbox?: boolean; managedApp?: boolean; messaging?: boolean }
+
+export async function createPendingConnection(db: Queryable, box: SecretBox, input: PendingInput & { candidates: ConnectCandidate[] }): Promise<{ session: string; expiresAt: Date }> {
+  return storePending(db, box, input, input.candidates.map((c) => ({ ...c, tokens: { ...c.tokens, expiresAt: c.tokens.expiresAt?.toISOString() ?? null } })));
+}
+
+/**
+ * The session a login that granted one account also gets, so a client that only reads `?session=`
+ * (the hosted API's, whose logins always answer one) lists and "finalizes" it like a pick of one;
+ * it holds the connected account's id, not its tokens.
+ */
+export async function createConnectedSession(db: Queryable, box: SecretBox, input: PendingInput & { accountId: number; candidate: ConnectCandidate }): Promise<{ session: string; expiresAt: Date }> {
+  const { tokens: _sealedElsewhere, ...candidate } = input.candidate;
+  return storePending(db, box, input, [{ ...candidate, accountId: input.accountId }]);
+}
+
+async function storePending(db: Queryable, box: SecretBox, input: PendingInput, stored: StoredCandidate[]): Promise<{ session: string; expiresAt: Date }> {
   const session = randomBytes(32).toString('base64url');
-  const stored: StoredCandidate[] = input.candidates.map((c) => ({ ...c, tokens: { ...c.tokens, expiresAt: c.tokens.expiresAt?.toISOString() ?? null } }));
   // The id is the ciphertext's associated data, so it is taken before the row is written.
   const { rows: ids } = await db.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('pending_connections', 'id'))::bigint AS id`);
   const id = Number(ids[0]!.id);
@@ -101,6 +118,11 @@ export async function finalizePendingConnection(db: Db, box: SecretBox, token: s
     const accounts: SocialAccountJson[] = [];
     for (const id of new Set(selected as string[])) {
       const c = candidates.get(id)!;
+      if (c.accountId !== undefined) {
+        accounts.push(await alreadyConnected(tx, row, c.accountId));
+        continue;
+      }
+      const tokens = c.tokens!;
       const accountId = await upsertSocialAccount(tx, box, {
         orgId: row.org_id,
         network: row.network,
@@ -113,15 +135,22 @@ export async function finalizePendingConnection(db: Db, box: SecretBox, token: s
         sandbox: row.sandbox,
         managedApp: row.managed_app,
         messaging: row.messaging,
-        accessToken: c.tokens.accessToken,
-        refreshToken: c.tokens.refreshToken,
-        expiresAt: c.tokens.expiresAt ? new Date(c.tokens.expiresAt) : null,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: tokens.expiresAt ? new Date(tokens.expiresAt) : null,
       });
       accounts.push((await getSocialAccount(tx, row.org_id, accountId))!);
     }
     await tx.query('DELETE FROM pending_connections WHERE id = $1', [row.id]);
     return accounts;
   });
+}
+
+/** The account a one-account login connected at once, unless it was removed since. */
+async function alreadyConnected(tx: Queryable, row: PendingRow, accountId: number): Promise<SocialAccountJson> {
+  const account = await getSocialAccount(tx, row.org_id, accountId);
+  if (!account) throw new RequestError(409, 'The account this connect made was removed since: start again from a new auth URL', { code: 'account_removed' });
+  return account;
 }
 
 /** Maintenance: expired sessions (and their sealed tokens) are dropped. */

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
-import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, listedAccount, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
+import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, finalizeConnection, listedAccount, listedProfile, pendingConnection, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../src/ids.ts';
 
 let threads: ThreadsEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '1239876543210', clientSecret: 'crier-threads-secret' };
@@ -97,6 +98,32 @@ describe('refreshing a Threads token', () => {
     assert.ok(now.expiresAt!.getTime() > Date.now() + 59 * DAY_MS, `expiry ${now.expiresAt!.toISOString()}`);
     assert.deepEqual(await me(now.access!), { status: 200, body: { id: user.id, username: user.username } });
     assert.equal(now.active, true);
+  });
+
+  test("the redirect back carries the session the hosted API's clients read beside account_id: it lists the one account and finalizes to it unchanged", async () => {
+    const { accountId, trip, user } = await connectUser();
+    const session = trip.redirectedTo!.searchParams.get('session')!;
+    assert.ok(session, `no ?session= on ${trip.redirectedTo}`);
+    const pending = await pendingConnection(server, session);
+    assert.equal(pending.status, 200, JSON.stringify(pending.body));
+    assert.deepEqual(pending.body.data.availablePages.map((p: any) => [p.id, p.username]), [[user.id, user.username]]);
+    const stored = () => server.db.query('SELECT xmin::text AS row_version, access_token_enc FROM social_accounts WHERE id = $1', [decodeId(accountId)]).then((r) => r.rows);
+    const before = await stored();
+    const done = await finalizeConnection(server, session, [user.id]);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.deepEqual(done.body.connectedAccounts.map((a: any) => a.id), [accountId]);
+    assert.deepEqual(await stored(), before, 'the account connected at the callback is not written again');
+    assert.equal((await finalizeConnection(server, session, [user.id])).status, 404, 'a session is used once');
+  });
+
+  test('a one-account session whose account was removed meanwhile: finalize says so (409), nothing is connected', async () => {
+    const { accountId, trip, user } = await connectUser();
+    const session = trip.redirectedTo!.searchParams.get('session')!;
+    assert.equal((await server.request('DELETE', `/v1/social-accounts/${accountId}`, { key: org.key })).status, 200);
+    const done = await finalizeConnection(server, session, [user.id]);
+    assert.equal(done.status, 409, JSON.stringify(done.body));
+    assert.equal(done.body.code, 'account_removed');
+    assert.equal((await server.request('GET', `/v1/social-accounts?networkUniqueId=${user.id}`, { key: org.key })).body.data.length, 0);
   });
 
   test('an expired token: disconnected, isActive 0, exactly one account.token_expired even on later passes', async () => {

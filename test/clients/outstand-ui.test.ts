@@ -4,9 +4,9 @@
 import { browser } from './dom.ts';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
-import { APP_REDIRECT_URI, startConnectServer, stopConnectServer } from '../helpers/connect.ts';
-import type { TestAccount, TestOrg, TestServer } from '../helpers/harness.ts';
+import { startLinkedInEmulator, startThreadsEmulator, type LinkedInEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
+import { APP_REDIRECT_URI, callbackUrl, registerApp } from '../helpers/connect.ts';
+import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { browserFetch, type BrowserCall } from './browser.ts';
 import { fireEvent, screen } from '@testing-library/react';
 import { createElement } from 'react';
@@ -15,6 +15,8 @@ import { act, renderComponent, renderFresh, until, waitFor } from './render.ts';
 const ui = await import('@outstand-so/ui');
 
 let li: LinkedInEmulator;
+/** A network whose login grants one account: connected at once, its redirect carrying account_id and session. */
+let threads: ThreadsEmulator;
 let server: TestServer;
 let org: TestOrg;
 let x: TestAccount;
@@ -23,11 +25,18 @@ let baseUrl: string;
 const calls: BrowserCall[] = [];
 const nodeFetch = globalThis.fetch;
 const APP = { clientId: 'ui-linkedin', clientSecret: 'ui-linkedin-secret' };
+const THREADS_APP = { clientId: 'ui-threads', clientSecret: 'ui-threads-secret' };
 /** A 1x1 PNG: the media confirm judges the bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 before(async () => {
-  ({ emulator: li, server, org } = await startConnectServer('linkedin', await startLinkedInEmulator(), APP));
+  [li, threads] = await Promise.all([startLinkedInEmulator(), startThreadsEmulator()]);
+  server = await startTestServer({ CRIER_LINKEDIN_BASE_URL: li.url, CRIER_THREADS_BASE_URL: threads.url });
+  li.addApp({ ...APP, redirectUris: [callbackUrl(server, 'linkedin')] });
+  threads.addApp({ ...THREADS_APP, redirectUris: [callbackUrl(server, 'threads')] });
+  org = await server.createOrg();
+  await registerApp(server, org, 'linkedin', APP);
+  await registerApp(server, org, 'threads', THREADS_APP);
   x = await server.addAccount(org, 'x', 'ui_x');
   bsky = await server.addAccount(org, 'bluesky', 'ui.bsky.social');
   baseUrl = `${server.config.publicBaseUrl}/v1`;
@@ -35,7 +44,8 @@ before(async () => {
 });
 after(async () => {
   globalThis.fetch = nodeFetch;
-  await stopConnectServer(server, li);
+  await server.close();
+  await Promise.all([li.close(), threads.close()]);
 });
 beforeEach(() => {
   calls.length = 0;
@@ -175,6 +185,36 @@ describe('connecting an account', () => {
       const finalize = calls.filter((c) => c.method === 'POST').at(-1)!;
       assert.match(finalize.url, /^\/v1\/social-accounts\/pending\/[^/]+\/finalize$/);
       assert.equal(finalize.status, 200);
+    } finally {
+      view.unmount();
+    }
+  });
+
+  test('<OAuthCallback> after a login that grants one account (Threads): connected at once, its ?session= lists it and connects it again as it is', async () => {
+    const user = threads.addUser({ username: 'ui_threads_user' });
+    threads.signIn(user.id);
+    const started = await server.request('POST', '/v1/social-networks/threads/auth-url', { key: org.key, body: { redirect_uri: APP_REDIRECT_URI } });
+    const landed = await landAfterConsent(started.body.data.auth_url);
+    const accountId = landed.searchParams.get('account_id');
+    assert.ok(accountId && landed.searchParams.get('session'), `account_id and session on ${landed}`);
+    const stored = async () => (await server.db.query('SELECT xmin::text AS row_version, access_token_enc FROM social_accounts WHERE username = $1', ['ui_threads_user'])).rows;
+    const before = await stored();
+    const fromHere = calls.length;
+    browser.happyDOM.setURL(landed.href);
+    let connected: any[] | undefined;
+    const view = renderComponent(createElement(ui.OAuthCallback, { apiKey: org.key, baseUrl, onSuccess: (accounts: any[]) => { connected = accounts; } }));
+    try {
+      fireEvent.click(await screen.findByText(/ui_threads_user/, {}, { timeout: 5000 }));
+      fireEvent.click(await screen.findByText('Connect 1 Account'));
+      await waitFor(() => assert.ok(connected, 'onSuccess was not called'), { timeout: 5000 });
+      assert.deepEqual(connected!.map((a) => [a.id, a.network, a.username]), [[accountId, 'threads', 'ui_threads_user']]);
+      assert.deepEqual(calls.slice(fromHere).map((c) => `${c.method} ${c.url.replace(/pending\/[^/]+/, 'pending/<session>')} ${c.status}`), [
+        'GET /v1/social-accounts/pending/<session> 200',
+        'POST /v1/social-accounts/pending/<session>/finalize 200',
+      ]);
+      assert.deepEqual(await stored(), before, 'finalizing the session wrote nothing over the account connected at the callback');
+      const listed = (await server.request('GET', '/v1/social-accounts?network=threads', { key: org.key })).body.data;
+      assert.deepEqual(listed.map((a: any) => a.id), [accountId], 'one account, as the callback connected it');
     } finally {
       view.unmount();
     }

@@ -126,7 +126,9 @@ function Apps({ facts, apps, onChanged }) {
 
 export function AccountsPage() {
   const result = useConnectResult();
-  const [session, setSession] = useState(result.session ?? null);
+  // A login that granted one account comes back connected (account_id), its session only for the
+  // hosted API's clients: there is nothing to pick.
+  const [session, setSession] = useState(result.account_id ? null : result.session ?? null);
   const [notice, setNotice] = useState(result.account_id ? 'The account is connected.' : null);
   const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data));
   const apps = useLoad(() => api('/v1/social-networks').then((r) => r.data));
