@@ -2290,7 +2290,8 @@ export interface operations {
                         destinations: {
                             accountId: string;
                             network: string;
-                            /** @description false: publishing would fail this destination before calling its network, for `reasons` */
+                            notes?: string[];
+                            /** @description false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok's creator settings for a direct post) */
                             ok: boolean;
                             reasons: string[];
                             username: string;

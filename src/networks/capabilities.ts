@@ -2,6 +2,7 @@
 // shapes the engagement side (../shared/networks/engagement.md, the spec's Reply record and its
 // comment and message events) is built on. A network declares a capability only once it works: the
 // contract suite checks that every declared one is implemented and tested (test/networks/contract.test.ts).
+import type { PreflightPost } from './contract.ts';
 import type { AccountCredentials, NetworkLedger, PartRef } from './types.ts';
 
 /** An account as a capability calls its network with: credentials, and where refreshed tokens go. */
@@ -163,6 +164,12 @@ export interface AccountListing {
 export interface NetworkCapabilities {
   /** Lists a client reads to fill the network's platform block. */
   listings?: AccountListing[];
+  /**
+   * A dry run's check of a would-be post against what the network says of the account now (TikTok's
+   * creator settings): what publishing would refuse, none when it would pass. Read-only; a failed
+   * call is a PublishError (the dry run then says the check could not be made).
+   */
+  preview?(session: AccountSession, post: PreflightPost): Promise<string[]>;
   /**
    * Deletes a published post from the network (every container it published: thread replies and
    * first comments too, where they are posts of their own); 'absent' when the network no longer has it.

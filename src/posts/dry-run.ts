@@ -6,6 +6,8 @@
 // says "ok: false" where publishing would fail that destination, and the rest would still publish.
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
+import { callAsAccount, orgAccount, type AccountCallDeps } from '../engagement/account-call.ts';
+import type { PreflightPost } from '../networks/contract.ts';
 import { networkFor } from '../networks/registry.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import type { ResolvedAccount } from './accounts.ts';
@@ -18,7 +20,12 @@ export interface DryRunDestination {
   username: string;
   ok: boolean;
   reasons: string[];
+  /** A check with the network that could not be made now (it is made again when publishing). */
+  notes?: string[];
 }
+
+/** What the network says of a would-be post for one account now (its `preview` capability). */
+export type RemotePreview = (account: ResolvedAccount, post: PreflightPost) => Promise<{ reasons: string[]; note?: string }>;
 
 export interface DryRunBody {
   success: true;
@@ -47,20 +54,46 @@ export interface KnownMedia {
  */
 export async function dryRunCreate(
   parsed: Parsed, resolve: (entries: string[]) => Promise<ResolvedAccount[]>, known: (urls: string[]) => Promise<Map<string, KnownMedia>> = async () => new Map(),
+  remote: RemotePreview = async () => ({ reasons: [] }),
 ): Promise<DryRunBody> {
   if (!parsed.ok) throw validationError(parsed.details);
   const accounts = await resolve(parsed.request.accounts);
   const problem: RequestError | undefined = accountProblem(parsed.request, accounts);
   if (problem) throw problem;
   const media = await known(parsed.request.containers.flatMap((c) => c.media.map((m) => m.url)));
-  const body: DryRunBody = { success: true, dryRun: true, destinations: accounts.map((account) => destinationOf(parsed.request, account, media)) };
+  const destinations = await Promise.all(accounts.map((account) => destinationOf(parsed.request, account, media, remote)));
+  const body: DryRunBody = { success: true, dryRun: true, destinations };
   if (parsed.request.warnings.length) body.warnings = parsed.request.warnings;
   return body;
 }
 
-function destinationOf(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>): DryRunDestination {
+async function destinationOf(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>, remote: RemotePreview): Promise<DryRunDestination> {
   const reasons = [...preflightReasons(request, account), ...sizeReasons(request, account, media)];
-  return { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
+  const asked = await remote(account, { containers: request.containers, block: request.blocks[account.network] });
+  reasons.push(...asked.reasons);
+  const destination: DryRunDestination = { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
+  if (asked.note) destination.notes = [asked.note];
+  return destination;
+}
+
+/**
+ * The route's RemotePreview: the network's `preview` as the account (token refreshed once if refused),
+ * for a connected account whose network has one. A network that cannot answer now is a note, not a
+ * refusal: the same check is made when publishing.
+ */
+export function networkPreview(deps: AccountCallDeps, orgId: number): RemotePreview {
+  return async (account, post) => {
+    const preview = deps.networks.capabilities(account.network).preview;
+    if (!preview) return { reasons: [] };
+    const loaded = await orgAccount(deps, orgId, account.id);
+    if (!loaded.active) return { reasons: [] };
+    try {
+      return { reasons: await callAsAccount(deps, loaded.credentials, (session) => preview(session, post)) };
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error;
+      return { reasons: [], note: `${deps.networks.get(account.network).label} could not be asked about this account now (${error.message}); publishing asks again` };
+    }
+  };
 }
 
 /**

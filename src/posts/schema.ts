@@ -154,7 +154,8 @@ export const DryRunResponseSchema = Type.Object({
     accountId: Type.String(),
     network: Type.String(),
     username: Type.String(),
-    ok: Type.Boolean({ description: 'false: publishing would fail this destination before calling its network, for `reasons`' }),
+    ok: Type.Boolean({ description: 'false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok\'s creator settings for a direct post)' }),
     reasons: Type.Array(Type.String()),
+    notes: Type.Optional(Type.Array(Type.String({ description: 'a check with the network that could not be made now; publishing makes it again' }))),
   }), { description: 'One per resolved account, in the order a create lists them.' }),
 }, { description: 'The answer of `?dry_run=true`' });

@@ -28,7 +28,7 @@ const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = 
   youtube: { remove: 'test/networks/youtube/engagement.test.ts', ownPosts: 'test/networks/youtube/engagement.test.ts', comments: 'test/networks/youtube/engagement.test.ts', analytics: 'test/networks/youtube/engagement.test.ts' },
   bluesky: { remove: 'test/networks/bluesky/engagement.test.ts', ownPosts: 'test/networks/bluesky/engagement.test.ts', comments: 'test/networks/bluesky/engagement.test.ts', analytics: 'test/networks/bluesky/engagement.test.ts' },
   facebook: { remove: 'test/networks/facebook/engagement.test.ts', ownPosts: 'test/networks/facebook/engagement.test.ts', comments: 'test/networks/facebook/engagement.test.ts', analytics: 'test/networks/facebook/engagement.test.ts' },
-  tiktok: { ownPosts: 'test/networks/tiktok/engagement.test.ts', analytics: 'test/networks/tiktok/engagement.test.ts' },
+  tiktok: { ownPosts: 'test/networks/tiktok/engagement.test.ts', analytics: 'test/networks/tiktok/engagement.test.ts', preview: 'test/networks/tiktok/dry-run.test.ts' },
   google_business: { remove: 'test/networks/google_business/engagement.test.ts', ownPosts: 'test/networks/google_business/engagement.test.ts', analytics: 'test/networks/google_business/engagement.test.ts' },
   pinterest: { listings: 'test/networks/pinterest/boards.test.ts', remove: 'test/networks/pinterest/engagement.test.ts', ownPosts: 'test/networks/pinterest/engagement.test.ts', analytics: 'test/networks/pinterest/engagement.test.ts' },
   vimeo: { remove: 'test/networks/vimeo/engagement.test.ts', ownPosts: 'test/networks/vimeo/engagement.test.ts', comments: 'test/networks/vimeo/engagement.test.ts', analytics: 'test/networks/vimeo/engagement.test.ts' },

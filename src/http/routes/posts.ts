@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { accountProblem, createPostWriter } from '../../posts/create.ts';
-import { dryRunCreate, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
+import { dryRunCreate, networkPreview, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
+import { userFetchFor } from '../../security/ssrf.ts';
 import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
 import { listPosts } from '../../posts/list.ts';
 import { deletePost, reschedulePost } from '../../posts/manage.ts';
@@ -45,6 +46,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Concurrent creates share transactions (posts/create.ts).
   const postWriter = createPostWriter(ctx.db);
   const accountResolver = createAccountResolver(ctx.db);
+  const previewDeps = { db: ctx.db, box: ctx.box, networks: ctx.networks, userFetch: userFetchFor(ctx.config.allowLoopbackFetch) };
 
   app.post('/v1/posts', {
     schema: {
@@ -64,7 +66,8 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const now = new Date();
       const parsed = parseCreateBody(request.body, now, fetchPolicy);
       if (parseDryRun((request.query as Record<string, unknown>).dry_run)) {
-        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId: request.owner.orgId, entries }), (urls) => knownMedia(request.owner.orgId, urls));
+        const { orgId } = request.owner;
+        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId, entries }), (urls) => knownMedia(orgId, urls), networkPreview(previewDeps, orgId));
         // Sent as written: the 200 schema is a union, and serializing by it would validate each branch.
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       }

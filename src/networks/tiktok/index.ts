@@ -41,6 +41,7 @@ export const tiktok: Network<TikTokSettings> = {
   capabilities: ({ settings }) => {
     const apiUrl = settings.baseUrl ?? API_URL;
     return {
+      preview: async (session, post) => (await import('./preview.ts')).creatorPreview(apiUrl, session, post),
       ownPosts: (session, options) => ownVideos(apiUrl, session, options),
       analytics: {
         post: (session, post) => videoMetrics(apiUrl, session, post),
