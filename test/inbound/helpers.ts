@@ -5,7 +5,7 @@ import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/fa
 import { startInboundWorker, type InboundWorker } from '../../src/inbound/worker.ts';
 import { createLogger } from '../../src/log.ts';
 import { INSTAGRAM_SCOPES } from '../../src/networks/instagram/oauth.ts';
-import { MESSAGING_SCOPES } from '../../src/networks/instagram/messaging.ts';
+import { MESSAGING_SCOPES } from '../../src/networks/instagram/oauth.ts';
 import { encodeId } from '../../src/ids.ts';
 import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { until } from '../helpers/until.ts';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
 import { loadConfig } from '../../src/config.ts';
+import { verifyLazyShape } from '../../src/networks/lazy-capabilities.ts';
 import { NETWORK_LIST, createNetworkRegistry, networkFor } from '../../src/networks/registry.ts';
 import { NETWORKS, type NetworkId, type PostContent, type TargetContext } from '../../src/networks/types.ts';
 import { ajv } from '../../src/validation/ajv.ts';
@@ -186,6 +187,10 @@ for (const id of NETWORKS) {
       const adapter = registry.adapters()[id];
       assert.equal(network.publisher !== undefined, PUBLISHING.has(id));
       assert.equal(adapter?.network, network.publisher ? id : undefined);
+    });
+
+    test('capabilities loaded on first use are exactly those it declares at start', async () => {
+      assert.deepEqual(await verifyLazyShape(registry.capabilities(id)), []);
     });
 
     test('limits, capabilities, configuration and sandbox are declared sensibly', () => {

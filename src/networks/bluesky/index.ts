@@ -1,12 +1,12 @@
 // Bluesky: everything Crier knows of it (the contract: ../contract.ts). Accounts connect with an app
 // password, not OAuth.
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { blueskyCapabilities } from './capabilities.ts';
 import type { Network } from '../contract.ts';
 import { loginWithAppPassword } from './connect.ts';
 import { media } from './media.ts';
 import { options } from './options.ts';
 import { blueskyEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 export interface BlueskySettings {
   /** The service logins go to (CRIER_BLUESKY_SERVICE); an account's own PDS is learnt at login. */
@@ -38,7 +38,8 @@ export const bluesky: Network<BlueskySettings> = {
     const { createBlueskyAdapter } = await import('./adapter.ts');
     return createBlueskyAdapter({ service: settings.service });
   }),
-  capabilities: ({ settings }) => blueskyCapabilities(settings.service),
+  capabilities: ({ settings }) => lazyCapabilities('the Bluesky engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
+    async () => (await import('./capabilities.ts')).blueskyCapabilities(settings.service)),
   config: {
     variables: ['CRIER_BLUESKY_SERVICE'],
     read: (env) => ({ service: env.url('CRIER_BLUESKY_SERVICE', 'https://bsky.social') }),

@@ -2,11 +2,11 @@
 import type { Network } from '../contract.ts';
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { facebookCapabilities } from './engagement.ts';
 import { media } from './media.ts';
 import { createFacebookOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { facebookEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const GRAPH_URL = 'https://graph.facebook.com';
 
@@ -19,5 +19,6 @@ export const facebook: Network<BaseUrlSettings> = {
     limits: {},
   }),
   // Deleting, own posts, comments and figures (engagement.ts); baseUrlNetwork assembles no capabilities.
-  capabilities: ({ settings }) => facebookCapabilities(settings.baseUrl ?? GRAPH_URL),
+  capabilities: ({ settings }) => lazyCapabilities('the Facebook engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
+    async () => (await import('./engagement.ts')).facebookCapabilities(settings.baseUrl ?? GRAPH_URL)),
 };

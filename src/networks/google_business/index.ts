@@ -6,8 +6,6 @@ import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createGoogleBusinessOAuth } from './oauth.ts';
 import { options } from './options.ts';
-import { locationMetrics } from './performance.ts';
-import { ownLocalPosts, removeLocalPost } from './posts.ts';
 
 const POSTS_API = 'https://mybusiness.googleapis.com';
 const PERFORMANCE_API = 'https://businessprofileperformance.googleapis.com';
@@ -31,9 +29,10 @@ export const googleBusiness: Network<BaseUrlSettings> = {
     const postsApi = settings.baseUrl ?? POSTS_API;
     const performanceApi = settings.baseUrl ?? PERFORMANCE_API;
     return {
-      remove: (session, post) => removeLocalPost(postsApi, session, post),
-      ownPosts: (session, options) => ownLocalPosts(postsApi, session, options),
-      analytics: { account: (session, period) => locationMetrics(performanceApi, session, period) },
+      // Each loads its module on first use: a process that never reads them does not carry them.
+      remove: async (session, post) => (await import('./posts.ts')).removeLocalPost(postsApi, session, post),
+      ownPosts: async (session, options) => (await import('./posts.ts')).ownLocalPosts(postsApi, session, options),
+      analytics: { account: async (session, period) => (await import('./performance.ts')).locationMetrics(performanceApi, session, period) },
     };
   },
 };

@@ -3,11 +3,10 @@ import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { facebookEmulator } from '../facebook/sandbox.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { instagramCapabilities } from './engagement.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 import { media } from './media.ts';
 import { instagramInbound } from './inbound.ts';
-import { instagramMessaging } from './messaging.ts';
-import { createInstagramOAuth } from './oauth.ts';
+import { createInstagramOAuth, MESSAGING_SCOPES } from './oauth.ts';
 import { options } from './options.ts';
 
 const base = baseUrlNetwork({
@@ -26,9 +25,12 @@ export const instagram: Network<BaseUrlSettings> = {
   ...base,
   // baseUrlNetwork assembles no capabilities. Deleting, own media, comments and figures: engagement.ts;
   // comments and direct messages arriving as Meta webhooks: inbound.ts; messages sent with the Page token: messaging.ts.
-  capabilities: ({ settings }) => ({
-    ...instagramCapabilities(settings.baseUrl ?? 'https://graph.facebook.com'),
-    inbound: instagramInbound,
-    messages: instagramMessaging(settings.baseUrl ?? 'https://graph.facebook.com'),
-  }),
+  // Loaded on first use, but for the webhook checks (synchronous) and the messaging scopes a connect asks.
+  capabilities: ({ settings }) => lazyCapabilities('the Instagram engagement module', {
+    remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true }, messages: { send: true, contact: true },
+  }, async () => {
+    const apiUrl = settings.baseUrl ?? 'https://graph.facebook.com';
+    const [{ instagramCapabilities }, { instagramMessaging }] = await Promise.all([import('./engagement.ts'), import('./messaging.ts')]);
+    return { ...instagramCapabilities(apiUrl), messages: instagramMessaging(apiUrl) };
+  }, { inbound: instagramInbound, messages: { scopes: MESSAGING_SCOPES } }),
 };

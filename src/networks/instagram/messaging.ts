@@ -10,9 +10,8 @@ import type { AccountSession, ContactLookup, NetworkCapabilities } from '../capa
 import { NetworkHttp, type NetworkAnswer } from '../http.ts';
 import { PublishError } from '../errors.ts';
 import { GRAPH_VERSION } from './client.ts';
+import { MESSAGING_SCOPES } from './oauth.ts';
 
-/** What a connect asking for `messaging` adds to the default scopes (Facebook Login; pages_messaging: private replies). */
-export const MESSAGING_SCOPES = ['instagram_manage_messages', 'pages_manage_metadata', 'pages_messaging'] as const;
 
 const PROFILE_FIELDS = 'name,username,follower_count,is_user_follow_business,is_business_follow_user,is_verified_user';
 /** "This message is sent outside of allowed window." */

@@ -9,6 +9,9 @@ import type { ConnectCandidate, NetworkOAuth } from '../oauth.ts';
  * Publishing and comments on the linked Instagram account, and finding it through the Pages. Direct
  * messages are asked for only when a connect requests them (`scopes: ["messaging"]`: messaging.ts).
  */
+/** What a connect asking for `messaging` adds to the default scopes (Facebook Login; pages_messaging: private replies). */
+export const MESSAGING_SCOPES = ['instagram_manage_messages', 'pages_manage_metadata', 'pages_messaging'] as const;
+
 export const INSTAGRAM_SCOPES = [
   'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
   'pages_show_list', 'pages_read_engagement', 'business_management',

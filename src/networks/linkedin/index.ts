@@ -2,11 +2,11 @@
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { linkedinCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createLinkedInOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { linkedinEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const API_URL = 'https://api.linkedin.com';
 
@@ -18,5 +18,6 @@ export const linkedin: Network<BaseUrlSettings> = {
     // member posts a day.
     limits: { accountQuota: { max: 150, windowMs: 24 * 3_600_000, counts: 'posts' } },
   }),
-  capabilities: ({ settings }) => linkedinCapabilities(settings.baseUrl ?? API_URL),
+  capabilities: ({ settings }) => lazyCapabilities('the LinkedIn engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
+    async () => (await import('./capabilities.ts')).linkedinCapabilities(settings.baseUrl ?? API_URL)),
 };

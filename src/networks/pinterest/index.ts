@@ -2,15 +2,14 @@
 import { baseUrlConfig, baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { accountMetrics, pinMetrics } from './analytics.ts';
-import { boardsListing } from './boards.ts';
 import { media } from './media.ts';
 import { createPinterestOAuth } from './oauth.ts';
 import { options } from './options.ts';
-import { ownPins, removePin } from './posts.ts';
 import { pinterestEmulator } from './sandbox.ts';
 
 const API_URL = 'https://api.pinterest.com';
+/** GET /v1/social-accounts/:id/boards (boards.ts lists them). */
+const BOARDS_LISTING = { path: 'boards', summary: 'The account\'s Pinterest boards (id, name, description, privacy): the values pinterest.board_id takes' };
 /**
  * Where pins are created and boards read, when not api.pinterest.com: an app with Trial access may not
  * create pins in production and is told to use https://api-sandbox.pinterest.com (Pinterest's 403
@@ -49,12 +48,13 @@ export const pinterest: Network<PinterestSettings> = {
   capabilities: ({ settings }) => {
     const apiUrl = apiUrlOf(settings);
     return {
-      listings: [boardsListing(apiUrl)],
-      remove: (session, post) => removePin(apiUrl, session, post),
-      ownPosts: (session, options) => ownPins(apiUrl, session, options),
+      // Each loads its module on first use: a process that never reads them does not carry them.
+      listings: [{ ...BOARDS_LISTING, list: async (session, params) => (await import('./boards.ts')).listBoards(apiUrl, session, params) }],
+      remove: async (session, post) => (await import('./posts.ts')).removePin(apiUrl, session, post),
+      ownPosts: async (session, options) => (await import('./posts.ts')).ownPins(apiUrl, session, options),
       analytics: {
-        post: (session, post) => pinMetrics(apiUrl, session, post),
-        account: (session, period) => accountMetrics(apiUrl, session, period),
+        post: async (session, post) => (await import('./analytics.ts')).pinMetrics(apiUrl, session, post),
+        account: async (session, period) => (await import('./analytics.ts')).accountMetrics(apiUrl, session, period),
       },
     };
   },

@@ -2,11 +2,11 @@
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { redditCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createRedditOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { redditEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const API_URL = 'https://oauth.reddit.com';
 
@@ -18,5 +18,8 @@ export const reddit: Network<BaseUrlSettings> = {
     // account; per-subreddit throttles answer RATELIMIT with their own wait.
     limits: {},
   }),
-  capabilities: ({ settings }) => redditCapabilities(settings.baseUrl ?? API_URL),
+  capabilities: ({ settings }) => lazyCapabilities('the Reddit engagement module', {
+    listings: [{ path: 'subreddits/:name/flairs', summary: 'A subreddit\'s link flairs (Reddit)' }],
+    remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true },
+  }, async () => (await import('./capabilities.ts')).redditCapabilities(settings.baseUrl ?? API_URL)),
 };

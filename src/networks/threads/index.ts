@@ -2,11 +2,12 @@
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { threadsCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createThreadsOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { threadsEmulator } from './sandbox.ts';
+import { threadsInbound } from './inbound.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const API_URL = 'https://graph.threads.net';
 
@@ -25,5 +26,6 @@ const base = baseUrlNetwork({
 export const threads: Network<BaseUrlSettings> = {
   ...base,
   // Deleting, imports, replies, insights and the replies webhook (baseUrlNetwork assembles no capabilities).
-  capabilities: ({ settings }) => threadsCapabilities(settings.baseUrl ?? API_URL),
+  capabilities: ({ settings }) => lazyCapabilities('the Threads engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
+    async () => (await import('./capabilities.ts')).threadsCapabilities(settings.baseUrl ?? API_URL), { inbound: threadsInbound }),
 };

@@ -5,7 +5,6 @@ import { baseUrlConfig, baseUrlSandbox } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { creatorCapUsage, DEFAULT_CREATOR_CAP } from './cap.ts';
-import { creatorMetrics, ownVideos, videoMetrics } from './display.ts';
 import { media } from './media.ts';
 import { createTikTokOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -38,14 +37,15 @@ export const tiktok: Network<TikTokSettings> = {
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
   })),
   // After publishing (README.md): no delete and no comments (no such API for an ordinary app).
+  // Each loads its module on first use: a process that never reads them does not carry them.
   capabilities: ({ settings }) => {
     const apiUrl = settings.baseUrl ?? API_URL;
     return {
       preview: async (session, post) => (await import('./preview.ts')).creatorPreview(apiUrl, session, post),
-      ownPosts: (session, options) => ownVideos(apiUrl, session, options),
+      ownPosts: async (session, options) => (await import('./display.ts')).ownVideos(apiUrl, session, options),
       analytics: {
-        post: (session, post) => videoMetrics(apiUrl, session, post),
-        account: (session) => creatorMetrics(apiUrl, session),
+        post: async (session, post) => (await import('./display.ts')).videoMetrics(apiUrl, session, post),
+        account: async (session) => (await import('./display.ts')).creatorMetrics(apiUrl, session),
       },
     };
   },

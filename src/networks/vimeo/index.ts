@@ -4,9 +4,9 @@ import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createVimeoOAuth } from './oauth.ts';
-import { vimeoCapabilities } from './engagement.ts';
 import { options } from './options.ts';
 import { vimeoEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const API_URL = 'https://api.vimeo.com';
 
@@ -20,5 +20,6 @@ const base = baseUrlNetwork({
 export const vimeo: Network<BaseUrlSettings> = {
   ...base,
   // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and member figures.
-  capabilities: ({ settings }) => vimeoCapabilities(settings.baseUrl ?? API_URL),
+  capabilities: ({ settings }) => lazyCapabilities('the Vimeo engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
+    async () => (await import('./engagement.ts')).vimeoCapabilities(settings.baseUrl ?? API_URL)),
 };

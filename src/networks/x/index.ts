@@ -1,11 +1,11 @@
 // X: everything Crier knows of it (the contract: ../contract.ts).
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { xCapabilities } from './capabilities.ts';
 import { media } from './media.ts';
 import { createXOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { xEmulator } from './sandbox.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 export interface XSettings {
   /** The API host (CRIER_X_API_URL); the OAuth token calls go there too. */
@@ -23,7 +23,8 @@ export const x: Network<XSettings> = {
   // meta-x-linkedin-bluesky.md §1: POST /2/tweets allows 100 per 15 min per user; each tweet of a thread is one.
   limits: { accountQuota: { max: 100, windowMs: 15 * 60_000, counts: 'containers' } },
   publisher: ({ settings }) => lazyAdapter('x', 'the X adapter', async () => (await import('./adapter.ts')).createXAdapter({ apiUrl: settings.apiUrl })),
-  capabilities: ({ settings }) => xCapabilities(settings.apiUrl),
+  capabilities: ({ settings }) => lazyCapabilities('the X engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
+    async () => (await import('./capabilities.ts')).xCapabilities(settings.apiUrl)),
   config: {
     variables: ['CRIER_X_API_URL', 'CRIER_X_AUTHORIZE_URL'],
     read: (env) => ({

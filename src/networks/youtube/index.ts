@@ -4,12 +4,12 @@ import { baseUrlNetwork } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { googleEmulator } from '../google/sandbox.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
-import { youtubeCapabilities } from './engagement.ts';
 import { media } from './media.ts';
 import { createYoutubeOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { poolUsage } from './pool.ts';
 import { config, type YoutubeSettings } from './settings.ts';
+import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const base = baseUrlNetwork({
   id: 'youtube', label: 'YouTube', options, media, oauth: createYoutubeOAuth, emulator: googleEmulator,
@@ -24,5 +24,6 @@ export const youtube: Network<YoutubeSettings> = {
   publisher: ({ settings }) => lazyAdapter('youtube', 'the YouTube adapter', async () => (await import('./adapter.ts')).createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings })),
   usage: ({ settings }, ledger, orgId) => poolUsage(settings.pool, ledger, orgId),
   // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and channel figures.
-  capabilities: ({ settings }) => youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool),
+  capabilities: ({ settings }) => lazyCapabilities('the YouTube engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
+    async () => (await import('./engagement.ts')).youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool)),
 };
