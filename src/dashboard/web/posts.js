@@ -1,9 +1,11 @@
 // Posts: the list (the filters of GET /v1/posts, each destination's status at a glance) and a post's
 // page (its destinations, their errors, each publishing attempt, its events' webhook deliveries,
-// cancel and reschedule).
+// cancel and reschedule; once published, its figures, replies and deleting it from the networks:
+// engagement.js).
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api.js';
+import { Engagement } from './engagement.js';
 import { AccountLabel, ErrorBox, confirmed, Status, formatDate, useAction, useLoad } from './ui.js';
 import { DeliveryLog } from './webhooks.js';
 
@@ -140,6 +142,8 @@ export function PostPage({ id }) {
   const cancellable = p.socialAccounts.every((d) => d.status === 'pending');
   // A post none of whose destinations went out can be queued again; a partly published one cannot.
   const reschedulable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'failed' || d.status === 'cancelled');
+  // Published somewhere (or deleted from a network since): what happened after publishing.
+  const wentOut = p.socialAccounts.some((d) => d.status === 'published' || d.status === 'deleted');
   const doCancel = () => cancel.run(() => api(`/v1/posts/${p.id}`, { method: 'DELETE' })).then((r) => { if (r) { setOutcome(r.message); post.reload(); } });
   return html`<section>
     <p><a href="#/posts">← Posts</a></p>
@@ -149,6 +153,7 @@ export function PostPage({ id }) {
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
     <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} />`)}</ul>
+    ${wentOut ? html`<${Engagement} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>
     <${Attempts} id=${p.id} settled=${!unsettled} />
     <h2>Webhook deliveries</h2>
