@@ -129,6 +129,8 @@ export function PostPage({ id }) {
   const post = useLoad(() => api(`/v1/posts/${id}`).then((r) => r.post), [id]);
   const cancel = useAction();
   const [outcome, setOutcome] = useState(null);
+  // Another post's page reuses this one: what was said about the previous post goes.
+  useEffect(() => setOutcome(null), [id]);
   const unsettled = post.data?.socialAccounts.some((d) => UNSETTLED.has(d.status));
   // While a destination is on its way, the page follows it.
   useEffect(() => {
@@ -153,7 +155,7 @@ export function PostPage({ id }) {
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
     <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} />`)}</ul>
-    ${wentOut ? html`<${Engagement} post=${p} onChange=${post.reload} />` : null}
+    ${wentOut ? html`<${Engagement} key=${p.id} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>
     <${Attempts} id=${p.id} settled=${!unsettled} />
     <h2>Webhook deliveries</h2>
