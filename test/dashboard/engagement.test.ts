@@ -3,7 +3,8 @@
 // a network does not give as a dash saying so, never 0; Google's "no figures" reason), the replies of
 // X and Bluesky read from the emulated networks (Google's "no comments" reason instead), a reply sent
 // through the form and an answer to it nested under it, then "Delete from networks" and each
-// account's outcome. One Crier and one browser for the file; screenshots at desktop and phone widths.
+// account's outcome; a TikTok photo post (an inbox draft) says why it has no figures, no comments and
+// cannot be deleted through TikTok's API. One Crier and one browser for the file; screenshots at desktop and phone widths.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { freePort } from '../../src/db/embedded.ts';
+import { makeJpeg } from '../media/helpers.ts';
 import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
 import { DESKTOP, chromiumPath, collectPageErrors, launchChromium, screenshots } from './browser.ts';
 
@@ -26,6 +28,8 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
   let pageErrors: string[];
   let api: ReturnType<typeof sandboxApi>;
   let postId: string;
+  /** A photo post to TikTok alone, published in before() (TikTok's emulated processing takes a while). */
+  let tiktokPost: Promise<string>;
   const stops: (() => unknown)[] = [];
   const accountOf = (network: string) => run.accounts.find((a) => a.network === network)!;
   /** A destination's box of replies on the page. */
@@ -50,6 +54,8 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     // Deleting from the networks asks first; the test answers yes.
     page.on('dialog', (dialog) => dialog.accept());
 
+    tiktokPost = publishToTiktok();
+    tiktokPost.catch(() => {}); // awaited (and failing) in its test, not an unhandled rejection meanwhile
     const created = await api('/v1/posts', run.key, {
       method: 'POST',
       body: JSON.stringify({ accounts: ['x', 'bluesky', 'google_business'].map((n) => accountOf(n).username), containers: [{ content: 'Dashboard engagement' }] }),
@@ -59,6 +65,21 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     const post = await waitForSettledPost(api, run.key, postId, 30);
     assert.deepEqual(post.socialAccounts.map((d: any) => [d.network, d.status]), [['x', 'published'], ['bluesky', 'published'], ['google_business', 'published']]);
   });
+  async function publishToTiktok(): Promise<string> {
+    const upload = await api('/v1/media/upload', run.key, { method: 'POST', body: JSON.stringify({ filename: 'photo.jpg' }) });
+    const put = await fetch(upload.body.data.upload_url, { method: 'PUT', body: new Uint8Array(await makeJpeg('1080x1920')) });
+    assert.ok(put.ok, `PUT ${put.status}`);
+    const photo = (await api(`/v1/media/${upload.body.data.id}/confirm`, run.key, { method: 'POST', body: '{}' })).body.data;
+    const created = await api('/v1/posts', run.key, {
+      method: 'POST',
+      body: JSON.stringify({ accounts: [accountOf('tiktok').username], containers: [{ content: 'Dashboard photo', media: [{ url: photo.url, filename: 'photo.jpg' }] }] }),
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const post = await waitForSettledPost(api, run.key, created.body.post.id, 90);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    return post.id;
+  }
+
   after(async () => {
     await browser?.close();
     for (const stop of stops) await stop();
@@ -167,6 +188,29 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     assert.deepEqual(post.socialAccounts.map((d: any) => [d.network, d.status]), [['x', 'deleted'], ['bluesky', 'deleted'], ['google_business', 'deleted']]);
     const replies = await api(`/v1/posts/${postId}/replies?network=x`, run.key);
     assert.equal(replies.status, 404, 'nothing left to read replies from');
+  });
+
+  test('TikTok: why there are no figures and no comments, and "not supported" with its reason when deleting', async () => {
+    const id = await tiktokPost;
+    const username = accountOf('tiktok').username;
+    await page.goto(`${base}/#/posts/${id}`);
+    const row = analyticsRow(username);
+    await row.waitFor();
+    assert.equal(await page.locator('.remote-outcomes').count(), 0, 'nothing said yet about this post (the previous post\'s outcomes are gone)');
+    // The sandbox's TikTok leaves a photo post as an inbox draft: a publish_id, no public post to count.
+    assert.match(await row.innerText(), /TikTok gives no figures for it/);
+    const replies = repliesOf(username);
+    await replies.locator('.no-comments').waitFor();
+    assert.match(await replies.innerText(), /No comments here: TikTok posts have no comments an app can read or write through TikTok's API/);
+
+    await page.getByRole('button', { name: 'Delete from networks' }).click();
+    const outcome = page.locator('.remote-outcome', { hasText: `@${username}` });
+    await outcome.waitFor();
+    assert.match(await outcome.innerText(), /not supported[\s\S]*Why: TikTok's API cannot delete a post: delete it in TikTok itself/);
+    // Still on TikTok: still published, the button still there.
+    assert.equal((await api(`/v1/posts/${id}`, run.key)).body.post.socialAccounts[0].status, 'published');
+    await page.locator('.destinations .destination', { hasText: `@${username}` }).locator('.status-published').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Delete from networks' }).count(), 1);
   });
 
   test('no script error on the page', () => {
