@@ -1,9 +1,11 @@
 // Posts: the list (the filters of GET /v1/posts, each destination's status at a glance) and a post's
 // page (its destinations, their errors, each publishing attempt, its events' webhook deliveries,
-// cancel and reschedule).
+// cancel and reschedule; once published, its figures, replies and deleting it from the networks:
+// engagement.js).
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api.js';
+import { Engagement } from './engagement.js';
 import { AccountLabel, ErrorBox, confirmed, Status, formatDate, useAction, useLoad } from './ui.js';
 import { DeliveryLog } from './webhooks.js';
 
@@ -127,6 +129,8 @@ export function PostPage({ id }) {
   const post = useLoad(() => api(`/v1/posts/${id}`).then((r) => r.post), [id]);
   const cancel = useAction();
   const [outcome, setOutcome] = useState(null);
+  // Another post's page reuses this one: what was said about the previous post goes.
+  useEffect(() => setOutcome(null), [id]);
   const unsettled = post.data?.socialAccounts.some((d) => UNSETTLED.has(d.status));
   // While a destination is on its way, the page follows it.
   useEffect(() => {
@@ -140,6 +144,8 @@ export function PostPage({ id }) {
   const cancellable = p.socialAccounts.every((d) => d.status === 'pending');
   // A post none of whose destinations went out can be queued again; a partly published one cannot.
   const reschedulable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'failed' || d.status === 'cancelled');
+  // Published somewhere (or deleted from a network since): what happened after publishing.
+  const wentOut = p.socialAccounts.some((d) => d.status === 'published' || d.status === 'deleted');
   const doCancel = () => cancel.run(() => api(`/v1/posts/${p.id}`, { method: 'DELETE' })).then((r) => { if (r) { setOutcome(r.message); post.reload(); } });
   return html`<section>
     <p><a href="#/posts">← Posts</a></p>
@@ -149,6 +155,7 @@ export function PostPage({ id }) {
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
     <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} />`)}</ul>
+    ${wentOut ? html`<${Engagement} key=${p.id} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>
     <${Attempts} id=${p.id} settled=${!unsettled} />
     <h2>Webhook deliveries</h2>
