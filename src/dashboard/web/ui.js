@@ -25,7 +25,7 @@ export function AccountLabel({ account }) {
   return html`<span class="account"><${NetworkIcon} network=${account.network} /> <span>@${account.username.replace(/^@/, '')}</span></span>`;
 }
 
-const STATUS_SYMBOL = { published: '✓', failed: '✗', pending: '◷', publishing: '↻', unknown: '?', cancelled: '–' };
+const STATUS_SYMBOL = { published: '✓', failed: '✗', pending: '◷', publishing: '↻', unknown: '?', cancelled: '–', deleted: '⌫' };
 
 /** A destination's status: a symbol and a word, with a colour as a third cue only. */
 export function Status({ status }) {
