@@ -9,7 +9,7 @@ import type { NetworkRegistry } from '../networks/registry.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { userFetchFor } from '../security/ssrf.ts';
 import { claimDeliveries, markFailed, markProcessed, msUntilNextDue, purgeInbound } from './deliveries.ts';
-import { processDelivery, type ProcessDeps } from './process.ts';
+import type { ProcessDeps } from './process.ts';
 import { INBOUND_CHANNEL } from './receive.ts';
 
 const MAX_SLEEP_MS = 1000;
@@ -81,6 +81,8 @@ class InboundLoop {
 
   private async handle(delivery: Awaited<ReturnType<typeof claimDeliveries>>[number]): Promise<void> {
     try {
+      // Loaded with the first delivery: a Crier that receives none does not carry it.
+      const { processDelivery } = await import('./process.ts');
       const { items } = await processDelivery(this.process, delivery);
       await markProcessed(this.deps.db, delivery.id);
       this.deps.logger.debug({ deliveryId: delivery.id, items }, 'inbound delivery processed');

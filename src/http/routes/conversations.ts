@@ -2,14 +2,17 @@
 // (src/conversations/), their messages, sending, and starting one from a comment (comment-to-DM).
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { sendToConversation, startFromComment, type SendDeps } from '../../conversations/send.ts';
-import { conversationJson, findConversation, listConversations, listMessages, messageJson } from '../../conversations/store.ts';
+import type { SendDeps } from '../../conversations/send.ts';
 import { MAX_QUICK_REPLIES, MAX_TEXT_BYTES, MAX_TITLE_CHARS } from '../../conversations/validate.ts';
 import { RequestError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
+
+// Loaded on first use: a Crier whose accounts never message does not carry them (README, footprint).
+const store = () => import('../../conversations/store.ts');
+const send = () => import('../../conversations/send.ts');
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -66,6 +69,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext): void
       const accountId = requireId(request.query.social_account_id, decodeId, 'Social account not found');
       const owned = await ctx.db.query('SELECT 1 FROM social_accounts WHERE id = $1 AND org_id = $2', [accountId, request.owner.orgId]);
       if (!owned.rows.length) throw new RequestError(404, 'Social account not found', { code: 'not_found' });
+      const { listConversations, conversationJson } = await store();
       const rows = await listConversations(ctx.db, request.owner.orgId, accountId, request.query);
       return { success: true, data: rows.map(conversationJson) };
     },
@@ -80,7 +84,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext): void
       body: Type.Object({ social_account_id: Type.Optional(Type.Unknown()), ...MESSAGE_FIELDS }, { additionalProperties: true }),
       response: { 201: Sent, ...Errors },
     },
-    handler: async (request, reply) => reply.status(201).send({ success: true, data: await startFromComment(deps, request.owner.orgId, request.body ?? {}) }),
+    handler: async (request, reply) => reply.status(201).send({ success: true, data: await (await send()).startFromComment(deps, request.owner.orgId, request.body ?? {}) }),
   });
 
   app.get<{ Params: { id: string }; Querystring: { limit: number; offset: number } }>('/v1/conversations/:id/messages', {
@@ -94,6 +98,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext): void
       response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Array(MessageSchema) }), 404: ErrorSchema },
     },
     handler: async (request) => {
+      const { findConversation, listMessages, messageJson } = await store();
       const conversation = await findConversation(ctx.db, request.owner.orgId, conversationId(request.params.id));
       if (!conversation) throw new RequestError(404, 'Conversation not found', { code: 'not_found' });
       return { success: true, data: (await listMessages(ctx.db, conversation.id, request.query)).map(messageJson) };
@@ -111,7 +116,7 @@ export function conversationsRoutes(app: FastifyInstance, ctx: AppContext): void
       response: { 201: Sent, ...Errors },
     },
     handler: async (request, reply) => {
-      const data = await sendToConversation(deps, request.owner.orgId, conversationId(request.params.id), request.body ?? {});
+      const data = await (await send()).sendToConversation(deps, request.owner.orgId, conversationId(request.params.id), request.body ?? {});
       return reply.status(201).send({ success: true, data });
     },
   });

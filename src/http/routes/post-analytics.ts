@@ -1,7 +1,6 @@
 // GET /v1/posts/:id/analytics: a post's figures, read from each network it was published to.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { postAnalytics } from '../../engagement/analytics.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
@@ -41,6 +40,6 @@ export function postAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void
       params: IdParams,
       response: { 200: AnalyticsSchema, 404: ErrorSchema },
     },
-    handler: async (request) => ({ success: true, ...(await postAnalytics(deps, request.owner.orgId, request.params.id)) }),
+    handler: async (request) => ({ success: true, ...(await (await import('../../engagement/analytics.ts')).postAnalytics(deps, request.owner.orgId, request.params.id)) }),
   });
 }

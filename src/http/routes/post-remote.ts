@@ -1,7 +1,6 @@
 // DELETE /v1/posts/:id/remote: deletes a post from the networks it was published to.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { deleteFromNetworks } from '../../engagement/remote-delete.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
@@ -31,7 +30,7 @@ export function postRemoteRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     handler: async (request) => {
-      const data = await deleteFromNetworks(deps, request.owner.orgId, request.params.id);
+      const data = await (await import('../../engagement/remote-delete.ts')).deleteFromNetworks(deps, request.owner.orgId, request.params.id);
       return { success: true, data };
     },
   });

@@ -1,7 +1,6 @@
 // GET /v1/social-accounts/:id/metrics: an account's figures, read from its network.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { accountMetrics } from '../../engagement/analytics.ts';
 import { validationError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
@@ -40,7 +39,7 @@ export function socialAccountMetricsRoutes(app: FastifyInstance, ctx: AppContext
       const until = request.query.until ? new Date(request.query.until) : new Date();
       const since = request.query.since ? new Date(request.query.since) : new Date(until.getTime() - 28 * DAY_MS);
       if (since >= until) throw validationError([{ field: 'since', message: 'must be before until' }]);
-      return { success: true, data: await accountMetrics(deps, request.owner.orgId, accountId, { since, until }) };
+      return { success: true, data: await (await import('../../engagement/analytics.ts')).accountMetrics(deps, request.owner.orgId, accountId, { since, until }) };
     },
   });
 }
