@@ -102,7 +102,12 @@ export async function postReply(
 
 async function destinationFor(deps: RepliesDeps, orgId: number, postId: string, wanted: { network?: string; username?: string }, what: string): Promise<Destination> {
   const { destinations } = await loadDestinations(deps.db, orgId, postId);
-  return chooseDestination(onNetwork(destinations), wanted, what);
+  const published = onNetwork(destinations);
+  // Asked for no destination in particular: one without comments is never what is meant, so a post
+  // on X and Google Business answers X's replies rather than asking to choose between the two.
+  const withComments = published.filter((d) => deps.networks.capabilities(d.network).comments);
+  const among = !wanted.network && !wanted.username && withComments.length ? withComments : published;
+  return chooseDestination(among, wanted, what);
 }
 
 function commentsOf(deps: RepliesDeps, destination: Destination) {

@@ -94,6 +94,13 @@ describe('replies', () => {
     assert.equal(refused.status, 400);
     assert.equal(refused.body.code, 'replies_not_supported');
     assert.match(refused.body.error, /Pinterest posts have no comments/);
+
+    // Published on X and on Pinterest, asked for no destination in particular: X's replies, not a choice to make.
+    const crossPost = await publishedThread(one, ['On X and Pinterest']);
+    await stack.server.db.query("INSERT INTO targets (org_id, post_id, account_id, status, platform_post_id, platform_post_url, published_at) VALUES ($1, $2, $3, 'published', '78', 'https://pinterest.com/pin/78', now())", [org.orgId, decodeId(crossPost.id), pin.rawId]);
+    const onX = await api('GET', `/v1/posts/${crossPost.id}/replies`);
+    assert.equal(onX.status, 200, JSON.stringify(onX.body));
+    assert.equal((await api('GET', `/v1/posts/${crossPost.id}/replies?network=pinterest`)).body.code, 'replies_not_supported');
   });
 
   test("another org's post is not found", async () => {
