@@ -6,21 +6,17 @@
 // a key created and revoked; an account connected through the OAuth emulator with a page pick and one
 // with an app password. One Crier and one browser for the file; screenshots at desktop and phone widths.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freePort } from '../../src/db/embedded.ts';
 import { makeJpeg } from '../media/helpers.ts';
-import { runSandbox, sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
-import { DESKTOP, chromiumPath, collectPageErrors, launchChromium, screenshots } from './browser.ts';
+import type { sandboxApi, SandboxRun } from '../helpers/sandbox.ts';
+import { chromiumPath, openDashboard, screenshots, type DashboardSession } from './browser.ts';
 
 const executable = chromiumPath();
 const skip = executable ? false : 'no Chromium installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 
 describe('the dashboard in a real browser', { skip, timeout: 180_000 }, () => {
-  let dataDir: string;
+  let session: DashboardSession;
   let run: SandboxRun;
   let base: string;
   let browser: Browser;
@@ -28,7 +24,6 @@ describe('the dashboard in a real browser', { skip, timeout: 180_000 }, () => {
   let pageErrors: string[];
   let api: ReturnType<typeof sandboxApi>;
   let postId: string;
-  const stops: (() => unknown)[] = []; // stops the sandbox (registered by runSandbox)
   /** An empty compose form (through another page: the same address would keep the form as it is). */
   const freshCompose = async () => {
     await page.goto(`${base}/#/posts`);
@@ -39,25 +34,10 @@ describe('the dashboard in a real browser', { skip, timeout: 180_000 }, () => {
   const accountOf = (network: string) => run.accounts.find((a) => a.network === network)!;
 
   before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-dashboard-'));
-    const port = String(await freePort());
-    // The public URL is the address Crier listens on: `localhost` may resolve to ::1, where nothing
-    // listens, and the sandbox's webhook inbox is accepted at exactly <PUBLIC_BASE_URL>/sandbox/webhook-inbox.
-    const env = { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PORT: port, HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' };
-    [run, browser] = await Promise.all([runSandbox({ after: (fn) => stops.push(fn) }, env), launchChromium(executable!)]);
-    base = `http://127.0.0.1:${run.port}`;
-    api = sandboxApi(run.port);
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.setDefaultTimeout(15_000);
-    pageErrors = collectPageErrors(page);
-    // Removing, revoking and deleting ask first; the tests answer yes.
-    page.on('dialog', (dialog) => dialog.accept());
+    session = await openDashboard('crier-dashboard', executable!);
+    ({ run, browser, page, base, api, pageErrors } = session);
   });
-  after(async () => {
-    await browser?.close();
-    for (const stop of stops) await stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => session?.close());
 
   test('a wrong key is refused; the sandbox key signs in and lands on the posts', async () => {
     await page.goto(`${base}/`);

@@ -6,21 +6,17 @@
 // account's outcome; a TikTok photo post (an inbox draft) says why it has no figures, no comments and
 // cannot be deleted through TikTok's API. One Crier and one browser for the file; screenshots at desktop and phone widths.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { freePort } from '../../src/db/embedded.ts';
 import { makeJpeg } from '../media/helpers.ts';
-import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
-import { DESKTOP, chromiumPath, collectPageErrors, launchChromium, screenshots } from './browser.ts';
+import { waitForSettledPost, type sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
+import { chromiumPath, openDashboard, screenshots, type DashboardSession } from './browser.ts';
 
 const executable = chromiumPath();
 const skip = executable ? false : 'no Chromium installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 
 describe('the dashboard after publishing: analytics, replies, delete from networks', { skip, timeout: 180_000 }, () => {
-  let dataDir: string;
+  let session: DashboardSession;
   let run: SandboxRun;
   let base: string;
   let browser: Browser;
@@ -30,7 +26,6 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
   let postId: string;
   /** A photo post to TikTok alone, published in before() (TikTok's emulated processing takes a while). */
   let tiktokPost: Promise<string>;
-  const stops: (() => unknown)[] = [];
   const accountOf = (network: string) => run.accounts.find((a) => a.network === network)!;
   /** A destination's box of replies on the page. */
   const repliesOf = (username: string): Locator => page.locator('.replies-destination', { hasText: `@${username}` });
@@ -42,18 +37,8 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
   };
 
   before(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-dashboard-engagement-'));
-    const port = String(await freePort());
-    const env = { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PORT: port, HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' };
-    [run, browser] = await Promise.all([runSandbox({ after: (fn) => stops.push(fn) }, env), launchChromium(executable!)]);
-    base = `http://127.0.0.1:${run.port}`;
-    api = sandboxApi(run.port);
-    page = await browser.newPage({ viewport: DESKTOP });
-    page.setDefaultTimeout(15_000);
-    pageErrors = collectPageErrors(page);
-    // Deleting from the networks asks first; the test answers yes.
-    page.on('dialog', (dialog) => dialog.accept());
-
+    session = await openDashboard('crier-dashboard-engagement', executable!);
+    ({ run, browser, page, base, api, pageErrors } = session);
     tiktokPost = publishToTiktok();
     tiktokPost.catch(() => {}); // awaited (and failing) in its test, not an unhandled rejection meanwhile
     const created = await api('/v1/posts', run.key, {
@@ -80,11 +65,7 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     return post.id;
   }
 
-  after(async () => {
-    await browser?.close();
-    for (const stop of stops) await stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => session?.close());
 
   test('signed in, the post\'s page shows its figures per destination, a missing one as a dash saying who does not give it', async () => {
     await page.goto(`${base}/`);
