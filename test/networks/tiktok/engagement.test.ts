@@ -39,8 +39,8 @@ describe('TikTok engagement capabilities', () => {
   };
   const callsSince = (from: number) => s.tt.displayCalls().slice(from);
 
-  it('declares ownPosts and analytics only: no remove, no comments', () => {
-    assert.deepEqual(Object.keys(caps).sort(), ['analytics', 'ownPosts']);
+  it('declares ownPosts, analytics and the dry run\'s preview only: no remove, no comments', () => {
+    assert.deepEqual(Object.keys(caps).sort(), ['analytics', 'ownPosts', 'preview']);
     assert.deepEqual(Object.keys(caps.analytics!).sort(), ['account', 'post']);
   });
 
