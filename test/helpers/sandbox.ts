@@ -22,9 +22,17 @@ export interface SandboxRun {
 export async function runSandbox(t: { after(fn: () => unknown): void }, env: Record<string, string | undefined>): Promise<SandboxRun> {
   for (let attempt = 1; ; attempt++) {
     const crier = startCrierProcess(['start', '--sandbox'], env);
-    t.after(async () => { crier.child.kill('SIGTERM'); await crier.exited; });
+    let stopping = false;
+    let ready = false;
+    t.after(async () => { stopping = true; crier.child.kill('SIGTERM'); await crier.exited; });
+    // A sandbox that dies under a test shows as refused connections: say why it died.
+    void crier.exited.then((code) => {
+      if (ready && !stopping) process.stderr.write(`crier start --sandbox exited (${code}) while a test used it; its output ended with:\n${crier.output().slice(-4000)}\n`);
+    });
     try {
-      return await readGuide(crier, env);
+      const run = await readGuide(crier, env);
+      ready = true;
+      return run;
     } catch (error) {
       if (attempt === 3 || !/Port \d+ is already in use/.test(crier.output())) throw error;
       const taken = env.PORT!;
