@@ -33,7 +33,10 @@ export class ChannelListener {
       const connection = await this.#db.connect();
       connection.on('notification', (message) => this.#onNotify(message.payload || undefined));
       connection.on('error', () => {
-        if (this.#connection === connection) this.close();
+        if (this.#connection !== connection) return;
+        this.close();
+        // Woken as by a notification: the loop looks now and listens again, rather than after its sleep.
+        this.#onNotify(undefined);
       });
       this.#connection = connection;
       await connection.query(`LISTEN ${this.#channel}`);

@@ -59,11 +59,15 @@ export async function markFailed(db: Queryable, id: number, attempts: number, er
 }
 
 /** Milliseconds until the next delivery is due (0: now), undefined when none waits. */
+/** Milliseconds until an unprocessed delivery is due (0: now); undefined when none waits. */
 export async function msUntilNextDue(db: Db): Promise<number | undefined> {
+  // Not greatest(0, …) in SQL: greatest ignores a NULL, so "nothing waits" came back as "due now" and
+  // an idle processor looked every 10 ms.
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT greatest(0, extract(epoch FROM (min(next_attempt_at) - now())) * 1000)::float8 AS ms FROM inbound_deliveries WHERE processed_at IS NULL`,
+    `SELECT (extract(epoch FROM (min(next_attempt_at) - now())) * 1000)::float8 AS ms FROM inbound_deliveries WHERE processed_at IS NULL`,
   );
-  return rows[0]?.ms ?? undefined;
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? undefined : Math.max(0, ms);
 }
 
 /** Processed deliveries are kept this long (to look into), dedupe keys longer than Meta redelivers (36 h). */
