@@ -2,7 +2,8 @@
 // The webhook deliverer of a worker process: claims due deliveries, sends them (several at once),
 // records each attempt and schedules the retry. Any number of deliverers may run on one database:
 // claims skip each other's rows. It sleeps until the next delivery is due, and wakes early when a
-// transaction that fanned an event out commits (LISTEN/NOTIFY) or when one of its sends finishes.
+// transaction that fanned an event out commits (LISTEN/NOTIFY), when one of its sends finishes, or
+// when its listening connection is lost.
 import { Alarm, ChannelListener } from '../db/listen.ts';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
@@ -27,8 +28,15 @@ export interface DelivererDeps {
   logger: Logger;
 }
 
-/** Another process's new retries are noticed within this, even if its notification was missed. */
+/** Without a listening connection, the loop looks this often (a notification may have been missed). */
 const MAX_SLEEP_MS = 1000;
+/**
+ * While listening, every new delivery wakes the loop, and the next retry's or lease's due time is
+ * read before sleeping; what it cannot know is a retry another process scheduled after that read,
+ * which that process sends itself — unless it died since, and then this cap is how late it may be.
+ * Looking every second cost an idle worker two queries a second, for nothing.
+ */
+const LISTENING_MAX_SLEEP_MS = 60_000;
 /** Floor for due rows another deliverer holds: they are released within milliseconds. */
 const MIN_SLEEP_MS = 25;
 /** What a receiver may answer; the log keeps 1 KB of it. Larger answers fail the attempt (too_large). */
@@ -126,9 +134,10 @@ class DeliveryLoop {
   }
 
   private async untilNextDue(): Promise<number> {
+    const cap = this.listener.connection ? LISTENING_MAX_SLEEP_MS : MAX_SLEEP_MS;
     try {
       const ms = await msUntilNextDue(this.deps.db);
-      return ms === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(MIN_SLEEP_MS, ms));
+      return ms === undefined ? cap : Math.min(cap, Math.max(MIN_SLEEP_MS, ms));
     } catch {
       return MAX_SLEEP_MS;
     }

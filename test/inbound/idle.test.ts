@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import type { Db } from '../../src/db/pool.ts';
 import { msUntilNextDue } from '../../src/inbound/deliveries.ts';
 import { startInboundWorker } from '../../src/inbound/worker.ts';
 import { createLogger } from '../../src/log.ts';
+import { countingQueries } from '../helpers/counted-db.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;
@@ -31,19 +31,11 @@ test('when the next delivery is due: none waiting is undefined, a later one its 
 });
 
 test('an idle processor makes a handful of queries in two seconds, not hundreds', async () => {
-  let queries = 0;
-  // The real pool, its queries counted (the listening connection's LISTEN goes through connect()).
-  const counted = new Proxy(server.db, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
-      if (name === 'query') return (...args: unknown[]) => { queries++; return (value as (...a: unknown[]) => unknown).apply(target, args); };
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as Db;
-  const worker = startInboundWorker({ db: counted, box: server.box, logger: createLogger('silent'), networks: server.networks, allowLoopbackFetch: true });
+  const counted = countingQueries(server.db);
+  const worker = startInboundWorker({ db: counted.db, box: server.box, logger: createLogger('silent'), networks: server.networks, allowLoopbackFetch: true });
   try {
     await sleep(2_000);
-    assert.ok(queries <= 6, `${queries} queries in 2 s while idle`);
+    assert.ok(counted.queries() <= 6, `${counted.queries()} queries in 2 s while idle`);
   } finally {
     await worker.stop();
   }
