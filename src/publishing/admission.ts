@@ -41,17 +41,29 @@ export interface Admission {
  */
 export type Admit = (admission: Admission) => Promise<number>;
 
+/**
+ * How often a worker's admissions also sweep the admissions no later one asks about: a window-old
+ * row is garbage, not a constraint, and sweeping with every batch was a sixth of admitting.
+ */
+const SWEEP_EVERY_MS = 1000;
+
 /** One admission write runs at a time; those that arrive meanwhile share the next. */
 export function batchedAdmissions(db: Queryable, logger: Logger): Admit {
-  const batcher = new Batcher<Admission, number>({ write: (items) => admitAll(db, items), maxBatch: 512, logger, label: 'quota admissions' });
+  let sweptAt = 0;
+  const write = (items: Admission[]) => {
+    const sweep = Date.now() - sweptAt >= SWEEP_EVERY_MS;
+    if (sweep) sweptAt = Date.now();
+    return admitAll(db, items, sweep);
+  };
+  const batcher = new Batcher<Admission, number>({ write, maxBatch: 512, logger, label: 'quota admissions' });
   return (admission) => batcher.submit(admission);
 }
 
 // Never inside another transaction: publishing_admit turns off synchronous_commit for the
 // transaction it runs in (migration 016 says why).
-const ADMIT_BATCH = prepared(`SELECT target_id, wait_ms FROM publishing_admit_batch($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::float8[])`);
+const ADMIT_BATCH = prepared(`SELECT target_id, wait_ms FROM publishing_admit_batch($1::bigint[], $2::bigint[], $3::int[], $4::int[], $5::float8[], $6::boolean)`);
 
-async function admitAll(db: Queryable, items: Admission[]): Promise<number[]> {
+async function admitAll(db: Queryable, items: Admission[], sweep: boolean): Promise<number[]> {
   const column = <T>(pick: (a: Admission) => T) => items.map(pick);
   const { rows } = await db.query<{ target_id: number; wait_ms: number }>({
     ...ADMIT_BATCH,
@@ -61,6 +73,7 @@ async function admitAll(db: Queryable, items: Admission[]): Promise<number[]> {
       column((a) => (a.quota.counts === 'containers' ? a.containers : 1)),
       column((a) => a.quota.max),
       column((a) => a.quota.windowMs / 1000),
+      sweep,
     ],
   });
   const waits = new Map(rows.map((r) => [Number(r.target_id), Number(r.wait_ms)]));
