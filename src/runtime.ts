@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { createNetworkRegistry, type NetworkRegistry } from './networks/registry.ts';
+import type { SandboxControls } from './networks/contract.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency/keys.ts';
 import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
 import type { SecretBox } from './security/crypto.ts';
@@ -42,6 +43,8 @@ export interface StartOptions {
    * are never published to accounts that are not connected yet.
    */
   beforeWork?: (ready: Ready) => Promise<void>;
+  /** The running sandbox's emulators, for the API's sandbox routes (`crier start --sandbox`). */
+  sandbox?: SandboxControls;
 }
 
 export interface Running {
@@ -80,7 +83,7 @@ async function start(config: Config, logger: Logger, roles: Roles, options: Star
 
   // The networks' configured sides (OAuth providers, adapters), built once for every part of this process.
   const networks = createNetworkRegistry(config);
-  const api = roles.api ? await startApi(config, { db, box, logger, networks }, started) : undefined;
+  const api = roles.api ? await startApi(config, { db, box, logger, networks }, started, options.sandbox) : undefined;
   // Created once everything that commonly fails (database, key, port) has worked, so the start that
   // creates the default org is one that reaches "ready" and prints its admin key.
   const defaultOrg = await ensureDefaultOrg(db);
@@ -98,10 +101,10 @@ interface Parts {
   networks: NetworkRegistry;
 }
 
-async function startApi(config: Config, { db, box, logger, networks }: Parts, started: Shutdown): Promise<{ app: FastifyInstance; url: string | undefined }> {
+async function startApi(config: Config, { db, box, logger, networks }: Parts, started: Shutdown, sandbox: SandboxControls | undefined): Promise<{ app: FastifyInstance; url: string | undefined }> {
   const waker = createPublishWaker(db);
   started.push(() => waker.close());
-  const app = await buildApp({ config, db, waker, box, networks }, logger);
+  const app = await buildApp({ config, db, waker, box, networks, ...(sandbox ? { sandbox } : {}) }, logger);
   started.push(() => app.close());
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -12,7 +12,7 @@ import { createApiKey, revokeApiKeysNamed } from './orgs/api-keys.ts';
 import { saveSocialNetwork } from './accounts/social-networks.ts';
 import type { Db } from './db/pool.ts';
 import { encodeId } from './ids.ts';
-import type { Network, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
+import type { Network, SandboxControls, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
 import type { NetworkId } from './networks/types.ts';
 import type { SecretBox } from './security/crypto.ts';
@@ -28,6 +28,8 @@ export interface Sandbox {
   /** Environment overrides that point Crier at the emulators. */
   env: Record<string, string>;
   emulators: RunningEmulator[];
+  /** What the API's sandbox routes do on the emulators. */
+  controls: SandboxControls;
   close(): Promise<void>;
 }
 
@@ -67,9 +69,14 @@ export async function startSandbox(): Promise<Sandbox> {
     for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
     Object.assign(env, managedAppEnv(emulator, networks));
   }
+  const serving = (network: NetworkId) => emulators.find((e) => e.networks.some((n) => n.id === network))?.emulator;
   return {
     env,
     emulators,
+    controls: {
+      addComment: (comment) => serving(comment.network)?.addComment?.(comment),
+      addMessage: (message) => serving(message.network)?.addMessage?.(message),
+    },
     close: async () => {
       await Promise.all(emulators.map(({ emulator }) => emulator.close()));
     },
@@ -115,6 +122,8 @@ export async function prepareSandboxConnects(db: Db, box: SecretBox, sandbox: Sa
     if (!oauth.length || !emulator.prepareConnect) continue;
     const app = { clientId: `sandbox-${name}`, clientSecret: randomBytes(16).toString('hex') };
     emulator.prepareConnect({ ...app, redirectUris: oauth.map(callback) });
+    // Comments and messages pushed by the networks reach the org's sandbox accounts through this app.
+    emulator.subscribeInbound?.({ callbackUrl: (network) => `${publicBaseUrl}/inbound/${network}`, appId: app.clientId, appSecret: app.clientSecret });
     for (const network of oauth) {
       await saveSocialNetwork(db, box, orgId, { network, client_key: app.clientId, client_secret: app.clientSecret });
       connectable.push(network);

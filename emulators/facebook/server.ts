@@ -23,7 +23,7 @@ import { pageEngagementRoutes } from './routes/page-engagement.ts';
 import { instagramMediaRoutes } from './routes/instagram-media.ts';
 import { instagramMessagingRoutes } from './routes/instagram-messaging.ts';
 import { InstagramMessaging } from './instagram/messaging.ts';
-import { instagramMessagingControls, WebhookSender, type InstagramMessagingControls } from './instagram/webhooks.ts';
+import { instagramMessagingControls, pushingComments, WebhookSender, type InstagramMessagingControls } from './instagram/webhooks.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
 import type { FbRequest, FbRoute, FbWorld } from './world.ts';
@@ -144,7 +144,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
       store.record(accessToken, { kind: 'page', userId, pageId, clientId, longLived: true });
       return accessToken;
     },
-    instagram: instagramControls(instagram, store),
+    instagram: pushingComments(instagramControls(instagram, store), messaging, webhooks, (mediaId) => instagram.media.get(mediaId)?.igUserId),
     instagramMessaging: instagramMessagingControls(messaging, webhooks, (igUserId) => store.instagram(igUserId)?.account.username ?? igUserId),
     pages: pageControls(pages, clock, store),
     trustMediaCa: (pem) => {

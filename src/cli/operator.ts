@@ -128,6 +128,7 @@ async function serveSandbox(): Promise<number> {
   let guide: SandboxGuide | undefined;
   try {
     return await serve(config, { api: true, worker: true }, {
+      sandbox: sandbox.controls,
       beforeWork: async ({ db, box, orgId }) => {
         const accounts = await connectSandboxAccounts(db, box, sandbox, orgId);
         const connectable = await prepareSandboxConnects(db, box, sandbox, orgId, config.publicBaseUrl);
@@ -172,6 +173,11 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
     `  curl -s ${url}/v1/webhooks ${auth} \\`,
     `    -d '{"name":"inbox","url":"${inbox}","events":["post.published","post.error"],"generateSecret":true}'`,
     `  curl -s ${url}/v1/sandbox/webhook-inbox -H "Authorization: Bearer ${key}"`,
+    '',
+    `  Try replies: once the thread is published, someone comments on it on ${networkFor(textual[0]!.network).label}; read the replies and answer them:`,
+    `  curl -s ${url}/v1/sandbox/posts/<post id>/comments ${auth} \\`,
+    `    -d '${JSON.stringify({ network: textual[0]!.network, text: 'Love this!', author: 'a_fan' })}'`,
+    `  curl -s "${url}/v1/posts/<post id>/replies?network=${textual[0]!.network}" -H "Authorization: Bearer ${key}"`,
     '',
     `  Connect an account (${connectable.join(', ')}): open the auth_url this prints;`,
     '  the emulator consents at once and Crier answers the new account (or, for facebook, instagram,',

@@ -7,6 +7,7 @@
 // through Crier forgets the cached list, so the answer shows up on the next read.
 import { RequestError } from '../errors.ts';
 import type { CommentListOptions, Reply } from '../networks/capabilities.ts';
+import type { SandboxControls } from '../networks/contract.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './account-call.ts';
 import { chooseDestination, loadDestinations, onNetwork, type Destination } from './destinations.ts';
 
@@ -98,6 +99,32 @@ export async function postReply(
   const { replyId } = await callAsAccount(deps, account, (session) => comments.reply(session, destination.post, body.content, body.parent_comment_id));
   deps.cache.forget(destination.targetId);
   return replyId;
+}
+
+/**
+ * The sandbox only: someone else comments on the destination (or answers `parentCommentId`) on its
+ * emulator, so that the replies routes, comment.received and the dashboard can be tried. The cached
+ * list of the destination is forgotten, as after an answer through Crier.
+ */
+export async function addSandboxComment(
+  deps: RepliesDeps, sandbox: SandboxControls, orgId: number, postId: string,
+  body: { text: string; network?: string; username?: string; parent_comment_id?: string; author: string },
+): Promise<{ destination: Destination; commentId: string }> {
+  const destination = await destinationFor(deps, orgId, postId, { network: body.network, username: body.username }, 'comment on');
+  commentsOf(deps, destination);
+  const { credentials } = await orgAccount(deps, orgId, destination.accountId);
+  const added = sandbox.addComment({
+    network: destination.network, networkUniqueId: credentials.networkUniqueId, username: credentials.username,
+    post: destination.post, text: body.text, author: body.author, ...(body.parent_comment_id ? { parentCommentId: body.parent_comment_id } : {}),
+  });
+  if (!added) {
+    throw new RequestError(400, `The sandbox's ${deps.networks.get(destination.network).label} emulator cannot add comments`, { code: 'replies_not_supported' });
+  }
+  const { commentId } = await added.catch((error: unknown) => {
+    throw new RequestError(400, `The sandbox's ${deps.networks.get(destination.network).label} emulator refused the comment: ${(error as Error).message}`, { code: 'comment_refused' });
+  });
+  deps.cache.forget(destination.targetId);
+  return { destination, commentId };
 }
 
 async function destinationFor(deps: RepliesDeps, orgId: number, postId: string, wanted: { network?: string; username?: string }, what: string): Promise<Destination> {

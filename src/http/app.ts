@@ -28,6 +28,9 @@ import { postAnalyticsRoutes } from './routes/post-analytics.ts';
 import { postHistoryRoutes } from './routes/post-history.ts';
 import { postRemoteRoutes } from './routes/post-remote.ts';
 import { postRepliesRoutes } from './routes/post-replies.ts';
+import { sandboxCommentsRoutes } from './routes/sandbox-comments.ts';
+import { sandboxMessagesRoutes } from './routes/sandbox-messages.ts';
+import { ReplyCache } from '../engagement/replies.ts';
 import { socialAccountImportsRoutes } from './routes/social-account-imports.ts';
 import { socialAccountMetricsRoutes } from './routes/social-account-metrics.ts';
 import { postsRoutes } from './routes/posts.ts';
@@ -116,7 +119,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
-    postRepliesRoutes(v1, ctx);
+    const replies = new ReplyCache();
+    postRepliesRoutes(v1, ctx, replies);
     postAnalyticsRoutes(v1, ctx);
     postRemoteRoutes(v1, ctx);
     postHistoryRoutes(v1, ctx);
@@ -132,6 +136,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     usageRoutes(v1, ctx);
     mcpRoutes(v1);
     await sandboxInboxRoutes(v1, ctx);
+    sandboxCommentsRoutes(v1, ctx, replies);
+    sandboxMessagesRoutes(v1, ctx);
   });
   return app;
 }

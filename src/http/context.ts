@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
+import type { SandboxControls } from '../networks/contract.ts';
 import type { PublishWaker } from '../publishing/wake.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
@@ -13,4 +14,6 @@ export interface AppContext {
   box: SecretBox;
   /** The networks with their configured sides (OAuth providers, password logins), built once at start. */
   networks: NetworkRegistry;
+  /** The running sandbox's emulators (`crier start --sandbox` only): its routes add comments and messages there. */
+  sandbox?: SandboxControls;
 }

@@ -6,7 +6,7 @@
 // A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
 // the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
 // NetworkOAuth, which types.ts could not import without a cycle.
-import type { NetworkCapabilities } from './capabilities.ts';
+import type { NetworkCapabilities, PublishedPost } from './capabilities.ts';
 import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import type { ContainerInput, NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions } from './types.ts';
@@ -175,6 +175,51 @@ export interface SandboxEmulator {
    * _SECRET point Crier at it), for networks whose sandbox accounts connect through it.
    */
   managedApp?(): { clientId: string; clientSecret: string };
+  /**
+   * Sends the webhooks of the networks it serves that push comments or messages (Threads, Instagram)
+   * to Crier's inbound URL, signed with the org's app, as a developer subscribes their app: called
+   * once the sandbox registered that app (`prepareConnect`).
+   */
+  subscribeInbound?(subscription: { callbackUrl(network: NetworkId): string; appId: string; appSecret: string }): void;
+  /**
+   * Someone else comments on one of the account's published posts, or answers a comment: how the
+   * sandbox lets a newcomer try replies (`POST /v1/sandbox/posts/:id/comments`). Where the network
+   * pushes comments (subscribeInbound), the emulator sends its webhook as the network would.
+   */
+  addComment?(comment: SandboxComment): Promise<{ commentId: string }>;
+  /** Someone sends the account a direct message (networks with messaging): `POST /v1/sandbox/social-accounts/:id/messages`. */
+  addMessage?(message: SandboxMessage): Promise<{ messageId: string }>;
+}
+
+/** Whose account, on which of the networks an emulator serves (the Facebook emulator serves Instagram too). */
+export interface SandboxAccountRef {
+  network: NetworkId;
+  /** The account's id on the network (the connected account's networkUniqueId) and its username. */
+  networkUniqueId: string;
+  username: string;
+}
+
+export interface SandboxComment extends SandboxAccountRef {
+  /** The destination's containers on the network, as the engagement capabilities read them. */
+  post: PublishedPost;
+  /** An id from GET /v1/posts/:id/replies: the comment to answer instead of the post. */
+  parentCommentId?: string;
+  text: string;
+  /** The commenter's username on the emulator (created when unknown). */
+  author: string;
+}
+
+export interface SandboxMessage extends SandboxAccountRef {
+  text: string;
+  /** The sender's username on the emulator (created when unknown). */
+  from: string;
+}
+
+/** What the running sandbox lets the API do on its emulators (AppContext.sandbox). */
+export interface SandboxControls {
+  /** undefined when the emulator serving that network cannot. */
+  addComment(comment: SandboxComment): Promise<{ commentId: string }> | undefined;
+  addMessage(message: SandboxMessage): Promise<{ messageId: string }> | undefined;
 }
 
 export interface SandboxAccountSeed {
@@ -188,6 +233,8 @@ export interface SandboxAccountSeed {
   refreshToken?: string;
   /** Connected through the operator's app (managedApp) rather than the org's own. */
   managedApp?: boolean;
+  /** Connected as if the messaging scope was asked for (its direct messages are received). */
+  messaging?: boolean;
   /**
    * The platform block a post to this account needs in the sandbox (Reddit's subreddit and title,
    * Pinterest's board): the guide's example posts carry it.

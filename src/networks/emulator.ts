@@ -39,9 +39,10 @@ export function emulatorSpec<E extends StartedEmulator>(
 export function oauthEmulatorSpec<E extends OAuthEmulator>(
   name: string, load: (host: string) => Promise<E>, addUser: (emulator: E) => string,
   sandboxAccounts?: (emulator: E) => Promise<SandboxAccountSeed[]>,
-  options: { managedApp?: boolean } = {},
+  options: { managedApp?: boolean; engagement?: (emulator: E) => EngagementSides } = {},
 ): SandboxEmulatorSpec {
   return emulatorSpec(name, load, (emulator) => ({
+    ...options.engagement?.(emulator),
     prepareConnect(app) {
       emulator.addApp(app);
       emulator.signIn(addUser(emulator));
@@ -49,6 +50,22 @@ export function oauthEmulatorSpec<E extends OAuthEmulator>(
     ...(sandboxAccounts ? { sandboxAccounts: () => sandboxAccounts(emulator) } : {}),
     ...(options.managedApp ? { managedApp: () => registerManagedApp(name, emulator) } : {}),
   }));
+}
+
+/** What a network's sandbox offers for trying engagement: comments and messages from made-up people. */
+export type EngagementSides = Pick<SandboxEmulator, 'addComment' | 'addMessage' | 'subscribeInbound'>;
+
+/**
+ * The made-up people of an emulator who comment and write, by username: each is created on the
+ * emulator once (`create` returns its id there), then found again.
+ */
+export function sandboxPeople(create: (username: string) => string): (username: string) => string {
+  const ids = new Map<string, string>();
+  return (username) => {
+    let id = ids.get(username);
+    if (id === undefined) ids.set(username, (id = create(username)));
+    return id;
+  };
 }
 
 /** The client id of the operator's app on the emulator `name`: seeded accounts' tokens are issued to it. */

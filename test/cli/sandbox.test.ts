@@ -61,6 +61,16 @@ test('the README walk-through: a thread to the sandbox accounts, and an image to
   ]);
   for (const destination of all.socialAccounts) assert.match(destination.platformPostUrl, /^https:\/\//, destination.network);
 
+  // The guide's "Try replies": someone comments on the thread, and the replies read shows the comment.
+  const tryReplies = /Try replies: .*\n\s+curl -s \S+\/v1\/sandbox\/posts\/<post id>\/comments .*\n\s+-d '(\{.*\})'\n\s+curl -s "\S+\/v1\/posts\/<post id>(\/replies\?\S+)"/.exec(crier.output());
+  assert.ok(tryReplies, 'the guide prints both commands');
+  const commented = await api(`/v1/sandbox/posts/${guided.body.post.id}/comments`, key, { method: 'POST', body: tryReplies![1] });
+  assert.equal(commented.status, 201, JSON.stringify(commented.body));
+  const replies = await api(`/v1/posts/${guided.body.post.id}${tryReplies![2]}`, key);
+  assert.equal(replies.status, 200, JSON.stringify(replies.body));
+  assert.deepEqual(replies.body.data.map((r: any) => [r.id, r.author_username]), [[commented.body.comment_id, 'a_fan']]);
+  assert.match(replies.body.data[0].text, /Love this!$/);
+
   // The README's Instagram step: an image uploaded through the media API, then a post naming its url.
   const upload = await api('/v1/media/upload', key, { method: 'POST', body: JSON.stringify({ filename: 'photo.jpg' }) });
   assert.equal(upload.status, 200, JSON.stringify(upload.body));

@@ -147,6 +147,25 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     await screenshots(page, 'post-engagement');
   });
 
+  test('on a sandbox account, someone else comments through the sandbox form: the comment shows by its author', async () => {
+    const xAccount = accountOf('x');
+    const x = repliesOf(xAccount.username);
+    await x.getByText('Sandbox: someone comments').click();
+    const form = x.getByRole('form', { name: /^Someone comments on/ });
+    await form.getByLabel('Who comments').fill('dash_fan');
+    await form.getByLabel('Their comment').fill('Great post from a fan');
+    await form.getByRole('button', { name: 'Add the comment' }).click();
+    const comment = x.locator('ul.replies:not(.nested) > li.reply', { hasText: 'Great post from a fan' });
+    await comment.waitFor();
+    assert.match(await comment.locator('.reply-author').innerText(), /dash_fan/);
+    assert.equal(await form.getByLabel('Their comment').inputValue(), '', 'the form is empty again');
+    const onX = await repliesFromApi('x', xAccount.username);
+    assert.deepEqual(onX.filter((r) => r.text.endsWith('Great post from a fan')).map((r) => r.author_username), ['dash_fan']);
+    // Google Business Profile has no comments: no sandbox form there either.
+    assert.equal(await repliesOf(accountOf('google_business').username).getByText('Sandbox: someone comments').count(), 0);
+    await screenshots(page, 'post-sandbox-comment');
+  });
+
   test('delete from networks: each account\'s outcome, and the destinations turn deleted', async () => {
     await page.getByRole('button', { name: 'Delete from networks' }).click();
     const outcomes = page.locator('.remote-outcomes');

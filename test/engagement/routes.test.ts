@@ -112,6 +112,16 @@ describe('replies', () => {
     const answered = await stack.server.request('POST', `/v1/posts/${post.id}/replies`, { key: other.key, body: { content: 'hi' } });
     assert.equal(answered.status, 404);
   });
+
+  test("outside the sandbox, its routes that make people comment and write do not exist", async () => {
+    const brand = await stack.addXAccount(org);
+    const post = await publishedThread(brand, ['Real network']);
+    const comment = await api('POST', `/v1/sandbox/posts/${post.id}/comments`, { text: 'hi', author: 'fan' });
+    assert.equal(comment.status, 404);
+    const message = await api('POST', `/v1/sandbox/social-accounts/${brand.id}/messages`, { text: 'hi', from: 'fan' });
+    assert.equal(message.status, 404);
+    assert.equal(stack.x.tweets().filter((t) => t.text === 'hi').length, 0);
+  });
 });
 
 describe('analytics', () => {

@@ -25,9 +25,9 @@ export async function runSandbox(t: { after(fn: () => unknown): void }, env: Rec
     let stopping = false;
     let ready = false;
     t.after(async () => { stopping = true; crier.child.kill('SIGTERM'); await crier.exited; });
-    // A sandbox that dies under a test shows as refused connections: say why it died.
+    // A sandbox that dies under a test shows as refused connections: say why it died (unless the test killed it).
     void crier.exited.then((code) => {
-      if (ready && !stopping) process.stderr.write(`crier start --sandbox exited (${code}) while a test used it; its output ended with:\n${crier.output().slice(-4000)}\n`);
+      if (ready && !stopping && !crier.child.killed) process.stderr.write(`crier start --sandbox exited (${code}) while a test used it; its output ended with:\n${crier.output().slice(-4000)}\n`);
     });
     try {
       const run = await readGuide(crier, env);

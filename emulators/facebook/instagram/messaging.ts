@@ -5,6 +5,7 @@
 // (webhooks.ts) writes to it as the test's "other users" act.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
+import { startOfIds } from './store.ts';
 
 /** The standard window after the person's last message (engagement.md §4.7.6). */
 export const WINDOW_MS = 24 * 3_600_000;
@@ -59,7 +60,7 @@ export class InstagramMessaging {
   /** After a Send API message, its echo is sent as a webhook (as Meta does when message_echoes is subscribed). */
   echoSends = true;
   readonly #clock: Clock;
-  #seq = 0;
+  #seq = startOfIds();
 
   constructor(clock: Clock) {
     this.#clock = clock;

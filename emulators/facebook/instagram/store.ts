@@ -88,7 +88,7 @@ export class InstagramStore {
   /** Until this time every Instagram call answers #80002 (the account's BUC limit). */
   throttledUntil = 0;
   readonly #clock: Clock;
-  #seq = 0;
+  #seq = startOfIds();
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -131,4 +131,14 @@ export class InstagramStore {
       .filter((m) => m.igUserId === igUserId && (stories ? m.productType === 'STORY' && m.timestamp > since : m.productType !== 'STORY'))
       .sort((a, b) => b.timestamp - a.timestamp || b.id.localeCompare(a.id));
   }
+}
+
+/**
+ * Where an emulator's numbered ids start: at its start time (tenths of a millisecond), so a restart
+ * never gives out an id of the previous run. Crier keeps what it was sent (the comment ids it has seen,
+ * the media it published) across sandbox runs while the emulator starts empty, and an id given out again
+ * would be a comment already seen. It also makes ids as long as Instagram's (17 to 18 digits).
+ */
+export function startOfIds(): number {
+  return Date.now() * 10;
 }

@@ -4,6 +4,7 @@
 // body, or a delivery signed wrongly or not at all. Bodies are serialized as Meta does (non-ASCII and
 // "/" escaped) and signed X-Hub-Signature-256 with the app secret, over those exact bytes.
 import { metaSignature } from '../../../src/networks/meta/webhooks.ts';
+import type { InstagramControls } from './controls.ts';
 import type { IgContact, IgContactComment, IgDirectMessage, InstagramMessaging } from './messaging.ts';
 
 export type Signing = 'valid' | 'none' | 'wrong';
@@ -91,6 +92,31 @@ export function metaJson(payload: unknown): string {
 }
 
 export type { IgContact };
+
+/**
+ * Meta pushes a `comments` change for every comment on a subscribed account's media, whoever writes
+ * it: with a subscription set, a comment `fb.instagram.addComment` makes is sent too, in the
+ * background as Meta does (the comment exists whether or not the callback answers). A contact's
+ * comment is also kept as theirs, so the account may answer it with a private reply.
+ */
+export function pushingComments(controls: InstagramControls, messaging: InstagramMessaging, sender: WebhookSender, ownerOf: (mediaId: string) => string | undefined): InstagramControls {
+  return {
+    ...controls,
+    addComment(objectId, input) {
+      const added = controls.addComment(objectId, input);
+      const owner = ownerOf(added.mediaId);
+      if (!owner) return added;
+      const comment: IgContactComment = {
+        id: added.id, igUserId: owner, mediaId: added.mediaId, authorId: added.igUserId, authorUsername: added.username, text: added.text,
+        timestamp: added.timestamp, ...(added.parentId ? { parentId: added.parentId } : {}),
+      };
+      if (messaging.contacts.has(comment.authorId)) messaging.comments.set(comment.id, comment);
+      // An unreachable callback loses the notification, as Meta gives up on one in the end.
+      if (sender.subscription) void sender.comment(comment).catch(() => undefined);
+      return added;
+    },
+  };
+}
 
 /** The test and sandbox handle on Instagram messaging and the webhooks it sends (server.ts `instagramMessaging`). */
 export interface InstagramMessagingControls {

@@ -1,6 +1,7 @@
 // After publishing, on a post's page: the figures each network gives of it (GET /v1/posts/:id/analytics),
 // its comments per destination with forms to answer the post or one comment (GET and POST
-// /v1/posts/:id/replies), and deleting it from the networks (DELETE /v1/posts/:id/remote).
+// /v1/posts/:id/replies), and deleting it from the networks (DELETE /v1/posts/:id/remote). On a sandbox
+// account, a made-up person can comment too (POST /v1/sandbox/posts/:id/comments).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, query } from './api.js';
@@ -112,8 +113,36 @@ function ReplyItem({ reply, id, destination, onSent }) {
   </li>`;
 }
 
+/** The sandbox only: someone else comments on the destination, on its emulator. */
+function SandboxComment({ id, destination, onSent }) {
+  const [text, setText] = useState('');
+  const [author, setAuthor] = useState('sandbox_fan');
+  const action = useAction();
+  const submit = (event) => {
+    event.preventDefault();
+    const body = { text, author, network: destination.network, username: destination.username };
+    action.run(() => api(`/v1/sandbox/posts/${id}/comments`, { method: 'POST', body })).then((r) => {
+      if (!r) return;
+      setText('');
+      onSent();
+    });
+  };
+  return html`<details class="sandbox-comment">
+    <summary>Sandbox: someone comments</summary>
+    <form onSubmit=${submit} aria-label=${`Someone comments on ${networkName(destination.network)}`}>
+      <p class="muted">A made-up person comments on the emulated network, as a follower would; it shows above once added.</p>
+      <label>Who comments <input name="author" required pattern="[A-Za-z0-9_]{1,30}" value=${author} onInput=${(e) => setAuthor(e.target.value)} /></label>
+      <${FieldErrors} details=${action.error?.details} field="author" />
+      <label>Their comment<textarea name="text" rows="2" required value=${text} onInput=${(e) => setText(e.target.value)}></textarea></label>
+      <${FieldErrors} details=${action.error?.details} field="text" />
+      <p class="actions"><button type="submit" class="secondary" disabled=${action.running}>Add the comment</button></p>
+      ${action.error && !action.error.details.length ? html`<${ErrorBox} error=${action.error} />` : null}
+    </form>
+  </details>`;
+}
+
 /** One destination's comments, read from its network (nested answers included), and the forms. */
-function DestinationReplies({ id, destination, onSent }) {
+function DestinationReplies({ id, destination, sandbox, onSent }) {
   const replies = useLoad(() => api(`/v1/posts/${id}/replies${query({ network: destination.network, username: destination.username, include_replies: true })}`).then((r) => r.data), [id, destination.network, destination.username]);
   const sent = () => { replies.reload(); onSent(); };
   const headingId = `replies-${destination.network}-${destination.username}`.replace(/[^a-zA-Z0-9_-]/g, '-');
@@ -132,7 +161,8 @@ function DestinationReplies({ id, destination, onSent }) {
         ${replies.data?.length ? html`<ul class="replies" aria-label=${`Replies on ${networkName(destination.network)} to ${at(destination)}`} aria-busy=${replies.loading}>
           ${replies.data.map((r) => html`<${ReplyItem} reply=${r} id=${id} destination=${destination} onSent=${sent} />`)}
         </ul>` : null}
-        <${ReplyForm} id=${id} destination=${destination} onSent=${sent} />`}
+        <${ReplyForm} id=${id} destination=${destination} onSent=${sent} />
+        ${sandbox ? html`<${SandboxComment} id=${id} destination=${destination} onSent=${sent} />` : null}`}
   </li>`;
 }
 
@@ -175,12 +205,15 @@ export function Engagement({ post, onChange }) {
   const [version, setVersion] = useState(0);
   const published = post.socialAccounts.filter((d) => d.status === 'published');
   const onNetworks = published.map((d) => `${d.network}:${d.username}`).join(',');
+  // Which destinations are sandbox accounts (their emulator takes made-up comments).
+  const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data), []);
+  const sandboxIds = new Set((accounts.data ?? []).filter((a) => a.sandbox).map((a) => a.id));
   return html`<div class="engagement">
     ${published.length ? html`
       <${Analytics} id=${post.id} version=${`${version}|${onNetworks}`} />
       <section aria-labelledby="replies-heading">
         <h2 id="replies-heading">Replies</h2>
-        <ul class="cards">${published.map((d) => html`<${DestinationReplies} key=${`${d.network}:${d.username}`} id=${post.id} destination=${d} onSent=${() => setVersion((v) => v + 1)} />`)}</ul>
+        <ul class="cards">${published.map((d) => html`<${DestinationReplies} key=${`${d.network}:${d.username}`} id=${post.id} destination=${d} sandbox=${sandboxIds.has(d.id)} onSent=${() => setVersion((v) => v + 1)} />`)}</ul>
       </section>` : null}
     <${DeleteFromNetworks} post=${post} onDeleted=${onChange} />
   </div>`;

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors.ts';
-import { listReplies, postReply, ReplyCache, MAX_COMMENTS, REPLIES_CACHE_MS, type ReplyListQuery } from '../../engagement/replies.ts';
+import { listReplies, postReply, type ReplyCache, MAX_COMMENTS, REPLIES_CACHE_MS, type ReplyListQuery } from '../../engagement/replies.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
@@ -27,8 +27,8 @@ const CreateBody = Type.Object({
   network: Type.Optional(Type.String()),
 });
 
-export function postRepliesRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const cache = new ReplyCache();
+/** `cache`: the lists read recently, shared with the sandbox's comments (which forget a destination's). */
+export function postRepliesRoutes(app: FastifyInstance, ctx: AppContext, cache: ReplyCache): void {
   const userFetch = userFetchFor(ctx.config.allowLoopbackFetch);
   const deps = { db: ctx.db, box: ctx.box, networks: ctx.networks, userFetch, cache };
   const withLegacy = ctx.networks.all.filter((n) => ctx.networks.capabilities(n.id).comments?.legacy).map((n) => n.id).join(', ') || 'none yet';

@@ -3,7 +3,7 @@
 // app (the managed key: its uploads count against the shared daily pool, as on a real install), and
 // the Business Profile location "Sandbox Bakery" (verified). Imported only when the sandbox starts it:
 // emulators are development code no other process loads.
-import { managedAppClientId, oauthEmulatorSpec } from '../emulator.ts';
+import { managedAppClientId, oauthEmulatorSpec, sandboxPeople, type EngagementSides } from '../emulator.ts';
 import { GOOGLE_BUSINESS_SCOPES } from '../google_business/oauth.ts';
 import type { SandboxAccountSeed } from '../contract.ts';
 import { YOUTUBE_SCOPES } from '../youtube/oauth.ts';
@@ -20,8 +20,33 @@ export const googleEmulator = oauthEmulatorSpec(
   (emulator) => emulator.addUser().id,
   // The channel first: the emulator numbers what it creates, so the accounts keep their ids run after run.
   async (google) => [youtubeChannel(google), businessLocation(google)],
-  { managedApp: true },
+  { managedApp: true, engagement: youtubeEngagement },
 );
+
+/**
+ * Comments from made-up people on the channel's videos: each person is a Google user with a channel of
+ * their own, shown by handle as YouTube shows commenters. Business Profile posts take no comments.
+ */
+function youtubeEngagement(google: GoogleEmulator): EngagementSides {
+  const person = sandboxPeople((username) =>
+    google.addUser({ name: username, channel: { title: username, customUrl: `@${username}` }, businessAccounts: [] }).channel!.id);
+  return {
+    addComment: async ({ network, post, parentCommentId, text, author }) => {
+      if (network !== 'youtube') throw new Error(`${network} posts take no comments`);
+      const videoId = post.root.platformId;
+      const parentId = parentCommentId === undefined ? undefined : threadOf(google, videoId, parentCommentId);
+      const commentId = google.youtube.addComment(videoId, { text, authorChannelId: person(author), authorDisplayName: `@${author}`, ...(parentId ? { parentId } : {}) });
+      return { commentId };
+    },
+  };
+}
+
+/** The top-level comment an answer to `commentId` goes under: YouTube threads are one tier, so a reply's thread. */
+function threadOf(google: GoogleEmulator, videoId: string, commentId: string): string {
+  const parent = google.youtube.comments(videoId).find((c) => c.commentId === commentId);
+  if (!parent) throw new Error(`${commentId} is not a comment of video ${videoId}`);
+  return parent.parentId ?? parent.commentId;
+}
 
 function youtubeChannel(google: GoogleEmulator): SandboxAccountSeed {
   google.addUser({ id: YOUTUBE_USER.id, name: YOUTUBE_USER.name, channel: { id: YOUTUBE_USER.channelId, title: YOUTUBE_USER.name, customUrl: YOUTUBE_USER.handle }, businessAccounts: [] });

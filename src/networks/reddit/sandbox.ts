@@ -33,4 +33,23 @@ export const redditEmulator = oauthEmulatorSpec(
       exampleBlock: { subreddit: SANDBOX_SUBREDDIT, title: 'Hello from Crier' },
     }];
   },
+  {
+    engagement: (emulator) => ({
+      // A comment is a t1_ thing under the submission, or under the comment it answers: Reddit nests
+      // answers to any depth. Its author is a redditor by that name (the emulator gives each name
+      // one t2_ fullname); Crier lists comments by their id, the fullname without t1_.
+      addComment: async ({ username, post, parentCommentId, text, author }) => {
+        // Usernames are unique on Reddit: that one would be the account commenting on its own post.
+        if (author.toLowerCase() === username.toLowerCase()) throw new Error(`u/${author} is the account itself: someone else comments`);
+        const id = post.root.platformId.replace(/^t3_/, '');
+        const submission = emulator.submissions().find((s) => s.id === id);
+        if (!submission) throw new Error(`no submission ${post.root.platformId}`);
+        const parent = parentCommentId === undefined ? undefined : emulator.comments(id).find((c) => c.id === parentCommentId.replace(/^t1_/, ''));
+        if (parentCommentId !== undefined && !parent) throw new Error(`no comment ${parentCommentId} under this post`);
+        // Reddit takes no comment on a deleted submission or comment (DELETED_COMMENT).
+        if (submission.deleted || parent?.deleted) throw new Error('that comment has been deleted');
+        return { commentId: emulator.addComment({ on: parent?.name ?? submission.name, author, body: text }).id };
+      },
+    }),
+  },
 );

@@ -19,4 +19,16 @@ export const threadsEmulator = oauthEmulatorSpec(
     const token = threads.issueLongLived(THREADS_USER.id, SANDBOX_APP, THREADS_SCOPES);
     return [{ network: 'threads', username: THREADS_USER.username, nickname: 'Sandbox Threads', networkUniqueId: THREADS_USER.id, accessToken: token }];
   },
+  {
+    engagement: (threads) => ({
+      // Threads nests replies at any depth: an answer goes under the very reply it answers. The
+      // emulator creates the profile on its first reply and finds it by username after.
+      addComment: async ({ post, parentCommentId, text, author }) => ({
+        commentId: threads.addReply({ to: parentCommentId ?? post.root.platformId, username: author, text }).id,
+      }),
+      // As a developer subscribes their app to the `replies` field: every new reply on the account's
+      // posts is pushed, signed with the app's secret, Crier's own answers included.
+      subscribeInbound: ({ callbackUrl, appId, appSecret }) => threads.subscribeReplies({ callbackUrl: callbackUrl('threads'), appId, appSecret }),
+    }),
+  },
 );
