@@ -9,7 +9,6 @@
 // clients already at work are not shut out by someone else's failures; a key not seen lately is
 // refused until the window ends, since telling it apart from a guess would take the lookup the
 // block exists to save. Behind a reverse proxy, CRIER_TRUST_PROXY makes the address the client's.
-import { hashApiKey } from '../security/api-keys.ts';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
 import type { CounterStore } from './rate-limit.ts';
@@ -18,18 +17,19 @@ import type { CounterStore } from './rate-limit.ts';
 const RECENT_KEYS_MAX = 10_000;
 
 export interface AuthFailureGuard {
-  /** Seconds before `address` may present `key` again; 0 when it may now. */
-  blockedFor(address: string, key: string): number;
+  /** Seconds before `address` may present the key of this hash (hashApiKey) again; 0 when it may now. */
+  blockedFor(address: string, keyHash: Buffer): number;
   /** Counts an invalid key from `address`; the seconds it is now blocked for, or 0. */
   recordFailure(address: string): Promise<number>;
-  recordSuccess(key: string): void;
+  /** The key of this hash (hashApiKey) authenticated. */
+  recordSuccess(keyHash: Buffer): void;
 }
 
 export function createAuthFailureGuard(counters: CounterStore, settings: Config['authFailures']): AuthFailureGuard {
   const failures = counters.limiter('auth-failures', settings.limit, settings.windowSeconds);
   const blockedUntil = new Map<string, number>();
   const recentKeys = new Map<string, true>();
-  const digest = (key: string) => hashApiKey(key).toString('base64');
+  const digest = (keyHash: Buffer) => keyHash.toString('base64');
 
   const block = (address: string, ms: number): number => {
     for (const [other, until] of blockedUntil) if (until <= Date.now()) blockedUntil.delete(other);
@@ -38,9 +38,9 @@ export function createAuthFailureGuard(counters: CounterStore, settings: Config[
   };
 
   return {
-    blockedFor(address, key) {
+    blockedFor(address, keyHash) {
       const until = blockedUntil.get(address);
-      if (until === undefined || recentKeys.has(digest(key))) return 0;
+      if (until === undefined || recentKeys.has(digest(keyHash))) return 0;
       return until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : 0;
     },
     async recordFailure(address) {
@@ -52,8 +52,8 @@ export function createAuthFailureGuard(counters: CounterStore, settings: Config[
         throw refusal;
       }
     },
-    recordSuccess(key) {
-      const id = digest(key);
+    recordSuccess(keyHash) {
+      const id = digest(keyHash);
       recentKeys.delete(id); // re-inserted as the newest
       recentKeys.set(id, true);
       if (recentKeys.size > RECENT_KEYS_MAX) recentKeys.delete(recentKeys.keys().next().value!);

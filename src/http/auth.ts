@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
 import { createKeyOwnerLookup, type KeyOwner } from '../orgs/api-keys.ts';
+import { hashApiKey } from '../security/api-keys.ts';
 import type { AuthFailureGuard } from './auth-failures.ts';
 import { errorBody } from './errors.ts';
 
@@ -27,14 +28,16 @@ export function installAuth(app: FastifyInstance, db: Db, failures: AuthFailureG
     if (request.routeOptions.config?.apiKey === false) return;
     const key = bearerToken(request);
     if (!key) return unauthorized(reply, 'Missing API key: send "Authorization: Bearer <API_KEY>"');
-    const blocked = failures.blockedFor(request.ip, key);
+    // Hashed once: the lookup and the failure guard both go by the key's SHA-256, never the key.
+    const hash = hashApiKey(key);
+    const blocked = failures.blockedFor(request.ip, hash);
     if (blocked) return tooManyFailures(reply, blocked);
-    const owner = await owners.submit(key);
+    const owner = await owners.submit(hash);
     if (!owner) {
       const blockedNow = await failures.recordFailure(request.ip);
       return blockedNow ? tooManyFailures(reply, blockedNow) : unauthorized(reply, 'Invalid API key');
     }
-    failures.recordSuccess(key);
+    failures.recordSuccess(hash);
     request.owner = owner;
   });
 }

@@ -83,13 +83,13 @@ async function findKeyOwners(db: Queryable, hashes: Buffer[]): Promise<(KeyOwner
 }
 
 /**
- * Looks keys up as requests come: the lookups of requests that arrive while others are at the
+ * Looks keys up, by their hashes (hashApiKey), as requests come: the lookups of requests that arrive while others are at the
  * database share one statement (db/batch-queue.ts). Nothing is cached, so a revoked key, a changed
  * limit or subscription applies to the next request that reaches the database after the change.
  */
-export function createKeyOwnerLookup(db: Queryable): BatchQueue<string, KeyOwner | undefined> {
-  return new BatchQueue(async (keys: string[]) => {
-    const owners = await findKeyOwners(db, keys.map(hashApiKey));
+export function createKeyOwnerLookup(db: Queryable): BatchQueue<Buffer, KeyOwner | undefined> {
+  return new BatchQueue(async (hashes: Buffer[]) => {
+    const owners = await findKeyOwners(db, hashes);
     return owners.map((value) => ({ ok: true as const, value }));
   }, { slots: 2, maxBatch: 200 });
 }
