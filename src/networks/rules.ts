@@ -1,6 +1,6 @@
 // Helpers shared by several networks' request-time rules, so the same situation reads the same way
 // (same field paths, same wording) whichever network complains about it.
-import { Type } from 'typebox';
+import { Type } from '../validation/json-schema.ts';
 import { mediaKind } from './media-kind.ts';
 import type { FieldIssue, MediaInput, NetworkId, PostContent } from './types.ts';
 

@@ -1,7 +1,7 @@
 // Shared types for the twelve networks. A network's specifics live in its own folder;
 // the rest of Crier only sees these shapes.
 import type { Readable } from 'node:stream';
-import type { TSchema } from 'typebox';
+import type { TObject } from '../validation/json-schema.ts';
 
 export const NETWORKS = [
   'x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube',
@@ -65,7 +65,7 @@ export interface TargetContext extends PostContent {
  */
 export interface NetworkOptions {
   network: NetworkId;
-  schema: TSchema;
+  schema: TObject;
   blockRules(block: Record<string, unknown>, post: PostContent): FieldIssue[];
   targetRules(block: Record<string, unknown> | undefined, ctx: TargetContext): FieldIssue[];
 }

@@ -1,6 +1,6 @@
-// The request and response shapes of /v1/posts, as TypeBox schemas: they validate requests, and the
+// The request and response shapes of /v1/posts, as JSON Schemas (validation/json-schema.ts): they validate requests, and the
 // OpenAPI document is generated from them.
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from '../validation/json-schema.ts';
 import { networkFor } from '../networks/registry.ts';
 import { NETWORKS } from '../networks/types.ts';
 import { PaginationQuery } from '../validation/pagination.ts';

@@ -1,7 +1,7 @@
 // One Ajv instance for every request schema Crier validates outside Fastify's own route schemas.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { TSchema } from 'typebox';
+import type { TSchema } from './json-schema.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import { DATE_OR_DATE_TIME_MESSAGE, DATE_TIME_MESSAGE, parseDateOrDateTime, parseDateTime } from './date-time.ts';
 import { FETCHED_URL_KEYWORD, fetchedUrlProblem, STRICT_FETCH_POLICY, type FetchPolicy } from './fetched-url.ts';

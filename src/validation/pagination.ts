@@ -1,5 +1,5 @@
 // One pagination for every list endpoint, so `limit` and `offset` mean and refuse the same everywhere.
-import { Type } from 'typebox';
+import { Type } from './json-schema.ts';
 
 export const MAX_PAGE_SIZE = 100;
 

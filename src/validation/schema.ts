@@ -1,5 +1,5 @@
 // Small schema builders shared by every request schema, so errors read the same everywhere.
-import { Type, type TUnsafe } from 'typebox';
+import { Type, type TUnsafe } from './json-schema.ts';
 import { FETCHED_URL_KEYWORD } from './fetched-url.ts';
 
 /** A string limited to `values`; one `enum` keyword so a bad value gives one clear error. */

@@ -1,6 +1,6 @@
 // Drops keys a schema does not declare, and says which: the spec wants unknown keys ignored,
 // removed before storing and listed in `warnings`, never rejected.
-import type { TSchema } from 'typebox';
+import type { TSchema } from './json-schema.ts';
 import { childField } from './ajv.ts';
 
 type JsonSchema = {

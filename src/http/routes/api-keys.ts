@@ -1,6 +1,6 @@
 // /v1/api-keys: the organization's API keys. A key is shown once, when created; listings show its
 // prefix only.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';

@@ -1,6 +1,6 @@
 // /v1/conversations: direct-message conversations of accounts connected with the messaging scope
 // (src/conversations/), their messages, sending, and starting one from a comment (comment-to-DM).
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import type { SendDeps } from '../../conversations/send.ts';
 import { MAX_QUICK_REPLIES, MAX_TEXT_BYTES, MAX_TITLE_CHARS } from '../../conversations/validate.ts';

@@ -2,7 +2,7 @@
 // its deliveries with the app secret). GET answers the subscription handshake with a verify token
 // Crier issued; POST checks the signature and stores the delivery before answering 200
 // (src/inbound/README.md).
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestError } from '../../errors.ts';
 import { receiveDelivery } from '../../inbound/receive.ts';

@@ -3,7 +3,7 @@
 // public file a network fetches.
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaContext, type MediaContext } from '../../media/context.ts';
 import { deleteMedia, findServedFile, getMedia, listMedia, type ServedFile } from '../../media/library.ts';

@@ -2,7 +2,7 @@
 // instagram business accounts, linkedin organizations, google business locations), the app shows
 // the user what was granted and connects the picks. The session token from the callback's
 // `?session=` authenticates both routes (config apiKey: false): it expires and works until finalize.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { finalizePendingConnection, PENDING_TTL_MINUTES, readPendingConnection } from '../../accounts/pending-connections.ts';
 import type { AppContext } from '../context.ts';

@@ -1,5 +1,5 @@
 // GET /v1/posts/:id/analytics: a post's figures, read from each network it was published to.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';

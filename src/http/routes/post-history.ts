@@ -1,6 +1,6 @@
 // A post's history: its publishing attempts per destination, and the deliveries of the events about
 // it (post.published, post.error) to the org's webhooks — what a person reads when a post went wrong.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { publishAttempts } from '../../posts/history.ts';
 import { getPost } from '../../posts/read.ts';

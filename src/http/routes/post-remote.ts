@@ -1,5 +1,5 @@
 // DELETE /v1/posts/:id/remote: deletes a post from the networks it was published to.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';

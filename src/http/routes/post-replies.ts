@@ -1,5 +1,5 @@
 // /v1/posts/:id/replies: a published post's comments as the spec's Reply records, and answering them.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors.ts';
 import { listReplies, postReply, type ReplyCache, MAX_COMMENTS, REPLIES_CACHE_MS, type ReplyListQuery } from '../../engagement/replies.ts';

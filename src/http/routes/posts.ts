@@ -1,5 +1,5 @@
 // /v1/posts: create, list, read.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { accountProblem, createPostWriter } from '../../posts/create.ts';

@@ -1,7 +1,7 @@
 // POST /v1/sandbox/posts/:id/comments, in sandbox mode only: someone else comments on a published
 // post on its emulator, so a newcomer can try GET/POST …/replies, comment.received (on networks that
 // push comments) and the dashboard's replies with no network account.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors.ts';
 import { addSandboxComment, type ReplyCache } from '../../engagement/replies.ts';

@@ -1,7 +1,7 @@
 // The sandbox's webhook inbox (webhooks/inbox.ts), in sandbox mode only: the receiver Crier's
 // deliverer POSTs to (no API key: a delivery carries none, and the inbox takes only deliveries Crier
 // has in flight), and the list an organization reads its own received deliveries from.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../errors.ts';
 import { INBOX_KEEP, INBOX_PATH, listInbox, receiveAtInbox, sandboxInboxUrl } from '../../webhooks/inbox.ts';

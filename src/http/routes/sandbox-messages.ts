@@ -1,7 +1,7 @@
 // POST /v1/sandbox/social-accounts/:id/messages, in sandbox mode only: someone sends a sandbox
 // account a direct message on its emulator, which pushes it to Crier as the network would, so a
 // newcomer can try /v1/conversations and the message events with no network account.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { orgAccount } from '../../engagement/account-call.ts';
 import { RequestError, validationError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 // /v1/social-accounts/:id/imports: importing an account's own posts from its network.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { createImport, getImport, listImports, MAX_IMPORT, type ImportRequest } from '../../engagement/imports.ts';
 import { decodeId } from '../../ids.ts';

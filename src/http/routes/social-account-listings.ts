@@ -1,7 +1,7 @@
 // GET /v1/social-accounts/:id/<listing>: the lists networks offer to fill their platform blocks
 // (capabilities.ts AccountListing: Pinterest's boards, a subreddit's flairs). One route per path any
 // network declares; an account of a network without that list is told so.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { readListing } from '../../accounts/listings.ts';
 import { decodeId } from '../../ids.ts';

@@ -1,5 +1,5 @@
 // GET /v1/social-accounts/:id/metrics: an account's figures, read from its network.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';

@@ -1,5 +1,5 @@
 // /v1/social-accounts: the connected accounts of the org.
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { connectWithPassword, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
 import { decodeId } from '../../ids.ts';

@@ -1,6 +1,6 @@
 // /v1/social-networks: the org's own OAuth apps (BYOK) and the auth URL that starts a connect; and
 // the public OAuth callback (outside /v1, no API key: the single-use state identifies the connect).
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { completeCallback, createAuthUrl, redirectTarget, type OAuthSettings } from '../../accounts/oauth-connect.ts';
 import { getSocialAccount } from '../../accounts/social-accounts.ts';

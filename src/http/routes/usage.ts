@@ -1,5 +1,5 @@
 // /v1/usage: what the organization was billed for (processMedia renditions, in 10-second blocks).
-import { Type } from 'typebox';
+import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { usageReport, type UsageQuery } from '../../media/usage.ts';
 import { createLedger } from '../../publishing/ledger.ts';

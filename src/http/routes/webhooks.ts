@@ -1,5 +1,5 @@
 // /v1/webhooks: the org's webhook endpoints, their Test action, their delivery log and redelivery.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
 import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/deliveries.ts';

@@ -1,6 +1,6 @@
 // Bluesky block: only a text override. The spec says the Bluesky 300-character limit is not
 // checked at request time (the network enforces it when publishing), so there are no request-time rules.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, noRules } from '../rules.ts';
 import type { NetworkOptions } from '../types.ts';
 

@@ -2,7 +2,7 @@
 // applied in comment containers, so each is checked against the containers when a Page is targeted.
 // What a Story cannot be combined with in the block itself is refused whatever is targeted. The spec
 // wants every conflict rejected rather than silently dropped (a Story with text would otherwise lose it).
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, isSingleVideo, rootText, storyMediaIssues } from '../rules.ts';
 import { FetchedUrl } from '../../validation/schema.ts';
 import { NETWORKS, type FieldIssue, type NetworkOptions, type TargetContext } from '../types.ts';

@@ -3,7 +3,7 @@
 // refuses is refused here too, with the field to fix: an event title over 58 characters, a date or
 // time that does not exist, an end before the start, a text over 1,500 characters, and media other
 // than one JPG or PNG photo (figures: youtube-tiktok-gbp-pinterest-vimeo-reddit.md §3.5).
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { HttpUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions, PostContent } from '../types.ts';

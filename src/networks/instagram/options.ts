@@ -2,7 +2,7 @@
 // known at request time from the root container, so mismatches are rejected here instead of failing later
 // at Meta's container step. What a Story cannot carry in the block is refused whatever is targeted; the
 // shape of the shared containers only matters when an Instagram account is targeted.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, isSingleVideo, storyMediaIssues } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';

@@ -1,6 +1,6 @@
 // LinkedIn block. Mentions are written into the commentary by finding their text, so a name that is not in
 // the text would publish a broken mention; the spec has it rejected here instead, whatever is targeted.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, noRules, rootText } from '../rules.ts';
 import { placeMentions } from './commentary.ts';
 import { FetchedUrl } from '../../validation/schema.ts';

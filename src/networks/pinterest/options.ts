@@ -3,7 +3,7 @@
 // block at all. Limits are the API's (pinterest/api-description v5 PinCreate): title 100, description
 // 800, alt_text 500, link 2,048 characters. What a pin can carry is checked here too, from the file
 // names, so a post Pinterest cannot take is refused when it is created rather than when it publishes.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { mediaKind } from '../media-kind.ts';
 import { FetchedUrl, HttpUrl } from '../../validation/schema.ts';

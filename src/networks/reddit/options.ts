@@ -2,7 +2,7 @@
 // block, and the target rule when a Reddit account is targeted with no block. Crier publishes only text
 // and link posts to Reddit (media posts need Reddit's undocumented upload flow), so a targeted Reddit
 // account refuses containers with media.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, noRules } from '../rules.ts';
 import { HttpUrl } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';

@@ -1,7 +1,7 @@
 // Threads block. The 500-character limit is the one length limit the spec checks at request time
 // (POST /v1/posts rule 5): on `threads.content` whenever it is set (a block rule), and on every container
 // when a Threads account is targeted, with `threads.content` standing in for the root's text.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';

@@ -1,6 +1,6 @@
 // TikTok block. Title and description limits are in UTF-16 code units (JS `string.length`), which JSON
 // Schema's maxLength cannot express (it counts code points), so they are checked here.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, noRules } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';

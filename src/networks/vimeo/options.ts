@@ -2,7 +2,7 @@
 // which the block cannot carry; and later containers of a post to a Vimeo account become comments,
 // which carry text only. What the root lacks for Vimeo (one video) fails the Vimeo destination alone
 // when publishing (adapter.ts), so a cross-post still reaches the networks that can take it.
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions } from '../types.ts';

@@ -3,7 +3,7 @@
 // description (the block's content or the root text: 5,000 bytes, no < or >). A YouTube post is one
 // video in the first container; later containers become comments on it, text only. The thumbnail
 // is judged when publishing (downloaded then, before the upload).
-import { Type, type Static } from 'typebox';
+import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootText } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue, NetworkOptions, PostContent } from '../types.ts';
