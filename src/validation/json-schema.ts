@@ -14,7 +14,6 @@ declare const STATIC: unique symbol;
 declare const OPTIONAL: unique symbol;
 
 /** Any schema; `TSchema<T>` accepts values of type T. Its keywords are read as JSON Schema's (any). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TSchema<T = unknown> = {
   readonly [keyword: string]: any;
   readonly type?: any;
