@@ -1,6 +1,8 @@
-// Request examples shown in /openapi.json (and /docs) for `POST /v1/posts`: the three shapes people
-// get wrong most — a thread, a scheduled cross-post, an Instagram carousel. Kept apart from the route
+// Request examples shown in /openapi.json (and /docs) for `POST /v1/posts`: the shapes people get
+// wrong most — a thread, a scheduled cross-post — and those each network adds for its own block (an
+// Instagram carousel: src/networks/<id>/options.ts `examples`). Kept apart from the route
 // (routes/posts.ts) so documentation edits never touch its handler; openapi-ids.ts attaches them.
+import { NETWORK_LIST } from '../networks/registry.ts';
 
 const THREAD = {
   summary: 'A thread on X: the first container is the post, the later ones its replies, in order',
@@ -23,27 +25,9 @@ const SCHEDULED_CROSS_POST = {
   },
 };
 
-const CAROUSEL = {
-  summary: 'An Instagram carousel: 2 to 10 images or videos by URL (upload them with POST /v1/media/upload first)',
-  value: {
-    accounts: ['my_instagram'],
-    containers: [
-      {
-        content: 'Three looks from the new collection',
-        media: [
-          { url: 'https://crier.example.com/media/abc123/look-1.jpg', filename: 'look-1.jpg' },
-          { url: 'https://crier.example.com/media/abc123/look-2.jpg', filename: 'look-2.jpg' },
-          { url: 'https://crier.example.com/media/abc123/look-3.jpg', filename: 'look-3.jpg' },
-        ],
-      },
-    ],
-    'instagram': { altText: 'Three outfits on a rack' },
-  },
-};
-
 /** Named examples (OpenAPI Example Objects) of a create-post body. */
 export const CREATE_POST_EXAMPLES = {
   thread: THREAD,
   scheduledCrossPost: SCHEDULED_CROSS_POST,
-  'instagramCarousel': CAROUSEL,
+  ...Object.assign({}, ...NETWORK_LIST.map((network) => network.options.examples ?? {})),
 };

@@ -68,6 +68,11 @@ export interface NetworkOptions {
   schema: TObject;
   blockRules(block: Record<string, unknown>, post: PostContent): FieldIssue[];
   targetRules(block: Record<string, unknown> | undefined, ctx: TargetContext): FieldIssue[];
+  /**
+   * Named examples of a create body that uses the block, shown in the OpenAPI document beside the
+   * network-neutral ones (http/openapi-examples.ts): OpenAPI Example Objects, by name.
+   */
+  examples?: Record<string, { summary: string; value: Record<string, unknown> }>;
 }
 
 /** A connected account as an adapter sees it: decrypted credentials, never logged. */

@@ -45,7 +45,6 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const ALLOWED_MENTIONS: { file: string; literal: string; why: string }[] = [
   { file: 'http/routes/social-networks.ts', literal: 'for facebook, instagram, linkedin and google_business', why: 'the OpenAPI description of auth-url, listing which networks answer with a session' },
   { file: 'cli/operator.ts', literal: 'for facebook, instagram,', why: 'the sandbox guide printed at start' },
-  { file: 'http/openapi-examples.ts', literal: 'instagram', why: 'the OpenAPI example of a create body: an Instagram carousel (the clients issue asks for it)' },
   { file: 'cli/operator.ts', literal: 'linkedin and google_business, a session', why: 'the sandbox guide printed at start' },
   { file: 'cli/operator.ts', literal: '/v1/social-networks/linkedin/auth-url', why: 'the sandbox guide\'s example command' },
 ];

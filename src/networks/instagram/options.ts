@@ -81,4 +81,23 @@ export const options: NetworkOptions = {
     const block = (raw ?? {}) as InstagramBlock;
     return block.publishAsStory === true ? storyContentIssues(block, ctx) : reelIssues(block, ctx);
   },
+  examples: {
+    instagramCarousel: {
+      summary: 'An Instagram carousel: 2 to 10 images or videos by URL (upload them with POST /v1/media/upload first)',
+      value: {
+        accounts: ['my_instagram'],
+        containers: [
+          {
+            content: 'Three looks from the new collection',
+            media: [
+              { url: 'https://crier.example.com/media/abc123/look-1.jpg', filename: 'look-1.jpg' },
+              { url: 'https://crier.example.com/media/abc123/look-2.jpg', filename: 'look-2.jpg' },
+              { url: 'https://crier.example.com/media/abc123/look-3.jpg', filename: 'look-3.jpg' },
+            ],
+          },
+        ],
+        instagram: { altText: 'Three outfits on a rack' },
+      },
+    },
+  },
 };
