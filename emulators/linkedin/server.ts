@@ -90,7 +90,7 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
   const faultFor = async (req: FastifyRequest) => {
     const fault = faults.take(req.method, req.url.split('?')[0]!);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    return fault && { status: fault.status, body: fault.body ?? serverError(fault.status).body, headers: fault.headers };
+    return fault && { status: fault.status, body: fault.body ?? serverError(fault.status).body, headers: fault.headers, afterHandling: fault.afterHandling };
   };
 
   const register = (route: Route) => {
@@ -99,15 +99,17 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const fault = await faultFor(req);
-        if (fault) return send(reply, fault);
-        return send(reply, await route.handler({
+        if (fault && !fault.afterHandling) return send(reply, fault);
+        const answer = await route.handler({
           query: firstValues(req.query),
           params: req.params as Record<string, string>,
           headers: req.headers as Record<string, string | undefined>,
           body: req.body,
           endpoint: `${route.method} ${route.url}`,
           rawUrl: req.url,
-        }));
+        });
+        // An answer lost on its way back: the route did its work, the client sees the fault instead.
+        return send(reply, fault ?? answer);
       },
     });
   };

@@ -14,6 +14,11 @@ export interface FaultSpec {
   path?: string | RegExp;
   /** The answer comes this late (a slow network, or a request left hanging while a test kills its sender). Emulators that honour it say so. */
   delayMs?: number;
+  /**
+   * The request is carried out first, and this answer replaces the emulator's: an answer lost on its
+   * way back (a gateway timeout after the post was made). Emulators that honour it say so.
+   */
+  afterHandling?: boolean;
 }
 
 interface Pending {

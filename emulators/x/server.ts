@@ -137,7 +137,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
           return send(reply, out);
         };
         const fault = faults.take(req.method, req.url.split('?')[0]);
-        if (fault) return recorded(faultReply(fault, key));
+        if (fault && !fault.afterHandling) return recorded(faultReply(fault, key));
         if (!auth) return recorded(unauthorized());
         const rate = limiter.consume(`${auth.user.id} ${key}`, limits[key] ?? 100, WINDOW_MS, clock.now());
         const headers = rateHeaders(rate);
@@ -150,6 +150,8 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
           body: req.body,
           contentType: req.headers['content-type'] ?? '',
         });
+        // An answer lost on its way back: the route did its work, the client sees the fault instead.
+        if (fault) return recorded(faultReply(fault, key));
         return recorded({ ...out, headers: { ...headers, ...out.headers } });
       },
     });

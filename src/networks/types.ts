@@ -105,6 +105,12 @@ export interface PartRef {
    * said on the destination (its `error`, though it is published).
    */
   note?: string;
+  /**
+   * A post that was already on the network, found after the network refused this one as a duplicate,
+   * and shown to come from this destination's own attempt (created since its reservation, the same
+   * text and media). The engine records it only if no other destination owns it.
+   */
+  adopted?: true;
 }
 
 /**
@@ -157,6 +163,12 @@ export interface PublishInput {
   checkpoint?: Record<string, unknown>;
   /** The network's shared counters in PostgreSQL (a daily quota pool, a cap on distinct creators). */
   ledger: NetworkLedger;
+  /**
+   * Which of these network post ids of the account another destination already owns (published
+   * through Crier or imported): a search for this destination's own post skips them. Given by the
+   * publishing engine; absent elsewhere (an engagement call publishes nothing).
+   */
+  ownedElsewhere?(platformIds: string[]): Promise<Set<string>>;
 }
 
 /**

@@ -90,3 +90,37 @@ export async function writePartSteps(db: Queryable, steps: PartStep[]): Promise<
   const live = new Set(rows.map((r) => `${r.target_id}:${r.attempt_id}`));
   return steps.map((s) => live.has(`${s.targetId}:${s.attemptId}`));
 }
+
+/**
+ * Records a post found on the network (after a crash, or a duplicate refusal) as container
+ * `position` of `targetId`, now, unless another destination of the account owns it already (the
+ * unique index of migration 024, which also settles two claims racing). True when it is this
+ * target's.
+ */
+export async function claimNetworkPost(db: Queryable, part: { orgId: number; targetId: number } & ConfirmedPart): Promise<boolean> {
+  try {
+    await db.query(
+      `INSERT INTO target_parts (target_id, position, org_id, status, platform_id, platform_url, ref)
+       VALUES ($1, $2, $3, 'published', $4, $5, $6)
+       ON CONFLICT (target_id, position) DO UPDATE SET status = 'published', platform_id = EXCLUDED.platform_id,
+         platform_url = EXCLUDED.platform_url, ref = EXCLUDED.ref, updated_at = now()`,
+      [part.targetId, part.position, part.orgId, part.ref.platformId, part.ref.url, part.ref.ref ? JSON.stringify(part.ref.ref) : null],
+    );
+    return true;
+  } catch (error) {
+    if ((error as { code?: string; constraint?: string }).constraint === NETWORK_POST_OWNER) return false;
+    throw error;
+  }
+}
+
+const NETWORK_POST_OWNER = 'target_parts_network_post';
+
+/** Which of `platformIds` another destination than `targetId` owns on account `accountId`. */
+export async function ownedElsewhere(db: Queryable, accountId: number, targetId: number, platformIds: string[]): Promise<Set<string>> {
+  if (platformIds.length === 0) return new Set();
+  const { rows } = await db.query<{ platform_id: string }>(
+    'SELECT platform_id FROM target_parts WHERE platform_id = ANY($1::text[]) AND account_id = $2 AND target_id <> $3',
+    [platformIds, accountId, targetId],
+  );
+  return new Set(rows.map((r) => r.platform_id));
+}

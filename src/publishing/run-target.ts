@@ -17,7 +17,7 @@ import { loadAccount, type Claim } from './claim.ts';
 import { PublishError, PublishWait } from '../networks/errors.ts';
 import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';
-import { loadParts, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
+import { claimNetworkPost, loadParts, ownedElsewhere, type ConfirmedPart, type PartStep, type StoredPart } from './parts.ts';
 import type { Semaphore } from './timing.ts';
 import type { AccountQuotas, Admit } from './admission.ts';
 
@@ -199,6 +199,7 @@ class Attempt {
       userFetch: deps.userFetch,
       saveTokens: (tokens) => saveAccountSecrets(deps.db, deps.box, account.id, tokens),
       ledger: createLedger(deps.db, account.network),
+      ownedElsewhere: (ids) => ownedElsewhere(deps.db, account.id, claim.targetId, ids),
       ...(claim.checkpoint ? { checkpoint: claim.checkpoint } : {}),
     });
     const parts = resumed ? await loadParts(deps.db, claim.targetId) : new Map<number, StoredPart>();
@@ -271,6 +272,7 @@ class Attempt {
       const found = await prepared.reconcile(position, stored.reservation, root);
       if (found !== 'absent') {
         await this.step(undefined);
+        await this.claimFound(position, found);
         this.unconfirmed = { position, ref: found };
         return found;
       }
@@ -286,8 +288,25 @@ class Attempt {
     const ref = await prepared.publishPart(position, reservation, root);
     this.calling = undefined;
     failpoint('after-network');
+    if (ref.adopted) await this.claimFound(position, ref);
     this.unconfirmed = { position, ref };
     return ref;
+  }
+
+  /**
+   * A post this attempt did not create but found on the network (reconciling after a crash, or
+   * adopted after a duplicate refusal) becomes this destination's only if no other destination owns
+   * it: one network post, one owner (migration 024). A post found after a crash that another owns
+   * leaves this container's fate unknown; an adopted one is the refusal it came from.
+   */
+  private async claimFound(position: number, ref: PartRef): Promise<void> {
+    const { claim, deps } = this;
+    if (await claimNetworkPost(deps.db, { orgId: claim.orgId, targetId: claim.targetId, position, ref })) return;
+    const network = claim.account.network;
+    if (ref.adopted) {
+      throw new PublishError('permanent', `${network}: the network refused container ${position + 1} as a duplicate of a post another destination owns (${ref.url})`);
+    }
+    throw new PublishError('unknown', `${network}: could not tell whether container ${position + 1} is already posted (the matching post found, ${ref.url}, belongs to another destination)`);
   }
 
   /** Before a network call: the previous container confirmed, this one reserved, the fence checked. */

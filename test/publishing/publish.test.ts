@@ -157,27 +157,7 @@ describe('failures are classified and visible', () => {
     assert.deepEqual(attempts.rows.map((r) => r.outcome), ['retry', 'published']);
   });
 
-  test('x 403 duplicate content: the existing post is found and adopted, never reposted', async () => {
-    const xa = await stack.addXAccount(org);
-    // The network already has this text from this account (say, a response lost on the way back).
-    const res = await fetch(`${stack.x.url}/2/tweets`, { method: 'POST', headers: { authorization: `Bearer ${xa.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'said once' }) });
-    const existing = (await res.json()).data.id;
-    const created = await create({ accounts: [xa.id], content: 'said once' });
-    const post = await stack.waitForPost(org, created.id);
-    assert.equal(post.socialAccounts[0].status, 'published');
-    assert.equal(post.socialAccounts[0].platformPostId, existing);
-    assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 1);
-  });
-
-  test('x 403 duplicate content for a post Crier cannot find: unknown (it may be live), never failed', async () => {
-    const xa = await stack.addXAccount(org);
-    stack.x.failNext({ status: 403, method: 'POST', path: '/2/tweets', body: { title: 'Forbidden', detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', status: 403 } });
-    const created = await create({ accounts: [xa.id], content: 'a duplicate of something unseen' });
-    const post = await stack.waitForPost(org, created.id);
-    assert.equal(post.socialAccounts[0].status, 'unknown');
-    assert.match(post.socialAccounts[0].error, /^x: could not tell whether container 1 is already posted \(X refused it as a duplicate of a post already on the account, which Crier could not find\)/);
-    assert.equal(stack.x.tweets().filter((t) => t.authorId === xa.userId).length, 0);
-  });
+  // Duplicate refusals: test/publishing/duplicates.test.ts.
 
   test("x refusing a parameter: the error names the parameter and X's reason, not X's generic detail", async () => {
     const xa = await stack.addXAccount(org);

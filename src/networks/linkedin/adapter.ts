@@ -3,11 +3,12 @@
 // and every later container a comment on it (the spec: replies to the root). Media uploads and
 // LinkedIn's processing are checkpointed steps (uploads.ts). LinkedIn has no client-chosen ids, so
 // after a crash a post is looked for among the author's recent posts (same commentary, created since
-// the reservation) and a comment among the root's comments; a refusal as a duplicate names the post
-// already live, which is then the result.
+// the reservation) and a comment among the root's comments. A refusal as a duplicate names the post
+// already live: it is the result only when it provably came from this destination's own attempt
+// (afterDuplicate); otherwise the destination fails with LinkedIn's refusal.
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
-import { duplicateOf, LinkedInClient } from './client.ts';
+import { duplicateOf, LinkedInClient, type LinkedInPost } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
 import { checkShape } from './shape.ts';
 import { uploadedMedia, uploadedThumbnail, type MediaCheckpoint, type MediaTiming, type Uploaded } from './uploads.ts';
@@ -16,6 +17,8 @@ const { cannotTell, orUnknown } = reconcileErrors('linkedin', 'the account');
 
 /** Our clock against LinkedIn's: a search for a post starts this much before its reservation. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
+/** A post LinkedIn calls a duplicate is adopted only if created at most this much before the reservation (clocks differ a little). */
+const ADOPTION_MARGIN_MS = 2000;
 /** How many of the author's newest posts a search reads at most before saying it cannot tell. */
 const SEARCH_LIMIT = 500;
 const PAGE = 50;
@@ -64,7 +67,7 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
     return stored?.position === 0 && stored.ready === true;
   };
 
-  async function publishRoot(): Promise<PartRef> {
+  async function publishRoot(reservation: Record<string, unknown>): Promise<PartRef> {
     const cp = checkpointFor(input, 0);
     const content = await rootContent(client, input, author, block, cp, timing);
     if (rootHasFiles && !storedReady()) throw new PublishWait(0, { ...cp, ready: true }, 'linkedin: the media are ready');
@@ -79,20 +82,43 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
         ...(content ? { content } : {}),
       }));
     } catch (error) {
-      const live = error instanceof PublishError ? duplicateOf(error) : undefined;
-      if (!live) throw error;
-      // LinkedIn says this is already on the account, and names it: it may be ours (an answer lost,
-      // a crash) or the same text posted earlier; in any case it is live, and failing it would deny a
-      // live post. (Reading the author's posts to tell which needs a permission members' apps lack.)
-      return postRef(live);
+      const named = error instanceof PublishError ? duplicateOf(error) : undefined;
+      if (!named) throw error;
+      return afterDuplicate(named, reservation);
     }
   }
 
-  /** Our post among the author's posts created since `from`; undefined when all of them were read. */
+  /**
+   * LinkedIn refused the post as a duplicate and named the post already live. It is this
+   * destination's only if it can be shown to come from this destination's own attempt (an answer
+   * lost, then the call sent again): created since the reservation, the same commentary and media,
+   * owned by no other destination. A post the token may not read (members' apps lack the permission
+   * to read posts) cannot be shown to be ours: then, as otherwise, LinkedIn's refusal is the outcome.
+   */
+  async function afterDuplicate(urn: string, reservation: Record<string, unknown>): Promise<PartRef> {
+    const post = await client.getPost(urn).catch(() => undefined);
+    const since = Date.parse(String(reservation.startedAt)) - ADOPTION_MARGIN_MS;
+    const owned = input.ownedElsewhere ? await input.ownedElsewhere([urn]) : new Set<string>();
+    if (post && (post.createdAt ?? 0) >= since && post.commentary === rootCommentary && sameContent(post) && !owned.has(urn)) {
+      return { ...postRef(urn), adopted: true };
+    }
+    throw new PublishError('permanent', `linkedin: LinkedIn refused it as a duplicate of an earlier post: ${postRef(urn).url}`, undefined, 'duplicate');
+  }
+
+  /** The post carries what this one would: as many media, and an article card exactly when this one has one. */
+  function sameContent(post: LinkedInPost): boolean {
+    const content = post.content ?? {};
+    const media = content.multiImage ? (content.multiImage.images ?? []).length : content.media ? 1 : 0;
+    return media === input.containers[0]!.media.length && Boolean(content.article) === Boolean(block.article);
+  }
+
+  /** Our post among the author's posts created since `from` (same commentary and media, no other destination's); undefined when all of them were read. */
   async function findPost(from: number): Promise<PartRef | undefined> {
     for (let start = 0; start < SEARCH_LIMIT; start += PAGE) {
       const { posts } = await orUnknown(0, () => client.postsPage(author, start, PAGE));
-      const match = posts.find((p) => p.commentary === rootCommentary && (p.createdAt ?? Infinity) >= from);
+      const candidates = posts.filter((p) => p.commentary === rootCommentary && (p.createdAt ?? Infinity) >= from && sameContent(p));
+      const owned = candidates.length && input.ownedElsewhere ? await input.ownedElsewhere(candidates.map((p) => p.id)) : new Set<string>();
+      const match = candidates.find((p) => !owned.has(p.id));
       if (match) return postRef(match.id);
       if (posts.length < PAGE || posts.some((p) => (p.createdAt ?? 0) < from)) return undefined;
     }
@@ -111,8 +137,8 @@ function preparedFor(client: LinkedInClient, input: PublishInput, timing: MediaT
 
   return {
     reserve: () => ({ startedAt: new Date().toISOString() }),
-    async publishPart(position, _reservation, root) {
-      if (position === 0) return publishRoot();
+    async publishPart(position, reservation, root) {
+      if (position === 0) return publishRoot(reservation);
       return commentRef(root!, await client.comment(root!.platformId, author, input.containers[position]!.content));
     },
     async reconcile(position, reservation, root) {

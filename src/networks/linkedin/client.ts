@@ -25,6 +25,8 @@ export interface LinkedInPost {
   author: string;
   commentary?: string;
   createdAt?: number;
+  /** What the post carries besides text: media (one image, video or document), multiImage, article… */
+  content?: { media?: unknown; multiImage?: { images?: unknown[] }; article?: unknown; [kind: string]: unknown };
 }
 
 export interface LinkedInComment {
@@ -65,6 +67,12 @@ export class LinkedInClient {
     const { body } = await this.#http.call({ url: `/rest/posts?${query}` });
     const page = body as { elements?: LinkedInPost[]; paging?: { total?: number } };
     return { posts: page.elements ?? [], total: page.paging?.total };
+  }
+
+  /** GET /rest/posts/{urn}: one post, when the token may read it. */
+  async getPost(urn: string): Promise<LinkedInPost> {
+    const { body } = await this.#http.call({ url: `/rest/posts/${encodeURIComponent(urn)}` });
+    return body as LinkedInPost;
   }
 
   async initializeImage(owner: string): Promise<{ image: string; uploadUrl: string }> {

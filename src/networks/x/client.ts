@@ -8,6 +8,8 @@ export interface XTweet {
   text: string;
   in_reply_to_tweet_id?: string;
   referenced_tweets?: { type: string; id: string }[];
+  /** The post's media (asked for with tweet.fields=attachments): how many it has tells ours apart. */
+  attachments?: { media_keys?: string[] };
 }
 
 export interface XTimelinePage {
@@ -47,7 +49,7 @@ export class XClient {
     const query = new URLSearchParams({
       max_results: '100',
       start_time: `${since.toISOString().slice(0, 19)}Z`,
-      'tweet.fields': 'referenced_tweets',
+      'tweet.fields': 'referenced_tweets,attachments',
       ...(paginationToken ? { pagination_token: paginationToken } : {}),
     });
     const res = (await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?${query}`)) as { data?: XTweet[]; meta?: { next_token?: string } };

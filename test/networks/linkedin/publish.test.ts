@@ -185,12 +185,30 @@ describe('publishing to LinkedIn', () => {
     assert.equal(li.posts().length, before);
   });
 
-  it('LinkedIn refusing a duplicate names the live post, which is the result', async () => {
+  it("LinkedIn refusing a duplicate: failed with LinkedIn's reason naming the earlier post, which keeps its one owner", async () => {
     const first = published(await publish({ accounts: [member.id], content: 'Said once, posted once' }));
     const again = await publish({ accounts: [member.id], content: 'Said once, posted once' });
-    assert.equal(again.socialAccounts[0].status, 'published', again.socialAccounts[0].error);
-    assert.equal(again.socialAccounts[0].platformPostId, first.urn);
+    assert.equal(again.socialAccounts[0].status, 'failed');
+    assert.equal(again.socialAccounts[0].platformPostId, null);
+    assert.equal(again.socialAccounts[0].error, `linkedin: LinkedIn refused it as a duplicate of an earlier post: https://www.linkedin.com/feed/update/${first.urn}/`);
     assert.equal(li.posts().filter((p) => p.commentarySent === 'Said once, posted once').length, 1);
+  });
+
+  it('an image post with the text of an earlier text post: refused as a duplicate, never published with the earlier post', async () => {
+    const first = published(await publish({ accounts: [company.id], content: 'Same words, new picture' }));
+    const again = await publish({ accounts: [company.id], containers: [{ content: 'Same words, new picture', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] });
+    assert.equal(again.socialAccounts[0].status, 'failed');
+    assert.equal(again.socialAccounts[0].error, `linkedin: LinkedIn refused it as a duplicate of an earlier post: https://www.linkedin.com/feed/update/${first.urn}/`);
+  });
+
+  it('its own post, whose answer was lost and which the search did not show yet, is adopted: published once, with its URN', async () => {
+    li.failNext({ status: 504, method: 'POST', path: '/rest/posts', afterHandling: true });
+    li.failNext({ status: 200, method: 'GET', path: '/rest/posts', body: { paging: { start: 0, count: 50, links: [] }, elements: [] } });
+    const post = await publish({ accounts: [company.id], content: 'Lost on the way back' });
+    const made = li.posts().filter((p) => p.commentarySent === 'Lost on the way back');
+    assert.equal(made.length, 1);
+    assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
+    assert.equal(post.socialAccounts[0].platformPostId, made[0]!.urn);
   });
 
   it('a spent daily quota is retried at midnight UTC, with LinkedIn\'s message as the reason', async () => {
@@ -237,7 +255,7 @@ describe('publishing to LinkedIn', () => {
     const post = await h.stack.waitForPost(org, encodeId(Number(postId)), undefined, 20_000);
     assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
     assert.equal(li.posts().filter((p) => p.commentarySent === 'Refused, then sent').length, 1);
-    assert.equal(li.calls().filter((c) => c.method === 'GET' && c.path === '/rest/posts').length, 0, 'LinkedIn was never asked for the member\'s posts');
+    assert.equal(li.calls().filter((c) => c.method === 'GET' && c.path === '/rest/posts' && c.query.author === member.urn).length, 0, 'LinkedIn was never asked for the member\'s posts');
   });
 
   it('a revoked token without a refresh token fails the destination and disconnects the account, once', async () => {
