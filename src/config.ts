@@ -88,6 +88,11 @@ export interface Config {
    * (the socket's peer is the client), true (every hop), or the proxies' addresses and CIDR ranges.
    */
   trustProxy: boolean | string[];
+  /**
+   * CRIER_REDIRECT_ORIGINS: the origins a connect's `redirect_uri` may send the user to (PUBLIC_BASE_URL's,
+   * where the dashboard is, always); undefined: any http(s) URL the organization's key chooses.
+   */
+  redirectOrigins?: string[];
   /** Redis for request counters (rate limits, invalid keys) shared by every API process; per-process memory when absent. */
   redisUrl: string | undefined;
   /** Stripe subscription webhooks (POST /billing/stripe/webhook); absent: the CLI sets subscription status. */
@@ -166,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     windowSeconds: integer(env, 'CRIER_AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400, problems),
   };
   const trustProxy = trustedProxies(env, problems);
+  const redirectOrigins = allowedRedirectOrigins(env, problems);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const stripe = stripeConfig(env, problems);
@@ -184,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port, host, databaseUrl, dataDir, publicBaseUrl, logLevel, secretKey, billingUrl, bodyLimit, metricsToken, databasePoolSize,
     networks, managedApps: operatorApps, publishing, sandbox, allowLoopbackFetch, extraCaFile, rateLimit, authFailures, trustProxy, redisUrl, stripe, webhooks, media,
+    ...(redirectOrigins ? { redirectOrigins } : {}),
   };
 }
 
@@ -262,6 +269,21 @@ function trustedProxies(env: NodeJS.ProcessEnv, problems: string[]): Config['tru
   const wrong = entries.filter((entry) => !isProxyAddress(entry));
   if (wrong.length) problems.push(`CRIER_TRUST_PROXY must be true, false, or addresses and CIDR ranges (or loopback, linklocal, uniquelocal); not ${wrong.map((w) => `"${w}"`).join(', ')}`);
   return entries;
+}
+
+/** CRIER_REDIRECT_ORIGINS: comma-separated http(s) origins (scheme, host and port, no path); unset or empty: undefined. */
+function allowedRedirectOrigins(env: NodeJS.ProcessEnv, problems: string[]): string[] | undefined {
+  const entries = (env.CRIER_REDIRECT_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (!entries.length) return undefined;
+  const originOf = (entry: string) => {
+    if (!isHttpUrl(entry)) return undefined;
+    const url = new URL(entry);
+    return url.pathname === '/' && !url.search && !url.hash && !url.username ? url.origin : undefined;
+  };
+  const origins = entries.map(originOf);
+  const wrong = entries.filter((_, index) => origins[index] === undefined);
+  if (wrong.length) problems.push(`CRIER_REDIRECT_ORIGINS must be http(s) origins such as https://app.example.com (no path); not ${wrong.map((w) => `"${w}"`).join(', ')}`);
+  return origins.filter((origin): origin is string => origin !== undefined);
 }
 
 function isProxyAddress(entry: string): boolean {

@@ -1,7 +1,7 @@
 // JSON logs (pino). Secrets never reach them: the Authorization header and token fields are redacted,
-// and request URLs lose what authenticates them: a pending connect's session token, and the value of
-// every query parameter named like a credential (an API key sent as ?api_key=, an OAuth callback's
-// code and state, an upload URL's signature).
+// and request URLs lose what authenticates them: a pending connect's session token (in a path, or as
+// ?session= on the dashboard's page), and the value of every query parameter named like a credential
+// (an API key sent as ?api_key=, an OAuth callback's code and state, an upload URL's signature).
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.ts';
 
@@ -26,8 +26,12 @@ function serializeRequest(req: LoggedRequest) {
   return { method: req.method, url: req.url && redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
-/** Query parameters whose value is a credential, by name: api_key, access_token, client_secret, code, state, signature… */
-const CREDENTIAL_PARAM = /key|token|secret|code|state|signature|password|auth/i;
+/**
+ * The one rule for query parameters whose value is a credential, matched anywhere in the name:
+ * api_key, access_token, client_secret, code, state, signature or sig, password or pwd, auth, a
+ * pending connect's session (the dashboard's page is loaded with ?session=), jwt, bearer, credential.
+ */
+const CREDENTIAL_PARAM = /key|token|secret|code|state|sig|password|pwd|auth|session|jwt|bearer|credential/i;
 
 /** The URL as safe to log: a pending connect's session token (in the path) and credential query values are replaced. */
 export function redactUrl(url: string): string {

@@ -28,6 +28,8 @@ export interface OAuthSettings {
   managedApps: ManagedApps;
   /** The scopes a connect asking for `messaging` adds, for the networks with direct messages. */
   messagingScopes?: Partial<Record<NetworkId, readonly string[]>>;
+  /** CRIER_REDIRECT_ORIGINS: where a `redirect_uri` may point besides publicBaseUrl's origin; absent: any http(s) URL. */
+  redirectOrigins?: readonly string[];
 }
 
 export const callbackUrl = (settings: OAuthSettings, network: NetworkId) => `${settings.publicBaseUrl}/oauth/callback/${network}`;
@@ -55,9 +57,8 @@ export async function createAuthUrl(
 ): Promise<string> {
   const issues: FieldIssue[] = [];
   const messaging = requestedMessaging(settings, network, input.scopes, issues);
-  if (input.redirect_uri !== undefined && input.redirect_uri !== null && !isHttpUrl(input.redirect_uri)) {
-    issues.push({ field: 'redirect_uri', message: 'must be an http(s) URL; the user is sent there after connecting' });
-  }
+  const redirectProblem = input.redirect_uri === undefined || input.redirect_uri === null ? undefined : redirectUriProblem(settings, input.redirect_uri);
+  if (redirectProblem) issues.push({ field: 'redirect_uri', message: redirectProblem });
   if (input.tenant_id !== undefined && input.tenant_id !== null && (typeof input.tenant_id !== 'string' || !TENANT_ID.test(input.tenant_id))) {
     issues.push({ field: 'tenant_id', message: 'may only contain letters, digits, "_" and "-" (1 to 128 characters)' });
   }
@@ -188,6 +189,18 @@ export function redirectTarget(outcome: CallbackOutcome): string | null {
     url.searchParams.set('error_description', outcome.description);
   }
   return url.toString();
+}
+
+/**
+ * The user is sent to `redirect_uri` with the connection's session. Any http(s) URL the org's key
+ * chooses, unless the operator named the allowed origins (CRIER_REDIRECT_ORIGINS); Crier's own
+ * origin (the dashboard) is always allowed.
+ */
+function redirectUriProblem(settings: OAuthSettings, value: unknown): string | undefined {
+  if (!isHttpUrl(value)) return 'must be an http(s) URL; the user is sent there after connecting';
+  if (!settings.redirectOrigins) return undefined;
+  const allowed = [new URL(settings.publicBaseUrl).origin, ...settings.redirectOrigins];
+  return allowed.includes(new URL(value).origin) ? undefined : `must be on one of the origins this Crier allows (CRIER_REDIRECT_ORIGINS): ${allowed.join(', ')}`;
 }
 
 function isHttpUrl(value: unknown): value is string {

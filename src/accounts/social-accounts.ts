@@ -70,8 +70,10 @@ export async function listSocialAccounts(db: Queryable, orgId: number, filters: 
   if (filters.networkUniqueId !== undefined) clauses.push(`network_unique_id = ${param(filters.networkUniqueId)}`);
   if (filters.username !== undefined) clauses.push(`username ILIKE ${param(`%${escapeLike(filters.username)}%`)}`);
   const where = clauses.join(' AND ');
+  // The page is bound like every other value: no number reaches the statement's text.
+  const pageParams = [...params, limit, offset];
   const [page, total] = await Promise.all([
-    db.query<AccountRow>(`SELECT * FROM social_accounts WHERE ${where} ORDER BY id LIMIT ${limit} OFFSET ${offset}`, params),
+    db.query<AccountRow>(`SELECT * FROM social_accounts WHERE ${where} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, pageParams),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM social_accounts WHERE ${where}`, params),
   ]);
   return { data: page.rows.map(toAccountJson), count: total.rows[0]!.n, limit, offset };

@@ -5,6 +5,7 @@ import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { FieldIssue } from '../networks/types.ts';
+import { DATE_OR_DATE_TIME_BODY_MESSAGE, parseDateOrDateTime } from '../validation/date-time.ts';
 
 /** The most posts one import stores, and what it stores when the request names no limit. */
 export const MAX_IMPORT = 1000;
@@ -93,11 +94,12 @@ function parseImportRequest(body: ImportRequest): { since: Date | null; until: D
   return { since, until, limit };
 }
 
+/** A bound parsed by the one date-time parser (validation/date-time.ts): Feb 30 or year 0000 is refused, not rolled over. */
 function instant(value: string | undefined, field: string, details: FieldIssue[]): Date | null {
   if (value === undefined) return null;
-  const date = new Date(value);
-  if (typeof value !== 'string' || Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-    details.push({ field, message: 'must be an ISO 8601 date or date-time' });
+  const date = typeof value === 'string' ? parseDateOrDateTime(value) : undefined;
+  if (!date) {
+    details.push({ field, message: DATE_OR_DATE_TIME_BODY_MESSAGE });
     return null;
   }
   return date;

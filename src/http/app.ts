@@ -102,7 +102,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, ctx, metrics);
   // The dashboard: a browser client of the public /v1 API, served from the package itself.
-  dashboardRoutes(app);
+  dashboardRoutes(app, ctx.config.publicBaseUrl);
   // Outside /v1, no API key: the upload PUT (signed URL) and public media files (unguessable token).
   await publicMediaRoutes(app, ctx);
   billingRoutes(app, ctx);

@@ -3,6 +3,7 @@ import { prepared, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { parseEncodedOrNumericId } from '../ids.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
+import { MAX_PAGE_SIZE } from '../validation/pagination.ts';
 import { toPostJson, type PostJson, type PostRow, type TargetRow } from './serialize.ts';
 import type { ListPostsQuery } from './schema.ts';
 import { postWhere, totalSql, type PostFilter } from './totals.ts';
@@ -114,7 +115,9 @@ function inOrder<V>(ranked: [number, V][] | undefined): V[] {
  * a post is left to toPosts, on a few rows, rather than to a sort of every row here.
  */
 export function listStatement(orgId: number, query: ListPostsQuery, limit: number, offset: number): { name: string; text: string; values: unknown[] } {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit ${limit}`);
+  // The one number written into the text: an integer of the page range, so the text is one of 100
+  // fixed strings whatever a caller sends (the route's schema refused anything else already).
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new RangeError(`limit ${limit}`);
   const filter = toFilter(orgId, query);
   const params: unknown[] = [orgId];
   const where = postWhere(filter, params);

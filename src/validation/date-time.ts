@@ -1,6 +1,6 @@
 // The one parser for every date-time Crier accepts (scheduledAt on create and PATCH, the list filters
-// of GET /v1/posts, from/to of GET /v1/usage), registered as Ajv's `date-time` format so a schema
-// cannot use another. Accepted:
+// of GET /v1/posts, from/to of GET /v1/usage, since/until of an import), registered as Ajv's
+// `date-time` format so a schema cannot use another. Accepted:
 //   YYYY-MM-DDTHH:MM[:SS[.fraction]] then Z or ±HH:MM or ±HHMM   (ISO 8601 extended; T may be t or a
 //   space, Z may be z; seconds may be left out, as clients often do)
 //   YYYY-MM-DD, only where a range filter takes a day: midnight UTC
@@ -24,6 +24,10 @@ export const DATE_TIME_MESSAGE = `must be an ISO 8601 date-time with a time zone
 /** The one wording of a refused range bound (a query parameter, hence the %2B). */
 export const DATE_OR_DATE_TIME_MESSAGE = 'must be an ISO 8601 date-time with a time zone, such as 2026-11-26T06:09:00Z '
   + `(write + as %2B in a query string), or a date such as 2026-11-26 (midnight UTC), ${RULES}`;
+
+/** The same, for a bound sent in a JSON body (no query-string escaping to mention). */
+export const DATE_OR_DATE_TIME_BODY_MESSAGE = 'must be an ISO 8601 date-time with a time zone, such as 2026-11-26T06:09:00Z, '
+  + `or a date such as 2026-11-26 (midnight UTC), ${RULES}`;
 
 /** The instant `text` names, or undefined when it is not an accepted date-time. */
 export function parseDateTime(text: string): Date | undefined {

@@ -47,6 +47,11 @@ function valueProblem(value: unknown, depth: number): string | undefined {
 /** In Unicode mode a surrogate pair is one code point: only a surrogate standing alone matches. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/** Can PostgreSQL text hold `text`? (no NUL, no unpaired surrogate) */
+export function isStorableText(text: string): boolean {
+  return textProblem(text) === undefined;
+}
+
 function textProblem(text: string): string | undefined {
   if (text.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
   if (LONE_SURROGATE.test(text)) return 'contains an unpaired UTF-16 surrogate (\\ud800 to \\udfff), which is not valid Unicode';

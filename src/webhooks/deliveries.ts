@@ -183,8 +183,8 @@ export async function listAttempts(db: Queryable, orgId: number, webhookId: numb
     db.query(
       `SELECT a.*, e.type, d.manual, d.state, d.next_attempt_at, d.current_attempt_id
          FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN events e ON e.id = a.event_id
-        WHERE ${where} ORDER BY a.id DESC LIMIT ${limit} OFFSET ${offset}`,
-      params,
+        WHERE ${where} ORDER BY a.id DESC LIMIT $3 OFFSET $4`,
+      [...params, limit, offset],
     ),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_attempts a WHERE ${where}`, params),
   ]);

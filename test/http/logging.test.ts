@@ -38,3 +38,26 @@ test('request URLs and headers are logged without their credentials', async () =
     '/v1/posts?api_key=[redacted]&limit=5&Access_Token=[redacted]&client%5Fsecret=[redacted]&password=[redacted]&X-Amz-Signature=[redacted]&authKey=[redacted]&tenant_id=t1',
   ]);
 });
+
+test("the dashboard's ?session= and every credential-named parameter are logged redacted", async () => {
+  const lines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+  app.get('/dashboard/', async () => ({}));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  try {
+    // Where the network sends the browser back after a connect: the pending connection's session.
+    await fetch(`${base}/dashboard/?session=SESSION-SECRET-1&tab=accounts`);
+    await fetch(`${base}/dashboard/?sig=SIG-SECRET-2&pwd=PW-SECRET-3&jwt=JWT-SECRET-4&bearer=BEARER-SECRET-5&credential=CRED-SECRET-6&Session_Id=SESSION-SECRET-7`);
+  } finally {
+    await app.close();
+  }
+  const log = lines.join('');
+  assert.ok(!log.includes('-SECRET-'), log);
+  const urls = lines.map((l) => JSON.parse(l)).filter((l) => l.req).map((l) => l.req.url);
+  assert.deepEqual(urls, [
+    '/dashboard/?session=[redacted]&tab=accounts',
+    '/dashboard/?sig=[redacted]&pwd=[redacted]&jwt=[redacted]&bearer=[redacted]&credential=[redacted]&Session_Id=[redacted]',
+  ]);
+});

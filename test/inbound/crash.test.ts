@@ -42,7 +42,7 @@ describe('inbound processing with real worker processes', { concurrency: false }
     const redelivered = await s.fb.instagramMessaging.redeliver(s.fb.instagramMessaging.deliveries().length - 2);
     for (const delivery of [comment.delivery, message.delivery, redelivered]) assert.equal(delivery.status, 200, 'acknowledged: stored before the answer');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(await pending(), 3, 'nothing processed them yet');
+    assert.equal(await pending(), 2, 'nothing processed them yet; the redelivery is the row already stored');
     assert.deepEqual((await s.events(['comment.received'])).map((e) => e.data.text), ['before the crash']);
 
     const second = await workers.start();

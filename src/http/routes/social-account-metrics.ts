@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
+import { parseDateTime } from '../../validation/date-time.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 
@@ -36,8 +37,9 @@ export function socialAccountMetricsRoutes(app: FastifyInstance, ctx: AppContext
     },
     handler: async (request) => {
       const accountId = requireId(request.params.id, decodeId, 'Social account not found');
-      const until = request.query.until ? new Date(request.query.until) : new Date();
-      const since = request.query.since ? new Date(request.query.since) : new Date(until.getTime() - 28 * DAY_MS);
+      // The schema's `date-time` format is parseDateTime: it accepted these, so they parse.
+      const until = request.query.until ? parseDateTime(request.query.until)! : new Date();
+      const since = request.query.since ? parseDateTime(request.query.since)! : new Date(until.getTime() - 28 * DAY_MS);
       if (since >= until) throw validationError([{ field: 'since', message: 'must be before until' }]);
       return { success: true, data: await (await import('../../engagement/analytics.ts')).accountMetrics(deps, request.owner.orgId, accountId, { since, until }) };
     },

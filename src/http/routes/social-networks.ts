@@ -35,7 +35,10 @@ function oauthSettings(ctx: AppContext): OAuthSettings {
     const scopes = ctx.networks.capabilities(n.id).messages?.scopes;
     return scopes ? [[n.id, scopes]] : [];
   }));
-  return { publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox, managedApps: ctx.config.managedApps, messagingScopes };
+  return {
+    publicBaseUrl: ctx.config.publicBaseUrl, providers: ctx.networks.oauthProviders(), sandbox: ctx.config.sandbox, managedApps: ctx.config.managedApps, messagingScopes,
+    ...(ctx.config.redirectOrigins ? { redirectOrigins: ctx.config.redirectOrigins } : {}),
+  };
 }
 
 const networkId = (raw: string) => requireId(raw, decodeId, 'Social network not found');
