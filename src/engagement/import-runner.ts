@@ -14,6 +14,7 @@ import { loadAccount } from '../publishing/claim.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import { callAsAccount, type AccountCallDeps } from './account-call.ts';
 import type { ImportRow } from './imports.ts';
+import { storableCopy } from '../validation/json-input.ts';
 
 /** How long a worker holds a job without renewing it (each page renews it); past it another worker takes the job over. */
 const DEFAULT_LEASE_MS = 30_000;
@@ -101,7 +102,8 @@ async function storePage(tx: Tx, job: JobRow, items: OwnPost[], next: string | u
   if (!current) return 'lost';
   let { imported, skipped, failed } = current;
   let passedSince = false;
-  for (const item of items) {
+  // A network's text PostgreSQL cannot hold (a NUL) would fail the page on every retry.
+  for (const item of items.map(storableCopy)) {
     if (imported + skipped + failed >= current.max_posts) break;
     const created = item.createdAt ? new Date(item.createdAt) : null;
     if (created && current.until && created > current.until) continue;

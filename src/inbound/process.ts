@@ -9,6 +9,7 @@ import type { SecretBox } from '../security/crypto.ts';
 import { receiveMessage } from '../conversations/inbound.ts';
 import { inboundAccounts, type InboundAccount } from './accounts.ts';
 import { receiveComment } from './comments.ts';
+import { storableCopy } from '../validation/json-input.ts';
 import type { ClaimedDelivery } from './deliveries.ts';
 import { accountSession } from './session.ts';
 
@@ -22,7 +23,8 @@ export interface ProcessDeps {
 export async function processDelivery(deps: ProcessDeps, delivery: ClaimedDelivery): Promise<{ items: number }> {
   const capabilities = deps.networks.capabilities(delivery.network);
   if (!capabilities.inbound) return { items: 0 };
-  const items = capabilities.inbound.parse(delivery.request);
+  // Text PostgreSQL cannot hold (a NUL in a comment) would fail the delivery on every retry.
+  const items = capabilities.inbound.parse(delivery.request).map(storableCopy);
   const accounts = await inboundAccounts(deps.db, delivery.accountIds);
   for (const item of items) {
     for (const account of accounts.filter((a) => a.networkUniqueId === item.accountNetworkId)) {

@@ -46,10 +46,26 @@ function valueProblem(value: unknown, depth: number): string | undefined {
 
 /** In Unicode mode a surrogate pair is one code point: only a surrogate standing alone matches. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
+/** What PostgreSQL text cannot hold, every occurrence: NUL and unpaired surrogates. */
+const UNSTORABLE = /\u0000|\p{Surrogate}/gu;
 
 /** Can PostgreSQL text hold `text`? (no NUL, no unpaired surrogate) */
 export function isStorableText(text: string): boolean {
   return textProblem(text) === undefined;
+}
+
+/**
+ * `value` with every string made storable: NUL and unpaired surrogates become U+FFFD. For what a
+ * network sends (a comment, a message, an imported post): refusing it is not ours to do, and text
+ * PostgreSQL cannot hold would fail its transaction on every retry.
+ */
+export function storableCopy<T>(value: T): T {
+  if (typeof value === 'string') return (isStorableText(value) ? value : value.replace(UNSTORABLE, '\uFFFD')) as T;
+  if (Array.isArray(value)) return value.map(storableCopy) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storableCopy(v)])) as T;
+  }
+  return value;
 }
 
 function textProblem(text: string): string | undefined {

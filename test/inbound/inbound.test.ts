@@ -130,6 +130,15 @@ describe('comment.received', () => {
     assert.equal(listed.body.data[0].id, events[0]!.data.accountId, 'accountId is the id GET /v1/social-accounts returns');
   });
 
+  test('a comment whose text holds a NUL or a lone surrogate: emitted with U+FFFD in their place, the delivery processed', async () => {
+    const contact = s.fb.instagramMessaging.addContact({ username: 'nul_fan' });
+    const { comment, delivery } = await s.fb.instagramMessaging.comment({ igUserId: s.igId, mediaId: '1799100009', from: contact.id, text: 'a\u0000b\ud800c' });
+    assert.equal(delivery.status, 200);
+    await s.settled();
+    const [event] = (await s.events(['comment.received'])).filter((e) => e.data.commentId === comment.id);
+    assert.equal(event?.data.text, 'a\uFFFDb\uFFFDc');
+  });
+
   test('a reply on a media Crier did not publish: postId null, parentCommentId set', async () => {
     const contact = s.fb.instagramMessaging.addContact({ username: 'replier' });
     const { comment } = await s.fb.instagramMessaging.comment({ igUserId: s.igId, mediaId: '1799200001', from: contact.id, text: 'agreed', parentId: '1790000777' });
