@@ -59,7 +59,12 @@ export const quotaExceeded = (): Reply => youtubeError(
   'youtube.quota',
 );
 
-/** Charges the call to the caller's project; the 403 quotaExceeded when its day cannot take it. */
-export function charged(state: YoutubeState, clientId: string, units: number, call: 'insert' | 'other' = 'other'): Reply | undefined {
-  return state.charge(clientId, units, call) ? undefined : quotaExceeded();
+/** Charges `units` to the caller's project; the 403 quotaExceeded when its day's units cannot take them. */
+export function charged(state: YoutubeState, clientId: string, units: number): Reply | undefined {
+  return state.charge(clientId, units) ? undefined : quotaExceeded();
+}
+
+/** Counts a videos.insert call in the project's uploads bucket; the 403 quotaExceeded when the day's are spent. */
+export function chargedUpload(state: YoutubeState, clientId: string): Reply | undefined {
+  return state.charge(clientId, 1, 'uploads') ? undefined : quotaExceeded();
 }

@@ -8,10 +8,10 @@ import type { FaultQueue } from '../../shared/faults.ts';
 import type { GoogleWorld } from '../world.ts';
 import { mountApi } from './api.ts';
 import { randomBytes } from 'node:crypto';
-import { YoutubeState, type CallRecord, type ReceivedChunk, type ThumbnailSet, type UploadStatus, type YoutubeComment, type YoutubeVideo } from './state.ts';
+import { YoutubeState, type CallRecord, type QuotaBucket, type ReceivedChunk, type ThumbnailSet, type UploadStatus, type YoutubeComment, type YoutubeVideo } from './state.ts';
 import { mountUploads } from './uploads.ts';
 
-export type { CallRecord, ReceivedChunk, ThumbnailSet, YoutubeComment } from './state.ts';
+export type { CallRecord, QuotaBucket, ReceivedChunk, ThumbnailSet, YoutubeComment } from './state.ts';
 
 /** A video as tests see it: what it was created with, its state and the hash of its bytes. */
 export type VideoView = Omit<YoutubeVideo, 'pollsLeft' | 'outcome'>;
@@ -43,14 +43,13 @@ export interface YoutubeControls {
   /** The next session holds its answer to chunk `index` (0-based) for `ms` after taking its bytes. */
   holdAfterChunk(index: number, ms: number): void;
   /**
-   * The project's daily units (default 10,000), what calls cost (Google's classic table by default),
-   * and the model: `classic` (videos.insert 1,600 units of the pool) or `current` (videos.insert
-   * counted in a bucket of its own, `uploadCalls` a day, default 100).
+   * The project's daily buckets (determine_quota_cost): `uploadCalls` videos.insert calls (default
+   * 100, 1 each) and `dailyUnits` units for every other call (default 10,000), and what those cost.
    */
-  setQuota(quota: { dailyUnits?: number; costs?: Partial<YoutubeState['costs']>; model?: 'classic' | 'current'; uploadCalls?: number }): void;
-  /** Units the project (OAuth client) spent in the current Pacific day. */
-  quotaUsed(clientId: string): number;
-  /** thumbnails.set takes images up to this size (default 2 MB, the v3 reference's figure). */
+  setQuota(quota: { dailyUnits?: number; uploadCalls?: number; costs?: Partial<YoutubeState['costs']> }): void;
+  /** What the project (OAuth client) spent in the current Pacific day: units (default), or videos.insert calls. */
+  quotaUsed(clientId: string, bucket?: QuotaBucket): number;
+  /** thumbnails.set takes images up to this size (default 50 MB, the v3 reference's figure since 2026-09-14; 2 MB before). */
   setThumbnailLimit(bytes: number): void;
   /** Every thumbnails.set answers 403 forbidden with this message (an unverified channel); undefined: none. */
   refuseThumbnails(message: string | undefined): void;
@@ -91,13 +90,12 @@ export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: F
     setProcessingPolls: (polls) => void (state.processingPolls = polls),
     failNextVideo: (outcome) => void (state.nextOutcome = outcome),
     holdAfterChunk: (index, ms) => void (state.nextHold = { index, ms }),
-    setQuota: ({ dailyUnits, costs, model, uploadCalls }) => {
+    setQuota: ({ dailyUnits, costs, uploadCalls }) => {
       if (dailyUnits !== undefined) state.dailyUnits = dailyUnits;
-      if (model) state.model = model;
       if (uploadCalls !== undefined) state.uploadCalls = uploadCalls;
       if (costs) Object.assign(state.costs, costs);
     },
-    quotaUsed: (clientId) => state.usedToday(clientId),
+    quotaUsed: (clientId, bucket) => state.usedToday(clientId, bucket),
     setThumbnailLimit: (bytes) => void (state.thumbnailMaxBytes = bytes),
     refuseThumbnails: (message) => void (state.refuseThumbnails = message),
     lockUploadsToPrivate: (locked) => void (state.lockedToPrivate = locked),

@@ -86,6 +86,8 @@ export interface ThumbnailSet {
   bytes: number;
   contentType: string;
   sha256: string;
+  /** The request's uploadType (`media`), or null when it had none. */
+  uploadType: string | null;
 }
 
 export interface CallRecord {
@@ -97,8 +99,14 @@ export interface CallRecord {
   clientId?: string;
 }
 
-/** Google's classic quota table (determine_quota_cost): what each call costs a project per Pacific day. */
-export const DEFAULT_COSTS = { insert: 1600, thumbnail: 50, comment: 50, list: 1, delete: 50 };
+/**
+ * What each call costs the project's units bucket, per Pacific day (determine_quota_cost). videos.insert
+ * is not among them: since the 2026-06-01 revision it is counted in a bucket of its own (1 a call).
+ */
+export const DEFAULT_COSTS = { thumbnail: 50, comment: 50, list: 1, delete: 50 };
+
+/** Google's two daily buckets: videos.insert calls, and the units of every other call. */
+export type QuotaBucket = 'uploads' | 'units';
 
 export class YoutubeState {
   readonly sessions = new Map<string, UploadSession>();
@@ -106,19 +114,20 @@ export class YoutubeState {
   readonly comments: YoutubeComment[] = [];
   readonly thumbnailSets: ThumbnailSet[] = [];
   readonly calls: CallRecord[] = [];
-  /** Units a project (OAuth client) spent, keyed "clientId pacificDate". */
+  /** What a project (OAuth client) spent of a bucket, keyed "clientId pacificDate[ uploads]". */
   readonly spent = new Map<string, number>();
   /** Uploads a channel made, for the per-channel cap (uploadLimitExceeded). */
   readonly uploadsByChannel = new Map<string, number>();
   /** channels.list statistics a test set: subscriberCount, and whether the channel hides it. */
   readonly subscribers = new Map<string, { count: number; hidden: boolean }>();
+  /** The units bucket: every call but videos.insert, a day. */
   dailyUnits = 10_000;
-  model: 'classic' | 'current' = 'classic';
-  /** The current model's daily videos.insert calls. */
+  /** The uploads bucket: videos.insert calls a day (1 each). */
   uploadCalls = 100;
   costs = { ...DEFAULT_COSTS };
   processingPolls = 1;
-  thumbnailMaxBytes = 2 * 1024 * 1024;
+  /** thumbnails.set's limit: 50 MB since the 2026-09-14 revision (2 MB before). */
+  thumbnailMaxBytes = 50 * 1024 * 1024;
   refuseThumbnails: string | undefined;
   uploadCap = new Map<string, number>();
   nextOutcome: YoutubeVideo['outcome'] | undefined;
@@ -132,22 +141,21 @@ export class YoutubeState {
   }
 
   /**
-   * Charges `units` to the project; false (nothing charged) when its day's quota cannot take them.
-   * The `current` model (determine_quota_cost today) counts videos.insert calls in a bucket of
-   * their own (`uploadCalls` a day, 1 each); the classic one charges them to the one pool.
+   * Charges the project: `units` of its units bucket, or one call of its uploads bucket (videos.insert,
+   * whatever `units` says); false (nothing charged) when the day's bucket cannot take it.
    */
-  charge(clientId: string, units: number, call: 'insert' | 'other' = 'other'): boolean {
-    const uploadsBucket = call === 'insert' && this.model === 'current';
-    const key = `${clientId} ${pacificDate(this.clock.now())}${uploadsBucket ? ' uploads' : ''}`;
-    const [cost, limit] = uploadsBucket ? [1, this.uploadCalls] : [units, this.dailyUnits];
+  charge(clientId: string, units: number, bucket: QuotaBucket = 'units'): boolean {
+    const key = quotaKey(clientId, this.clock.now(), bucket);
+    const [cost, limit] = bucket === 'uploads' ? [1, this.uploadCalls] : [units, this.dailyUnits];
     const used = this.spent.get(key) ?? 0;
     if (used + cost > limit) return false;
     this.spent.set(key, used + cost);
     return true;
   }
 
-  usedToday(clientId: string): number {
-    return this.spent.get(`${clientId} ${pacificDate(this.clock.now())}`) ?? 0;
+  /** What the project spent of a bucket in the current Pacific day (units, or videos.insert calls). */
+  usedToday(clientId: string, bucket: QuotaBucket = 'units'): number {
+    return this.spent.get(quotaKey(clientId, this.clock.now(), bucket)) ?? 0;
   }
 
   openSession(clientId: string, channelId: string, resource: VideoResource, total: number | undefined, contentType: string): UploadSession {
@@ -253,6 +261,9 @@ export class YoutubeState {
     if (video.outcome.rejectionReason) video.rejectionReason = video.outcome.rejectionReason;
   }
 }
+
+// The units bucket keeps the key it always had ("clientId date"); the uploads bucket has its own.
+const quotaKey = (clientId: string, ms: number, bucket: QuotaBucket) => `${clientId} ${pacificDate(ms)}${bucket === 'uploads' ? ' uploads' : ''}`;
 
 /** The calendar date in America/Los_Angeles: YouTube's quota day. */
 export function pacificDate(ms: number): string {

@@ -11,7 +11,7 @@ import type { FaultQueue } from '../../shared/faults.ts';
 import { firstValues, send, type Reply } from '../../shared/http.ts';
 import { richError } from '../errors.ts';
 import type { GoogleWorld } from '../world.ts';
-import { authenticate, charged, UPLOAD_SCOPES, youtubeError } from './auth.ts';
+import { authenticate, charged, chargedUpload, UPLOAD_SCOPES, youtubeError } from './auth.ts';
 import { checkedResource, videoResource } from './metadata.ts';
 import type { CallRecord, UploadSession, YoutubeState } from './state.ts';
 
@@ -78,7 +78,7 @@ async function startSession(world: GoogleWorld, state: YoutubeState, req: Fastif
   if (cap !== undefined && (state.uploadsByChannel.get(caller.channel.id) ?? 0) >= cap) {
     return youtubeError(400, 'uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.', 'youtube.video');
   }
-  const refused = charged(state, caller.clientId, state.costs.insert, 'insert');
+  const refused = chargedUpload(state, caller.clientId);
   if (refused) return refused;
   const session = state.openSession(caller.clientId, caller.channel.id, checked.resource, total, contentType);
   const origin = `http://${req.headers.host}`;
@@ -204,12 +204,19 @@ async function setThumbnail(world: GoogleWorld, state: YoutubeState, req: Fastif
   const image = await readCapped(req.body as Readable, state.thumbnailMaxBytes);
   const caller = authenticate(world, req.headers.authorization, UPLOAD_SCOPES);
   if (!caller.ok) return caller.reply;
+  // The discovery document offers thumbnails.set as `simple` (uploadType=media) and `resumable`
+  // uploads; only the simple one is emulated. Without uploadType Google's answer is not documented:
+  // it is taken, and `thumbnailSets()` says which was sent.
+  const uploadType = query.uploadType ?? null;
+  if (uploadType !== null && uploadType !== 'media') {
+    return youtubeError(400, 'badRequest', `The emulator takes thumbnails.set as a simple upload only (uploadType=media), not uploadType=${uploadType}.`, 'global', 'uploadType');
+  }
   if (!query.videoId) return youtubeError(400, 'required', 'Required parameter: videoId', 'global', 'videoId');
   const video = state.videos.get(query.videoId);
   if (!video) return youtubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.', 'youtube.thumbnail', 'videoId');
   const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const record = (status: number, reply: Reply): Reply => {
-    state.thumbnailSets.push({ videoId: video.id, status, bytes: image.bytes, contentType, sha256: image.sha256 });
+    state.thumbnailSets.push({ videoId: video.id, status, bytes: image.bytes, contentType, sha256: image.sha256, uploadType });
     return reply;
   };
   if (video.channelId !== caller.channel.id || state.refuseThumbnails) {

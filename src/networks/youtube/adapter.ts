@@ -95,7 +95,7 @@ function preparedFor(client: YoutubeClient, input: PublishInput, block: YoutubeB
       } catch (error) {
         // A poll, a thumbnail or a comment refused for the project's quota: the video (if any) is
         // live and the call is retried at the reset, but no further upload should be admitted today.
-        if (input.account.managedApp === true && isProjectQuota(error)) await markExhausted(input.ledger, settings.pool, input.account.orgId).catch(() => undefined);
+        if (input.account.managedApp === true && isProjectQuota(error)) await markExhausted(input.ledger, settings.pool, input.account.orgId, 'units').catch(() => undefined);
         throw error;
       }
     },

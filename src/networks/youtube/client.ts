@@ -102,9 +102,13 @@ export class YoutubeClient {
     return item?.status;
   }
 
+  /**
+   * thumbnails.set as a simple media upload: the raw image, `uploadType=media` as every Google client
+   * library sends it on an /upload/ path (the discovery document's `simple` protocol).
+   */
   async setThumbnail(videoId: string, image: Readable, size: number, contentType: string): Promise<void> {
     await this.#http.call({
-      url: `/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}`,
+      url: `/upload/youtube/v3/thumbnails/set?uploadType=media&videoId=${encodeURIComponent(videoId)}`,
       method: 'POST',
       headers: { 'content-type': contentType, 'content-length': String(size) },
       body: image,
@@ -195,12 +199,15 @@ function reasonOf(body: unknown): string | undefined {
   return message && reasons.length ? `${message} (${reasons.join(', ')})` : message ?? reasons.join(', ');
 }
 
-/** The project's daily quota is spent (videos.insert or any other call). */
+/** A bucket of the project's daily quota is spent (videos.insert's own, or the units of any other call). */
 export const PROJECT_QUOTA = new Set(['quotaExceeded', 'dailyLimitExceeded']);
 
-/** Google refused a call because the project's daily quota is spent (classify below). */
+/**
+ * Google refused a call because the project's daily quota is spent (classify below: retryable). The
+ * pool's own denial that quotes such a refusal (permanent, pool.ts) is not one: its bucket is marked.
+ */
 export function isProjectQuota(error: unknown): boolean {
-  return error instanceof PublishError && error.code === 'quota' && [...PROJECT_QUOTA].some((reason) => error.message.includes(reason));
+  return error instanceof PublishError && error.kind === 'retryable' && error.code === 'quota' && [...PROJECT_QUOTA].some((reason) => error.message.includes(reason));
 }
 
 const RATE_LIMITS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);

@@ -5,7 +5,7 @@
 //
 // Quota units each call costs the Cloud project (determine_quota_cost): videos.delete 50; channels,
 // playlistItems, videos, commentThreads and comments lists 1 a page; comments.insert and
-// commentThreads.insert 50, charged to the managed-key pool for accounts on the operator's key
+// commentThreads.insert 50, charged to the managed-key pool's units for accounts on the operator's key
 // (session.ts metered, pool.ts).
 import type { AccountMetrics, AccountSession, NetworkCapabilities, OwnPost, Page, PostMetrics } from '../capabilities.ts';
 import { PublishError } from '../errors.ts';

@@ -27,7 +27,7 @@ export async function metered<T>(apiUrl: string, pool: PoolSettings, session: Ac
   try {
     return await work(client);
   } catch (error) {
-    if (ledger && isProjectQuota(error)) await markExhausted(ledger, pool, session.account.orgId).catch(() => undefined);
+    if (ledger && isProjectQuota(error)) await markExhausted(ledger, pool, session.account.orgId, 'units').catch(() => undefined);
     throw error;
   } finally {
     if (ledger) await chargeSpent(ledger, session.account, client.unitsSpent).catch(() => undefined);

@@ -1,8 +1,8 @@
 // The block's thumbnailUrl: downloaded through the SSRF guard (input.openMedia: a temporary file, so
 // a 50 MB image is not held twice) and judged BEFORE the video is uploaded — unreachable, over 50 MB
 // or not a JPEG/PNG by its first bytes fails the publish (spec) — then sent to thumbnails.set once
-// the video is processed. A refusal by YouTube then (its own limit is 2 MB on the v3 reference
-// page, or the channel may not set custom thumbnails yet) leaves the video published with its
+// the video is processed. A refusal by YouTube then (the channel may not set custom thumbnails yet;
+// its limit is 50 MB since the 2026-09-14 revision, 2 MB before) leaves the video published with its
 // automatic thumbnail, and says so.
 import { PublishError } from '../errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';

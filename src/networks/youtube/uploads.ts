@@ -1,6 +1,7 @@
 // The video as checkpointed steps. A step that creates the upload session first judges the thumbnail
-// and the video's type, then admits the upload to the managed-key pool (pool.ts; accounts on the
-// organization's own app are not counted), then POSTs the metadata and stores the session URI.
+// and the video's type, then admits the upload to the managed-key pool (pool.ts: its videos.insert
+// call and its units; accounts on the organization's own app are not counted), then POSTs the
+// metadata and stores the session URI.
 // Each following step PUTs one chunk (a multiple of 256 KiB, read from the media source: a video
 // is never held whole) and stores how much the session has. A step after a crash or a retry asks
 // the session first (`bytes */TOTAL`): it may hold more than the checkpoint says (a chunk taken whose
@@ -41,7 +42,10 @@ export interface UploadContext {
   metadata: VideoMetadata;
   thumbnailUrl: string | undefined;
   timing: ProcessingTiming;
-  /** Units this destination is charged when admitted: the insert, its thumbnail and its comments. */
+  /**
+   * Units of the units bucket this destination is charged when admitted (its thumbnail and comments,
+   * and CRIER_YOUTUBE_UPLOAD_COST); its videos.insert call is counted in the uploads bucket (pool.ts).
+   */
   admissionUnits: number;
   /** The step follows a crash or a retry: the session may hold more than the checkpoint says. */
   verifySession: boolean;
@@ -72,7 +76,7 @@ async function startSession(ctx: UploadContext): Promise<never> {
     session = await ctx.client.startUpload(ctx.metadata, source.size, source.contentType);
   } catch (error) {
     if (managed && isProjectQuota(error)) {
-      const resetsAt = await markExhausted(input.ledger, settings.pool, input.account.orgId).catch(() => undefined);
+      const resetsAt = await markExhausted(input.ledger, settings.pool, input.account.orgId, 'uploads').catch(() => undefined);
       throw denied('provider_quota_exhausted', `Google refused the upload: ${(error as Error).message.replace(/^youtube: /, '')}`, resetsAt);
     }
     throw error;

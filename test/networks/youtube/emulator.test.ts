@@ -1,6 +1,7 @@
 // The YouTube side of the Google emulator over plain HTTP, for what the publishing tests do not reach
 // through Crier: the 256 KiB rule, a status query before any byte, a chunk beyond the session's
-// offset, a chunk sent again, and the current quota model's bucket of uploads.
+// offset, a chunk sent again, Google's two quota buckets (determine_quota_cost since 2026-06-01),
+// and thumbnails.set's upload protocol and size limit.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -10,11 +11,13 @@ import { APP, CHUNK } from './setup.ts';
 
 let google: GoogleEmulator;
 let token: string;
+let channelId: string;
 
 before(async () => {
   google = await startGoogleEmulator();
   google.addApp(APP);
   const user = google.addUser({ name: 'Emulated' });
+  channelId = user.channel!.id;
   token = google.oauth.issue(user.id, APP.clientId, [...YOUTUBE_SCOPES]).accessToken;
 });
 after(async () => google.close());
@@ -56,13 +59,41 @@ describe('the YouTube emulator', () => {
     assert.deepEqual([done.status, ((await done.json()) as any).id], [200, video.id]);
   });
 
-  test('the current quota model counts videos.insert in a bucket of its own', async () => {
-    google.youtube.setQuota({ model: 'current', uploadCalls: 1 });
-    assert.equal((await open(CHUNK, 'first of the day')).status, 200);
-    const refused = await open(CHUNK, 'second of the day');
+  test('videos.insert is counted in a bucket of its own, one a call: the units are left to the other calls', async () => {
+    const units = google.youtube.quotaUsed(APP.clientId);
+    const uploads = google.youtube.quotaUsed(APP.clientId, 'uploads');
+    assert.equal((await open(CHUNK, 'one more of the day')).status, 200);
+    assert.deepEqual([google.youtube.quotaUsed(APP.clientId), google.youtube.quotaUsed(APP.clientId, 'uploads')], [units, uploads + 1]);
+    google.youtube.setQuota({ uploadCalls: uploads + 1 });
+    const refused = await open(CHUNK, 'past the day\'s calls');
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as any).error.errors[0].reason, 'quotaExceeded');
     const list = await fetch(`${google.url}/youtube/v3/videos?part=status&id=none`, { headers: auth() });
     assert.equal(list.status, 200, 'other calls still have their 10,000 units');
+    assert.equal(google.youtube.quotaUsed(APP.clientId), units + 1);
+  });
+
+  test('past the day\'s units the other calls are refused, and an upload is still taken', async () => {
+    google.youtube.setQuota({ uploadCalls: 100, dailyUnits: google.youtube.quotaUsed(APP.clientId) });
+    const list = await fetch(`${google.url}/youtube/v3/videos?part=status&id=none`, { headers: auth() });
+    assert.equal(list.status, 403);
+    assert.equal(((await list.json()) as any).error.errors[0].reason, 'quotaExceeded');
+    assert.equal((await open(CHUNK, 'an upload on a day without units')).status, 200);
+    google.youtube.setQuota({ dailyUnits: 10_000 });
+  });
+
+  test('thumbnails.set: uploadType=media is recorded, one without is taken and recorded as null, another protocol is refused; 50 MB is the limit', async () => {
+    const videoId = google.youtube.addVideo(channelId, { title: 'covered' });
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const set = (query: string, image: Buffer) => fetch(`${google.url}/upload/youtube/v3/thumbnails/set?${query}`, { method: 'POST', headers: { ...auth(), 'content-type': 'image/png' }, body: new Uint8Array(image) });
+    assert.equal((await set(`uploadType=media&videoId=${videoId}`, png)).status, 200);
+    assert.equal((await set(`videoId=${videoId}`, png)).status, 200);
+    const resumable = await set(`uploadType=resumable&videoId=${videoId}`, png);
+    assert.equal(resumable.status, 400);
+    assert.match(((await resumable.json()) as any).error.message, /simple upload only \(uploadType=media\)/);
+    // 3 MB: past the 2 MB of the old reference, within the 50 MB of the 2026-09-14 revision.
+    const large = Buffer.concat([png, Buffer.alloc(3 * 1024 * 1024)]);
+    assert.equal((await set(`uploadType=media&videoId=${videoId}`, large)).status, 200);
+    assert.deepEqual(google.youtube.thumbnailSets(videoId).map((t) => [t.status, t.uploadType, t.bytes]), [[200, 'media', png.length], [200, null, png.length], [200, 'media', large.length]]);
   });
 });

@@ -1,7 +1,9 @@
 // The managed-key daily pool (spec rule 7) with a real database and real publishing: accounts
-// connected through the operator's app share one daily budget, admitted at execution time under one
-// lock shared by every worker process. What a user sees: which destinations publish, the reason code
-// and retryAt of the others, what YouTube received, and the usage figures.
+// connected through the operator's app share the project's two daily buckets (Google's quota table
+// since 2026-06-01: videos.insert calls in their own, 100 a day; 10,000 units for every other call),
+// admitted at execution time under one lock shared by every worker process. What a user sees: which
+// destinations publish, the reason code and retryAt of the others, what YouTube received, what the
+// ledger holds, and the usage figures.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPool } from '../../../src/db/pool.ts';
@@ -12,9 +14,9 @@ import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts'
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { paddedVideo } from '../../media/helpers.ts';
+import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { APP, KIB, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
-const UPLOAD = 1600;
 let size = 300 * KIB;
 
 async function postVideos(yt: YoutubeHarness, org: TestOrg, account: TestAccount, count: number, label: string): Promise<string[]> {
@@ -32,21 +34,28 @@ async function outcomes(yt: YoutubeHarness, org: TestOrg, ids: string[]): Promis
   return posts.map((p) => ({ status: p.socialAccounts[0].status, error: p.socialAccounts[0].error }));
 }
 
-const ledgerUnits = async (yt: YoutubeHarness, subject?: string) => Number((await yt.h.server.db.query(
-  `SELECT coalesce(sum(units), 0) AS units FROM network_ledger WHERE network = 'youtube' AND pool = 'uploads'${subject ? ' AND subject = $1' : ''}`, subject ? [subject] : [],
+/** The ledger's sum over subjects LIKE `pattern` (every entry when omitted). */
+const ledgerUnits = async (yt: YoutubeHarness, pattern = '%') => Number((await yt.h.server.db.query(
+  `SELECT coalesce(sum(units), 0) AS units FROM network_ledger WHERE network = 'youtube' AND pool = 'uploads' AND subject LIKE $1`, [pattern],
 )).rows[0].units);
+/** Upload calls recorded (the uploads bucket's entries of accounts). */
+const ledgerUploads = (yt: YoutubeHarness) => ledgerUnits(yt, 'insert:%');
+
+const usageOf = async (yt: YoutubeHarness, orgId: number) => (await youtube.usage!({ settings: settingsOf(yt), allowLoopbackFetch: true, publicBaseUrl: '' }, createLedger(yt.h.server.db, 'youtube'), orgId)).pool as Record<string, unknown>;
 
 const settingsOf = (yt: YoutubeHarness) => yt.h.server.config.networks.youtube as YoutubeSettings;
 
-describe('a daily budget of three uploads, two worker processes', { concurrency: false }, () => {
+describe('a day of eight uploads and the default 10,000 units, two worker processes', { concurrency: false }, () => {
   let yt: YoutubeHarness;
   let org: TestOrg;
   let managed: TestAccount & { channelId: string };
   const workers = workerProcesses(() => yt.h.stack.env);
 
   before(async () => {
-    // Three uploads and what their polls cost fit; a fourth does not.
-    yt = await startYoutubeHarness({ CRIER_YOUTUBE_POOL_UNITS: String(3 * UPLOAD + 1000), CRIER_YOUTUBE_POOL_PACING: 'off' }, { worker: false });
+    // Google's old table charged an upload 1,600 of the 10,000 units: six a day. Now an upload is one
+    // call of its own bucket, here eight a day, and the units are left to the other calls.
+    yt = await startYoutubeHarness({ CRIER_YOUTUBE_POOL_UPLOADS: '8', CRIER_YOUTUBE_POOL_PACING: 'off' }, { worker: false });
+    yt.h.stack.media.route('/cover.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(PNG_1X1); });
     org = await yt.h.server.createOrg();
     managed = await yt.addChannel(org, 'managedone', { managedApp: true });
   });
@@ -55,23 +64,24 @@ describe('a daily budget of three uploads, two worker processes', { concurrency:
     await yt.close();
   });
 
-  test('five posts due at once: exactly three publish, two fail with daily_limit_reached and the Pacific midnight as retryAt', async () => {
-    const ids = await postVideos(yt, org, managed, 5, 'burst');
+  test('ten posts due at once: eight publish, two fail with daily_limit_reached and the Pacific midnight as retryAt', async () => {
+    const ids = await postVideos(yt, org, managed, 10, 'burst');
     await Promise.all([workers.start(), workers.start()]);
     const results = await outcomes(yt, org, ids);
-    assert.equal(results.filter((r) => r.status === 'published').length, 3, JSON.stringify(results));
+    assert.equal(results.filter((r) => r.status === 'published').length, 8, JSON.stringify(results));
     const denied = results.filter((r) => r.status === 'failed');
     assert.equal(denied.length, 2);
     const midnight = pacificDay(new Date()).end;
     for (const { error } of denied) {
-      assert.match(error!, /^youtube: daily_limit_reached: the shared YouTube quota has \d+ of 5800 units left today and this upload needs 1600; retryAt=(\S+)$/);
-      assert.equal(/retryAt=(\S+)$/.exec(error!)![1], midnight.toISOString());
+      assert.equal(error, `youtube: daily_limit_reached: the shared YouTube quota has 0 of 8 uploads left today and this upload needs 1; retryAt=${midnight.toISOString()}`);
     }
     assert.ok(midnight.getTime() > Date.now());
-    assert.equal(yt.google.youtube.videos().filter((v) => String(v.snippet.title).startsWith('burst')).length, 3, 'YouTube got three videos');
-    assert.equal(yt.google.youtube.sessions().length, 3, 'the denied ones never opened a session');
-    const used = await ledgerUnits(yt);
-    assert.ok(used >= 3 * UPLOAD && used < 3 * UPLOAD + 50, `ledger: ${used} units (three uploads and their polls)`);
+    assert.equal(yt.google.youtube.videos().filter((v) => String(v.snippet.title).startsWith('burst')).length, 8, 'YouTube got eight videos');
+    assert.equal(yt.google.youtube.sessions().length, 8, 'the denied ones never opened a session');
+    assert.equal(await ledgerUploads(yt), 8);
+    const units = await ledgerUnits(yt, 'account:%');
+    assert.ok(units >= 8 && units < 50, `units: ${units} (the processing polls, nothing for the uploads)`);
+    assert.equal(yt.google.youtube.quotaUsed(APP.clientId, 'uploads'), 8, 'Google counted eight calls in its uploads bucket');
   });
 
   test('an account on the organization\'s own app is neither limited nor counted', async () => {
@@ -80,7 +90,7 @@ describe('a daily budget of three uploads, two worker processes', { concurrency:
     const [result] = await outcomes(yt, org, await postVideos(yt, org, byok, 1, 'own app'));
     assert.equal(result!.status, 'published', result!.error ?? '');
     assert.equal(await ledgerUnits(yt), before);
-    assert.equal(await ledgerUnits(yt, `account:${byok.rawId}`), 0);
+    assert.equal(await ledgerUnits(yt, `%account:${byok.rawId}`), 0);
   });
 
   test('after a restart of every worker the day\'s count stands, and the usage figures say so', async () => {
@@ -88,15 +98,16 @@ describe('a daily budget of three uploads, two worker processes', { concurrency:
     await workers.start();
     const [result] = await outcomes(yt, org, await postVideos(yt, org, managed, 1, 'after restart'));
     assert.equal(result!.status, 'failed');
-    assert.match(result!.error!, /^youtube: daily_limit_reached: /);
-    const usage = await youtube.usage!({ settings: settingsOf(yt), allowLoopbackFetch: true, publicBaseUrl: '' }, createLedger(yt.h.server.db, 'youtube'), org.orgId);
-    const pool = usage.pool as Record<string, unknown>;
-    assert.equal(pool.budgetUnits, 5800);
-    assert.equal(pool.releasedUnits, 5800, 'pacing is off');
-    assert.equal(pool.usedUnits, await ledgerUnits(yt));
+    assert.match(result!.error!, /^youtube: daily_limit_reached: the shared YouTube quota has 0 of 8 uploads left today/);
+    const pool = await usageOf(yt, org.orgId);
+    assert.deepEqual(
+      [pool.budgetUploads, pool.usedUploads, pool.orgUsedUploads, pool.orgShareUploads, pool.releasedUploads],
+      [8, 8, 8, 8, 8], 'uploads: pacing is off, one organization made them all',
+    );
+    assert.deepEqual([pool.budgetUnits, pool.releasedUnits, pool.orgShareUnits], [10_000, 10_000, 10_000]);
+    assert.equal(pool.usedUnits, await ledgerUnits(yt, 'account:%'));
     assert.equal(pool.orgUsedUnits, pool.usedUnits);
-    assert.equal(pool.orgShareUnits, 5800);
-    assert.equal(pool.resetsAt, pacificDay(new Date()).end.toISOString());
+    assert.deepEqual([pool.resetsAt, pool.exhausted, pool.pacing], [pacificDay(new Date()).end.toISOString(), false, false]);
     // The same figures, as an organization reads them: GET /v1/usage.
     const served = await yt.h.server.request('GET', '/v1/usage', { key: org.key });
     assert.equal(served.status, 200, JSON.stringify(served.body));
@@ -104,23 +115,54 @@ describe('a daily budget of three uploads, two worker processes', { concurrency:
   });
 });
 
-describe('an organization\'s share, pacing, and Google\'s own quota', { concurrency: false }, () => {
+describe('an organization\'s share, pacing, units, and Google\'s own quota', { concurrency: false }, () => {
   let yt: YoutubeHarness;
 
   before(async () => {
-    // 2 % of 100,000 units: one upload (and its polls) per organization a day.
-    yt = await startYoutubeHarness({ CRIER_YOUTUBE_POOL_UNITS: '100000', CRIER_YOUTUBE_POOL_ORG_SHARE: '2', CRIER_YOUTUBE_POOL_PACING: 'off' });
+    // 2 % of Google's default buckets: two uploads and 200 units per organization a day.
+    yt = await startYoutubeHarness({ CRIER_YOUTUBE_POOL_ORG_SHARE: '2', CRIER_YOUTUBE_POOL_PACING: 'off' });
+    yt.h.stack.media.route('/cover.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(PNG_1X1); });
   });
   after(async () => yt.close());
 
-  test('an organization past its share fails with org_limit_reached while the pool has room', async () => {
+  test('an upload with a thumbnail and a comment costs one upload call and 100 units; thumbnails.set is sent with uploadType=media', async () => {
+    const org = await yt.h.server.createOrg();
+    const account = await yt.addChannel(org, 'covered', { managedApp: true });
+    const url = await yt.video(org, await paddedVideo(size += 4 * KIB));
+    const id = await yt.create(org, {
+      accounts: [account.id],
+      containers: [{ content: 'with a cover', media: [{ url, filename: 'clip.mp4' }] }, { content: 'and a first comment' }],
+      youtube: { title: 'covered', thumbnailUrl: `${yt.h.stack.media.url}/cover.png` },
+    });
+    const [result] = await outcomes(yt, org, [id]);
+    assert.equal(result!.status, 'published', result!.error ?? '');
+    const admitted = (await yt.h.server.db.query(
+      `SELECT subject, units FROM network_ledger WHERE network = 'youtube' AND org_id = $1 AND (subject LIKE 'insert:%' OR units > 1) ORDER BY id`, [org.orgId],
+    )).rows.map((r) => [r.subject, Number(r.units)]);
+    assert.deepEqual(admitted, [[`insert:account:${account.rawId}`, 1], [`account:${account.rawId}`, 100]], 'the call in the uploads bucket, thumbnail + comment in the units');
+    const [set] = yt.google.youtube.thumbnailSets();
+    assert.deepEqual([set!.status, set!.uploadType], [200, 'media']);
+    const call = yt.google.youtube.calls().find((c) => c.path === '/upload/youtube/v3/thumbnails/set')!;
+    assert.equal(call.query.uploadType, 'media');
+  });
+
+  test('an organization past its share of uploads fails with org_limit_reached while the pool has room', async () => {
     const org = await yt.h.server.createOrg();
     const account = await yt.addChannel(org, 'sharer', { managedApp: true });
-    const results = await outcomes(yt, org, await postVideos(yt, org, account, 2, 'share'));
-    assert.deepEqual(results.map((r) => r.status).sort(), ['failed', 'published']);
+    const results = await outcomes(yt, org, await postVideos(yt, org, account, 3, 'share'));
+    assert.deepEqual(results.map((r) => r.status).sort(), ['failed', 'published', 'published']);
     const error = results.find((r) => r.status === 'failed')!.error!;
-    assert.match(error, /^youtube: org_limit_reached: this organization used 16\d\d of its 2000 daily YouTube units and this upload needs 1600; retryAt=/);
-    assert.ok(error.endsWith(`retryAt=${pacificDay(new Date()).end.toISOString()}`));
+    assert.equal(error, `youtube: org_limit_reached: this organization used 2 of its 2 daily YouTube uploads and this upload needs 1; retryAt=${pacificDay(new Date()).end.toISOString()}`);
+  });
+
+  test('an organization past its share of units fails with org_limit_reached too', async () => {
+    const org = await yt.h.server.createOrg();
+    const account = await yt.addChannel(org, 'talker', { managedApp: true });
+    const url = await yt.video(org, await paddedVideo(size += 4 * KIB));
+    const comments = Array.from({ length: 5 }, (_, i) => ({ content: `comment ${i}` }));
+    const id = await yt.create(org, { accounts: [account.id], containers: [{ content: 'chatty', media: [{ url, filename: 'clip.mp4' }] }, ...comments], youtube: { title: 'chatty' } });
+    const [result] = await outcomes(yt, org, [id]);
+    assert.equal(result!.error, `youtube: org_limit_reached: this organization used 0 of its 200 daily YouTube units and this upload needs 250; retryAt=${pacificDay(new Date()).end.toISOString()}`);
   });
 
   test('paced: what is not released yet is release_pending, with the time it will be as retryAt; nothing is recorded', async () => {
@@ -137,15 +179,28 @@ describe('an organization\'s share, pacing, and Google\'s own quota', { concurre
     assert.equal(await ledgerUnits(yt), before);
   });
 
+  test('paced uploads: the day\'s last upload is released at the Pacific midnight', async () => {
+    const org = await yt.h.server.createOrg();
+    const account = await yt.addChannel(org, 'pacedup', { managedApp: true });
+    const made = (await usageOf(yt, org.orgId)).usedUploads as number;
+    // A day of one more upload than made so far, nothing at once: the next is released at the day's end.
+    const settings = { ...settingsOf(yt).pool, budgetUploads: made + 1, orgSharePercent: 100, pacing: true, burstUploads: 0 };
+    const before = await ledgerUnits(yt);
+    const denial = await admitUpload(createLedger(yt.h.server.db, 'youtube'), settings, { id: account.rawId, orgId: org.orgId }, 0).then(() => undefined, (e: Error) => e);
+    assert.match(denial!.message, new RegExp(`^youtube: release_pending: the shared YouTube quota is released through the day; \\d+ of ${made + 1} uploads are released so far and ${made} are spent; retryAt=`));
+    assert.ok(denial!.message.endsWith(`retryAt=${pacificDay(new Date()).end.toISOString()}`), denial!.message);
+    assert.equal(await ledgerUnits(yt), before);
+  });
+
   test('a ledger that cannot be reached denies with quota_unavailable', async () => {
     const closed = createPool(yt.h.server.databaseUrl, 1);
     await closed.end();
-    const denial = await admitUpload(createLedger(closed, 'youtube'), settingsOf(yt).pool, { id: 1, orgId: 1 }, UPLOAD).then(() => undefined, (e: Error) => e);
+    const denial = await admitUpload(createLedger(closed, 'youtube'), settingsOf(yt).pool, { id: 1, orgId: 1 }, 0).then(() => undefined, (e: Error) => e);
     assert.match(denial!.message, /^youtube: quota_unavailable: the shared YouTube quota could not be checked \(.+\); try again$/);
   });
 
-  test('Google\'s quotaExceeded fails the upload with provider_quota_exhausted and closes the pool until the reset', async () => {
-    yt.google.youtube.setQuota({ dailyUnits: yt.google.youtube.quotaUsed(APP.clientId) });
+  test('Google\'s quotaExceeded on videos.insert fails the upload with provider_quota_exhausted and closes the pool until the reset', async () => {
+    yt.google.youtube.setQuota({ uploadCalls: yt.google.youtube.quotaUsed(APP.clientId, 'uploads') });
     const org = await yt.h.server.createOrg();
     const first = await yt.addChannel(org, 'firstrefused', { managedApp: true });
     const [refused] = await outcomes(yt, org, await postVideos(yt, org, first, 1, 'refused'));
@@ -157,9 +212,10 @@ describe('an organization\'s share, pacing, and Google\'s own quota', { concurre
     const other = await yt.h.server.createOrg();
     const second = await yt.addChannel(other, 'secondclosed', { managedApp: true });
     const [closed] = await outcomes(yt, other, await postVideos(yt, other, second, 1, 'closed'));
-    assert.equal(closed!.error, `youtube: provider_quota_exhausted: Google says the app's YouTube quota is spent for today; retryAt=${midnight}`);
+    assert.equal(closed!.error, `youtube: provider_quota_exhausted: Google says the app's YouTube upload quota (videos.insert calls) is spent for today; retryAt=${midnight}`);
     assert.equal(inserts(), insertsBefore, 'Google was not asked again');
-    const usage = await youtube.usage!({ settings: settingsOf(yt), allowLoopbackFetch: true, publicBaseUrl: '' }, createLedger(yt.h.server.db, 'youtube'), other.orgId);
-    assert.deepEqual([(usage.pool as any).exhausted, (usage.pool as any).usedUnits], [true, 100_000]);
+    const pool = await usageOf(yt, other.orgId);
+    assert.deepEqual([pool.exhausted, pool.usedUploads, pool.budgetUploads], [true, 100, 100]);
+    assert.ok((pool.usedUnits as number) < 10_000, 'the units bucket is not marked');
   });
 });
