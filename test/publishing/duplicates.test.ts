@@ -123,7 +123,20 @@ describe('one network post, one owner', () => {
     const { rows } = await stack.server.db.query('SELECT t.id FROM targets t WHERE t.post_id = $1', [decodeId(b.id)]);
     await assert.rejects(
       stack.server.db.query(`UPDATE target_parts SET platform_id = $1 WHERE target_id = $2`, [a.socialAccounts[0].platformPostId, rows[0].id]),
-      /target_parts_network_post/,
+      (error: { code?: string; constraint?: string; message: string }) => {
+        assert.equal(error.code, '23505');
+        assert.equal(error.constraint, 'target_parts_network_post');
+        assert.match(error.message, /belongs to another destination/);
+        return true;
+      },
     );
+  });
+
+  test('one destination may hold its post at several positions (a network that stands its post for the later containers)', async () => {
+    const xa = await stack.addXAccount(org);
+    const a = await publish({ accounts: [xa.id], content: 'one post, two positions' });
+    const { rows } = await stack.server.db.query('SELECT id FROM targets WHERE post_id = $1', [decodeId(a.id)]);
+    const ref = { platformId: a.socialAccounts[0].platformPostId, url: a.socialAccounts[0].platformPostUrl };
+    assert.equal(await claimNetworkPost(stack.server.db, { orgId: org.orgId, targetId: Number(rows[0].id), position: 1, ref }), true);
   });
 });
