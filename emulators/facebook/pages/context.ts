@@ -49,7 +49,7 @@ export function pageContext(world: FbWorld, pages: PagesStore) {
   const onPage = (pageId: string, req: FbRequest, path: string, write: boolean, body: (page: FbPage) => Reply | Promise<Reply>) => async (): Promise<Reply> => {
     const page = asPage(req, pageId, write);
     if (refused(page)) return page;
-    pages.calls.push({ method: req.method, path, params: paramsOf(req) });
+    pages.calls.push({ method: req.method, path, params: paramsOf(req), ...(req.headers?.host ? { host: req.headers.host } : {}) });
     if (now() < pages.throttledUntil) return withUsage(pageId, fbe.pageThrottled());
     if (write && pages.blockNext > 0) {
       pages.blockNext -= 1;

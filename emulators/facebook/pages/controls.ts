@@ -6,7 +6,7 @@ import type { PageComment, PagePhoto, PagePost, PagesStore, PostStats } from './
 import type { PageVideo } from './videos.ts';
 
 export interface PageControls {
-  calls(): { method: string; path: string; params: Record<string, string> }[];
+  calls(): { method: string; path: string; params: Record<string, string>; host?: string }[];
   photos(): PagePhoto[];
   /** Feed posts, oldest first. */
   posts(): PagePost[];

@@ -63,8 +63,8 @@ export class PagesStore {
   readonly postStats = new Map<string, PostStats>();
   /** Per Page, per UTC day (YYYY-MM-DD): the Page insights values of that day. */
   readonly pageDays = new Map<string, Map<string, Record<string, number>>>();
-  /** Every Page publishing call in order. */
-  readonly calls: { method: string; path: string; params: Record<string, string> }[] = [];
+  /** Every Page publishing call in order, with the Host it was sent to (graph, graph-video, rupload). */
+  readonly calls: { method: string; path: string; params: Record<string, string>; host?: string }[] = [];
   /** The next publishing calls answer #368 (blocked for policy). */
   blockNext = 0;
   /** Until this time every Page call answers #32 with X-Page-Usage at 100%. */

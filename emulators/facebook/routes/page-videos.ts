@@ -5,7 +5,11 @@
 // headers; finish with video_state=PUBLISHED and description), a video Story (video_stories, same
 // phases; finish gives post_id), a photo Story (photo_stories photo_id), a video's preferred thumbnail
 // (POST /{video-id}/thumbnails source), and GET /{video-id}?fields=status with processing on the
-// emulator's clock. A video that finished processing is a post of the Page.
+// emulator's clock. A video that finished processing is a post of the Page. As on Meta, the status
+// shows the upload phase complete once every byte is in, before finish; only finish (the call that
+// publishes) starts processing, then publishing. The emulator answers on every host Meta uses for
+// these (graph.facebook.com, graph-video.facebook.com, rupload.facebook.com): each call's Host header
+// is in calls().
 import { createHash } from 'node:crypto';
 import { multipartBody, type Reply } from '../../shared/http.ts';
 import { graphError } from '../errors.ts';
@@ -19,11 +23,14 @@ import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
 /** The chunk size the emulator hands out for feed videos (Meta chooses it per upload). */
 export const CHUNK_BYTES = 1024 * 1024;
 
+const hostOf = (req: FbRequest) => (req.headers?.host ? { host: req.headers.host } : {});
+
 const uploadError = (message: string) => graphError({ message: `(#6000) There was a problem uploading your video file: ${message}`, code: 6000, subcode: 1363019 });
 
 export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageContext): FbRoute[] {
   const { now, onPage, asPage, withUsage, addPost, render, settle } = ctx;
   const received = (video: PageVideo) => video.chunks.reduce((n, c) => n + c.length, 0);
+  const bytesIn = (video: PageVideo) => video.chunks.length > 0 && received(video) === video.declaredSize;
 
   const newVideo = (page: FbPage, kind: VideoKind, declaredSize: number): PageVideo => {
     const video: PageVideo = { id: pages.nextId(), pageId: page.id, kind, declaredSize, chunks: [], transfers: [], finished: false, params: {}, thumbnails: [] };
@@ -131,6 +138,7 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
     if (offset === 0) video.chunks = [];
     video.declaredSize = size;
     video.transfers.push(offset);
+    pages.calls.push({ method: req.method, path: `/video-upload/${req.params.version}/${video.id}`, params: { offset: String(offset), file_size: String(size) }, ...hostOf(req) });
     video.chunks.push(req.raw ?? Buffer.alloc(0));
     return withUsage(page.id, { status: 200, body: { success: true } });
   };
@@ -153,13 +161,7 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
     settle();
     const page = asPage(req, video.pageId, false);
     if (refused(page)) return page;
-    const processing = !video.finished ? 'not_started' : video.failed ? 'error' : now() < (video.readyAt ?? 0) ? 'in_progress' : 'complete';
-    const status = {
-      video_status: video.failed ? 'error' : processing === 'complete' ? 'ready' : video.finished ? 'processing' : 'upload_incomplete',
-      uploading_phase: { status: video.finished ? 'complete' : 'in_progress', bytes_transferred: received(video) },
-      processing_phase: { status: processing, ...(video.failed ? { errors: [{ code: 1363008, message: video.failed }] } : {}) },
-      publishing_phase: { status: video.postId ? 'complete' : 'not_started', publish_status: video.postId ? 'published' : 'not_published' },
-    };
+    const status = statusOf(video);
     return withUsage(page.id, render(req, (fields) => pick(fields, {
       id: () => video.id,
       status: () => status,
@@ -170,6 +172,22 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
       comments: (sub) => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['comments', sub]])).comments : undefined),
     }, 'Video')));
   });
+
+  /**
+   * The three phases as Meta reports them: uploading complete once every byte is in (before finish);
+   * processing from finish on; publishing complete (published) once the video is a post.
+   */
+  const statusOf = (video: PageVideo) => {
+    const processing = !video.finished ? 'not_started' : video.failed ? 'error' : now() < (video.readyAt ?? 0) ? 'in_progress' : 'complete';
+    const post = video.postId ? pages.posts.get(video.postId) : undefined;
+    const videoStatus = video.failed ? 'error' : processing === 'complete' ? 'ready' : video.finished ? 'processing' : bytesIn(video) ? 'upload_complete' : 'upload_incomplete';
+    return {
+      video_status: videoStatus,
+      uploading_phase: { status: bytesIn(video) ? 'complete' : 'in_progress', bytes_transferred: received(video) },
+      processing_phase: { status: processing, ...(video.failed ? { errors: [{ code: 1363008, message: video.failed }] } : {}) },
+      publishing_phase: post ? { status: 'complete', publish_status: 'published', publish_time: Math.floor(post.createdAt / 1000) } : { status: 'not_started' },
+    };
+  };
 
   const edge = (name: string, handler: (req: FbRequest, page: FbPage) => Reply | Promise<Reply>): FbRoute => ({
     method: 'POST', url: `/:id/${name}`, versioned: true,

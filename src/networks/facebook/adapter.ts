@@ -8,7 +8,7 @@
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import { isVideo } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
-import { FacebookClient } from './client.ts';
+import { FacebookClient, type FacebookVideoHosts } from './client.ts';
 import { publishedVideo, type VideoCheckpoint, type VideoKind, type VideoTiming } from './videos.ts';
 import type { FacebookBlock } from './options.ts';
 import { checkShape } from './shape.ts';
@@ -22,7 +22,7 @@ const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif']);
 /** Meta's cap on a photo. */
 const MAX_PHOTO_BYTES = 10_000_000;
 
-export interface FacebookAdapterOptions extends Partial<VideoTiming> {
+export interface FacebookAdapterOptions extends Partial<VideoTiming>, FacebookVideoHosts {
   apiUrl: string;
 }
 
@@ -40,7 +40,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
       checkShape(input);
       // Meta processes a video in seconds to minutes: asked after 1 s, 2 s, 4 s... then every minute.
       const timing: VideoTiming = { pollMs: options.pollMs ?? 1000, maxPollMs: options.maxPollMs ?? 60_000, maxProcessingMs: options.maxProcessingMs ?? 2 * 3_600_000 };
-      return preparedFor(new FacebookClient(options.apiUrl, input.account.accessToken, input.account.networkUniqueId), input, timing);
+      return preparedFor(new FacebookClient(options.apiUrl, input.account.accessToken, input.account.networkUniqueId, options), input, timing);
     },
   };
 }
@@ -115,8 +115,10 @@ function preparedFor(client: FacebookClient, input: PublishInput, timing: VideoT
       if (video) {
         if (!stored?.video?.finishing) return 'absent';
         if (video === 'story') throw cannotTell(0, 'a Story cannot be looked up once its upload was finished');
+        // Published only once Meta says so. Short of that the stored steps resume: they ask whether
+        // finish was received before making it, then wait for processing.
         const status = await orUnknown(0, () => client.videoStatus(stored.video!.id));
-        if (!status.uploaded) return 'absent';
+        if (!status.published) return 'absent';
         return video === 'reel' ? { platformId: stored.video.id, url: `https://www.facebook.com/reel/${stored.video.id}` } : postRef(stored.video.id);
       }
       if (media.length && !stored?.ready) return 'absent';

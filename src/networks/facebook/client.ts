@@ -1,6 +1,8 @@
-// The Page calls publishing makes (graph.facebook.com, versioned, the Page's token) through the one
-// network HTTP client: photos uploaded as bytes (multipart `source`), feed posts, comments, and the
-// reads reconcile needs. Errors are Graph's (graph-errors.ts).
+// The Page calls publishing makes (versioned, the Page's token) through the one network HTTP client:
+// photos uploaded as bytes (multipart `source`), feed posts, comments, and the reads reconcile needs,
+// on graph.facebook.com; a feed video's upload session on graph-video.facebook.com, and a Reel's or
+// Story's bytes on rupload.facebook.com, as Meta's guides send them (README.md). Errors are Graph's
+// (graph-errors.ts).
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { NetworkHttp, type NetworkRequest } from '../http.ts';
@@ -15,11 +17,38 @@ export interface FeedPost {
   permalink_url?: string;
 }
 
+/** Where Meta takes video bytes, when not on the Graph API host itself (an emulator serves all three). */
+export interface FacebookVideoHosts {
+  /** graph-video.facebook.com: a feed video's start, transfer and finish. */
+  videoUrl?: string;
+  /** rupload.facebook.com: a Reel's or video Story's bytes. */
+  ruploadUrl?: string;
+}
+
+/** A video's status (GET /{video-id}?fields=status), read phase by phase. */
+export interface VideoStatus {
+  processing: string;
+  /** Meta has the finish call: processing or publishing started, or the video is ready or published. */
+  finishReceived: boolean;
+  published: boolean;
+  error?: string;
+}
+
+interface StatusBody {
+  video_status?: string;
+  processing_phase?: { status?: string; errors?: { message?: string }[] };
+  publishing_phase?: { status?: string; publish_status?: string };
+}
+
+const STARTED = new Set(['in_progress', 'complete', 'error']);
+
 export class FacebookClient {
   readonly #http: NetworkHttp;
   readonly #page: string;
+  readonly #videoBase: string;
+  readonly #ruploadBase: string;
 
-  constructor(apiUrl: string, accessToken: string, pageId: string) {
+  constructor(apiUrl: string, accessToken: string, pageId: string, hosts: FacebookVideoHosts = {}) {
     this.#http = new NetworkHttp({
       network: 'facebook',
       baseUrl: `${apiUrl.replace(/\/+$/, '')}/${GRAPH_VERSION}`,
@@ -28,6 +57,9 @@ export class FacebookClient {
       classify: classifyGraph,
     });
     this.#page = encodeURIComponent(pageId);
+    const origin = (url: string | undefined) => (url ?? apiUrl).replace(/\/+$/, '');
+    this.#videoBase = `${origin(hosts.videoUrl)}/${GRAPH_VERSION}`;
+    this.#ruploadBase = origin(hosts.ruploadUrl);
   }
 
   /** POST /{page-id}/photos published=false with the bytes: the photo's id, to attach to a post. */
@@ -37,27 +69,31 @@ export class FacebookClient {
 
   /** POST /{page-id}/videos upload_phase=start: the session and the first range to send. */
   async startVideo(fileSize: number): Promise<{ videoId: string; session: string; start: number; end: number }> {
-    const { body } = await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'start', file_size: String(fileSize) }));
+    const { body } = await this.#http.call(this.#form(this.#feedVideos(), { upload_phase: 'start', file_size: String(fileSize) }));
     const b = body as { video_id: string; upload_session_id: string; start_offset: string; end_offset: string };
     return { videoId: b.video_id, session: b.upload_session_id, start: Number(b.start_offset), end: Number(b.end_offset) };
   }
 
   /** upload_phase=transfer of the bytes at `start`: the next range Meta wants. */
   async transferVideo(session: string, start: number, chunk: Buffer): Promise<{ start: number; end: number }> {
-    const { body } = await this.#http.call(this.#multipart(`/${this.#page}/videos`, { upload_phase: 'transfer', upload_session_id: session, start_offset: String(start) }, { name: 'video_file_chunk', filename: 'chunk', type: 'application/octet-stream', bytes: chunk }));
+    const { body } = await this.#http.call(this.#multipart(this.#feedVideos(), { upload_phase: 'transfer', upload_session_id: session, start_offset: String(start) }, { name: 'video_file_chunk', filename: 'chunk', type: 'application/octet-stream', bytes: chunk }));
     const b = body as { start_offset: string; end_offset: string };
     return { start: Number(b.start_offset), end: Number(b.end_offset) };
   }
 
+  /** upload_phase=finish: the call that publishes the feed video (with its description). */
   async finishVideo(session: string, description: string): Promise<void> {
-    await this.#http.call(this.#form(`/${this.#page}/videos`, { upload_phase: 'finish', upload_session_id: session, ...(description ? { description } : {}) }));
+    await this.#http.call(this.#form(this.#feedVideos(), { upload_phase: 'finish', upload_session_id: session, ...(description ? { description } : {}) }));
   }
 
-  /** POST /{page-id}/video_reels|video_stories upload_phase=start: the video and its rupload URL. */
+  /**
+   * POST /{page-id}/video_reels|video_stories upload_phase=start: the video, and where its bytes go:
+   * rupload's /video-upload/{version}/{video-id}, as Meta's guide and sample build it from the id.
+   */
   async startPhased(edge: 'video_reels' | 'video_stories'): Promise<{ videoId: string; uploadUrl: string }> {
     const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'start' }));
-    const b = body as { video_id: string; upload_url: string };
-    return { videoId: b.video_id, uploadUrl: b.upload_url };
+    const videoId = String((body as { video_id: string }).video_id);
+    return { videoId, uploadUrl: `${this.#ruploadBase}/video-upload/${GRAPH_VERSION}/${encodeURIComponent(videoId)}` };
   }
 
   /** The whole file to rupload, from offset 0. */
@@ -65,7 +101,7 @@ export class FacebookClient {
     await this.#http.call({ url: uploadUrl, method: 'POST', headers: { offset: '0', file_size: String(size), 'content-type': 'application/octet-stream', 'content-length': String(size) }, body: bytes });
   }
 
-  /** upload_phase=finish: a Reel is published (video_state=PUBLISHED); a Story gives its post id. */
+  /** upload_phase=finish, the call that publishes: a Reel with video_state=PUBLISHED; a Story gives its post id. */
   async finishPhased(edge: 'video_reels' | 'video_stories', videoId: string, description: string): Promise<string | undefined> {
     const params = edge === 'video_reels' ? { video_state: 'PUBLISHED', ...(description ? { description } : {}) } : {};
     const { body } = await this.#http.call(this.#form(`/${this.#page}/${edge}`, { upload_phase: 'finish', video_id: videoId, ...params }));
@@ -78,16 +114,9 @@ export class FacebookClient {
   }
 
   /** GET /{video-id}?fields=status: the upload, processing and publishing phases. */
-  async videoStatus(videoId: string): Promise<{ uploaded: boolean; processing: string; published: boolean; error?: string }> {
+  async videoStatus(videoId: string): Promise<VideoStatus> {
     const { body } = await this.#http.call({ url: `/${encodeURIComponent(videoId)}?fields=status` });
-    const status = (body as { status?: { uploading_phase?: { status?: string }; processing_phase?: { status?: string; errors?: { message?: string }[] }; publishing_phase?: { publish_status?: string } } }).status ?? {};
-    const error = status.processing_phase?.errors?.[0]?.message;
-    return {
-      uploaded: status.uploading_phase?.status === 'complete',
-      processing: status.processing_phase?.status ?? 'not_started',
-      published: status.publishing_phase?.publish_status === 'published',
-      ...(error ? { error } : {}),
-    };
+    return videoStatusOf((body as { status?: StatusBody }).status ?? {});
   }
 
   /** A video's preferred thumbnail (the cover). */
@@ -134,6 +163,11 @@ export class FacebookClient {
     return (body as { data?: { id: string; message: string; from?: { id: string } }[] }).data ?? [];
   }
 
+  /** A feed video's upload session: /{page-id}/videos on the video host. */
+  #feedVideos(): string {
+    return `${this.#videoBase}/${this.#page}/videos`;
+  }
+
   async #post(url: string, params: Record<string, string>) {
     return this.#http.call(this.#form(url, params));
   }
@@ -155,6 +189,24 @@ export class FacebookClient {
     ]);
     return { url, method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
   }
+}
+
+/**
+ * Meta reports uploading_phase complete as soon as the bytes are in, before finish
+ * (fbsamples/reels_publishing_apis#47), so it is not read: only processing or publishing having
+ * started shows that the finish call was received (processing starts only after it).
+ */
+export function videoStatusOf(status: StatusBody): VideoStatus {
+  const processing = status.processing_phase?.status ?? 'not_started';
+  const publishing = status.publishing_phase?.status ?? 'not_started';
+  const published = status.publishing_phase?.publish_status === 'published';
+  const error = status.processing_phase?.errors?.[0]?.message;
+  return {
+    processing,
+    finishReceived: published || STARTED.has(processing) || STARTED.has(publishing) || status.video_status === 'ready',
+    published,
+    ...(error ? { error } : {}),
+  };
 }
 
 function idOf(answer: { body: unknown; status: number }): string {

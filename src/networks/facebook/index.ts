@@ -2,6 +2,7 @@
 import type { Network } from '../contract.ts';
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
+import { networkHosts } from '../oauth.ts';
 import { media } from './media.ts';
 import { createFacebookOAuth } from './oauth.ts';
 import { options } from './options.ts';
@@ -10,12 +11,20 @@ import { lazyCapabilities } from '../lazy-capabilities.ts';
 
 const GRAPH_URL = 'https://graph.facebook.com';
 
+/**
+ * Where each call goes: the Graph API; a feed video's upload session on graph-video (Meta's video
+ * upload guide: "Videos must be published to graph-video.facebook.com"); a Reel's or Story's bytes on
+ * rupload. CRIER_FACEBOOK_BASE_URL (an emulator) replaces all three.
+ */
+export const facebookHosts = (baseUrl: string | undefined): { apiUrl: string; videoUrl: string; ruploadUrl: string } =>
+  networkHosts({ apiUrl: GRAPH_URL, videoUrl: 'https://graph-video.facebook.com', ruploadUrl: 'https://rupload.facebook.com' }, baseUrl);
+
 export const facebook: Network<BaseUrlSettings> = {
   ...baseUrlNetwork({
     id: 'facebook', label: 'Facebook', options, media, oauth: createFacebookOAuth, emulator: facebookEmulator,
     // meta-x-linkedin-bluesky.md §4.3: Page calls fall under usage-based limits (BUC headers); only Reels
     // have a count (30 per Page per 24 h), which does not pace other posts.
-    publisher: (baseUrl) => lazyAdapter('facebook', 'the Facebook adapter', async () => (await import('./adapter.ts')).createFacebookAdapter({ apiUrl: baseUrl ?? GRAPH_URL })),
+    publisher: (baseUrl) => lazyAdapter('facebook', 'the Facebook adapter', async () => (await import('./adapter.ts')).createFacebookAdapter(facebookHosts(baseUrl))),
     limits: {},
   }),
   // Deleting, own posts, comments and figures (engagement.ts); baseUrlNetwork assembles no capabilities.

@@ -5,6 +5,8 @@
 // start, rupload, finish (which gives the post). The finishing call publishes: a step that is about to
 // make it first stores `finishing`, and a step that begins from it asks the video's status before
 // finishing again, so a crash never finishes twice and reconcile knows when nothing was finished.
+// Meta reports the upload phase complete once the bytes are in, before finish: only processing or
+// publishing having started shows that finish was received (client.ts, videoStatusOf).
 import { PublishError, PublishWait } from '../errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
 import type { FacebookClient } from './client.ts';
@@ -69,8 +71,9 @@ export async function publishedVideo(
   }
   if (!v.finishing) throw step(cp, { ...v, finishing: true }, `facebook: ${media.filename} is uploaded`);
   if (!v.finished) {
-    // A step that began from `finishing` may follow a crash after the finish call: ask first.
-    const already = v.kind !== 'story' && (await client.videoStatus(v.id)).uploaded;
+    // A step that began from `finishing` may follow a crash after the finish call: ask first. The
+    // bytes being in says nothing (Meta says so before finish); processing or publishing does.
+    const already = v.kind !== 'story' && (await client.videoStatus(v.id)).finishReceived;
     const postId = already ? undefined : v.kind === 'video' ? (await client.finishVideo(v.session!, description), undefined)
       : await client.finishPhased(v.kind === 'reel' ? 'video_reels' : 'video_stories', v.id, description);
     if (v.kind === 'story') return postId || v.id;
