@@ -6,7 +6,8 @@
 if (!process.features.typescript) {
   console.error(
     `Crier needs Node.js 22.18 or newer (24 LTS recommended): it runs its TypeScript sources directly. ` +
-      `This is Node.js ${process.versions.node} (${process.execPath}); install a newer Node and run the command again.`,
+      `This is Node.js ${process.versions.node} (${process.execPath}); install Node 24 (nvm install 24, or https://nodejs.org) ` +
+      `and run the command again, or run it once with npx -y node@24 bin/crier.js <command>.`,
   );
   process.exit(1);
 }

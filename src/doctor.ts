@@ -43,7 +43,7 @@ export async function runDoctor(config: Config): Promise<number> {
       dbTime = rows[0]!.now.getTime();
       const major = Number(rows[0]!.version.split('.')[0]);
       if (major < 15) throw new Error(`PostgreSQL ${rows[0]!.version} is too old: Crier needs 15 or newer`);
-      return `PostgreSQL ${rows[0]!.version} (${database.embedded ? 'embedded' : 'DATABASE_URL'})${rows[0]!.migrated ? '' : ', not migrated yet: run crier migrate'}`;
+      return `PostgreSQL ${rows[0]!.version} (${database.embedded ? 'embedded' : 'DATABASE_URL'})${rows[0]!.migrated ? '' : ', not migrated yet: run npx crier migrate'}`;
     } finally {
       await client.end();
       await database.stop();

@@ -22,6 +22,7 @@ import { userFetchFor } from './security/ssrf.ts';
 import { startInboundWorker } from './inbound/worker.ts';
 import { purgeExpiredEvents } from './webhooks/retention.ts';
 import { foldPostCounts } from './posts/totals.ts';
+import { CRIER_COMMAND } from './cli/usage.ts';
 
 export interface Roles {
   api: boolean;
@@ -173,7 +174,7 @@ function announceStart(defaultOrg: DefaultOrg, baseUrl: string, database: Databa
   const served = roles.api ? `API ${baseUrl}/v1, docs ${baseUrl}/docs, dashboard ${baseUrl}/` : 'no HTTP API in this process';
   process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
   if (!defaultOrg.created) {
-    process.stdout.write(`API keys are shown only when made. A new one for the default organization: crier key create --org ${defaultOrg.orgId} --name <name>\n`);
+    process.stdout.write(`API keys are shown only when made. A new one for the default organization: ${CRIER_COMMAND} key create --org ${defaultOrg.orgId} --name <name>\n`);
   }
 }
 

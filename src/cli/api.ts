@@ -1,7 +1,7 @@
 // The HTTP side of the client commands: where Crier is, its key, and one request with the failures
 // a user must tell apart (refused by the API: exit 2; unreachable or failing: exit 3).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EXIT } from './usage.ts';
+import { CRIER_COMMAND, EXIT } from './usage.ts';
 
 /** A failure a client command ends with: its message (one line) and its exit code. */
 export class ClientFailure extends Error {
@@ -27,7 +27,7 @@ export function connection(flags: { url?: string; key?: string }, env = process.
   const url = (flags.url ?? env.CRIER_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/.test(url)) throw usageFailure(`--url / CRIER_URL must be an http(s) URL, not "${url}"`);
   const key = flags.key ?? env.CRIER_API_KEY;
-  if (!key) throw usageFailure('no API key: set CRIER_API_KEY or pass --key (crier key create prints one)');
+  if (!key) throw usageFailure(`no API key: set CRIER_API_KEY or pass --key (${CRIER_COMMAND} key create prints one)`);
   return { url, key };
 }
 

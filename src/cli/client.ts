@@ -6,7 +6,7 @@ import { ClientFailure, connection, request, usageFailure, type Connection } fro
 import { excerpt, handle, print, printJson, table, when } from './output.ts';
 import { postCommand } from './post.ts';
 import { statusCommand } from './status.ts';
-import { CLIENT_USAGE, EXIT, type ClientCommand } from './usage.ts';
+import { CLIENT_USAGE, CRIER_COMMAND, EXIT, type ClientCommand } from './usage.ts';
 import { webhooksCommand } from './webhooks.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -66,7 +66,7 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
     case 'posts':
       return posts(conn, values, json);
     case 'status':
-      if (positionals.length !== 1) throw usageFailure('status needs one post id: crier status <post id> [--watch]');
+      if (positionals.length !== 1) throw usageFailure(`status needs one post id: ${CRIER_COMMAND} status <post id> [--watch]`);
       return statusCommand(conn, positionals[0]!, { watch: values.watch === true, json });
     case 'webhooks':
       return webhooksCommand(conn, positionals, { name: values.name as string, endpoint: values.endpoint as string, events: values.events as string, secret: values.secret as string, generateSecret: values['generate-secret'] === true, json });

@@ -17,17 +17,39 @@ import { startCrier, type Roles, type Running, type StartOptions } from '../runt
 import type { SandboxAccount } from '../sandbox.ts';
 import { sandboxInboxUrl } from '../webhooks/inbox.ts';
 import { runDoctor } from '../doctor.ts';
-import { networkFor } from '../networks/registry.ts';
+import { NETWORK_LIST, networkFor } from '../networks/registry.ts';
 import { parseSecretKey } from '../security/crypto.ts';
 import { rotateSecretKey } from '../security/secret-key.ts';
-import { CLIENT_USAGE } from './usage.ts';
+import { CLIENT_USAGE, CRIER_COMMAND } from './usage.ts';
 
-const USAGE = `Usage: crier <command>
+const SANDBOX_INDENT = ' '.repeat(24);
+
+/** What `start --sandbox` runs, from the registry: every network with an emulator, by its label. */
+function sandboxUsage(): string {
+  const labels = NETWORK_LIST.filter((network) => network.sandbox).map((network) => network.label);
+  const text = `--sandbox also runs emulators of ${countInWords(labels.length)} networks inside Crier (${labels.join(', ')}), ` +
+    'connects a sandbox account on each, and readies the connect flow of every OAuth network';
+  return wrap(text, 100 - SANDBOX_INDENT.length).map((line) => SANDBOX_INDENT + line).join('\n');
+}
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const countInWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
+
+/** Words into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+const USAGE = `Usage: ${CRIER_COMMAND} <command>    (in a checkout of Crier; plain \`crier\` once it is on your PATH)
 
   start [--sandbox]     API, worker and maintenance in one process (what npm start runs);
-                        --sandbox also runs the network emulators, with sandbox accounts on X,
-                        Threads, a Facebook Page, Instagram and Bluesky, and a ready connect
-                        flow on every OAuth network
+${sandboxUsage()}
   api                   only the HTTP API (run several behind a load balancer)
   worker                only the background worker
   migrate               apply database migrations and exit
@@ -44,7 +66,7 @@ const USAGE = `Usage: crier <command>
 ${CLIENT_USAGE}
 
 <org> is the organization's numeric id, its orgId shown by the API, or its exact name. A bare
-\`crier\` prints this. Configuration comes from environment
+\`${CRIER_COMMAND}\` prints this. Configuration comes from environment
 variables (PORT, HOST, DATABASE_URL, CRIER_DATA_DIR, PUBLIC_BASE_URL, LOG_LEVEL, ...): see README.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -156,7 +178,7 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
   const auth = `-H "Authorization: Bearer ${key}" -H "Content-Type: application/json"`;
   const lines = [
     '',
-    'Sandbox: emulators of the twelve networks run inside this process; nothing leaves this machine.',
+    `Sandbox: emulators of ${countInWords(NETWORK_LIST.filter((network) => network.sandbox).length)} networks run inside this process; nothing leaves this machine.`,
     ...accounts.map((a) => `  ${a.network.padEnd(15)} ${handle(a).padEnd(18)} account id ${a.id}`),
     '',
     `  API key for this sandbox run: ${key}`,
@@ -236,7 +258,7 @@ async function orgCommand(db: Db, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { status: { type: 'string' } } });
   const [sub, ...params] = positionals;
   if (sub === 'create') {
-    if (!params[0]) throw new UsageError('org create needs the organization\'s name: crier org create <name> [--status active]');
+    if (!params[0]) throw new UsageError(`org create needs the organization's name: ${CRIER_COMMAND} org create <name> [--status active]`);
     const status = parseStatus(values.status ?? 'active');
     const org = await createOrg(db, params[0], status);
     console.log(`org created: id ${org.orgId} (orgId ${encodeId(org.orgId)}), subscription ${status}`);
@@ -270,7 +292,7 @@ async function keyCommand(db: Db, args: string[]): Promise<number> {
   });
   const [sub, param] = positionals;
   if (sub === 'create') {
-    if (!values.org || !values.name) throw new UsageError('key create needs --org and --name: crier key create --org <org id or name> --name <name> [--quota <n>]');
+    if (!values.org || !values.name) throw new UsageError(`key create needs --org and --name: ${CRIER_COMMAND} key create --org <org id or name> --name <name> [--quota <n>]`);
     const quota = values.quota === undefined ? undefined : Number(values.quota);
     if (quota !== undefined && (!Number.isInteger(quota) || quota < 1)) throw new UsageError('--quota must be a positive integer');
     const org = await resolveOrg(db, values.org);

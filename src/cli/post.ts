@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientFailure, request, usageFailure, type Connection } from './api.ts';
 import { handle, print, printJson, table } from './output.ts';
 import { resolveMedia } from './upload.ts';
-import { EXIT } from './usage.ts';
+import { CRIER_COMMAND, EXIT } from './usage.ts';
 
 export interface PostFlags {
   to: string[];
@@ -19,7 +19,7 @@ export interface PostFlags {
 }
 
 export async function postCommand(conn: Connection, flags: PostFlags): Promise<number> {
-  if (!flags.to.length) throw usageFailure('post needs at least one --to <account id or username> (crier accounts lists them)');
+  if (!flags.to.length) throw usageFailure(`post needs at least one --to <account id or username> (${CRIER_COMMAND} accounts lists them)`);
   if (flags.text === undefined && !flags.media.length) throw usageFailure('post needs --text, or --media for a media-only post');
   const scheduledAt = flags.at === undefined ? undefined : parseTime(flags.at);
   const media = await resolveMedia(conn, flags.media);
@@ -44,13 +44,13 @@ function printCreated(answer: any, status: number): void {
   print(`post ${post.id} ${state}, to ${post.socialAccounts.map((a: any) => `${a.network} ${handle(a.username)}`).join(', ')}`);
   for (const warning of answer.warnings ?? []) print(`warning: ${warning}`);
   if (status === 202) print('warning: created but not queued (a transient failure); requeue it by PATCHing scheduledAt');
-  if (!post.isDraft) print(`follow it: crier status ${post.id} --watch`);
+  if (!post.isDraft) print(`follow it: ${CRIER_COMMAND} status ${post.id} --watch`);
 }
 
 /** Crier drops the --to entries that match no account when others match (spec rule 2): say which. */
 function warnUnresolved(to: string[], accounts: { id: string; username: string }[]): void {
   for (const entry of to) {
-    if (!accounts.some((a) => a.id === entry || a.username === entry)) console.error(`warning: --to ${entry} matches no account (ids and usernames are exact: crier accounts lists them); the post goes to the others`);
+    if (!accounts.some((a) => a.id === entry || a.username === entry)) console.error(`warning: --to ${entry} matches no account (ids and usernames are exact: ${CRIER_COMMAND} accounts lists them); the post goes to the others`);
   }
 }
 

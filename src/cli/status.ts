@@ -11,6 +11,7 @@ interface Destination {
   username: string;
   status: string;
   error: string | null;
+  platformPostId: string | null;
   platformPostUrl: string | null;
   publishedAt: string | null;
 }
@@ -28,27 +29,62 @@ const IN_FLIGHT = new Set(['pending', 'publishing']);
 const FAILED = new Set(['failed', 'unknown']);
 
 export async function statusCommand(conn: Connection, id: string, options: { watch: boolean; json: boolean; intervalMs?: number }): Promise<number> {
-  const fetchPost = async () => (await request<{ post: PostDetail }>(conn, `/v1/posts/${encodeURIComponent(id)}`)).body.post;
-  let post = await fetchPost();
-  if (options.watch) post = await watch(post, fetchPost, options.json, options.intervalMs ?? 1000);
+  const sandbox = sandboxAccounts(conn);
+  const fetchPost = async () => {
+    const post = (await request<{ post: PostDetail }>(conn, `/v1/posts/${encodeURIComponent(id)}`)).body.post;
+    // The JSON is the API's answer as it is; the table says where a published post really is.
+    return options.json ? { post, sandboxIds: new Set<string>() } : { post, sandboxIds: await sandbox.among(post.socialAccounts) };
+  };
+  let shown = await fetchPost();
+  if (options.watch) shown = await watch(shown, fetchPost, options.json, options.intervalMs ?? 1000);
+  const { post } = shown;
   if (options.json) printJson({ success: true, post });
-  else print(view(post));
+  else print(view(post, shown.sandboxIds));
   return post.socialAccounts.some((d) => FAILED.has(d.status)) ? EXIT.destinationFailed : EXIT.ok;
 }
 
+/**
+ * Which accounts are sandbox accounts (`sandbox: true`: connected by `crier start --sandbox`), asked
+ * once per account and only for published destinations. Their posts are on an emulator: the URL it
+ * answered has the real network's form (x.com/…) but leads nowhere there.
+ */
+function sandboxAccounts(conn: Connection) {
+  const known = new Map<string, Promise<boolean>>();
+  const isSandbox = (id: string) => {
+    let answer = known.get(id);
+    if (!answer) {
+      answer = request<{ data: { sandbox?: boolean } }>(conn, `/v1/social-accounts/${encodeURIComponent(id)}`).then((r) => r.body.data.sandbox === true, () => false);
+      known.set(id, answer);
+    }
+    return answer;
+  };
+  return {
+    async among(destinations: Destination[]): Promise<Set<string>> {
+      const published = [...new Set(destinations.filter((d) => d.status === 'published').map((d) => d.id))];
+      const flags = await Promise.all(published.map(isSandbox));
+      return new Set(published.filter((_, i) => flags[i]));
+    },
+  };
+}
+
+interface Shown {
+  post: PostDetail;
+  sandboxIds: Set<string>;
+}
+
 /** Polls until no destination is in flight, or nothing will ever move it (a draft, an unqueued post). */
-async function watch(first: PostDetail, fetchPost: () => Promise<PostDetail>, json: boolean, intervalMs: number): Promise<PostDetail> {
+async function watch(first: Shown, fetchPost: () => Promise<Shown>, json: boolean, intervalMs: number): Promise<Shown> {
   const live = !json && process.stdout.isTTY;
-  let post = first;
+  let current = first;
   let shown = '';
-  while (!settled(post)) {
-    if (!json) shown = redraw(view(post), shown, live);
+  while (!settled(current.post)) {
+    if (!json) shown = redraw(view(current.post, current.sandboxIds), shown, live);
     await sleep(intervalMs);
-    post = await fetchPost();
+    current = await fetchPost();
   }
   // The final view is printed by the caller: on a terminal, it replaces the live one.
   if (live && shown) process.stdout.write(`\x1b[${shown.split('\n').length}A\x1b[J`);
-  return post;
+  return current;
 }
 
 function settled(post: PostDetail): boolean {
@@ -67,9 +103,15 @@ function redraw(text: string, previous: string, live: boolean): string {
   return text;
 }
 
-export function view(post: PostDetail): string {
-  const rows = post.socialAccounts.map((d) => [d.network, handle(d.username), d.status, d.platformPostUrl ?? d.error ?? (d.publishedAt ? when(d.publishedAt) : '')]);
+export function view(post: PostDetail, sandboxIds: ReadonlySet<string> = new Set()): string {
+  const rows = post.socialAccounts.map((d) => [d.network, handle(d.username), d.status, whereOrWhy(d, sandboxIds.has(d.id))]);
   return [`post ${post.id}: ${summary(post)}`, table(['NETWORK', 'USERNAME', 'STATUS', 'URL OR ERROR'], rows)].join('\n');
+}
+
+/** The post's address on the network, or why there is none. */
+function whereOrWhy(d: Destination, sandbox: boolean): string {
+  if (sandbox && d.status === 'published') return `sandbox: not on the real network (post ${d.platformPostId ?? '?'} on the emulator)`;
+  return d.platformPostUrl ?? d.error ?? (d.publishedAt ? when(d.publishedAt) : '');
 }
 
 function summary(post: PostDetail): string {

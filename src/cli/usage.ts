@@ -1,6 +1,12 @@
 // What the client commands are and how they are used: read by main.ts to route a command, and by
 // the printed usage. No imports: main.ts loads this before knowing which half it needs.
 
+/**
+ * How a person types the command in a checkout of Crier (package.json's "bin", which npx finds in the
+ * project without installing anything): every command Crier prints for someone to run starts with it.
+ */
+export const CRIER_COMMAND = 'npx crier';
+
 export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'webhooks'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, usageFailure, type Connection } from './api.ts';
 import { print, printJson, table, when } from './output.ts';
-import { EXIT } from './usage.ts';
+import { CRIER_COMMAND, EXIT } from './usage.ts';
 
 export interface WebhookFlags {
   name?: string;
@@ -60,7 +60,7 @@ async function test(conn: Connection, id: string, json: boolean): Promise<number
   if (!json) print(`test event ${eventId} queued for webhook ${id}; waiting for its delivery…`);
   const attempt = await firstAttempt(conn, id, eventId);
   if (json) printJson({ ...body, attempt: attempt ?? null });
-  else print(attempt ? describeAttempt(attempt) : 'no attempt finished within 40 s: is a worker running? (crier start runs one)');
+  else print(attempt ? describeAttempt(attempt) : `no attempt finished within 40 s: is a worker running? (${CRIER_COMMAND} start runs one)`);
   return attempt?.succeeded ? EXIT.ok : EXIT.destinationFailed;
 }
 

@@ -111,7 +111,7 @@ export async function addSandboxComment(
   body: { text: string; network?: string; username?: string; parent_comment_id?: string; author: string },
 ): Promise<{ destination: Destination; commentId: string }> {
   const destination = await destinationFor(deps, orgId, postId, { network: body.network, username: body.username }, 'comment on');
-  commentsOf(deps, destination);
+  commentsOf(deps, destination); // a network without comments is refused, as the replies routes refuse it
   const { credentials } = await orgAccount(deps, orgId, destination.accountId);
   const added = sandbox.addComment({
     network: destination.network, networkUniqueId: credentials.networkUniqueId, username: credentials.username,

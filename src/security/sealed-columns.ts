@@ -48,7 +48,7 @@ export async function checkSecretKey(db: Queryable, box: SecretBox): Promise<voi
     if (sealed && !keyIdOf(sealed).equals(box.keyId)) {
       throw new Error(
         `CRIER_SECRET_KEY (key id ${box.keyId.toString('hex')}) is not the key this database's secrets are sealed with ` +
-          `(key id ${keyIdOf(sealed).toString('hex')}). After \`crier secrets rotate\`, every process must use the new key.`,
+          `(key id ${keyIdOf(sealed).toString('hex')}). After \`npx crier secrets rotate\`, every process must use the new key.`,
       );
     }
   }

@@ -58,8 +58,10 @@ test('a post with a local image is uploaded (progress on stderr), published (an 
   assert.equal(watched.code, 0, watched.stdout + watched.stderr);
   const finalView = watched.stdout.slice(watched.stdout.lastIndexOf(`post ${id}:`));
   assert.match(finalView, new RegExp(`^post ${id}: 2 published\\n`));
-  assert.match(finalView, /^x\s+@sandbox_x\s+published\s+https:\/\/\S+/m);
-  assert.match(finalView, /^threads\s+@sandbox_threads\s+published\s+https:\/\/\S+/m);
+  // Sandbox accounts publish to the emulators: no real x.com or threads.net address is offered.
+  assert.match(finalView, /^x\s+@sandbox_x\s+published\s+sandbox: not on the real network \(post \d+ on the emulator\)$/m);
+  assert.match(finalView, /^threads\s+@sandbox_threads\s+published\s+sandbox: not on the real network \(post \S+ on the emulator\)$/m);
+  assert.doesNotMatch(finalView, /https:\/\//);
 
   // What the API holds: the uploaded file is the root's media, and the reply follows it.
   const { body } = await api(`/v1/posts/${id}`, sandbox.key);
@@ -135,10 +137,14 @@ test('--dry-run judges the post and stores nothing (or, on a Crier without dry r
   if (offered) {
     assert.equal(judged.code, 0, judged.stderr);
     assert.match(judged.stdout, /^\S+\s+x\s+@sandbox_x\s+ok/m);
-    // Instagram publishes only with an image: refused, with the reason, and the command exits 2.
-    const refused = await crier('post', '--to', 'sandbox_x', '--to', 'sandbox_ig', '--text', 'No picture', '--dry-run');
+    // X publishes 280 characters at most: refused, with publishing's own reason, and the command exits 2.
+    const refused = await crier('post', '--to', 'sandbox_x', '--text', 'a'.repeat(349), '--dry-run');
     assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stdout, /^\S+\s+instagram\s+@sandbox_ig\s+refused\s+\S/m);
+    assert.match(refused.stdout, /^\S+\s+x\s+@sandbox_x\s+refused\s+x: container 1 is 349 characters as X counts them/m);
+    // Instagram publishes only with an image: the create's 400, naming the account, and the command exits 2.
+    const never = await crier('post', '--to', 'sandbox_x', '--to', 'sandbox_ig', '--text', 'No picture', '--dry-run');
+    assert.equal(never.code, 2, never.stderr);
+    assert.match(never.stderr, /socialAccounts\[1\]: instagram: Instagram needs an image or a video/);
   } else {
     assert.equal(judged.code, 2);
     assert.match(judged.stderr, /has no dry run .*nothing was sent/);

@@ -82,7 +82,7 @@ test('doctor checks the database and the clock', async () => {
 test('an unknown command prints the usage and exits 2', async () => {
   const res = await runCrier(['frobnicate'], env());
   assert.equal(res.code, 2);
-  assert.match(res.stderr, /Usage: crier/);
+  assert.match(res.stderr, /Usage: npx crier/);
 });
 
 /** Everything a failed command wrote on stderr is one line: what is wrong and what to do. */
@@ -134,7 +134,7 @@ test('org create without a name, and key create without --name, say what is miss
   const orgs = (await db.query('SELECT count(*)::int AS n FROM orgs')).rows[0].n;
   const org = await runCrier(['org', 'create'], env());
   assert.equal(org.code, 1);
-  assertOneLine(org.stderr, /org create needs the organization's name: crier org create <name>/);
+  assertOneLine(org.stderr, /org create needs the organization's name: npx crier org create <name>/);
   assert.equal((await db.query('SELECT count(*)::int AS n FROM orgs')).rows[0].n, orgs);
   const key = await runCrier(['key', 'create', '--org', '1'], env());
   assert.equal(key.code, 1);
@@ -159,7 +159,7 @@ test('migrate says which migrations it applied, then that the database is up to 
 test('a bare `crier` prints the usage and exits instead of starting; npm start still runs `crier start`', { timeout: 30_000 }, async () => {
   const res = await runCrier([], env());
   assert.equal(res.code, 2);
-  assert.match(res.stderr, /^Usage: crier <command>/);
+  assert.match(res.stderr, /^Usage: npx crier <command>/);
   assert.doesNotMatch(res.stdout + res.stderr, /Crier is running/);
   const scripts = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).scripts;
   assert.equal(scripts.start, 'node bin/crier.js start');

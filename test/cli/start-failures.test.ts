@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { checkDatabaseUrl, DEFAULT_CONNECT_TIMEOUT_SECONDS } from '../../src/db/database.ts';
 import { freePort } from '../../src/db/embedded.ts';
 import { TEST_SECRET_KEY_HEX } from '../helpers/harness.ts';
 import { runCrier, startCrierProcess } from '../helpers/process.ts';
@@ -100,6 +101,55 @@ test('DATABASE_URL where nothing listens: one line; the stack only at LOG_LEVEL=
   const debug = await runCrier(['start'], { ...unreachable, LOG_LEVEL: 'debug' });
   assert.match(debug.stderr, /^Nothing accepts connections/);
   assert.match(debug.stderr, /\n\s+at /, 'the stack, for whoever debugs');
+});
+
+/** A TCP port that is not PostgreSQL: it accepts, then hangs up at once or never says a word. */
+async function fakeDatabasePort(behaviour: 'hang up' | 'silent'): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    if (behaviour === 'hang up') return void socket.destroy();
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('DATABASE_URL where something accepts and hangs up: one line naming DATABASE_URL and its host, not its password', async (t) => {
+  const fake = await fakeDatabasePort('hang up');
+  t.after(() => fake.close());
+  const res = await runCrier(['start'], { ...env, DATABASE_URL: `postgres://crier:secret@127.0.0.1:${fake.port}/crier`, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX });
+  assertOneLineFailure(res, new RegExp(`^Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${fake.port} \\(DATABASE_URL\\): the connection was closed before PostgreSQL answered`));
+  assert.match(res.stderr, /Check that DATABASE_URL names the right host and port.*or unset DATABASE_URL to use the embedded PostgreSQL/);
+  assert.doesNotMatch(res.stderr, /secret/, 'the password of DATABASE_URL is not printed');
+});
+
+test('DATABASE_URL where nothing ever answers (a black hole): the start gives up after connect_timeout, in one line', async (t) => {
+  const fake = await fakeDatabasePort('silent');
+  t.after(() => fake.close());
+  const startedAt = Date.now();
+  const res = await runCrier(['start'], { ...env, DATABASE_URL: `postgres://crier:secret@127.0.0.1:${fake.port}/crier?connect_timeout=1`, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX });
+  assertOneLineFailure(res, new RegExp(`^Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${fake.port} \\(DATABASE_URL\\): nothing answered within 1 s\\. Check that DATABASE_URL`));
+  assert.doesNotMatch(res.stderr, /secret/);
+  assert.ok(Date.now() - startedAt < 20_000, 'it did not hang');
+});
+
+test('a black-holed DATABASE_URL without connect_timeout is given up after the default 10 s', async (t) => {
+  const fake = await fakeDatabasePort('silent');
+  t.after(() => fake.close());
+  const startedAt = Date.now();
+  await assert.rejects(checkDatabaseUrl(`postgres://crier:secret@127.0.0.1:${fake.port}/crier`), (error: Error) => {
+    assert.match(error.message, new RegExp(`^Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${fake.port} \\(DATABASE_URL\\): nothing answered within ${DEFAULT_CONNECT_TIMEOUT_SECONDS} s`));
+    return true;
+  });
+  const waited = Date.now() - startedAt;
+  assert.ok(waited >= DEFAULT_CONNECT_TIMEOUT_SECONDS * 1000 - 100 && waited < DEFAULT_CONNECT_TIMEOUT_SECONDS * 1000 + 5000, `gave up after ${waited} ms`);
 });
 
 test('DATABASE_URL naming a database that does not exist: one line saying how to create it', async () => {

@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runCrier, startCrierProcess } from '../helpers/process.ts';
+import { runInCheckout } from '../helpers/checkout.ts';
+import { startCrierProcess } from '../helpers/process.ts';
 import { freePort } from '../../src/db/embedded.ts';
 
 let dataDir: string;
@@ -57,8 +58,9 @@ test('a second start prints no key, says how to make one, and keeps the data', a
   await crier.waitFor(/Crier is running/);
   assert.doesNotMatch(crier.output(), /Admin API key/);
   // A key lost with an unread (or failed) first start is not a dead end.
-  const [, orgId] = await crier.waitFor(/A new one for the default organization: crier key create --org (\d+) --name <name>/);
-  const made = await runCrier(['key', 'create', '--org', orgId!, '--name', 'replacement'], env);
+  const [, printed] = await crier.waitFor(/A new one for the default organization: (npx crier key create --org \d+ --name <name>)\n/);
+  // The command works as printed, typed in a checkout where `crier` is not on the PATH.
+  const made = await runInCheckout(printed!.replace('<name>', 'replacement'), env);
   assert.equal(made.code, 0, made.stderr);
   const [, replacement] = made.stdout.match(/(crier_\S+)/)!;
   assert.equal((await fetch(`${base()}/v1/posts`, { headers: { authorization: `Bearer ${replacement}` } })).status, 200);

@@ -1,8 +1,11 @@
 // A real local HTTPS server for tests of outbound calls (the SSRF guard, webhooks, media downloads).
 // Its certificate is self-signed and generated at test time with the openssl CLI, for `localhost`
-// and 127.0.0.1; pass `ca` to the client to trust it. Everything it receives is recorded in order.
+// and 127.0.0.1; pass `ca` to the client to trust it (or `caFile()` where a path is wanted:
+// CRIER_EXTRA_CA_FILE). Everything it receives is recorded in order. It leaves no file behind: the
+// certificate is generated in a temporary folder removed at once, the CA file is removed by close().
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +30,8 @@ export interface TestHttpsServer {
   port: number;
   /** PEM certificate to trust (it is its own CA). */
   ca: string;
+  /** `ca` written to a file, for CRIER_EXTRA_CA_FILE: the same path on every call, removed by close(). */
+  caFile(): Promise<string>;
   /** Requests received, in arrival order (recorded once their body has been read). */
   requests: ReceivedRequest[];
   /** TCP connections accepted so far: proves that a refused URL was never even dialled. */
@@ -73,6 +78,7 @@ export async function startHttpsServer(options: { host?: string } = {}): Promise
   const server = createServer({ key, cert }, (req, res) => void handle(routes, requests, req, res));
   server.on('connection', () => connections++);
   const port = await listen(server, options.host ?? '127.0.0.1');
+  let caFile: Promise<{ dir: string; file: string }> | undefined;
   return {
     url: `https://127.0.0.1:${port}`,
     port,
@@ -81,9 +87,36 @@ export async function startHttpsServer(options: { host?: string } = {}): Promise
     get connections() {
       return connections;
     },
+    async caFile() {
+      caFile ??= writeCaFile(cert);
+      return (await caFile).file;
+    },
     route: (p, handler) => void routes.set(p, handler),
-    close: () => close(server),
+    async close() {
+      await close(server);
+      if (caFile) await removeCaFile(caFile);
+    },
   };
+}
+
+/** CA folders not removed yet: a test process that ends without closing its server removes them at exit. */
+const caDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of caDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function writeCaFile(cert: string): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-ca-'));
+  caDirs.add(dir);
+  const file = path.join(dir, 'ca.pem');
+  await writeFile(file, cert);
+  return { dir, file };
+}
+
+async function removeCaFile(caFile: Promise<{ dir: string }>): Promise<void> {
+  const { dir } = await caFile;
+  await rm(dir, { recursive: true, force: true });
+  caDirs.delete(dir);
 }
 
 async function handle(routes: Map<string, RouteHandler>, requests: ReceivedRequest[], req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,8 +1,5 @@
 // The whole publishing path for tests: Crier's API and a worker on a real database, the X and
 // Bluesky emulators as the networks, and a local HTTPS server for media URLs.
-import { writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/bluesky/server.ts';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
@@ -47,8 +44,7 @@ export async function startPublishingStack(extraEnv: Record<string, string> = {}
   const bsky = await startBlueskyEmulator({ rateLimits: false });
   const media = await startHttpsServer();
   media.route('/cat.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(PNG_1X1); });
-  const caFile = path.join(os.tmpdir(), `crier-test-ca-${randomBytes(4).toString('hex')}.pem`);
-  await writeFile(caFile, media.ca);
+  const caFile = await media.caFile();
   const env = {
     CRIER_X_API_URL: x.url,
     CRIER_X_AUTHORIZE_URL: `${x.url}/i/oauth2/authorize`,

@@ -2,9 +2,6 @@
 // Over real HTTP: a local origin serves the files (loopback allowed for the test's origin, as every
 // media test does), and the SSRF guard still refuses what it must.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1 } from '../helpers/publishing.ts';
@@ -24,8 +21,7 @@ describe('media import from a URL', () => {
     origin.route('/lies.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from('<html>not a picture</html>')));
     origin.route('/big.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(4096, 1)));
     originUrl = origin.url;
-    caFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'crier-import-ca-')), 'origin-ca.pem');
-    await writeFile(caFile, origin.ca);
+    caFile = await origin.caFile();
     h = await startMediaServer({ CRIER_ALLOW_LOOPBACK_FETCH: 'true', CRIER_MEDIA_MAX_UPLOAD_BYTES: '2048', CRIER_EXTRA_CA_FILE: caFile });
     org = await h.server.createOrg();
   });

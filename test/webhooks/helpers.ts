@@ -2,12 +2,8 @@
 // self-signed certificate trusted through CRIER_EXTRA_CA_FILE, loopback allowed through
 // CRIER_ALLOW_LOOPBACK_FETCH, as an operator would never set them), and a deliverer started in this
 // process on the same configuration, with the schedule shrunk by CRIER_WEBHOOK_TIME_SCALE.
-import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/deliverer.ts';
@@ -38,8 +34,7 @@ export interface WebhookStack {
 
 export async function startWebhookStack(extraEnv: Record<string, string> = {}): Promise<WebhookStack> {
   const receiver = await startHttpsServer();
-  const caFile = path.join(os.tmpdir(), `crier-webhook-ca-${randomBytes(4).toString('hex')}.pem`);
-  await writeFile(caFile, receiver.ca);
+  const caFile = await receiver.caFile();
   const env = { CRIER_ALLOW_LOOPBACK_FETCH: 'true', CRIER_EXTRA_CA_FILE: caFile, CRIER_WEBHOOK_TIME_SCALE: String(TIME_SCALE), ...extraEnv };
   const server = await startTestServer(env);
   const deliverers: WebhookDeliverer[] = [];

@@ -7,7 +7,7 @@ import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiDescription, uploadMedia } from './api.js';
 import { NetworkBlock } from './options.js';
-import { AccountLabel, ErrorBox, FieldErrors, NetworkIcon, useLoad } from './ui.js';
+import { AccountLabel, ErrorBox, FieldErrors, FieldName, NetworkIcon, useLoad } from './ui.js';
 
 const DRY_RUN_DELAY_MS = 400;
 
@@ -174,12 +174,12 @@ export function ComposePage() {
       <fieldset class="schedule"><legend>When</legend>
         <label>Publish at (empty: now)<input type="datetime-local" name="scheduledAt" value=${form.scheduledAt} onInput=${(e) => update({ scheduledAt: e.target.value })} /></label>
         <label class="check"><input type="checkbox" checked=${form.isDraft} onChange=${(e) => update({ isDraft: e.target.checked })} /> Save as a draft</label>
-        <label class="check"><input type="checkbox" checked=${form.processMedia} onChange=${(e) => update({ processMedia: e.target.checked })} /> Re-encode videos for each network (processMedia, counted in usage)</label>
+        <label class="check"><input type="checkbox" checked=${form.processMedia} onChange=${(e) => update({ processMedia: e.target.checked })} /> Re-encode videos for each network (counted in usage)</label>
         <${FieldErrors} details=${check.details} field="scheduledAt" />
       </fieldset>
       <div role="status" aria-live="polite">
         <${Verdicts} verdicts=${check.verdicts} />
-        ${check.details.filter((d) => !shownAtField(d.field, networks, blocks.data)).map((d) => html`<p class="field-errors"><code>${d.field}</code> ${d.message}</p>`)}
+        ${check.details.filter((d) => !shownAtField(d.field, networks, blocks.data)).map((d) => html`<p class="field-errors"><${FieldName} field=${d.field} />: ${d.message}</p>`)}
         <${ErrorBox} error=${check.error} />
       </div>
       <${ErrorBox} error=${submitError} />

@@ -4,7 +4,7 @@
 // account, a made-up person can comment too (POST /v1/sandbox/posts/:id/comments).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import { api, query } from './api.js';
+import { api, apiDescription, query } from './api.js';
 import { AccountLabel, confirmed, ErrorBox, FieldErrors, formatDate, networkName, useAction, useLoad } from './ui.js';
 
 /** The figures every network's answer carries (null: the network does not give it), in table order. */
@@ -205,8 +205,12 @@ export function Engagement({ post, onChange }) {
   const [version, setVersion] = useState(0);
   const published = post.socialAccounts.filter((d) => d.status === 'published');
   const onNetworks = published.map((d) => `${d.network}:${d.username}`).join(',');
-  // Which destinations are sandbox accounts (their emulator takes made-up comments).
-  const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data), []);
+  // Which destinations are sandbox accounts (their emulator takes made-up comments). Outside the
+  // sandbox its route is not in the API's description, and no account is asked for.
+  const accounts = useLoad(async () => {
+    const { paths } = await apiDescription();
+    return paths['/v1/sandbox/posts/{id}/comments'] ? (await api('/v1/social-accounts?limit=100')).data : [];
+  }, []);
   const sandboxIds = new Set((accounts.data ?? []).filter((a) => a.sandbox).map((a) => a.id));
   return html`<div class="engagement">
     ${published.length ? html`

@@ -49,9 +49,9 @@ function Usage() {
     <p>Rate limit of this key: ${rateLimit.limit === null ? 'no per-window limit reported' : `${rateLimit.remaining} of ${rateLimit.limit} requests left in this window${rateLimit.reset ? ` (the window resets ${formatDate(new Date(Number(rateLimit.reset) * 1000).toISOString())})` : ''}`}.</p>
     <${ErrorBox} error=${usage.error} />
     ${usage.data ? html`
-      <p>processMedia: ${usage.data.total_blocks} blocks, ${usage.data.total_renditions} renditions, ${usage.data.total_duration_seconds} s of video.</p>
+      <p>Video re-encoding (processMedia): ${usage.data.total_blocks} blocks, ${usage.data.total_renditions} renditions, ${usage.data.total_duration_seconds} s of video.</p>
       ${usage.data.items.length ? html`<div class="table-scroll"><table>
-        <caption class="visually-hidden">processMedia renditions</caption>
+        <caption class="visually-hidden">Re-encoded videos</caption>
         <thead><tr><th>Made</th><th>Profile</th><th>Duration</th><th>Blocks</th></tr></thead>
         <tbody>${usage.data.items.map((item) => html`<tr>
           <td data-label="Made">${formatDate(item.created_at)}</td><td data-label="Profile">${item.profile}</td>

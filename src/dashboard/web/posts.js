@@ -6,7 +6,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api.js';
 import { Engagement } from './engagement.js';
-import { AccountLabel, ErrorBox, confirmed, Status, formatDate, useAction, useLoad } from './ui.js';
+import { AccountLabel, ErrorBox, confirmed, networkName, Status, formatDate, useAction, useLoad } from './ui.js';
 import { DeliveryLog } from './webhooks.js';
 
 const PAGE_SIZE = 20;
@@ -19,14 +19,49 @@ async function loadPosts(filters, offset) {
   return { posts: list.posts, total: list.pagination.total };
 }
 
+/** Every connected account, page after page (the list's pages hold at most 100). */
+async function loadAccounts() {
+  const accounts = [];
+  for (let count = Infinity; accounts.length < count;) {
+    const page = await api(`/v1/social-accounts${query({ limit: 100, offset: accounts.length })}`);
+    if (!page.data.length) break;
+    accounts.push(...page.data);
+    count = page.count;
+  }
+  return accounts;
+}
+
+/**
+ * The ids of sandbox accounts (what they publish is on an emulator, at no address of the real
+ * network), from the accounts' load: undefined while loading; none known when it failed.
+ */
+function sandboxIdsOf(accounts) {
+  if (accounts.error) return new Set();
+  return accounts.data ? new Set(accounts.data.filter((a) => a.sandbox).map((a) => a.id)) : undefined;
+}
+
 /** datetime-local values are local time; the API takes ISO 8601. */
 const isoOf = (local) => (local ? new Date(local).toISOString() : '');
 
-export function Destination({ destination, scheduledAt }) {
+/**
+ * Where a published destination can be seen. A sandbox account's post exists only on its emulator:
+ * the URL the emulator answered has the real network's form (x.com/…) and would lead nowhere, so it
+ * is not offered as a link. `sandboxIds` undefined: not known yet, nothing is said.
+ */
+function PublishedAt({ destination, sandboxIds }) {
+  if (!sandboxIds) return null;
+  if (sandboxIds.has(destination.id)) {
+    const id = destination.platformPostId ? ` as post ${destination.platformPostId}` : '';
+    return html` <span class="muted sandbox-note">sandbox: not on the real network (published on the ${networkName(destination.network)} emulator${id})</span>`;
+  }
+  return destination.platformPostUrl ? html` <a href=${destination.platformPostUrl} target="_blank" rel="noopener">view on ${networkName(destination.network)}</a>` : null;
+}
+
+export function Destination({ destination, scheduledAt, sandboxIds }) {
   const { status } = destination;
   return html`<li class="destination">
     <${AccountLabel} account=${destination} /> <${Status} status=${status} />
-    ${status === 'published' && destination.platformPostUrl ? html` <a href=${destination.platformPostUrl} target="_blank" rel="noopener">view on the network</a>` : null}
+    ${status === 'published' ? html`<${PublishedAt} destination=${destination} sandboxIds=${sandboxIds} />` : null}
     ${status === 'pending' ? html` <span class="muted">${scheduledAt ? `scheduled for ${formatDate(scheduledAt)}` : 'queued'}</span>` : null}
     ${destination.error ? html`<p class="reason"><span class="label">${status === 'unknown' ? 'Why unknown:' : 'Reason:'}</span> ${destination.error}</p>` : null}
   </li>`;
@@ -44,7 +79,7 @@ function Filters({ accounts, onApply }) {
     <label>Account
       <select name="social_account_id" value=${values.social_account_id} onChange=${set('social_account_id')}>
         <option value="">All accounts</option>
-        ${accounts.map((a) => html`<option value=${a.id}>${a.network} @${a.username}</option>`)}
+        ${accounts.map((a) => html`<option value=${a.id}>${networkName(a.network)} @${a.username.replace(/^@/, '')}</option>`)}
       </select>
     </label>
     <label>Tenant id<input name="tenant_id" value=${values.tenant_id} onInput=${set('tenant_id')} /></label>
@@ -57,7 +92,8 @@ function Filters({ accounts, onApply }) {
 export function PostsPage() {
   const [filters, setFilters] = useState({});
   const [offset, setOffset] = useState(0);
-  const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data));
+  const accounts = useLoad(loadAccounts);
+  const sandboxIds = sandboxIdsOf(accounts);
   const posts = useLoad(() => loadPosts(filters, offset), [filters, offset]);
   const applyFilters = (next) => { setOffset(0); setFilters(next); };
   const total = posts.data?.total ?? 0;
@@ -70,7 +106,7 @@ export function PostsPage() {
       ${(posts.data?.posts ?? []).map((post) => html`<li class="card post-row">
         <a class="post-link" href=${`#/posts/${post.id}`}>${post.containers[0]?.content || '(media only)'}${post.containers.length > 1 ? html` <span class="muted">(thread of ${post.containers.length})</span>` : null}</a>
         <p class="muted">Created ${formatDate(post.createdAt)}${post.scheduledAt ? ` · scheduled for ${formatDate(post.scheduledAt)}` : ''}${post.isDraft ? ' · draft' : ''}</p>
-        <ul class="destinations">${post.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${post.scheduledAt} />`)}</ul>
+        <ul class="destinations">${post.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${post.scheduledAt} sandboxIds=${sandboxIds} />`)}</ul>
       </li>`)}
     </ul>
     ${total > PAGE_SIZE ? html`<nav class="pager" aria-label="Pages">
@@ -115,7 +151,7 @@ function Attempts({ id, settled }) {
     <caption class="visually-hidden">Publishing attempts</caption>
     <thead><tr><th>Account</th><th>Attempt</th><th>Outcome</th><th>Started</th><th>Finished</th><th>Error</th></tr></thead>
     <tbody>${attempts.data.map((a) => html`<tr class="attempt">
-      <td data-label="Account">${a.network} @${a.username}</td>
+      <td data-label="Account">${networkName(a.network)} @${a.username.replace(/^@/, '')}</td>
       <td data-label="Attempt">${a.attempt}</td>
       <td data-label="Outcome">${a.outcome ?? 'running'}</td>
       <td data-label="Started">${formatDate(a.startedAt)}</td>
@@ -127,6 +163,7 @@ function Attempts({ id, settled }) {
 
 export function PostPage({ id }) {
   const post = useLoad(() => api(`/v1/posts/${id}`).then((r) => r.post), [id]);
+  const accounts = useLoad(loadAccounts);
   const cancel = useAction();
   const [outcome, setOutcome] = useState(null);
   // Another post's page reuses this one: what was said about the previous post goes.
@@ -154,7 +191,7 @@ export function PostPage({ id }) {
     <h2>Content</h2>
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
-    <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} />`)}</ul>
+    <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} sandboxIds=${sandboxIdsOf(accounts)} />`)}</ul>
     ${wentOut ? html`<${Engagement} key=${p.id} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>
     <${Attempts} id=${p.id} settled=${!unsettled} />

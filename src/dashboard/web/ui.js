@@ -2,9 +2,57 @@
 // copy buttons and a loader hook.
 import { html } from 'htm/preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { NETWORK_LABELS } from './networks.js';
 
-/** A network's display name from its id as the API gives it (`google_business` → `Google business`). */
-export const networkName = (id) => id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, ' ');
+/**
+ * A network's name as people write it (`google_business` → `Google Business Profile`), from Crier's
+ * network registry (networks.js); a network this Crier does not know keeps its id, capitalised.
+ */
+export const networkName = (id) => NETWORK_LABELS[id] ?? id.charAt(0).toUpperCase() + id.slice(1).replace(/_/g, ' ');
+
+/** What the API's request fields are called on the dashboard's forms (`details[].field` → words). */
+const FIELD_LABELS = {
+  accounts: 'Accounts',
+  content: 'Text',
+  containers: 'Thread',
+  scheduledAt: 'Publish at',
+  isDraft: 'Save as a draft',
+  processMedia: 'Re-encode videos',
+  tenantId: 'Tenant id',
+  name: 'Name',
+  url: 'URL',
+  events: 'Events',
+  client_key: 'Client key',
+  client_secret: 'Client secret',
+  handle: 'Handle',
+  appPassword: 'App password',
+  fixedQuota: 'Quota',
+};
+
+/**
+ * A field of the API's `details` in words: `scheduledAt` → "Publish at", `containers[1].media[0]` →
+ * "Thread part 2, media 1", `socialAccounts[1]` → "Account 2", `pinterest.board_id` → "Pinterest
+ * option: board id". The API's own name stays in the tooltip, for whoever reads the API reference.
+ */
+export function fieldLabel(field) {
+  const part = field.match(/^containers\[(\d+)\](?:\.(content|media)(?:\[(\d+)\])?)?/);
+  if (part) {
+    const [, index, what, media] = part;
+    const where = `Thread part ${Number(index) + 1}`;
+    if (what === 'media') return media === undefined ? `${where}, media` : `${where}, media ${Number(media) + 1}`;
+    return what === 'content' ? `${where}, text` : where;
+  }
+  const account = field.match(/^(?:accounts|socialAccounts)\[(\d+)\]$/);
+  if (account) return `Account ${Number(account[1]) + 1}`;
+  const [head, ...rest] = field.split('.');
+  if (rest.length && NETWORK_LABELS[head]) return `${networkName(head)} option: ${rest.join('.').replace(/_/g, ' ')}`;
+  return FIELD_LABELS[field] ?? field.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
+}
+
+/** A field named for people, with the API's name on hover. */
+export function FieldName({ field }) {
+  return html`<span class="field-name" title=${field}>${fieldLabel(field)}</span>`;
+}
 
 /** A stable hue per network id, so each network's badge is recognisable without a logo. */
 function hueOf(id) {
@@ -42,7 +90,7 @@ export function ErrorBox({ error }) {
   return html`<div class="error" role="alert">
     <strong>${error.message}</strong>
     ${error.billingUrl ? html` <a href=${error.billingUrl}>Manage the subscription</a>` : null}
-    ${error.details?.length ? html`<ul>${error.details.map((d) => html`<li><code>${d.field}</code> ${d.message}</li>`)}</ul>` : null}
+    ${error.details?.length ? html`<ul>${error.details.map((d) => html`<li><${FieldName} field=${d.field} />: ${d.message}</li>`)}</ul>` : null}
   </div>`;
 }
 
