@@ -5,17 +5,23 @@
 // credentials. Emulators keep their data in memory: a restart
 // starts them empty, and the sandbox accounts are connected again (same ids). Crier's own database
 // persists between runs (posts, accounts, webhooks); each run gets a key of its own and revokes the
-// previous run's.
+// previous run's. The emulators that download the media a post names, as their networks do, fetch it
+// through Crier's SSRF guard (sandboxMediaFetch), and the sandbox listens on loopback unless HOST says
+// otherwise: it holds the keys printed on screen and tokens of sandbox accounts, for this machine only.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { upsertSocialAccount } from './accounts/social-accounts.ts';
 import { createApiKey, revokeApiKeysNamed } from './orgs/api-keys.ts';
 import { saveSocialNetwork } from './accounts/social-networks.ts';
+import { loadConfig, type Config } from './config.ts';
 import type { Db } from './db/pool.ts';
 import { encodeId } from './ids.ts';
+import { tokenOfPublicUrl } from './media/context.ts';
 import type { Network, SandboxControls, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
 import type { NetworkId } from './networks/types.ts';
 import type { SecretBox } from './security/crypto.ts';
+import { createGuardedClient, guardedFetch, type GuardOptions } from './security/ssrf.ts';
 
 /** One running emulator and the networks it serves (facebook's serves instagram too). */
 interface RunningEmulator {
@@ -25,7 +31,7 @@ interface RunningEmulator {
 }
 
 export interface Sandbox {
-  /** Environment overrides that point Crier at the emulators. */
+  /** Environment overrides that point Crier at the emulators, and HOST: where it listens (loopback unless set). */
   env: Record<string, string>;
   emulators: RunningEmulator[];
   /** What the API's sandbox routes do on the emulators. */
@@ -41,6 +47,7 @@ export interface SandboxAccount {
   exampleBlock?: Record<string, unknown>;
 }
 
+/** Where the emulators listen, and where the sandbox's API listens unless HOST names another address. */
 const host = '127.0.0.1';
 
 /** The networks of the registry that have a sandbox, grouped by the emulator serving them, in registry order. */
@@ -54,9 +61,18 @@ function emulatorsOfRegistry(): Map<SandboxEmulatorSpec, Network[]> {
   return served;
 }
 
-export async function startSandbox(): Promise<Sandbox> {
+/**
+ * `processEnv`: the environment Crier was started with. The sandbox's own settings go on top of it,
+ * HOST among them: loopback, unless the operator set HOST (HOST=0.0.0.0 serves the sandbox to others).
+ */
+export async function startSandbox(processEnv: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
+  const env: Record<string, string> = { CRIER_SANDBOX: 'true', HOST: processEnv.HOST?.trim() || host };
+  // The configuration Crier runs with is loaded from this same environment, once the emulators'
+  // addresses are in it: by the first download, it is.
+  let config: MediaFetchSettings | undefined;
+  const fetchMedia = sandboxMediaFetch(() => (config ??= loadConfig({ ...processEnv, ...env })));
   const served = [...emulatorsOfRegistry()];
-  const started = await Promise.allSettled(served.map(([spec]) => spec.start(host)));
+  const started = await Promise.allSettled(served.map(([spec]) => spec.start(host, fetchMedia)));
   const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {
@@ -64,7 +80,6 @@ export async function startSandbox(): Promise<Sandbox> {
     throw failed.reason;
   }
   const emulators = served.map(([spec, networks], i) => ({ name: spec.name, emulator: running[i]!, networks }));
-  const env: Record<string, string> = { CRIER_SANDBOX: 'true' };
   for (const { emulator, networks } of emulators) {
     for (const network of networks) Object.assign(env, network.sandbox!.env(emulator.url));
     Object.assign(env, managedAppEnv(emulator, networks));
@@ -81,6 +96,62 @@ export async function startSandbox(): Promise<Sandbox> {
       await Promise.all(emulators.map(({ emulator }) => emulator.close()));
     },
   };
+}
+
+/** What the sandbox's media fetch needs of Crier's configuration. */
+export type MediaFetchSettings = Pick<Config, 'publicBaseUrl' | 'allowLoopbackFetch' | 'extraCaFile'>;
+
+/** The emulators give up on a download after this long (as networks do); so does the guard then. */
+const MEDIA_FETCH_TIMEOUT_MS = 30_000;
+/** The largest file handed to an emulator: the cap Crier's publishing worker downloads media with. */
+const MEDIA_FETCH_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The fetch the emulators download a post's media and covers with: Crier's SSRF guard, with the rules
+ * a URL a user gave meets when Crier downloads it itself (media/fetch.ts). In the sandbox those URLs
+ * come from whoever may post, and the emulators run inside Crier, on its machine: unguarded, a name
+ * resolving to 127.0.0.1 or to a cloud metadata address would reach whatever listens there.
+ * Crier's own media (`<PUBLIC_BASE_URL>/media/<token>/<file>`, plain http on loopback in a local
+ * sandbox) is the one exception: let through as that exact URL (the guard's `ownUrl`), never as the
+ * target of a redirect. `settings` is read at the first download.
+ */
+export function sandboxMediaFetch(settings: () => MediaFetchSettings): typeof fetch {
+  let outside: typeof fetch | undefined;
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const own = ownMediaUrl(settings().publicBaseUrl, url);
+    if (!own) return (outside ??= guardedFetch(createGuardedClient(guardOptions(settings()))))(input, init);
+    const client = createGuardedClient({ ...guardOptions(settings()), ownUrl: own });
+    try {
+      return await guardedFetch(client)(input, init);
+    } finally {
+      await client.close();
+    }
+  };
+}
+
+function guardOptions(settings: MediaFetchSettings): GuardOptions {
+  return {
+    allowLoopback: settings.allowLoopbackFetch,
+    ca: settings.extraCaFile ? readFileSync(settings.extraCaFile) : undefined,
+    maxBytes: MEDIA_FETCH_MAX_BYTES,
+    timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+  };
+}
+
+/**
+ * `url` as a file Crier serves (`<base>/media/<token>/<filename>`), judged once parsed: dot segments
+ * are resolved first, so `/media/<token>/../../admin` is not one. Undefined for any other URL.
+ */
+export function ownMediaUrl(publicBaseUrl: string, url: string): string | undefined {
+  if (!URL.canParse(url) || !URL.canParse(publicBaseUrl)) return undefined;
+  const { href } = new URL(url);
+  const base = new URL(publicBaseUrl).href.replace(/\/+$/, '');
+  const token = tokenOfPublicUrl(base, href);
+  if (!token) return undefined;
+  const folder = `${base}/media/${token}/`;
+  const filename = href.startsWith(folder) ? href.slice(folder.length) : '';
+  return filename && !/[/?#]/.test(filename) ? href : undefined;
 }
 
 /**

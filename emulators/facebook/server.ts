@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import type { FetchMedia } from '../shared/media-fetch.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
 import { createByteDownloader, createDownloader } from './instagram/download.ts';
@@ -41,6 +42,8 @@ export interface FacebookEmulatorOptions extends ListenOptions {
   codeSecs?: number;
   /** Certificates to trust when downloading media URLs (tests' self-signed HTTPS hosts). */
   mediaCa?: string[];
+  /** How media URLs are downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  fetchMedia?: FetchMedia;
 }
 
 /**
@@ -78,8 +81,8 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
   const pages = new PagesStore();
   const world: FbWorld = {
     store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
-    instagram, download: await createDownloader(trusted), nodes: [], commentEdges: [], deleters: [], insightEdges: [],
-    downloadBytes: await createByteDownloader(trusted),
+    instagram, download: createDownloader(trusted, opts.fetchMedia), nodes: [], commentEdges: [], deleters: [], insightEdges: [],
+    downloadBytes: createByteDownloader(trusted, opts.fetchMedia),
   };
   const messaging = new InstagramMessaging(clock);
   const webhooks = new WebhookSender(messaging);

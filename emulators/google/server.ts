@@ -16,6 +16,7 @@ import {
   GoogleStore, type AddBusinessAccountInput, type AddLocationInput, type AddUserInput, type GoogleBusinessAccount, type GoogleChannel,
   type GoogleLocation, type GoogleUser,
 } from './store.ts';
+import type { FetchMedia } from '../shared/media-fetch.ts';
 import type { GoogleWorld } from './world.ts';
 
 export type { AddBusinessAccountInput, AddLocationInput, AddUserInput as GoogleAddUserInput, GoogleBusinessAccount, GoogleChannel, GoogleLocation, GoogleUser } from './store.ts';
@@ -28,6 +29,8 @@ export interface GoogleEmulatorOptions extends ListenOptions {
    * months unused); an app whose consent screen is in "Testing" gets 7-day ones. Default 180 days.
    */
   refreshSecs?: number;
+  /** How Business Profile fetches a post's photo instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  fetchMedia?: FetchMedia;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
     });
   }
   const youtube = mountYoutube(app, world, faults);
-  const business = mountBusiness(app, world, faults);
+  const business = mountBusiness(app, world, faults, opts.fetchMedia);
   app.setNotFoundHandler((req, reply) => send(reply, richError(404, `Method not found: ${req.method} ${req.url.split('?')[0]}`)));
   app.setErrorHandler((_error, _req, reply) => send(reply, richError(500, 'Internal error encountered.')));
 

@@ -5,12 +5,12 @@
 // pins, video media and their upload URL, with the inspection handle below.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { registerApi } from './api.ts';
 import { numericId, PinterestStore, type AccountCounts, type BoardPrivacy, type DailyMetrics, type PinterestBoard, type PinterestCall, type PinterestMedia, type PinterestPin } from './store.ts';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { bearerToken, createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { withMediaResponse, type FetchMedia } from '../shared/media-fetch.ts';
 import { basicCredentials, oauthControls, OAuthServer, redirectBack, type IssuedToken, type OAuthEmulatorControls } from '../shared/oauth.ts';
 
 /** 30 days. */
@@ -49,6 +49,8 @@ export interface TokenRequest {
 export interface PinterestEmulatorOptions extends ListenOptions {
   /** A CA certificate (PEM) the emulator trusts when it fetches image URLs (a test's HTTPS front). */
   fetchCa?: string;
+  /** How image URLs are downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  fetchMedia?: FetchMedia;
 }
 
 /** What a test reads and steers of the publishing side. */
@@ -214,16 +216,15 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
   }));
   // Image URLs are fetched as Pinterest would; a test's HTTPS servers have their own CAs to trust.
   const cas: string[] = opts.fetchCa ? [opts.fetchCa] : [];
-  let agent = new Agent(cas.length ? { connect: { ca: cas } } : {});
+  const via = { ca: cas, ...(opts.fetchMedia ? { fetchMedia: opts.fetchMedia } : {}) };
   registerApi((method, url, handler, bodyLimit) => app.route({ method, url, handler: withFaults(handler), ...(bodyLimit ? { bodyLimit } : {}) }), {
     store,
     oauth,
     usernameOf: (id) => users.get(id)?.username,
-    fetcher: async (url) => {
-      const res = await undiciFetch(url, { dispatcher: agent });
+    fetcher: (url) => withMediaResponse(url, via, async (res) => {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? '' };
-    },
+    }),
     origin: () => origin,
     writeLimit: () => writeLimit,
     now: () => clock.now(),
@@ -235,13 +236,8 @@ export async function startPinterestEmulator(opts: PinterestEmulatorOptions = {}
   origin = server.url;
   return {
     ...oauthControls(oauth, server, faults),
-    close: async () => { await server.close(); await agent.close(); },
-    trustCa: (ca) => {
-      const previous = agent;
-      cas.push(ca);
-      agent = new Agent({ connect: { ca: cas } });
-      void previous.close();
-    },
+    close: () => server.close(),
+    trustCa: (ca) => void cas.push(ca),
     addBoard: (input) => store.addBoard(input),
     issueToken: (userId, scopes = CRIER_SCOPES) => oauth.issue(userId, 'pinterest-emulator', scopes).accessToken,
     addPins: (boardId, count) => {

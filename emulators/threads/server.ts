@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
+import type { FetchMedia } from '../shared/media-fetch.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { metaError, serverError, unknownPath } from './errors.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -31,6 +32,8 @@ export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSe
   publishing?: Partial<PublishingSettings>;
   /** Certificate authorities (PEM) the media fetch trusts besides the system's: a test's HTTPS hosts. */
   fetchCa?: string[];
+  /** How media is downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  fetchMedia?: FetchMedia;
   /** Deletes allowed per moving 24 h (delete-posts doc: 100). */
   deleteQuotaTotal?: number;
 }
@@ -92,7 +95,7 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
   };
   const world: ThreadsWorld = {
     clock, oauth, users: new Map(), longLived: new Set(), settings,
-    publishing: { containers: new Map(), media: [], settings: publishing, faults: { notFoundPublishes: 0 }, fetchCa: opts.fetchCa ?? [] },
+    publishing: { containers: new Map(), media: [], settings: publishing, faults: { notFoundPublishes: 0 }, fetchCa: opts.fetchCa ?? [], ...(opts.fetchMedia ? { fetchMedia: opts.fetchMedia } : {}) },
     engagement: { deleteQuotaTotal: opts.deleteQuotaTotal ?? 100, deletes: [], userInsights: new Map(), deliveries: [] },
   };
   const calls: ThreadsCall[] = [];

@@ -1,5 +1,6 @@
 // The state the Threads emulator's routes share: users, the OAuth server, and which tokens are
 // long-lived (only those can be refreshed, once they are 24 hours old by the OAuthServer's records).
+import type { FetchMedia } from '../shared/media-fetch.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { OAuthServer } from '../shared/oauth.ts';
 
@@ -158,4 +159,6 @@ export interface PublishingWorld {
   faults: PublishingFaults;
   /** Extra certificate authorities the media fetch trusts (a test's HTTPS hosts). */
   fetchCa: string[];
+  /** The fetch media is downloaded with, when the emulator was given one (shared/media-fetch.ts). */
+  fetchMedia?: FetchMedia;
 }

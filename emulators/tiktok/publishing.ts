@@ -5,6 +5,7 @@
 // inspects.
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
+import type { FetchMedia } from '../shared/media-fetch.ts';
 
 export type PrivacyLevel = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
 export type PublishStatusName = 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED';
@@ -112,6 +113,8 @@ export interface PublishingOptions {
   unaudited?: boolean;
   /** Extra certificate authorities the emulator trusts when it downloads photos (tests' local HTTPS hosts). */
   trustedCa?: string[];
+  /** How photos are downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  fetchMedia?: FetchMedia;
 }
 
 export class Publishing {
@@ -129,6 +132,7 @@ export class Publishing {
   verifiedPrefixes: string[];
   unaudited: boolean;
   trustedCa: string[];
+  readonly fetchMedia: FetchMedia | undefined;
   /** fail_reason the next publishes end with (FAILED), in order. */
   readonly failures: string[] = [];
   /** The next PUT of chunk `index` hangs `ms`: before reading its body (`unread`), or after receiving it whole (`unanswered`). */
@@ -144,6 +148,7 @@ export class Publishing {
     this.verifiedPrefixes = [...(options.verifiedPrefixes ?? [])];
     this.unaudited = options.unaudited ?? false;
     this.trustedCa = [...(options.trustedCa ?? [])];
+    this.fetchMedia = options.fetchMedia;
   }
 
   create(input: Pick<Publish, 'openId' | 'kind' | 'mode' | 'postInfo'> & { upload?: Omit<VideoUpload, 'received' | 'chunks' | 'hash' | 'sha256' | 'head'> }): Publish {

@@ -1,7 +1,8 @@
 // The MCP tools: each one is an operation of Crier's API, and its input schema is that operation's
 // own (path and query parameters, and the JSON body's properties, from Crier's OpenAPI document), so
-// it cannot drift from what the API validates.
+// it cannot drift from what the API validates. Names are unique: an agent calls a tool by its name.
 import type { ApiRequest } from './api.ts';
+import type { NetworkTextFields } from './untrusted.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -19,13 +20,25 @@ export interface ToolOperation {
   /** Query parameters the tool never sends (create_post is never a dry run: validate_post is). */
   hiddenQuery?: string[];
   readOnly: boolean;
+  /**
+   * The keys of its answer whose strings third parties wrote on a network (comments, names, posts
+   * read back): marked as untrusted in the result (untrusted.ts).
+   */
+  networkText?: string[];
 }
+
+/** A post's text and alt texts (a post imported from a network was written there) and its accounts' display names. */
+const POST_TEXT = ['content', 'altText', 'nickname'];
+/** A comment, its author's names, and the network's own fields about it. */
+const REPLY_TEXT = ['text', 'author_name', 'author_username', 'platform_specific'];
+/** What a network's listing holds that its users named (a board's name and description, a flair's text). */
+const LISTING_TEXT = ['name', 'description', 'text', 'title'];
 
 const MEDIA_NOTE =
   'Media: give each file as `{url, filename}` in a container\'s `media`. The URL is one Crier can fetch (a public https URL, or a file uploaded to Crier); Crier fetches it when it publishes and checks it against each network\'s rules.';
 
 export const TOOL_OPERATIONS: ToolOperation[] = [
-  { name: 'list_accounts', method: 'GET', path: '/v1/social-accounts', readOnly: true, description: 'List the connected social accounts (id, network, username) a post can target.' },
+  { name: 'list_accounts', method: 'GET', path: '/v1/social-accounts', readOnly: true, networkText: ['nickname'], description: 'List the connected social accounts (id, network, username) a post can target.' },
   {
     name: 'validate_post', method: 'POST', path: '/v1/posts', fixedQuery: { dry_run: 'true' }, readOnly: true,
     description: `Check a post without creating it: the same input as create_post; answers per destination \`ok\` or the reasons it would fail. Nothing is stored. ${MEDIA_NOTE}`,
@@ -34,11 +47,12 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
     name: 'create_post', method: 'POST', path: '/v1/posts', hiddenQuery: ['dry_run'], readOnly: false,
     description: `Create a post on the given accounts (ids or usernames): published now, at \`scheduledAt\` (ISO 8601 with a time zone), or kept as a draft (\`isDraft\`). Several \`containers\` make a thread. ${MEDIA_NOTE}`,
   },
-  { name: 'get_post', method: 'GET', path: '/v1/posts/{id}', readOnly: true, description: 'A post with the publishing state of each destination (status, the published URL, or the error).' },
-  { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, description: 'List posts, newest first; the filters combine.' },
+  { name: 'get_post', method: 'GET', path: '/v1/posts/{id}', readOnly: true, networkText: POST_TEXT, description: 'A post with the publishing state of each destination (status, the published URL, or the error).' },
+  { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, networkText: POST_TEXT, description: 'List posts, newest first; the filters combine.' },
   { name: 'cancel_post', method: 'DELETE', path: '/v1/posts/{id}', readOnly: false, description: 'Cancel a post that has not started publishing, or delete the record of a finished one (what was published stays on the networks); `outcome` says which.' },
   { name: 'reschedule_post', method: 'PATCH', path: '/v1/posts/{id}', readOnly: false, description: 'Move a post to another `scheduledAt`, or turn it into a draft (`isDraft: true`) or out of one (`isDraft: false`).' },
-  { name: 'list_replies', method: 'GET', path: '/v1/posts/{id}/replies', readOnly: true, description: "A published post's comments, read from its network (`network`/`username` choose the destination when the post went to several; `include_replies` nests the answers)." },
+  // Never `legacy`: the network's own shapes would carry comment text under keys REPLY_TEXT does not name.
+  { name: 'list_replies', method: 'GET', path: '/v1/posts/{id}/replies', hiddenQuery: ['legacy'], readOnly: true, networkText: REPLY_TEXT, description: "A published post's comments, read from its network (`network`/`username` choose the destination when the post went to several; `include_replies` nests the answers)." },
   { name: 'reply_to_post', method: 'POST', path: '/v1/posts/{id}/replies', readOnly: false, description: 'Comment on a published post as the account that published it, or answer one of its comments (`parent_comment_id`, an id from list_replies).' },
   { name: 'get_post_analytics', method: 'GET', path: '/v1/posts/{id}/analytics', readOnly: true, description: "A post's figures per destination, read from each network (null: the network does not give that figure)." },
   { name: 'get_account_metrics', method: 'GET', path: '/v1/social-accounts/{id}/metrics', readOnly: true, description: "An account's followers, following, posts and engagement, read from its network (`ranged` says whether they cover since–until)." },
@@ -56,6 +70,8 @@ export interface Tool {
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+  /** The keys of its answer holding network text, marked as untrusted (ToolOperation.networkText). */
+  networkText: NetworkTextFields;
   request(args: Record<string, unknown>): ApiRequest;
 }
 
@@ -81,28 +97,33 @@ interface OpenApiDocument {
 /**
  * A tool per list a network offers to fill its block (a Pinterest account's boards, a subreddit's
  * flairs), found in the document rather than named here: `list_boards`, `list_subreddits_flairs`.
+ * The other reads below an account are no listings: one a named tool already makes (its metrics),
+ * and one of a single item (a path ending in its id, as an import job's).
  */
 function listingOperations(document: OpenApiDocument): ToolOperation[] {
+  const named = new Set(TOOL_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`));
   return Object.entries(document.paths ?? {}).flatMap(([path, methods]) => {
-    if (!path.startsWith(LISTING_PREFIX) || !methods.get) return [];
+    if (!path.startsWith(LISTING_PREFIX) || !methods.get || named.has(`GET ${path}`) || path.endsWith('}')) return [];
     const words = path.slice(LISTING_PREFIX.length).split('/').filter((segment) => !segment.startsWith('{'));
     const description = [methods.get.summary, methods.get.description].filter(Boolean).join('. ');
-    return [{ name: `list_${words.join('_')}`, method: 'GET' as const, path, readOnly: true, description: description || `GET ${path}` }];
+    return [{ name: `list_${words.join('_')}`, method: 'GET' as const, path, readOnly: true, networkText: LISTING_TEXT, description: description || `GET ${path}` }];
   });
 }
 
 /**
  * The tools whose operation the document has: a Crier without a network's listing, or without the
- * dry run, lacks that tool rather than offering one that would fail or do something else.
+ * dry run, lacks that tool rather than offering one that would fail or do something else. A name
+ * is offered once (the first operation of that name): a second one could never be called.
  */
 export function buildTools(document: OpenApiDocument): Tool[] {
-  return [...TOOL_OPERATIONS, ...listingOperations(document)].flatMap((operation) => {
+  const tools = [...TOOL_OPERATIONS, ...listingOperations(document)].flatMap((operation) => {
     const spec = document.paths?.[operation.path]?.[operation.method.toLowerCase()];
     if (!spec) return [];
     const declared = new Set((spec.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
     if (!Object.keys(operation.fixedQuery ?? {}).every((name) => declared.has(name))) return [];
     return [toolOf(operation, spec.parameters ?? [], spec.requestBody?.content?.['application/json']?.schema)];
   });
+  return tools.filter((tool, i) => tools.findIndex((other) => other.name === tool.name) === i);
 }
 
 function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: JsonSchema | undefined): Tool {
@@ -127,6 +148,7 @@ function toolOf(operation: ToolOperation, parameters: OpenApiParameter[], body: 
     description: operation.description,
     inputSchema: { ...bodyRest, type: 'object', properties, ...(required.length ? { required } : {}) },
     annotations: { readOnlyHint: operation.readOnly, destructiveHint: operation.method === 'DELETE' },
+    networkText: new Set(operation.networkText),
     request(args) {
       let path = operation.path;
       for (const name of pathNames) path = path.replace(`{${name}}`, encodeURIComponent(String(args[name] ?? '')));

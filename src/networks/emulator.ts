@@ -21,12 +21,12 @@ interface StartedEmulator {
  * sandbox), `sides` adds what the network's sandbox offers on it (connecting, seeded accounts).
  */
 export function emulatorSpec<E extends StartedEmulator>(
-  name: string, load: (host: string) => Promise<E>, sides: (emulator: E) => Omit<SandboxEmulator, 'url' | 'close'> = () => ({}),
+  name: string, load: (host: string, fetchMedia?: typeof fetch) => Promise<E>, sides: (emulator: E) => Omit<SandboxEmulator, 'url' | 'close'> = () => ({}),
 ): SandboxEmulatorSpec {
   return {
     name,
-    async start(host) {
-      const emulator = await load(host);
+    async start(host, fetchMedia) {
+      const emulator = await load(host, fetchMedia);
       return { url: emulator.url, close: () => emulator.close(), ...sides(emulator) };
     },
   };
@@ -37,7 +37,7 @@ export function emulatorSpec<E extends StartedEmulator>(
  * the user `addUser` adds (returning the id signIn() takes) consents at once.
  */
 export function oauthEmulatorSpec<E extends OAuthEmulator>(
-  name: string, load: (host: string) => Promise<E>, addUser: (emulator: E) => string,
+  name: string, load: (host: string, fetchMedia?: typeof fetch) => Promise<E>, addUser: (emulator: E) => string,
   sandboxAccounts?: (emulator: E) => Promise<SandboxAccountSeed[]>,
   options: { managedApp?: boolean; engagement?: (emulator: E) => EngagementSides } = {},
 ): SandboxEmulatorSpec {

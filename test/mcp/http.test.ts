@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { untrustedBlock } from '../../src/mcp/untrusted.ts';
 import { countRows, startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;
@@ -56,6 +57,14 @@ describe('POST /mcp with the official client', () => {
     assert.deepEqual(tools.find((t) => t.name === 'list_subreddits_flairs')!.inputSchema.required, ['id', 'name']);
   });
 
+  test('every tool has a name of its own: none listed twice, no second name for one operation', async () => {
+    const { tools } = await (await connect(org.key)).listTools();
+    const names = tools.map((t) => t.name);
+    assert.deepEqual(names.filter((name, i) => names.indexOf(name) !== i), [], `names listed twice: ${names.join(', ')}`);
+    assert.ok(names.includes('get_account_metrics') && !names.includes('list_metrics'), 'the metrics have one tool');
+    assert.ok(names.includes('list_imports'), 'the import jobs are listed');
+  });
+
   test('list_accounts answers the org\'s accounts only', async () => {
     const result = await (await connect(org.key)).callTool({ name: 'list_accounts', arguments: {} });
     assert.equal(result.isError, undefined);
@@ -70,7 +79,9 @@ describe('POST /mcp with the official client', () => {
     const id = structured(created).post.id;
     const read = await client.callTool({ name: 'get_post', arguments: { id } });
     const post = structured(read).post;
-    assert.equal(post.containers[0].content, 'Hello from an agent');
+    // A post's text is marked as text from outside (a post imported from a network was written there).
+    const marker = /\(marker (\w+)\)/.exec((read.content as any).at(-1).text)![1]!;
+    assert.equal(post.containers[0].content, untrustedBlock('Hello from an agent', marker));
     assert.deepEqual(post.socialAccounts.map((s: any) => [s.id, s.status]), [[x.id, 'pending']]);
     assert.equal(new Date(post.scheduledAt).getTime(), new Date(at).getTime());
 

@@ -44,7 +44,7 @@ describe('crier mcp over stdio', () => {
     const created = await client.callTool({ name: 'create_post', arguments: { accounts: ['alice_x'], content: 'From a local agent', isDraft: true } });
     assert.equal(created.isError, undefined, JSON.stringify(created.content));
     const read = structured(await client.callTool({ name: 'get_post', arguments: { id: structured(created).post.id } }));
-    assert.equal(read.post.containers[0].content, 'From a local agent');
+    assert.match(read.post.containers[0].content, /^\[untrusted third-party text \(marker \w+\)[^\n]*\]\nFrom a local agent\n\[end of untrusted text \(marker \w+\)\]$/);
     assert.deepEqual(read.post.socialAccounts.map((s: any) => s.username), ['alice_x']);
   });
 

@@ -40,3 +40,18 @@ test('path parameters go into the path (encoded), query parameters into the quer
   const list = tools.find((t) => t.name === 'list_posts')!;
   assert.deepEqual(list.request({ limit: 5 }), { method: 'GET', path: '/v1/posts', query: { limit: 5 }, body: undefined });
 });
+
+test('reads below an account: a listing per list; its metrics stay get_account_metrics, one import job is no listing; every name once', () => {
+  const id = { in: 'path', name: 'id', required: true, schema: { type: 'string' } };
+  const tools = buildTools({
+    paths: {
+      '/v1/social-accounts/{id}/metrics': { get: { parameters: [id] } },
+      '/v1/social-accounts/{id}/imports': { get: { summary: 'import jobs', parameters: [id] }, post: { parameters: [id] } },
+      '/v1/social-accounts/{id}/imports/{importId}': { get: { summary: 'an import job', parameters: [id, { in: 'path', name: 'importId', required: true, schema: { type: 'string' } }] } },
+      '/v1/social-accounts/{id}/boards': { get: { summary: 'boards', parameters: [id] } },
+    },
+  });
+  const names = tools.map((t) => t.name);
+  assert.deepEqual(names.toSorted(), ['get_account_metrics', 'list_boards', 'list_imports']);
+  assert.equal(tools.find((t) => t.name === 'list_imports')!.request({ id: 'a1' }).path, '/v1/social-accounts/a1/imports');
+});

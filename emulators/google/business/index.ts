@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
 import { firstValues, jsonBody, send, type Reply } from '../../shared/http.ts';
+import type { FetchMedia } from '../../shared/media-fetch.ts';
 import { richError } from '../errors.ts';
 import type { GoogleWorld } from '../world.ts';
 import { performanceRoute } from './performance.ts';
@@ -35,8 +36,8 @@ export interface BusinessControls {
 
 const BASE = '/v4/accounts/:accountId/locations/:locationId/localPosts';
 
-export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: FaultQueue): BusinessControls {
-  const state = new BusinessState();
+export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: FaultQueue, fetchMedia?: FetchMedia): BusinessControls {
+  const state = new BusinessState(fetchMedia);
   const routes = businessRoutes(world, state);
 
   const handle = (run: (req: FastifyRequest) => Promise<Handled> | Handled) => async (req: FastifyRequest, reply: FastifyReply) => {

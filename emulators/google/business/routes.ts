@@ -79,7 +79,7 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
     const limit = edits.consume(opened.location, EDITS_PER_MINUTE, 60_000, world.clock.now());
     if (!limit.ok) return quotaExceeded();
     for (const item of media) {
-      const fetched = await fetchPhoto(String(item.sourceUrl), state.extraCa);
+      const fetched = await fetchPhoto(String(item.sourceUrl), { ca: state.extraCa, ...(state.fetchMedia ? { fetchMedia: state.fetchMedia } : {}) });
       if ('code' in fetched) return validationError([fetched]);
     }
     const stored = store(`accounts/${params.accountId}/${opened.location}`, opened.location, body);

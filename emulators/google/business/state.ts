@@ -2,6 +2,7 @@
 // each location's state (keyed by its name, "locations/{id}"), who stopped managing which location,
 // the posts created (with the body each create received) and every call in order.
 import { createHash } from 'node:crypto';
+import type { FetchMedia } from '../../shared/media-fetch.ts';
 
 /**
  * A location as localPosts sees it. Only a verified location may post; Google answers the others
@@ -54,11 +55,17 @@ export class BusinessState {
   readonly posts: StoredLocalPost[] = [];
   readonly calls: BusinessCall[] = [];
   readonly extraCa: string[] = [];
+  /** The fetch photos are downloaded with, when the emulator was given one (shared/media-fetch.ts). */
+  readonly fetchMedia: FetchMedia | undefined;
   /** "locations/{id}" → DailyMetric name → its days (fetchMultiDailyMetricsTimeSeries). */
   readonly dailyMetrics = new Map<string, Map<string, DailyValue[]>>();
   nextReview: Review | undefined;
   nextCreateDelayMs = 0;
   #counter = 0;
+
+  constructor(fetchMedia?: FetchMedia) {
+    this.fetchMedia = fetchMedia;
+  }
 
   stateOf(location: string): LocationState {
     return this.locationStates.get(location) ?? 'VERIFIED';

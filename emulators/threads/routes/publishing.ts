@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Reply } from '../../shared/http.ts';
 import { linksIn, statusOf, threadsLength } from '../containers.ts';
 import { metaError, serverError } from '../errors.ts';
-import { fetchMedia, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from '../media-fetch.ts';
+import { downloadMedia, MAX_IMAGE_BYTES, MAX_VIDEO_BYTES } from '../media-fetch.ts';
+import type { MediaFetchOptions } from '../../shared/media-fetch.ts';
 import type { ContainerType, ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../world.ts';
 import { notifyReply } from '../webhooks.ts';
 import { deletesUsed } from './delete.ts';
@@ -103,7 +104,7 @@ async function createContainer(world: ThreadsWorld, caller: Caller, params: Reco
   };
   if (mediaType === 'IMAGE') {
     // An image is downloaded while the container is created: a URL Threads cannot fetch is refused here.
-    const fetched = await fetchMedia(params.image_url!, world.publishing.fetchCa, MAX_IMAGE_BYTES);
+    const fetched = await downloadMedia(params.image_url!, mediaFetchOf(world), MAX_IMAGE_BYTES);
     if (!fetched.ok) return metaError('Media download has failed. The media URI doesn\'t meet our requirements.', 1, 2207052, 400, 'OAuthException');
     if (fetched.mime !== 'image/jpeg' && fetched.mime !== 'image/png') return invalid(`(#100) The image format ${fetched.mime} is not supported; use JPEG or PNG`);
     container.fetched = { mime: fetched.mime, bytes: fetched.bytes };
@@ -129,7 +130,7 @@ async function createContainer(world: ThreadsWorld, caller: Caller, params: Reco
 /** A video is fetched in the background: the container stays IN_PROGRESS, then FINISHED or ERROR. */
 function startVideoFetch(world: ThreadsWorld, container: ThreadsContainer): void {
   container.fetching = true;
-  void fetchMedia(container.videoUrl!, world.publishing.fetchCa, MAX_VIDEO_BYTES).then((fetched) => {
+  void downloadMedia(container.videoUrl!, mediaFetchOf(world), MAX_VIDEO_BYTES).then((fetched) => {
     container.fetching = false;
     if (!fetched.ok) container.errorMessage ??= 'FAILED_DOWNLOADING_VIDEO';
     else if (!fetched.mime.startsWith('video/')) container.errorMessage ??= 'FAILED_PROCESSING_VIDEO';
@@ -238,4 +239,10 @@ function limits(world: ThreadsWorld, caller: Caller, fields = 'quota_usage,confi
     out[field] = values[field];
   }
   return { status: 200, body: { data: [out] } };
+}
+
+/** How the emulator downloads: the fetch it was given, else its own trusting the test's certificate authorities. */
+function mediaFetchOf(world: ThreadsWorld): MediaFetchOptions {
+  const { fetchCa, fetchMedia } = world.publishing;
+  return { ca: fetchCa, ...(fetchMedia ? { fetchMedia } : {}) };
 }

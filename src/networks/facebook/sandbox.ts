@@ -14,7 +14,7 @@ const seeded = new WeakSet<object>();
 
 export const facebookEmulator = oauthEmulatorSpec(
   'facebook',
-  async (host) => (await import('../../../emulators/facebook/server.ts')).startFacebookEmulator({ host }),
+  async (host, fetchMedia) => (await import('../../../emulators/facebook/server.ts')).startFacebookEmulator({ host, fetchMedia }),
   // The user who consents manages the sandbox Page, created by sandboxAccounts() first.
   () => SANDBOX.userId,
   async (emulator) => {

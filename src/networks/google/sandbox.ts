@@ -16,7 +16,7 @@ type GoogleEmulator = Awaited<ReturnType<typeof import('../../../emulators/googl
 
 export const googleEmulator = oauthEmulatorSpec(
   'google',
-  async (host) => (await import('../../../emulators/google/server.ts')).startGoogleEmulator({ host }),
+  async (host, fetchMedia) => (await import('../../../emulators/google/server.ts')).startGoogleEmulator({ host, fetchMedia }),
   (emulator) => emulator.addUser().id,
   // The channel first: the emulator numbers what it creates, so the accounts keep their ids run after run.
   async (google) => [youtubeChannel(google), businessLocation(google)],

@@ -13,7 +13,7 @@ const SANDBOX_BOARDS = [
 
 export const pinterestEmulator = oauthEmulatorSpec(
   'pinterest',
-  async (host) => (await import('../../../emulators/pinterest/server.ts')).startPinterestEmulator({ host }),
+  async (host, fetchMedia) => (await import('../../../emulators/pinterest/server.ts')).startPinterestEmulator({ host, fetchMedia }),
   (emulator) => emulator.addUser().id,
   async (pinterest) => {
     pinterest.addUser({ id: PINTEREST_USER.id, username: PINTEREST_USER.username, businessName: PINTEREST_USER.businessName });

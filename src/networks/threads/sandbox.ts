@@ -11,7 +11,7 @@ const SANDBOX_APP = 'crier-sandbox';
 
 export const threadsEmulator = oauthEmulatorSpec(
   'threads',
-  async (host) => (await import('../../../emulators/threads/server.ts')).startThreadsEmulator({ host }),
+  async (host, fetchMedia) => (await import('../../../emulators/threads/server.ts')).startThreadsEmulator({ host, fetchMedia }),
   // The user who consents on connect is the sandbox profile, created by sandboxAccounts() first.
   () => THREADS_USER.id,
   async (threads) => {

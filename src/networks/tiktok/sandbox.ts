@@ -12,7 +12,7 @@ const SANDBOX_APP = 'crier-sandbox';
 
 export const tiktokEmulator = oauthEmulatorSpec(
   'tiktok',
-  async (host) => (await import('../../../emulators/tiktok/server.ts')).startTikTokEmulator({ host, verifiedPrefixes: ['http://', 'https://'] }),
+  async (host, fetchMedia) => (await import('../../../emulators/tiktok/server.ts')).startTikTokEmulator({ host, verifiedPrefixes: ['http://', 'https://'], fetchMedia }),
   (emulator) => emulator.addUser().openId,
   async (emulator) => {
     emulator.addUser(TIKTOK_USER);
