@@ -63,13 +63,23 @@ export interface NetworkMedia {
    */
   videoProfile(block: Record<string, unknown> | undefined): VideoProfile | undefined;
   /**
-   * Why a target on this network could not publish `post`, judged from the post alone (the kinds and
-   * count of media, text lengths): the checks its publishing side makes before any call, shared with
-   * it, so `POST /v1/posts?dry_run=true` reports what publishing would refuse. Empty: nothing known
-   * to refuse. Absent: the network's publishing side judges nothing statically.
+   * The network's judgement of `post` (its shape.ts): the checks its publishing side makes before any
+   * call — media kinds and counts, how the block's fields combine, text lengths in the network's own
+   * counting — made from the post alone. Throws the PublishError publishing fails the destination
+   * with. One function, called by the adapter's `prepare`, by `POST /v1/posts?dry_run=true` (whose
+   * reason is that error's message) and by the create (`when: 'create'`: what the spec refuses when a
+   * post is created, which leaves out the text lengths it leaves to publishing: X's and Bluesky's).
    */
-  preflight?(post: PreflightPost): string[];
+  judge(post: PreflightPost, when?: JudgedWhen): void;
+  /**
+   * Fields of the block that do nothing for this post (Pinterest's cover on an image pin), each with
+   * why: harmless, so the create drops them with a warning, as it does a wrongly cased key.
+   */
+  ignoredFields?(post: PreflightPost): { field: string; why: string }[];
 }
+
+/** Publishing (and the dry run, which says what publishing will say), or the create's static refusals. */
+export type JudgedWhen = 'publish' | 'create';
 
 /** A post as one target would publish it: its containers and the network's platform block. */
 export interface PreflightPost {
@@ -160,7 +170,11 @@ export interface NetworkSandbox {
 export interface SandboxEmulatorSpec {
   /** Names the sandbox app registered on it (`sandbox-<name>`). */
   name: string;
-  start(host: string): Promise<SandboxEmulator>;
+  /**
+   * `fetchMedia`: how an emulator that downloads the media a post names (as its network does) fetches
+   * it; the sandbox passes one through Crier's SSRF guard (sandbox.ts). Absent: the emulator's own.
+   */
+  start(host: string, fetchMedia?: typeof fetch): Promise<SandboxEmulator>;
 }
 
 export interface SandboxEmulator {

@@ -1,17 +1,17 @@
-// A network's preflight (contract.ts NetworkMedia.preflight) is the check its publishing side makes
-// before any call, run on the post alone: the same function, whose refusal becomes a reason.
-import type { PreflightPost } from './contract.ts';
+// A network's judgement (contract.ts NetworkMedia.judge) throws the PublishError publishing would fail
+// the destination with; the dry run and the create read that refusal as a reason instead.
+import type { JudgedWhen, PreflightPost } from './contract.ts';
 import { PublishError } from './errors.ts';
+import { networkFor } from './registry.ts';
+import type { NetworkId } from './types.ts';
 
-/** `check` throws the PublishError publishing would fail the destination with; its message is the reason. */
-export function preflightOf(check: (post: PreflightPost) => unknown): (post: PreflightPost) => string[] {
-  return (post) => {
-    try {
-      check(post);
-      return [];
-    } catch (error) {
-      if (error instanceof PublishError) return [error.message];
-      throw error;
-    }
-  };
+/** Why `network` would refuse `post`: the judgement's message, or undefined when it would not. */
+export function refusalOf(network: NetworkId, post: PreflightPost, when: JudgedWhen = 'publish'): string | undefined {
+  try {
+    networkFor(network).media.judge(post, when);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PublishError) return error.message;
+    throw error;
+  }
 }

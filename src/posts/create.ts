@@ -13,10 +13,10 @@ import { RequestError, validationError } from '../errors.ts';
 import {
   claimError, claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses, type KeyedRequest, type StoredResponse,
 } from '../idempotency/keys.ts';
-import type { FieldIssue, NetworkId } from '../networks/types.ts';
+import type { FieldIssue } from '../networks/types.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
-import { checkPlatformRules, type CreateRequest, type Parsed } from './validate.ts';
+import { checkTargets, type CreateRequest, type Parsed } from './validate.ts';
 
 const ENDPOINT = 'POST /v1/posts';
 
@@ -139,7 +139,7 @@ async function claimKeys(
   });
 }
 
-/** Rules 1-3 and the platform rules that depend on the resolved accounts: the request's 400, or undefined. */
+/** Rules 1-3, the platform rules and the static refusals (checkTargets) of the resolved accounts: the request's 400, or undefined. */
 export function accountProblem(request: CreateRequest, accounts: ResolvedAccount[]): RequestError | undefined {
   if (accounts.length === 0) {
     return new RequestError(400, 'No account in "accounts" matches a connected social account', {
@@ -147,7 +147,7 @@ export function accountProblem(request: CreateRequest, accounts: ResolvedAccount
       details: [{ field: 'accounts', message: 'no entry matches an account id or exact username of this organization' }],
     });
   }
-  const issues: FieldIssue[] = checkPlatformRules(request, new Set(accounts.map((a) => a.network as NetworkId)));
+  const issues: FieldIssue[] = checkTargets(request, accounts);
   return issues.length ? validationError(issues) : undefined;
 }
 

@@ -1,13 +1,17 @@
 // POST /v1/posts?dry_run=true: what a create would answer, and what each targeted account's network
 // would refuse before any call, with nothing stored and no Idempotency-Key consumed. The request's
 // own rules (schema, accounts, block and target rules, the 30-day window) are the create's: a bad
-// request is the same 400. What a destination could not publish is judged by its network's
-// `media.preflight` (the checks its publishing side makes before calling the network), so a dry run
-// says "ok: false" where publishing would fail that destination, and the rest would still publish.
+// request is the same 400 (a post a target can never publish, decided from the request alone, is one).
+// What a destination could not publish is judged by its network's `media.judge`, the very function its
+// publishing side calls before calling the network, so a dry run says "ok: false", with publishing's
+// own words, where publishing would fail that destination (a text over X's or Bluesky's length, which
+// the spec leaves to publishing); then by the size of the media Crier holds and what the network says
+// of the account now.
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
 import { callAsAccount, orgAccount, type AccountCallDeps } from '../engagement/account-call.ts';
 import type { PreflightPost } from '../networks/contract.ts';
+import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import type { ResolvedAccount } from './accounts.ts';
@@ -68,7 +72,8 @@ export async function dryRunCreate(
 }
 
 async function destinationOf(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>, remote: RemotePreview): Promise<DryRunDestination> {
-  const reasons = [...preflightReasons(request, account), ...sizeReasons(request, account, media)];
+  const refusal = refusalOf(account.network, { containers: request.containers, block: request.blocks[account.network] });
+  const reasons = [...(refusal === undefined ? [] : [refusal]), ...sizeReasons(request, account, media)];
   const asked = await remote(account, { containers: request.containers, block: request.blocks[account.network] });
   reasons.push(...asked.reasons);
   const destination: DryRunDestination = { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
@@ -109,16 +114,4 @@ function sizeReasons(request: CreateRequest, account: ResolvedAccount, media: Ma
     if (!file || !file.contentType.startsWith('video/') || file.size <= profile.maxBytes!) return [];
     return [`media ${m.filename} is ${file.size} bytes; ${profile.label} takes videos up to ${profile.maxBytes} bytes`];
   });
-}
-
-/** The network's own judgement; without one, the contract's requiresMedia is all that is known. */
-function preflightReasons(request: CreateRequest, account: ResolvedAccount): string[] {
-  const network = networkFor(account.network);
-  const post = { containers: request.containers, block: request.blocks[account.network] };
-  if (network.media.preflight) return network.media.preflight(post);
-  const root = request.containers[0];
-  if (network.media.requiresMedia && (!root || root.media.length === 0)) {
-    return [`${network.label} needs an image or a video in the first container`];
-  }
-  return [];
 }

@@ -1,6 +1,8 @@
 // The request-time rules of POST /v1/posts: unknown keys, schema, the content/containers choice and the
-// scheduling window (parseCreateBody, no database), then the platform rules once the accounts are
-// resolved (checkPlatformRules), so that block rules and target rules are reported together.
+// scheduling window (parseCreateBody, no database), then the platform rules and the static refusals
+// once the accounts are resolved (checkTargets), so that block rules, target rules and what a targeted
+// network can never publish are reported together.
+import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
 import { NETWORKS, type ContainerInput, type FieldIssue, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
 import { validateSchema } from '../validation/ajv.ts';
@@ -50,11 +52,13 @@ export function parseCreateBody(body: unknown, now: Date, fetch: FetchPolicy): P
     const block = (input as Record<string, unknown>)[network];
     if (block !== undefined) blocks[network] = block as Record<string, unknown>;
   }
+  const containers = normalizeContainers(input);
+  warnings.push(...dropIgnoredFields(blocks, containers));
   return {
     ok: true,
     request: {
       accounts: input.accounts,
-      containers: normalizeContainers(input),
+      containers,
       scheduledAt,
       isDraft: input.isDraft ?? false,
       processMedia: input.processMedia ?? false,
@@ -62,6 +66,18 @@ export function parseCreateBody(body: unknown, now: Date, fetch: FetchPolicy): P
       warnings,
     },
   };
+}
+
+/**
+ * Block fields that do nothing for this post (a network's `media.ignoredFields`) are dropped before
+ * storing, each with a warning, as unknown keys are: harmless, but a warning says it is not in effect.
+ */
+function dropIgnoredFields(blocks: CreateRequest['blocks'], containers: ContainerInput[]): string[] {
+  return Object.entries(blocks).flatMap(([network, block]) => {
+    const ignored = networkFor(network as NetworkId).media.ignoredFields?.({ containers, block }) ?? [];
+    if (ignored.length) blocks[network as NetworkId] = Object.fromEntries(Object.entries(block).filter(([key]) => !ignored.some((i) => i.field === key)));
+    return ignored.map((i) => `"${network}.${i.field}" was ignored: ${i.why}`);
+  });
 }
 
 function checkContentShape(input: CreatePostBody): FieldIssue[] {
@@ -108,14 +124,36 @@ function normalizeContainers(input: CreatePostBody): ContainerInput[] {
  * the target rules of each network an account of which is targeted (e.g. threads' 500 characters).
  */
 export function checkPlatformRules(request: CreateRequest, targetNetworks: ReadonlySet<NetworkId>): FieldIssue[] {
+  return [...platformRuleIssues(request, targetNetworks).values()].flat();
+}
+
+/** The platform rules' issues, by the network whose rules found them. */
+function platformRuleIssues(request: CreateRequest, targetNetworks: ReadonlySet<NetworkId>): Map<NetworkId, FieldIssue[]> {
   const post: PostContent = { containers: request.containers, blocks: request.blocks };
   const ctx: TargetContext = { ...post, targetNetworks };
-  return NETWORKS.flatMap((network) => {
+  return new Map(NETWORKS.map((network) => {
     const { blockRules, targetRules } = networkFor(network).options;
     const block = request.blocks[network];
-    return [
+    return [network, [
       ...(block === undefined ? [] : blockRules(block, post)),
-      ...(targetNetworks.has(network) ? targetRules(block, ctx) : []),
-    ];
+      ...(targetNetworks.has(network) ? targetRules(block, ctx) : [])]];
+  }));
+}
+
+/**
+ * The create's platform rules and its static refusals, for the accounts the request resolved to (in
+ * the post's `socialAccounts` order). A target whose network would refuse the post whatever happens
+ * when publishing — its judgement (contract.ts NetworkMedia.judge) refuses it from the request alone —
+ * is refused here, as `socialAccounts[i]` with the judgement's own words, unless that network's rules
+ * already named a field to fix. The judgement leaves out what the spec leaves to publishing (X's and
+ * Bluesky's text lengths).
+ */
+export function checkTargets(request: CreateRequest, accounts: readonly { network: NetworkId }[]): FieldIssue[] {
+  const byNetwork = platformRuleIssues(request, new Set(accounts.map((a) => a.network)));
+  const refusals = accounts.flatMap((account, i) => {
+    if (byNetwork.get(account.network)!.length) return [];
+    const refusal = refusalOf(account.network, { containers: request.containers, block: request.blocks[account.network] }, 'create');
+    return refusal === undefined ? [] : [{ field: `socialAccounts[${i}]`, message: refusal }];
   });
+  return [...[...byNetwork.values()].flat(), ...refusals];
 }

@@ -28,19 +28,25 @@ const video = { url: 'https://cdn.example.com/clip.mp4', filename: 'clip.mp4' };
 
 describe('a valid request', () => {
   test('one destination per resolved account, in the order of `accounts`; each network judges the post', async () => {
-    const res = await dryRun({ accounts: [youtube.username, x.id, tiktok.id, instagram.id], containers: [{ content: 'A cat', media: [image] }] });
+    const res = await dryRun({ accounts: [youtube.username, x.id, tiktok.id, instagram.id], containers: [{ content: 'A clip', media: [video] }] });
     assert.equal(res.status, 200);
     assert.equal(res.body.success, true);
     assert.equal(res.body.dryRun, true);
     assert.equal('post' in res.body, false);
-    const byNetwork = Object.fromEntries(res.body.destinations.map((d: any) => [d.network, d]));
     assert.deepEqual(res.body.destinations.map((d: any) => d.accountId), [youtube.id, x.id, tiktok.id, instagram.id]);
-    assert.deepEqual(byNetwork.x, { accountId: x.id, network: 'x', username: 'dry_x', ok: true, reasons: [] });
-    assert.equal(byNetwork.instagram.ok, true, 'Instagram takes one PNG image');
-    assert.equal(byNetwork.youtube.ok, false);
-    assert.match(byNetwork.youtube.reasons[0], /youtube: .*"cat\.png" is not an mp4/);
-    assert.equal(byNetwork.tiktok.ok, false);
-    assert.match(byNetwork.tiktok.reasons[0], /cat\.png is not a JPEG or WebP photo/);
+    assert.deepEqual(res.body.destinations[1], { accountId: x.id, network: 'x', username: 'dry_x', ok: true, reasons: [] });
+  });
+
+  test('a text over X\'s or Bluesky\'s length (left to publishing by the spec) is not ok there, in publishing\'s words', async () => {
+    const bluesky = await server.addAccount(org, 'bluesky', 'dry-len.bsky.social');
+    const res = await dryRun({ accounts: [x.id, bluesky.id], content: 'a'.repeat(349) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.destinations.map((d: any) => [d.network, d.ok, d.reasons]), [
+      ['x', false, ['x: container 1 is 349 characters as X counts them; X allows 280 (links count 23, most CJK characters and every emoji 2)']],
+      ['bluesky', false, ['bluesky: container 1 has 349 characters (graphemes); Bluesky allows 300']],
+    ]);
+    const atLimit = await dryRun({ accounts: [x.id], content: 'a'.repeat(280) });
+    assert.deepEqual(atLimit.body.destinations.map((d: any) => d.ok), [true]);
   });
 
   test('a video suits every network here; unknown keys are warnings as on a create', async () => {
@@ -69,29 +75,6 @@ describe('a valid request', () => {
     ]);
     const processed = await dryRun({ accounts: [x.id], containers: [{ content: 'Long clip', media: [held] }], processMedia: true });
     assert.deepEqual(processed.body.destinations.map((d: any) => d.ok), [true]);
-  });
-
-  test('X, Threads, LinkedIn, Facebook and Bluesky judge what their publishing sides refuse before any call', async () => {
-    const threads = await server.addAccount(org, 'threads', 'dry_th');
-    const linkedin = await server.addAccount(org, 'linkedin', 'dry_li');
-    const facebook = await server.addAccount(org, 'facebook', 'dry_fb');
-    const doc = { url: 'https://cdn.example.com/notes.pdf', filename: 'notes.pdf' };
-    const bluesky = await server.addAccount(org, 'bluesky', 'dry.bsky.social');
-    const res = await dryRun({ accounts: [x.id, threads.id, linkedin.id, facebook.id, bluesky.id], containers: [{ content: 'Mixed', media: [video, image] }, { content: 'reply', media: [doc] }] });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    const reasons = Object.fromEntries(res.body.destinations.map((d: any) => [d.network, d.ok ? 'ok' : d.reasons.join(' ')]));
-    assert.match(reasons.x, /x: container 1 has 2 media; X allows up to 4 images or 1 video/);
-    assert.match(reasons.threads, /threads: notes\.pdf is neither an image nor a video/);
-    assert.match(reasons.linkedin, /linkedin: container 2 has media, but LinkedIn publishes later containers as comments/);
-    assert.match(reasons.facebook, /facebook: container 2 has media/);
-    assert.match(reasons.bluesky, /bluesky: clip\.mp4 is not an image/);
-  });
-
-  test('a text post to a network that needs media is not publishable there', async () => {
-    const res = await dryRun({ accounts: [x.id, instagram.id], content: 'Just words' });
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body.destinations.map((d: any) => d.ok), [true, false]);
-    assert.match(res.body.destinations[1].reasons[0], /instagram: Instagram needs an image or a video/);
   });
 
   test('nothing is stored, and the Idempotency-Key stays free for the real create', async () => {
@@ -142,6 +125,33 @@ describe('an invalid request: the create\'s 400', () => {
     const threads = await server.addAccount(org, 'threads', 'dry_threads');
     const body = await sameAsCreate({ accounts: [x.id, threads.id], content: 'a'.repeat(600) });
     assert.match(JSON.stringify(body.details), /500/);
+  });
+
+  test('a post a network can never publish, decided from the request alone, names each account and its network\'s reason', async () => {
+    const body = await sameAsCreate({ accounts: [youtube.id, x.id, tiktok.id], containers: [{ content: 'A cat', media: [image] }] });
+    assert.deepEqual(body.details.map((d: any) => d.field), ['socialAccounts[0]', 'socialAccounts[2]']);
+    assert.match(body.details[0].message, /^youtube: .*"cat\.png" is not an mp4/);
+    assert.match(body.details[1].message, /^tiktok: cat\.png is not a JPEG or WebP photo/);
+  });
+
+  test('X, Threads, LinkedIn, Facebook and Bluesky refuse at create what their publishing sides refuse before any call', async () => {
+    const threads = await server.addAccount(org, 'threads', 'dry_th');
+    const linkedin = await server.addAccount(org, 'linkedin', 'dry_li');
+    const facebook = await server.addAccount(org, 'facebook', 'dry_fb');
+    const doc = { url: 'https://cdn.example.com/notes.pdf', filename: 'notes.pdf' };
+    const bluesky = await server.addAccount(org, 'bluesky', 'dry.bsky.social');
+    const body = await sameAsCreate({ accounts: [x.id, threads.id, linkedin.id, facebook.id, bluesky.id], containers: [{ content: 'Mixed', media: [video, image] }, { content: 'reply', media: [doc] }] });
+    const reasons = Object.fromEntries(body.details.map((d: any) => [d.field, d.message]));
+    assert.match(reasons['socialAccounts[0]'], /^x: container 1 has 2 media; X allows up to 4 images or 1 video/);
+    assert.match(reasons['socialAccounts[1]'], /^threads: notes\.pdf is neither an image nor a video/);
+    assert.match(reasons['socialAccounts[2]'], /^linkedin: container 2 has media, but LinkedIn publishes later containers as comments/);
+    assert.match(reasons['socialAccounts[3]'], /^facebook: container 2 has media/);
+    assert.match(reasons['socialAccounts[4]'], /^bluesky: clip\.mp4 is not an image/);
+  });
+
+  test('a text post to a network that needs media', async () => {
+    const body = await sameAsCreate({ accounts: [x.id, instagram.id], content: 'Just words' });
+    assert.deepEqual(body.details, [{ field: 'socialAccounts[1]', message: 'instagram: Instagram needs an image or a video in the first container' }]);
   });
 
   test('a bad dry_run value names the parameter', async () => {

@@ -6,10 +6,9 @@ import { TID } from '@atproto/common-web';
 import { PublishError } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { classifierFor, openSession, type Classifier } from './session.ts';
-import { checkMedia } from './shape.ts';
+import { judge, textsOf } from './shape.ts';
 
 const POST = 'app.bsky.feed.post';
-const MAX_GRAPHEMES = 300;
 const MAX_IMAGE_BYTES = 1_000_000;
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
 
@@ -17,23 +16,12 @@ export function createBlueskyAdapter(options: { service: string }): NetworkAdapt
   return {
     network: 'bluesky',
     async prepare(input) {
-      const texts = input.containers.map((c, i) => (i === 0 && typeof input.block?.content === 'string' ? input.block.content : c.content));
-      checkContent(input, texts);
+      judge(input);
+      const texts = textsOf(input);
       const agent = await openSession(input, options.service);
       return preparedFor(agent, input, texts, classifierFor(agent, options.service));
     },
   };
-}
-
-/** The media (shape.ts), then each text's length as Bluesky counts it (graphemes, by the SDK loaded to publish). */
-function checkContent(input: PublishInput, texts: string[]): void {
-  checkMedia(input);
-  texts.forEach((text, i) => {
-    const length = new RichText({ text }).graphemeLength;
-    if (length > MAX_GRAPHEMES) {
-      throw new PublishError('permanent', `bluesky: container ${i + 1} has ${length} characters (graphemes); Bluesky allows ${MAX_GRAPHEMES}`);
-    }
-  });
 }
 
 function preparedFor(agent: AtpAgent, input: PublishInput, texts: string[], classify: Classifier): PreparedPublish {

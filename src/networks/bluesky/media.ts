@@ -1,8 +1,7 @@
 // Bluesky takes bytes: blobs uploaded to the account's PDS.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
-import { checkMedia } from './shape.ts';
+import { judge } from './shape.ts';
 import { H264_420, MB } from '../video.ts';
 
 export const profiles = {
@@ -11,4 +10,4 @@ export const profiles = {
   bluesky: { id: 'bluesky@1', label: 'Bluesky', containers: ['mp4'], ...H264_420, audioCodecs: ['aac'], maxSeconds: 180, maxBytes: 50 * MB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.bluesky, preflight: preflightOf(checkMedia) };
+export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.bluesky, judge };

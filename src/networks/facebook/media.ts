@@ -1,7 +1,6 @@
 // Facebook takes bytes (photos as source, resumable video uploads); photos may also go by URL.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { checkShape } from './shape.ts';
 import { GB, H264_420, H264_HEVC_420, MP4_MOV } from '../video.ts';
 
@@ -21,5 +20,5 @@ export const media: NetworkMedia = {
     if (block?.publishAsReel === true) return profiles.facebookReel;
     return block?.publishAsStory === true ? profiles.facebookStory : profiles.facebook;
   },
-  preflight: preflightOf(checkShape),
+  judge: checkShape,
 };

@@ -13,7 +13,8 @@ import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { GoogleBusinessClient, type LocalPost } from './client.ts';
 import { localPostBody, type LocalPostBody } from './local-post.ts';
-import { isPhoto, type GoogleBusinessBlock } from './options.ts';
+import type { GoogleBusinessBlock } from './options.ts';
+import { judge } from './shape.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('google_business', 'the location\'s posts in Business Profile Manager');
 
@@ -141,18 +142,11 @@ function isOurs(post: LocalPost, body: LocalPostBody, since: number): boolean {
 const rejected = (post: LocalPost) => new PublishError('permanent',
   `google_business: Google rejected the post for a content policy violation (state REJECTED, ${post.name}); edit it and post again`, undefined, 'invalid');
 
-/**
- * What a localPost cannot carry, refused before any call (the request's rules say so too; this holds
- * for posts stored before them): more than one photo, anything but a photo, and a Crier photo Google
- * could not fetch (PUBLIC_BASE_URL not public).
- */
+/** The judgement (shape.ts), and a Crier photo Google could not fetch (PUBLIC_BASE_URL not public). */
 function checkShape(input: PublishInput, publicUrl: PublicUrlContext): void {
-  const media = input.containers[0]?.media ?? [];
-  if (media.length > 1) throw refused(`the first container has ${media.length} media; a Google Business Profile post takes one photo`);
-  const photo = media[0];
-  if (!photo) return;
-  if (!isPhoto(photo.filename)) throw refused(`${photo.filename} is not a JPG or PNG photo, the only media a Google Business Profile post takes`);
-  checkFetchableByNetwork('google_business', photo.url, publicUrl);
+  judge(input);
+  const photo = input.containers[0]?.media[0];
+  if (photo) checkFetchableByNetwork('google_business', photo.url, publicUrl);
 }
 
 const refused = (why: string) => new PublishError('permanent', `google_business: ${why}`, undefined, 'invalid');

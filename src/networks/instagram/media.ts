@@ -1,7 +1,6 @@
 // Instagram's containers take public URLs (image_url, video_url) that Meta downloads; feed videos are Reels.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { checkShape } from './plan.ts';
 import { H264_HEVC_420, MB, MP4_MOV } from '../video.ts';
 
@@ -17,5 +16,5 @@ export const media: NetworkMedia = {
   requiresMedia: true,
   profiles,
   videoProfile: (block) => (block?.publishAsStory === true ? profiles.instagramStory : profiles.instagram),
-  preflight: preflightOf(checkShape),
+  judge: checkShape,
 };

@@ -12,6 +12,8 @@ import type { InstagramBlock } from './options.ts';
 const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png']);
 const VIDEO_EXTENSIONS = new Set(['mp4', 'mov']);
 const MAX_CAROUSEL = 10;
+/** A caption's length (meta-x-linkedin-bluesky.md §3.3: 2,200 characters). */
+const MAX_CAPTION = 2200;
 
 export interface ContainerPlan {
   /** One container per item: the single one, or the carousel's items in order. */
@@ -26,9 +28,9 @@ export interface ContainerPlan {
 export function planRoot(input: PublishInput): ContainerPlan {
   const block = (input.block ?? {}) as InstagramBlock;
   const media = input.containers[0]!.media;
-  checkShape(input, block);
+  checkShape(input);
   const story = block.publishAsStory === true;
-  const caption = story ? '' : block.content ?? block.caption ?? input.containers[0]!.content;
+  const caption = story ? '' : captionOf(block, input.containers[0]!.content);
   const kinds = media.map(kindOf);
   const altFor = (i: number) => (i === 0 ? block.altText ?? media[0]!.altText : media[i]!.altText);
   const tags: Params = block.userTags?.length ? { user_tags: JSON.stringify(block.userTags.map(({ username, x, y }) => ({ username, x, y }))) } : {};
@@ -69,8 +71,12 @@ function reelParams(video: MediaInput, block: InstagramBlock, shared: Record<str
   return { media_type: 'REELS', video_url: video.url, ...shared, ...tags, ...cover, ...trial };
 }
 
-/** What Instagram cannot publish, before any call; also the dry run's preflight (media.ts). */
-export function checkShape(input: PreflightPost, block = (input.block ?? {}) as InstagramBlock): void {
+/**
+ * Instagram's judgement: what it cannot publish, before any call (planRoot); also the dry run's and
+ * the create's (media.ts judge). The media, then the caption's 2,200 characters.
+ */
+export function checkShape(input: PreflightPost): void {
+  const block = (input.block ?? {}) as InstagramBlock;
   const media = input.containers[0]!.media;
   input.containers.slice(1).forEach((container, i) => {
     if (container.media.length) throw refused(`container ${i + 2} has media, but Instagram publishes later containers as comments, which carry text only`);
@@ -79,7 +85,12 @@ export function checkShape(input: PreflightPost, block = (input.block ?? {}) as 
   if (media.length > MAX_CAROUSEL) throw refused(`the post has ${media.length} media; an Instagram carousel takes 2 to ${MAX_CAROUSEL}`);
   if (block.publishAsStory === true && media.length !== 1) throw refused('an Instagram Story is one image or one video');
   media.forEach(kindOf);
+  const caption = block.publishAsStory === true ? '' : captionOf(block, input.containers[0]!.content);
+  if ([...caption].length > MAX_CAPTION) throw refused(`the caption is ${[...caption].length} characters; Instagram takes up to ${MAX_CAPTION}`);
 }
+
+/** The feed post's or Reel's caption: the block's content, else its caption, else the root text. */
+const captionOf = (block: InstagramBlock, rootContent: string): string => block.content ?? block.caption ?? rootContent;
 
 function kindOf(media: MediaInput): 'image' | 'video' {
   const name = media.filename.includes('.') ? media.filename : new URL(media.url).pathname;

@@ -1,7 +1,6 @@
 // LinkedIn takes bytes: images and videos are initialized, then uploaded to the URLs it gives.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { checkShape } from './shape.ts';
 import { H264_420, MB } from '../video.ts';
 
@@ -10,4 +9,4 @@ export const profiles = {
   linkedin: { id: 'linkedin@1', label: 'LinkedIn', containers: ['mp4'], ...H264_420, audioCodecs: ['aac'], minSeconds: 3, maxSeconds: 30 * 60, minBytes: 75 * 1024, maxBytes: 500 * MB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.linkedin, preflight: preflightOf(checkShape) };
+export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.linkedin, judge: checkShape };

@@ -11,9 +11,10 @@ import { checkFetchableByNetwork } from '../public-url.ts';
 import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { pinUrl, PinterestClient, type PinterestPin } from './client.ts';
-import { descriptionOf, MAX_IMAGES, titleOf, type PinterestBlock } from './options.ts';
-import { coverFields, imageSource, processedVideo, type ByUrl, type PinCheckpoint, type VideoTiming } from './uploads.ts';
+import { descriptionOf, titleOf, type PinterestBlock } from './options.ts';
+import { judge } from './shape.ts';
 import { isVideo } from '../media-kind.ts';
+import { coverFields, imageSource, processedVideo, type ByUrl, type PinCheckpoint, type VideoTiming } from './uploads.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('pinterest', 'the board on Pinterest');
 
@@ -43,7 +44,7 @@ export function createPinterestAdapter(options: PinterestAdapterOptions): Networ
     network: 'pinterest',
     async prepare(input) {
       if (!input.account.accessToken) throw new PublishError('auth', 'pinterest: the account has no access token; reconnect it');
-      const block = checked(input);
+      const block = judge(input);
       return preparedFor(new PinterestClient(options.apiUrl, input.account.accessToken), input, block, { timing, byUrl });
     },
   };
@@ -156,18 +157,3 @@ async function withBoardContext<T>(boardId: string, fn: () => Promise<T>): Promi
   }
 }
 
-/**
- * What Pinterest cannot publish, refused before any call (the request's rules already say so; this
- * holds for posts stored before them): a board, and one image, two to five images, or one video.
- */
-function checked(input: PublishInput): PinterestBlock {
-  const block = input.block as PinterestBlock | undefined;
-  if (!block?.board_id) throw refused('a pin needs pinterest.board_id, the board to pin to');
-  const media = input.containers[0]!.media;
-  if (media.length === 0) throw refused('a pin needs an image or a video in the first container');
-  if (media.length > MAX_IMAGES) throw refused(`a pin carries at most ${MAX_IMAGES} images, got ${media.length}`);
-  if (media.length > 1 && media.some(isVideo)) throw refused('a video pin carries one video and nothing else');
-  return block;
-}
-
-const refused = (why: string) => new PublishError('permanent', `pinterest: ${why}`, undefined, 'invalid');

@@ -2,6 +2,8 @@
 // registered then uploaded to the upload URL /v5/media hands out (adapter.ts, uploads.ts).
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
+import { ignoredFields } from './options.ts';
+import { judge } from './shape.ts';
 import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 
 export const profiles = {
@@ -9,4 +11,4 @@ export const profiles = {
   pinterest: { id: 'pinterest@1', label: 'Pinterest', containers: MP4_MOV, ...H264_HEVC_420, minAspect: 1 / 2, maxAspect: 1.91, minSeconds: 4, maxSeconds: 900, maxBytes: 2 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.pinterest };
+export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.pinterest, judge, ignoredFields };

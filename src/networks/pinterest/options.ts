@@ -3,10 +3,12 @@
 // block at all. Limits are the API's (pinterest/api-description v5 PinCreate): title 100, description
 // 800, alt_text 500, link 2,048 characters. What a pin can carry is checked here too, from the file
 // names, so a post Pinterest cannot take is refused when it is created rather than when it publishes.
+// A cover on a pin that is not a video pin is harmless: dropped with a warning (ignoredFields).
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { mediaKind } from '../media-kind.ts';
 import { FetchedUrl, HttpUrl } from '../../validation/schema.ts';
+import type { PreflightPost } from '../contract.ts';
 import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';
 
 export const MAX_TITLE = 100;
@@ -33,12 +35,12 @@ export function titleOf(block: PinterestBlock | undefined, description: string):
   return block?.title ?? [...description].slice(0, MAX_TITLE).join('');
 }
 
-/** The root's media as a pin takes them: one image, two to five images, or one video. */
+/**
+ * The root's media as a pin takes them: one image, two to five images, or one video. (A pin without
+ * media is refused by the judgement, shape.ts, as every network that needs media refuses it.)
+ */
 function mediaIssues(ctx: TargetContext): FieldIssue[] {
   const media = rootMedia(ctx);
-  if (media.length === 0) {
-    return [issue('containers[0].media', 'a Pinterest pin needs an image or a video in the first container')];
-  }
   const kinds = media.map((m) => mediaKind(m.filename));
   const other = kinds.indexOf('other');
   if (other >= 0) {
@@ -53,11 +55,12 @@ function mediaIssues(ctx: TargetContext): FieldIssue[] {
   return [];
 }
 
-function coverIssues(block: PinterestBlock, ctx: TargetContext): FieldIssue[] {
-  const media = rootMedia(ctx);
+/** A cover is for a video pin (the spec): on any other pin it does nothing, and the create drops it with a warning. */
+export function ignoredFields(post: PreflightPost): { field: string; why: string }[] {
+  const media = post.containers[0]?.media ?? [];
   const isVideoPin = media.length === 1 && mediaKind(media[0]!.filename) === 'video';
-  if (block.cover_image_url === undefined || isVideoPin) return [];
-  return [issue('pinterest.cover_image_url', 'a cover is for a video pin: the first container must hold exactly one video; remove cover_image_url for image pins')];
+  if ((post.block as PinterestBlock | undefined)?.cover_image_url === undefined || isVideoPin) return [];
+  return [{ field: 'cover_image_url', why: 'a cover is for a video pin (exactly one video in the first container), and this pin has none' }];
 }
 
 export const options: NetworkOptions = {
@@ -76,7 +79,7 @@ export const options: NetworkOptions = {
         + 'add a "pinterest": {"board_id": "..."} block naming the board to pin to')];
     }
     const block = raw as PinterestBlock;
-    const issues = [...mediaIssues(ctx), ...coverIssues(block, ctx)];
+    const issues = mediaIssues(ctx);
     if (block.content === undefined && [...rootText('pinterest', ctx)].length > MAX_DESCRIPTION) {
       issues.push(issue('containers[0].content', `becomes the Pinterest pin's description, limited to ${MAX_DESCRIPTION} characters; shorten it or set pinterest.content`));
     }

@@ -8,6 +8,7 @@ import { PublishError, reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { postUrl, RedditClient } from './client.ts';
 import type { RedditBlock } from './options.ts';
+import { judge } from './shape.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('reddit', 'the account\'s submissions and the post\'s comments on Reddit');
 
@@ -22,7 +23,7 @@ export function createRedditAdapter(options: { apiUrl: string }): NetworkAdapter
     network: 'reddit',
     async prepare(input) {
       if (!input.account.accessToken) throw new PublishError('auth', 'reddit: the account has no access token; reconnect it');
-      const block = checked(input);
+      const block = judge(input);
       return preparedFor(new RedditClient(options.apiUrl, input.account.accessToken, input.account.username), input, block);
     },
   };
@@ -87,16 +88,3 @@ function submitForm(input: PublishInput, block: RedditBlock): Record<string, str
   return form;
 }
 
-/**
- * What Reddit cannot publish, refused before any call (the request's rules already say so; this
- * holds for posts stored before them): a block with a subreddit and a title, and no media.
- */
-function checked(input: PublishInput): RedditBlock {
-  const block = input.block as RedditBlock | undefined;
-  if (!block?.subreddit || !block.title) throw refused('a Reddit post needs reddit.subreddit and reddit.title');
-  const withMedia = input.containers.findIndex((c) => c.media.length > 0);
-  if (withMedia >= 0) throw refused(`container ${withMedia + 1} has media, but Crier publishes only text and link posts to Reddit`);
-  return block;
-}
-
-const refused = (why: string) => new PublishError('permanent', `reddit: ${why}`, undefined, 'invalid');

@@ -13,7 +13,7 @@ import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../
 import { isMediaNotFound, ThreadsClient, type ThreadsPost } from './client.ts';
 import { advance, type ContainerCheckpoint, type ContainerParams, type Timing } from './containers.ts';
 import type { ThreadsBlock } from './options.ts';
-import { checkContainers } from './shape.ts';
+import { judge } from './shape.ts';
 
 const { cannotTell, orUnknown } = reconcileErrors('threads', 'the account');
 
@@ -179,7 +179,7 @@ const profileUrl = (username: string) => `https://www.threads.com/@${encodeURICo
 
 /** The shape (shape.ts), and media at a Crier address Threads could not reach (PUBLIC_BASE_URL not public). */
 function checkShape(input: PublishInput, publicUrl: PublicUrlContext): void {
-  checkContainers(input);
+  judge(input);
   for (const container of input.containers) for (const media of container.media) checkFetchableByNetwork('threads', media.url, publicUrl);
 }
 

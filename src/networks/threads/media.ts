@@ -1,8 +1,7 @@
 // Threads downloads media from public URLs (image_url, video_url) itself.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
-import { checkContainers } from './shape.ts';
+import { judge } from './shape.ts';
 import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 
 export const profiles = {
@@ -10,4 +9,4 @@ export const profiles = {
   threads: { id: 'threads@1', label: 'Threads', containers: MP4_MOV, ...H264_HEVC_420, audioCodecs: ['aac'], maxWidth: 1920, minFps: 23, maxFps: 60, maxSeconds: 300, maxBytes: 1 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'public_url', profiles, videoProfile: () => profiles.threads, preflight: preflightOf(checkContainers) };
+export const media: NetworkMedia = { delivery: 'public_url', profiles, videoProfile: () => profiles.threads, judge };

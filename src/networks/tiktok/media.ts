@@ -2,7 +2,6 @@
 // videos may be pulled the same way or uploaded (FILE_UPLOAD).
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { shapeOf } from './shape.ts';
 import { GB } from '../video.ts';
 
@@ -12,4 +11,4 @@ export const profiles = {
   tiktok: { id: 'tiktok@1', label: 'TikTok', containers: ['mp4', 'webm', 'mov'], videoCodecs: ['h264', 'hevc', 'vp8', 'vp9'], minShortSide: 360, maxLongSide: 4096, minFps: 23, maxFps: 60, maxSeconds: 600, maxBytes: 4 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'public_url', requiresMedia: true, profiles, videoProfile: () => profiles.tiktok, preflight: preflightOf(shapeOf) };
+export const media: NetworkMedia = { delivery: 'public_url', requiresMedia: true, profiles, videoProfile: () => profiles.tiktok, judge: shapeOf };

@@ -1,15 +1,16 @@
-// What TikTok cannot publish, judged from the post alone: the publishing side refuses it before any
-// call, and a dry run reports it (media.ts preflight).
+// TikTok's judgement: what TikTok cannot publish, judged from the post alone. The publishing side
+// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
 import type { PreflightPost } from '../contract.ts';
 import { mediaKind } from '../media-kind.ts';
 import { cut, MAX_PHOTOS, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
-import type { TiktokBlock } from './options.ts';
+import { TIKTOK_DESCRIPTION_MAX, TIKTOK_TITLE_MAX, type TiktokBlock } from './options.ts';
 
 const PHOTO_EXTENSIONS = /\.(jpe?g|webp)$/i;
 
 /**
  * What TikTok cannot publish, refused before any call: a root with one video, or 1 to 35 JPEG or
- * WebP photos, and a direct-post caption within 2,200 UTF-16 units.
+ * WebP photos, a direct-post caption within 2,200 UTF-16 units, a photo post's title and description
+ * within 90 and 4,000 (the text they default to is cut to fit).
  */
 export function shapeOf(input: PreflightPost): 'video' | 'photo' {
   const block = (input.block ?? {}) as TiktokBlock;
@@ -27,5 +28,9 @@ export function shapeOf(input: PreflightPost): 'video' | 'photo' {
   if (media.length > MAX_PHOTOS) throw refused(`the first container has ${media.length} photos; TikTok takes at most ${MAX_PHOTOS} in one post`, 'media_rejected');
   const other = media.find((m) => !PHOTO_EXTENSIONS.test(m.filename));
   if (other) throw refused(`${other.filename} is not a JPEG or WebP photo; TikTok takes only those (no PNG)`, 'media_rejected');
+  if (block.title !== undefined && block.title.length > TIKTOK_TITLE_MAX) throw refused(`tiktok.title is ${block.title.length} UTF-16 code units long; TikTok takes at most ${TIKTOK_TITLE_MAX}`);
+  if (block.description !== undefined && block.description.length > TIKTOK_DESCRIPTION_MAX) {
+    throw refused(`tiktok.description is ${block.description.length} UTF-16 code units long; TikTok takes at most ${TIKTOK_DESCRIPTION_MAX}`);
+  }
   return 'photo';
 }

@@ -1,7 +1,6 @@
 // Vimeo takes bytes (tus upload) and transcodes whatever it gets.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { checkShape } from './shape.ts';
 
 export const profiles = {
@@ -9,4 +8,4 @@ export const profiles = {
   vimeo: { id: 'vimeo@1', label: 'Vimeo' },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.vimeo, preflight: preflightOf(checkShape) };
+export const media: NetworkMedia = { delivery: 'upload', requiresMedia: true, profiles, videoProfile: () => profiles.vimeo, judge: checkShape };

@@ -1,7 +1,7 @@
 // Vimeo block: two enums and free text. Its rules: Vimeo refuses a password view without a password,
 // which the block cannot carry; and later containers of a post to a Vimeo account become comments,
-// which carry text only. What the root lacks for Vimeo (one video) fails the Vimeo destination alone
-// when publishing (adapter.ts), so a cross-post still reaches the networks that can take it.
+// which carry text only. What the root lacks for Vimeo (one video) is refused by the judgement
+// (shape.ts), at create as when publishing.
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';

@@ -1,10 +1,13 @@
-// What Vimeo cannot publish, judged from the post alone: the publishing side refuses it before any
-// call, and a dry run reports it (media.ts preflight).
+// Vimeo's judgement: what Vimeo cannot publish, judged from the post alone. The publishing side
+// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
 import type { PreflightPost } from '../contract.ts';
 import { PublishError } from '../errors.ts';
 import { mediaKind } from '../media-kind.ts';
 
-/** What Vimeo cannot publish: the root's one video (judged here, so a cross-post goes on elsewhere), later containers as text (options.ts refuses those at creation too). */
+/**
+ * What Vimeo cannot publish: the root's one video, later containers as text (options.ts names those
+ * fields at creation). Vimeo documents no limit on a video's name or description, so none is judged.
+ */
 export function checkShape(input: PreflightPost): void {
   const [root, ...later] = input.containers;
   if (root!.media.length !== 1) throw refused(`the first container has ${root!.media.length} media; Vimeo publishes exactly one video`);

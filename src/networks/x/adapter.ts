@@ -8,7 +8,7 @@
 import { PublishError, reconcileErrors } from '../errors.ts';
 import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';
-import { checkMediaCounts } from './shape.ts';
+import { judge } from './shape.ts';
 
 const { cannotTell } = reconcileErrors('x', 'the account');
 
@@ -35,7 +35,7 @@ export function createXAdapter(options: { apiUrl: string; sleep?: (ms: number) =
     async prepare(input) {
       if (!input.account.accessToken) throw new PublishError('auth', 'x: the account has no access token; reconnect it');
       const client = new XClient(options.apiUrl, input.account.accessToken);
-      checkMediaCounts(input);
+      judge(input);
       return preparedFor(client, input, options.sleep);
     },
   };

@@ -1,7 +1,6 @@
 // YouTube takes bytes (resumable upload) and transcodes whatever it is given.
 import type { VideoProfile } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { preflightOf } from '../preflight.ts';
 import { checked } from './shape.ts';
 import { GB } from '../video.ts';
 
@@ -17,5 +16,5 @@ export const media: NetworkMedia = {
   requiresMedia: true,
   profiles,
   videoProfile: (block) => (block?.isShort === true ? profiles.youtubeShort : profiles.youtube),
-  preflight: preflightOf(checked),
+  judge: checked,
 };

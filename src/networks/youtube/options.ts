@@ -35,8 +35,7 @@ function blockRules(block: Record<string, unknown>): FieldIssue[] {
 }
 
 function targetRules(_block: Record<string, unknown> | undefined, ctx: PostContent): FieldIssue[] {
-  // A root without its one video is judged when publishing (adapter.ts): the YouTube destination
-  // fails alone and a cross-post goes on to the networks that take what it has.
+  // A root without its one video is refused by the judgement (shape.ts), at create as when publishing.
   const issues: FieldIssue[] = [];
   const description = descriptionProblem(rootText('youtube', ctx));
   if (description) issues.push(issue(ctx.blocks.youtube?.content !== undefined ? 'youtube.content' : 'containers[0].content', `becomes the video description and ${description}`));

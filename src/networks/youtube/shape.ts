@@ -1,5 +1,5 @@
-// What YouTube cannot publish, judged from the post alone: the publishing side refuses it before any
-// call, and a dry run reports it (media.ts preflight).
+// YouTube's judgement: what YouTube cannot publish, judged from the post alone. The publishing side
+// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
 import type { PreflightPost } from '../contract.ts';
 import { PublishError } from '../errors.ts';
 import { mediaKind } from '../media-kind.ts';
@@ -7,9 +7,8 @@ import { descriptionProblem, titleProblem } from './metadata.ts';
 import type { YoutubeBlock } from './options.ts';
 
 /**
- * What YouTube cannot publish, refused before any call: one video in the root (judged only here, so
- * the destination fails alone), text-only comments after it, a title and description YouTube takes
- * (the request's rules refuse those at creation too; this holds for posts stored before them).
+ * What YouTube cannot publish, refused before any call: one video in the root, text-only comments
+ * after it, a title and description YouTube takes (the request's rules name those fields at creation).
  */
 export function checked(input: PreflightPost): YoutubeBlock {
   const block = (input.block ?? {}) as YoutubeBlock;

@@ -273,11 +273,12 @@ describe('publishing to LinkedIn', () => {
     assert.equal(rows[0].n, 1);
   });
 
-  it('what LinkedIn cannot publish is refused before any call: media in a later container', async () => {
+  it('what LinkedIn cannot publish is refused at creation, naming the account, before any call: media in a later container', async () => {
     const calls = li.calls().length;
-    const post = await publish({ accounts: [member.id], containers: [{ content: 'root' }, { content: 'reply', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] });
-    assert.equal(post.socialAccounts[0].status, 'failed');
-    assert.match(post.socialAccounts[0].error, /container 2 has media, but LinkedIn publishes later containers as comments/);
+    const res = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [member.id], containers: [{ content: 'root' }, { content: 'reply', media: [{ url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' }] }] } });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.details[0].field, 'socialAccounts[0]');
+    assert.match(res.body.details[0].message, /^linkedin: container 2 has media, but LinkedIn publishes later containers as comments/);
     assert.equal(li.calls().length, calls);
   });
 });

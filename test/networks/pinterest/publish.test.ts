@@ -131,19 +131,22 @@ describe('publishing to Pinterest', () => {
     assert.equal(post.socialAccounts[0].error, 'Pinterest has no replies or comments for apps: containers 2 to 3 were not published');
   });
 
-  it('what a pin cannot carry is refused when the post is created, field by field', async () => {
+  it('what a pin cannot carry is refused when the post is created, field by field; a cover on an image pin is ignored with a warning', async () => {
     const refused = async (body: Record<string, unknown>) => {
       const res = await s.h.server.request('POST', '/v1/posts', { key: s.org.key, body: { accounts: [s.ada.id], ...body } });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       return JSON.stringify(res.body);
     };
     const img = { url: `${external}/cat.png`, filename: 'cat.png' };
-    assert.match(await refused({ content: 'text only', pinterest: { board_id: s.board.id } }), /containers\[0\]\.media.*needs an image or a video/);
+    assert.match(await refused({ content: 'text only', pinterest: { board_id: s.board.id } }), /socialAccounts\[0\]","message":"pinterest: a pin needs an image or a video/);
     assert.match(await refused({ containers: [{ content: 'x', media: Array(6).fill(img) }], pinterest: { board_id: s.board.id } }), /at most 5 images, got 6/);
     assert.match(await refused({ containers: [{ content: 'x', media: [img, { url: `${external}/v.mp4`, filename: 'v.mp4' }] }], pinterest: { board_id: s.board.id } }), /one video and nothing else/);
     assert.match(await refused({ containers: [{ content: 'x'.repeat(801), media: [img] }], pinterest: { board_id: s.board.id } }), /containers\[0\]\.content.*800 characters/);
     assert.match(await refused({ containers: [{ content: 'x', media: [img] }], pinterest: { board_id: s.board.id, content: 'y'.repeat(801) } }), /pinterest\.content/);
-    assert.match(await refused({ containers: [{ content: 'x', media: [img] }], pinterest: { board_id: s.board.id, cover_image_url: `${external}/cat.png` } }), /pinterest\.cover_image_url.*video pin/);
+    // A cover on an image pin is harmless: ignored with a warning (checked by a dry run, which stores nothing).
+    const covered = await s.h.server.request('POST', '/v1/posts?dry_run=true', { key: s.org.key, body: { accounts: [s.ada.id], containers: [{ content: 'x', media: [img] }], pinterest: { board_id: s.board.id, cover_image_url: `${external}/cat.png` } } });
+    assert.equal(covered.status, 200, JSON.stringify(covered.body));
+    assert.match(covered.body.warnings[0], /^"pinterest\.cover_image_url" was ignored: a cover is for a video pin/);
     assert.match(await refused({ containers: [{ content: 'x', media: [{ url: `${external}/a.gif`, filename: 'doc.pdf' }] }], pinterest: { board_id: s.board.id } }), /media\[0\]\.filename/);
     pinOf(s, await publish(s, { containers: [{ content: 'x'.repeat(800), media: [img] }], pinterest: { board_id: s.board.id } }));
   });

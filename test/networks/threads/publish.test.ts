@@ -279,11 +279,12 @@ describe('publishing to Threads', () => {
     assert.equal(sent.containerId, mine[1]!.id);
   });
 
-  it('what Threads cannot publish is refused before any call: a PDF', async () => {
+  it('what Threads cannot publish is refused at creation, naming the account, before any call: a PDF', async () => {
     const calls = th.calls().length;
-    const post = await publish({ accounts: [ada.id], containers: [{ content: 'A deck', media: [{ url: `${h.stack.media.url}/deck.pdf`, filename: 'deck.pdf' }] }] });
-    assert.equal(post.socialAccounts[0].status, 'failed');
-    assert.match(post.socialAccounts[0].error, /^threads: deck\.pdf is neither an image nor a video/);
+    const res = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [ada.id], containers: [{ content: 'A deck', media: [{ url: `${h.stack.media.url}/deck.pdf`, filename: 'deck.pdf' }] }] } });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.details[0].field, 'socialAccounts[0]');
+    assert.match(res.body.details[0].message, /^threads: deck\.pdf is neither an image nor a video/);
     assert.equal(th.calls().length, calls);
   });
 });

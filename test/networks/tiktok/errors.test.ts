@@ -127,10 +127,12 @@ describe('TikTok\'s refusals, classified', () => {
     }
   });
 
-  it('a PNG photo is refused before any call: TikTok takes JPEG and WebP only', async () => {
+  it('a PNG photo is refused at creation, naming the account, before any call: TikTok takes JPEG and WebP only', async () => {
     const jo = await s.addCreator('jo.png');
     const url = await s.upload('x.png', Buffer.from('89504e470d0a1a0a', 'hex'), 'image/png');
-    assert.equal(await failedWith(jo, { containers: [{ content: 'p', media: [{ url, filename: 'x.png' }] }] }), 'tiktok: x.png is not a JPEG or WebP photo; TikTok takes only those (no PNG)');
+    const res = await s.h.server.request('POST', '/v1/posts', { key: s.org.key, body: { accounts: [jo.id], containers: [{ content: 'p', media: [{ url, filename: 'x.png' }] }] } });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.deepEqual(res.body.details, [{ field: 'socialAccounts[0]', message: 'tiktok: x.png is not a JPEG or WebP photo; TikTok takes only those (no PNG)' }]);
     assert.equal(s.tt.inits().filter((i) => i.openId === jo.openId).length, 0);
   });
 

@@ -217,13 +217,20 @@ describe('publishing to Vimeo', () => {
     assert.equal(vm.videos().filter((v) => v.ownerId === dan.userId).length, 0);
   });
 
-  it('a root without exactly one video fails the Vimeo destination alone, before any call to Vimeo', async () => {
+  it('a root without exactly one video is refused at creation, naming the account, before any call to Vimeo', async () => {
     const image = { url: `${h.stack.media.url}/cat.png`, filename: 'cat.png' };
     const file = await media('alone.mp4');
     const videosBefore = vm.videos().length;
-    assert.equal(failed(await publish({ content: 'text alone' })), 'vimeo: the first container has 0 media; Vimeo publishes exactly one video');
-    assert.equal(failed(await publish({ containers: [{ content: 'a picture', media: [image] }] })), 'vimeo: cat.png is an image; Vimeo publishes exactly one video');
-    assert.equal(failed(await publish({ containers: [{ content: 'two', media: [file, file] }] })), 'vimeo: the first container has 2 media; Vimeo publishes exactly one video');
+    const refusal = async (body: object) => {
+      const res = await h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [ada.id], ...body } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details.length, 1);
+      assert.equal(res.body.details[0].field, 'socialAccounts[0]');
+      return res.body.details[0].message;
+    };
+    assert.equal(await refusal({ content: 'text alone' }), 'vimeo: the first container has 0 media; Vimeo publishes exactly one video');
+    assert.equal(await refusal({ containers: [{ content: 'a picture', media: [image] }] }), 'vimeo: cat.png is an image; Vimeo publishes exactly one video');
+    assert.equal(await refusal({ containers: [{ content: 'two', media: [file, file] }] }), 'vimeo: the first container has 2 media; Vimeo publishes exactly one video');
     assert.equal(vm.videos().length, videosBefore, 'nothing was created on Vimeo');
   });
 

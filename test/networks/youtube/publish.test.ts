@@ -90,15 +90,18 @@ describe('publishing to YouTube', () => {
     assert.equal(await posts(), before, 'nothing was stored');
   });
 
-  it('a root without its one video fails the YouTube destination alone, before any call to YouTube', async () => {
+  it('a root without its one video is refused at creation, naming the account, before any call to YouTube', async () => {
     const url = await yt.video(org, await paddedVideo(300 * KIB));
     const sessions = yt.google.youtube.sessions().length;
+    const posts = async () => (await yt.h.server.db.query('SELECT count(*)::int AS n FROM posts WHERE org_id = $1', [org.orgId])).rows[0].n as number;
+    const before = await posts();
     const image = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], containers: [{ content: 'a photo', media: [{ url, filename: 'photo.jpg' }] }] } });
-    assert.equal(image.status, 200, JSON.stringify(image.body));
-    assert.equal(p.failed(await yt.h.stack.waitForPost(org, image.body.post.id, undefined, 30_000)),
-      'youtube: a YouTube post is one video in the first container, and "photo.jpg" is not an mp4, mov, m4v or webm video');
+    assert.equal(image.status, 400, JSON.stringify(image.body));
+    assert.deepEqual(image.body.details, [{ field: 'socialAccounts[0]',
+      message: 'youtube: a YouTube post is one video in the first container, and "photo.jpg" is not an mp4, mov, m4v or webm video' }]);
     const text = await yt.h.server.request('POST', '/v1/posts', { key: org.key, body: { accounts: [channel.id], content: 'words alone' } });
-    assert.equal(p.failed(await yt.h.stack.waitForPost(org, text.body.post.id, undefined, 30_000)), 'youtube: a YouTube post is one video in the first container, this one has 0 media');
+    assert.deepEqual(text.body.details, [{ field: 'socialAccounts[0]', message: 'youtube: a YouTube post is one video in the first container, this one has 0 media' }]);
+    assert.equal(await posts(), before, 'nothing was stored');
     assert.equal(yt.google.youtube.sessions().length, sessions, 'no upload session was opened');
   });
 
