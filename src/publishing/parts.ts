@@ -2,7 +2,7 @@
 // published (its id on the network). The reservation is committed before the call and the
 // confirmation right after it (with the next container's reservation, or with the outcome), so a
 // crash at any point leaves a record saying exactly how far the thread got.
-import { prepared, type Db, type Queryable } from '../db/pool.ts';
+import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import type { PartRef } from '../networks/types.ts';
 
 export interface StoredPart {
@@ -93,13 +93,15 @@ export async function writePartSteps(db: Queryable, steps: PartStep[]): Promise<
 
 /**
  * Records a post found on the network (after a crash, or a duplicate refusal) as container
- * `position` of `targetId`, now, unless another destination of the account owns it already (the
- * unique index of migration 024, which also settles two claims racing). True when it is this
- * target's.
+ * `position` of `targetId`, now, unless another destination of the account owns it already
+ * (migration 024: the post's turn is taken first, so two claims racing for it are settled one after
+ * the other). True when it is this target's.
  */
-export async function claimNetworkPost(db: Queryable, part: { orgId: number; targetId: number } & ConfirmedPart): Promise<boolean> {
-  try {
-    await db.query(
+export async function claimNetworkPost(db: Db, part: { orgId: number; accountId: number; targetId: number } & ConfirmedPart): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ taken: boolean }>('SELECT network_post_owned_elsewhere($1, $2, $3) AS taken', [part.accountId, part.ref.platformId, part.targetId]);
+    if (rows[0]!.taken) return false;
+    await tx.query(
       `INSERT INTO target_parts (target_id, position, org_id, status, platform_id, platform_url, ref)
        VALUES ($1, $2, $3, 'published', $4, $5, $6)
        ON CONFLICT (target_id, position) DO UPDATE SET status = 'published', platform_id = EXCLUDED.platform_id,
@@ -107,13 +109,8 @@ export async function claimNetworkPost(db: Queryable, part: { orgId: number; tar
       [part.targetId, part.position, part.orgId, part.ref.platformId, part.ref.url, part.ref.ref ? JSON.stringify(part.ref.ref) : null],
     );
     return true;
-  } catch (error) {
-    if ((error as { code?: string; constraint?: string }).constraint === NETWORK_POST_OWNER) return false;
-    throw error;
-  }
+  });
 }
-
-const NETWORK_POST_OWNER = 'target_parts_network_post';
 
 /** Which of `platformIds` another destination than `targetId` owns on account `accountId`. */
 export async function ownedElsewhere(db: Queryable, accountId: number, targetId: number, platformIds: string[]): Promise<Set<string>> {

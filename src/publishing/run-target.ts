@@ -301,7 +301,7 @@ class Attempt {
    */
   private async claimFound(position: number, ref: PartRef): Promise<void> {
     const { claim, deps } = this;
-    if (await claimNetworkPost(deps.db, { orgId: claim.orgId, targetId: claim.targetId, position, ref })) return;
+    if (await claimNetworkPost(deps.db, { orgId: claim.orgId, accountId: claim.account.id, targetId: claim.targetId, position, ref })) return;
     const network = claim.account.network;
     if (ref.adopted) {
       throw new PublishError('permanent', `${network}: the network refused container ${position + 1} as a duplicate of a post another destination owns (${ref.url})`);

@@ -1,11 +1,17 @@
 -- No network post may be owned by two destinations (issue 33). A network that refuses a post as a
 -- duplicate points at a post already live; the engine once recorded that post as the new
 -- destination's own, so two destinations showed one tweet. Every published container now carries its
--- account, and a trigger refuses a network post of the account that another destination (target)
--- holds, under races too: writers of one post take turns on an advisory lock, so the second sees the
--- first's committed row. (One destination may hold a post at several positions: a Business Profile
--- post stands for the thread's later containers, which it cannot publish.) The engine claims a post
--- it found on the network (publishing/parts.ts claimNetworkPost); a claim that loses is refused.
+-- account (account_id: this destination owns the post), and at most one destination (target) owns
+-- an account's network post:
+-- - a post Crier found on the network (after a crash, or a duplicate refusal) is claimed
+--   (publishing/parts.ts claimNetworkPost), and a claim of a post another destination owns is refused;
+-- - a post the network has just made for this destination is its own by construction. Were the
+--   network to hand out an id it had handed out before (an emulator restarted empty under a database
+--   that persists: the sandbox), the container is recorded as the network answered, but does not own
+--   the post (account_id NULL), rather than failing the write forever.
+-- Writers of one post take turns on an advisory lock, so each sees the other's committed row. One
+-- destination may hold its post at several positions (a Business Profile post stands for the thread's
+-- later containers, which it cannot publish).
 
 ALTER TABLE target_parts ADD COLUMN account_id bigint;  -- the destination's account, set with platform_id
 
@@ -25,21 +31,29 @@ UPDATE target_parts p SET account_id = NULL
 CREATE INDEX target_parts_network_post ON target_parts (platform_id, account_id) WHERE platform_id IS NOT NULL;
 DROP INDEX target_parts_platform_id;
 
+-- Takes the post's turn and says whether another destination than `p_target` owns it.
+CREATE FUNCTION network_post_owned_elsewhere(p_account bigint, p_platform_id text, p_target bigint) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('network_post:' || p_account || ':' || p_platform_id, 0));
+  RETURN EXISTS (SELECT 1 FROM target_parts
+                  WHERE platform_id = p_platform_id AND account_id = p_account AND target_id <> p_target);
+END $$;
+
 -- The writers of target_parts (the batched steps, the outcomes function, imports, claims) name the
--- target, not its account: the account is filled in here, then the rule is checked.
+-- target, not its account: the account is filled in here, unless another destination owns the post.
 CREATE FUNCTION target_parts_one_owner() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.platform_id IS NULL THEN
+  IF NEW.platform_id IS NULL OR (TG_OP = 'UPDATE' AND NEW.platform_id IS NOT DISTINCT FROM OLD.platform_id) THEN
     RETURN NEW;
   END IF;
   IF NEW.account_id IS NULL THEN
     SELECT account_id INTO NEW.account_id FROM targets WHERE id = NEW.target_id;
   END IF;
-  PERFORM pg_advisory_xact_lock(hashtextextended('network_post:' || NEW.account_id || ':' || NEW.platform_id, 0));
-  IF EXISTS (SELECT 1 FROM target_parts
-              WHERE platform_id = NEW.platform_id AND account_id = NEW.account_id AND target_id <> NEW.target_id) THEN
-    RAISE EXCEPTION 'the network post % of account % belongs to another destination', NEW.platform_id, NEW.account_id
-      USING ERRCODE = 'unique_violation', CONSTRAINT = 'target_parts_network_post';
+  IF network_post_owned_elsewhere(NEW.account_id, NEW.platform_id, NEW.target_id) THEN
+    RAISE WARNING 'the network post % of account % is owned by another destination: target % records it without owning it',
+      NEW.platform_id, NEW.account_id, NEW.target_id;
+    NEW.account_id := NULL;
   END IF;
   RETURN NEW;
 END $$;
