@@ -96,44 +96,50 @@ describe('the dashboard in a real browser', { skip, timeout: 180_000 }, () => {
     assert.equal(await page.getByText('Not valid JSON yet').count(), 0);
   });
 
-  test('compose a thread with an image: two destinations turn published, the third fails with its reason; a double click makes one post', async () => {
-    const targets = ['x', 'threads', 'youtube'].map(accountOf);
+  test('compose a thread with an image: YouTube is refused before anything is stored, the dry run warns of X, two destinations turn published and X fails with that reason; a double click makes one post', async () => {
+    const [x, threads, bluesky, youtube] = ['x', 'threads', 'bluesky', 'youtube'].map(accountOf);
     await freshCompose();
-    for (const account of targets.slice(0, 2)) await page.getByRole('checkbox', { name: `@${account.username}` }).check();
-    await page.getByRole('checkbox', { name: `@${targets[2]!.username.replace(/^@/, '')}` }).check();
+    for (const account of [x, threads, bluesky, youtube]) await page.getByRole('checkbox', { name: `@${account!.username.replace(/^@/, '')}` }).check();
     await page.locator('#content-0').fill('Dashboard thread, part one');
     await page.getByLabel('Attach an image or a video').first().setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg('640x480') });
     await page.getByText('uploaded').waitFor();
     await page.getByRole('button', { name: 'Add a reply to the thread' }).click();
-    await page.locator('#content-1').fill('and its reply');
-    await page.getByRole('list', { name: 'Dry run' }).waitFor();
+    // 285 characters: within Threads' 500 and Bluesky's 300, over X's 280 (judged when publishing).
+    const reply = `and its reply ${'x'.repeat(271)}`;
+    await page.locator('#content-1').fill(reply);
+    // An image can never publish to YouTube: the create would be a 400 naming it, and the page says so.
+    await page.locator('.compose [role="status"] .field-errors', { hasText: /youtube: .*video/i }).waitFor();
+    await page.getByRole('checkbox', { name: `@${youtube!.username.replace(/^@/, '')}` }).uncheck();
+    const verdicts = page.getByRole('list', { name: 'Dry run' });
+    await verdicts.waitFor();
+    await verdicts.locator('li', { hasText: `@${x!.username}` }).getByText(/X allows 280/).waitFor();
     await screenshots(page, 'compose');
 
     await page.getByRole('button', { name: 'Publish' }).dblclick();
     await page.waitForURL(/#\/posts\/[^/]+$/);
     postId = decodeURIComponent(page.url().split('#/posts/')[1]!);
     const destination = (username: string) => page.locator('.destination', { hasText: `@${username.replace(/^@/, '')}` });
-    for (const account of targets.slice(0, 2)) await destination(account.username).locator('.status-published').waitFor({ timeout: 30_000 });
-    const failed = destination(targets[2]!.username);
+    for (const account of [threads, bluesky]) await destination(account!.username).locator('.status-published').waitFor({ timeout: 30_000 });
+    const failed = destination(x!.username);
     await failed.locator('.status-failed').waitFor({ timeout: 30_000 });
-    assert.match(await failed.locator('.reason').innerText(), /^Reason: .*video/i);
-    // Sandbox accounts publish to the emulators: the post is not on x.com, so no link leads there.
-    await destination(targets[0]!.username).getByText('sandbox: not on the real network').waitFor();
-    assert.equal(await destination(targets[0]!.username).getByRole('link').count(), 0);
-    // The page's attempts (a network's processing adds `waiting` ones): each destination's last one
-    // says how it ended, the failure's error beside it.
+    assert.match(await failed.locator('.reason').innerText(), /^Reason: .*X allows 280/);
+    // Sandbox accounts publish to the emulators: the post is not on threads.net, so no link leads there.
+    await destination(threads!.username).getByText('sandbox: not on the real network').waitFor();
+    assert.equal(await destination(threads!.username).getByRole('link').count(), 0);
+    // The page's attempts: each destination's last one says how it ended, the failure's error beside it.
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll('table.attempts tr.attempt')].map((r) => (r as HTMLElement).innerText);
       return rows.filter((r) => /\bpublished\b/.test(r)).length === 2 && rows.some((r) => /\bfailed\b/.test(r));
     }, undefined, { timeout: 15_000 });
     const rows = await page.locator('table.attempts tr.attempt').allInnerTexts();
-    assert.ok(rows.some((r) => /\bfailed\b/.test(r) && /video/i.test(r)), rows.join('\n'));
+    assert.ok(rows.some((r) => /\bfailed\b/.test(r) && /X allows 280/.test(r)), rows.join('\n'));
     await screenshots(page, 'post');
 
     const listed = await api('/v1/posts?limit=100', run.key);
     assert.equal(listed.body.posts.filter((p: any) => p.containers[0].content === 'Dashboard thread, part one').length, 1, 'one post for the double click');
     const stored = (await api(`/v1/posts/${postId}`, run.key)).body.post;
-    assert.deepEqual(stored.containers.map((c: any) => [c.content, c.media.length]), [['Dashboard thread, part one', 1], ['and its reply', 0]]);
+    assert.deepEqual(stored.containers.map((c: any) => [c.content, c.media.length]), [['Dashboard thread, part one', 1], [reply, 0]]);
+    assert.deepEqual(stored.socialAccounts.map((d: any) => d.network), ['x', 'threads', 'bluesky'], 'nothing stored for YouTube');
   });
 
   test('the posts list shows each destination\'s status at a glance, and filters by account', async () => {
@@ -141,7 +147,7 @@ describe('the dashboard in a real browser', { skip, timeout: 180_000 }, () => {
     const row = page.locator('.post-row', { hasText: 'Dashboard thread, part one' });
     await row.locator('.status-failed').waitFor();
     assert.equal(await row.locator('.status-published').count(), 2);
-    assert.match(await row.locator('.reason').innerText(), /video/i);
+    assert.match(await row.locator('.reason').innerText(), /X allows 280/);
     await screenshots(page, 'posts');
     await page.getByLabel('Account').selectOption(accountOf('reddit').id);
     await page.getByRole('button', { name: 'Apply filters' }).click();
