@@ -161,12 +161,18 @@ describe('failures are classified and visible', () => {
 
   test("x refusing a parameter: the error names the parameter and X's reason, not X's generic detail", async () => {
     const xa = await stack.addXAccount(org);
-    const created = await create({ accounts: [xa.id], containers: [{ content: 'a'.repeat(281) }] });
+    // X's invalid-request envelope, as it answers a parameter it refuses (a text over 280 is now the
+    // judgement's, before any call: test/posts/judgement.test.ts).
+    stack.x.failNext({ status: 400, method: 'POST', path: '/2/tweets', body: {
+      errors: [{ parameters: { 'reply_settings': ['nobody'] }, message: 'reply_settings: must be one of [following, mentionedUsers, subscribers, verified]' }],
+      title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.twitter.com/2/problems/invalid-request',
+    } });
+    const created = await create({ accounts: [xa.id], containers: [{ content: 'a refused parameter' }] });
     const post = await stack.waitForPost(org, created.id);
     assert.equal(post.socialAccounts[0].status, 'failed');
     assert.equal(
       post.socialAccounts[0].error,
-      'x: text: Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text. (container 1)',
+      'x: reply_settings: reply_settings: must be one of [following, mentionedUsers, subscribers, verified] (container 1)',
     );
   });
 
