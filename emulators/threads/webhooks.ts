@@ -3,7 +3,7 @@
 // has_uid_field:false, values:{value:{id, username, text, media_type, permalink, replied_to:{id},
 // root_post:{id, owner_id, username}, shortcode, timestamp}, field:"replies"}}` — signed with the
 // Threads app secret in X-Hub-Signature-256. A redelivery sends the same body again.
-import { metaSignature } from '../../src/networks/meta/webhooks.ts';
+import { metaSignature } from '../shared/meta-signature.ts';
 import { metaTime } from './routes/nodes.ts';
 import type { ThreadsMedia, ThreadsWorld } from './world.ts';
 

@@ -3,7 +3,7 @@
 // itself), a message, a quick-reply tap, an echo of what the account sent, a redelivery of an earlier
 // body, or a delivery signed wrongly or not at all. Bodies are serialized as Meta does (non-ASCII and
 // "/" escaped) and signed X-Hub-Signature-256 with the app secret, over those exact bytes.
-import { metaSignature } from '../../../src/networks/meta/webhooks.ts';
+import { metaSignature } from '../../shared/meta-signature.ts';
 import type { InstagramControls } from './controls.ts';
 import type { IgContact, IgContactComment, IgDirectMessage, InstagramMessaging } from './messaging.ts';
 
