@@ -131,22 +131,25 @@ export async function removeWorker(db: Queryable, workerId: number): Promise<voi
 /**
  * Makes the targets that dead workers were publishing due now, so that another worker claims them
  * (the claim supersedes the dead attempt; publishing then reconciles what it reserved). A worker is
- * dead when it has not renewed its lease for `leaseSeconds`, or its row is gone. Rows of workers dead
- * for a day are removed. Returns how many targets were handed over.
+ * dead when it has not renewed its lease for `leaseSeconds`, or its row is gone. The sweeper's own
+ * targets are never handed over: it is running, whatever its lease says. (A worker starved of CPU
+ * for longer than its lease used to sweep itself when its timers caught up, superseding every
+ * publish it had in flight; another worker may still take them over, and the fence settles it.)
+ * Rows of workers dead for a day are removed. Returns how many targets were handed over.
  */
-export async function sweepDeadWorkers(db: Queryable, leaseSeconds: number): Promise<number> {
+export async function sweepDeadWorkers(db: Queryable, leaseSeconds: number, sweeperId: number): Promise<number> {
   const { rows } = await db.query<{ handed: number }>(
     `WITH handed AS (
        UPDATE targets t SET due_at = now()
          FROM attempts a
-        WHERE t.status = 'publishing' AND t.due_at IS NULL AND a.id = t.current_attempt_id
+        WHERE t.status = 'publishing' AND t.due_at IS NULL AND a.id = t.current_attempt_id AND a.worker_id <> $2
           AND NOT EXISTS (SELECT 1 FROM publish_workers w WHERE w.id = a.worker_id AND w.alive_at > now() - make_interval(secs => $1))
        RETURNING 1
      ), forgotten AS (
        DELETE FROM publish_workers WHERE alive_at < now() - interval '1 day'
      )
      SELECT count(*)::int AS handed FROM handed`,
-    [leaseSeconds],
+    [leaseSeconds, sweeperId],
   );
   return rows[0]!.handed;
 }

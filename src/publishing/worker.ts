@@ -286,7 +286,7 @@ class PublishLoop {
 
   private async sweep(): Promise<void> {
     try {
-      const handed = await sweepDeadWorkers(this.deps.db, this.leaseSeconds);
+      const handed = await sweepDeadWorkers(this.deps.db, this.leaseSeconds, this.workerId);
       if (handed) {
         this.deps.logger.warn({ targets: handed }, 'targets of a worker that stopped are due again');
         this.timer.wakeAt(0);
