@@ -34,8 +34,8 @@ export interface BaseUrlNetworkParts {
   emulator: SandboxEmulatorSpec;
 }
 
-/** Such a network, assembled: every network but x and bluesky is one. */
-export function baseUrlNetwork(parts: BaseUrlNetworkParts): Network<BaseUrlSettings> {
+/** Such a network, assembled (every network but x and bluesky is one); each adds its apiVersions. */
+export function baseUrlNetwork(parts: BaseUrlNetworkParts): Omit<Network<BaseUrlSettings>, 'apiVersions'> {
   const { id, label, options, media, limits, publisher } = parts;
   return {
     id, label, options, media, limits,

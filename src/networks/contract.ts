@@ -34,8 +34,28 @@ export interface Network<S = unknown> {
    */
   usage?(ctx: NetworkContext<S>, ledger: NetworkLedger, orgId: number): Promise<Record<string, unknown>>;
   config: NetworkConfig<S>;
+  /**
+   * Every version of the network's API that Crier pins (a header, a path segment), each with the
+   * date the network documents as its end; empty when the network's API is not versioned that way.
+   * test/networks/api-versions.test.ts fails three months before a sunset.
+   */
+  apiVersions: readonly ApiVersion[];
   /** How `crier start --sandbox` emulates it; absent: the sandbox leaves it out. */
   sandbox?: NetworkSandbox;
+}
+
+/** A version of a network's API that Crier pins. */
+export interface ApiVersion {
+  /** Where it is carried: "LinkedIn-Version header", "Graph API path". */
+  carrier: string;
+  version: string;
+  /**
+   * The first day the network may stop serving it (YYYY-MM-DD), as documented: a published sunset
+   * date, or the documented minimum support window counted from the version's release.
+   */
+  sunset: string;
+  /** Where the date is documented, and what it says. */
+  source: string;
 }
 
 /** What a network's factories get at start: its own settings, and the switches every network shares. */

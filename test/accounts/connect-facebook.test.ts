@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../src/ids.ts';
-import { FACEBOOK_SCOPES, GRAPH_VERSION, metaError } from '../../src/networks/facebook/oauth.ts';
+import { FACEBOOK_SCOPES, metaError } from '../../src/networks/facebook/oauth.ts';
+import { GRAPH_VERSION } from '../../src/networks/meta/graph-version.ts';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
 import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, registerApp, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';

@@ -45,4 +45,6 @@ export const bluesky: Network<BlueskySettings> = {
     read: (env) => ({ service: env.url('CRIER_BLUESKY_SERVICE', 'https://bsky.social') }),
   },
   sandbox: { emulator: blueskyEmulator, env: (url) => ({ CRIER_BLUESKY_SERVICE: url }) },
+  // AT Protocol lexicons are not versioned by date: a lexicon changes only compatibly.
+  apiVersions: [],
 };

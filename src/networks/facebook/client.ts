@@ -8,7 +8,8 @@ import type { Readable } from 'node:stream';
 import { NetworkHttp, type NetworkRequest } from '../http.ts';
 import { classifyGraph, graphReason } from './graph-errors.ts';
 
-export const GRAPH_VERSION = 'v23.0';
+import { GRAPH_VERSION } from '../meta/graph-version.ts';
+export { GRAPH_VERSION };
 
 export interface FeedPost {
   id: string;

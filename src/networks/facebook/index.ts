@@ -1,4 +1,5 @@
 // Facebook: everything Crier knows of it (the contract: ../contract.ts).
+import { GRAPH_API_VERSION } from '../meta/graph-version.ts';
 import type { Network } from '../contract.ts';
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
@@ -30,4 +31,5 @@ export const facebook: Network<BaseUrlSettings> = {
   // Deleting, own posts, comments and figures (engagement.ts); baseUrlNetwork assembles no capabilities.
   capabilities: ({ settings }) => lazyCapabilities('the Facebook engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
     async () => (await import('./engagement.ts')).facebookCapabilities(settings.baseUrl ?? GRAPH_URL)),
+  apiVersions: [GRAPH_API_VERSION],
 };

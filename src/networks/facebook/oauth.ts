@@ -9,9 +9,7 @@ import {
   type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthErrorKind, type OAuthResponse,
 } from '../oauth.ts';
 import type { NetworkId } from '../types.ts';
-
-/** The one Graph API version Crier calls (dialog, token endpoint and reads). */
-export const GRAPH_VERSION = 'v23.0';
+import { GRAPH_VERSION } from '../meta/graph-version.ts';
 
 /** Publishing (posts, photos, videos, reels, stories), reading and answering comments. */
 export const FACEBOOK_SCOPES = [

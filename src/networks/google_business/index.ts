@@ -35,4 +35,6 @@ export const googleBusiness: Network<BaseUrlSettings> = {
       analytics: { account: async (session, period) => (await import('./performance.ts')).locationMetrics(performanceApi, session, period) },
     };
   },
+  // The Business Profile APIs (v1, v4 for local posts) have no dated versions.
+  apiVersions: [],
 };

@@ -4,7 +4,8 @@
 import { classifyGraph, graphReason } from '../facebook/graph-errors.ts';
 import { NetworkHttp } from '../http.ts';
 
-export const GRAPH_VERSION = 'v23.0';
+import { GRAPH_VERSION } from '../meta/graph-version.ts';
+export { GRAPH_VERSION };
 
 export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 

@@ -1,4 +1,5 @@
 // Instagram: everything Crier knows of it (the contract: ../contract.ts).
+import { GRAPH_API_VERSION } from '../meta/graph-version.ts';
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { facebookEmulator } from '../facebook/sandbox.ts';
@@ -33,4 +34,5 @@ export const instagram: Network<BaseUrlSettings> = {
     const [{ instagramCapabilities }, { instagramMessaging }] = await Promise.all([import('./engagement.ts'), import('./messaging.ts')]);
     return { ...instagramCapabilities(apiUrl), messages: instagramMessaging(apiUrl) };
   }, { inbound: instagramInbound, messages: { scopes: MESSAGING_SCOPES } }),
+  apiVersions: [GRAPH_API_VERSION],
 };

@@ -1,4 +1,5 @@
 // LinkedIn: everything Crier knows of it (the contract: ../contract.ts).
+import { LINKEDIN_API_VERSION } from './oauth.ts';
 import { baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
 import type { Network } from '../contract.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
@@ -20,4 +21,5 @@ export const linkedin: Network<BaseUrlSettings> = {
   }),
   capabilities: ({ settings }) => lazyCapabilities('the LinkedIn engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
     async () => (await import('./capabilities.ts')).linkedinCapabilities(settings.baseUrl ?? API_URL)),
+  apiVersions: [LINKEDIN_API_VERSION],
 };

@@ -3,6 +3,7 @@
 // offered to pick from, all publishing with the member's token. Access tokens live 60 days;
 // refresh tokens exist only for apps LinkedIn approved for programmatic refresh (365 days, not
 // rotated, not extended): without one the account is reconnected when the token expires.
+import type { ApiVersion } from '../contract.ts';
 import {
   apiError, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery,
   type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
@@ -13,6 +14,13 @@ export const LINKEDIN_SCOPES = ['openid', 'profile', 'email', 'w_member_social',
 
 /** The LinkedIn-Version every /rest/ call carries (LinkedIn serves each monthly version about a year). */
 export const LINKEDIN_VERSION = '202610';
+
+export const LINKEDIN_API_VERSION: ApiVersion = {
+  carrier: 'LinkedIn-Version header (/rest/ calls)',
+  version: LINKEDIN_VERSION,
+  sunset: '2027-10-01',
+  source: 'https://learn.microsoft.com/en-us/linkedin/marketing/versioning ("supported and stable for a minimum of one year before sunset": October 2026 + 1 year)',
+};
 
 /** At most this many administered organizations are offered (one API call each). */
 const MAX_ORGANIZATIONS = 100;

@@ -58,4 +58,6 @@ export const pinterest: Network<PinterestSettings> = {
       },
     };
   },
+  // Pinterest's /v5/ has no documented end.
+  apiVersions: [],
 };

@@ -22,4 +22,6 @@ export const reddit: Network<BaseUrlSettings> = {
     listings: [{ path: 'subreddits/:name/flairs', summary: 'A subreddit\'s link flairs (Reddit)' }],
     remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true },
   }, async () => (await import('./capabilities.ts')).redditCapabilities(settings.baseUrl ?? API_URL)),
+  // Reddit's API is not versioned.
+  apiVersions: [],
 };

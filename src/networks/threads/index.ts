@@ -28,4 +28,6 @@ export const threads: Network<BaseUrlSettings> = {
   // Deleting, imports, replies, insights and the replies webhook (baseUrlNetwork assembles no capabilities).
   capabilities: ({ settings }) => lazyCapabilities('the Threads engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
     async () => (await import('./capabilities.ts')).threadsCapabilities(settings.baseUrl ?? API_URL), { inbound: threadsInbound }),
+  // Threads' v1.0 path has no documented end (developers.facebook.com/docs/threads/changelog lists none).
+  apiVersions: [],
 };

@@ -61,4 +61,6 @@ export const tiktok: Network<TikTokSettings> = {
     }),
   },
   sandbox: baseUrlSandbox('tiktok', tiktokEmulator),
+  // TikTok's /v2/ has no documented end.
+  apiVersions: [],
 };

@@ -36,4 +36,6 @@ export const x: Network<XSettings> = {
     emulator: xEmulator,
     env: (url) => ({ CRIER_X_API_URL: url, CRIER_X_AUTHORIZE_URL: `${url}/i/oauth2/authorize` }),
   },
+  // X's v2 API carries no dated version (/2/ has no documented end).
+  apiVersions: [],
 };

@@ -26,4 +26,6 @@ export const youtube: Network<YoutubeSettings> = {
   // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and channel figures.
   capabilities: ({ settings }) => lazyCapabilities('the YouTube engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
     async () => (await import('./engagement.ts')).youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool)),
+  // YouTube Data API v3 has no dated versions.
+  apiVersions: [],
 };
