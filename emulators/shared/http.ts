@@ -1,8 +1,9 @@
 // Server plumbing shared by the emulators: a quiet Fastify app that hands every body over as raw
-// bytes (each emulator parses and rejects bodies the way its real service does), a listener that
-// returns {url, close()}, and small request helpers.
+// bytes (each emulator parses and rejects bodies the way its real service does) and records the calls
+// it answers (calls.ts), a listener that returns {url, close()}, and small request helpers.
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { recordCalls } from './calls.ts';
 
 export interface ListenOptions {
   /** 0 (the default) picks a free port. */
@@ -27,6 +28,7 @@ export function createApp(bodyLimit: number): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  recordCalls(app);
   return app;
 }
 

@@ -154,7 +154,8 @@ async function serveSandbox(): Promise<number> {
       beforeWork: async ({ db, box, orgId }) => {
         const accounts = await connectSandboxAccounts(db, box, sandbox, orgId);
         const connectable = await prepareSandboxConnects(db, box, sandbox, orgId, config.publicBaseUrl);
-        guide = { key: await issueSandboxRunKey(db, orgId), accounts, connectable, inbox: sandboxInboxUrl(config)! };
+        const emulators = sandbox.emulators.map(({ emulator, networks }) => ({ url: emulator.url, networks: networks.map((n) => n.id) }));
+        guide = { key: await issueSandboxRunKey(db, orgId), accounts, connectable, inbox: sandboxInboxUrl(config)!, emulators };
       },
       afterStart: async (running) => printSandboxGuide(running.url!, guide!),
     });
@@ -168,10 +169,12 @@ interface SandboxGuide {
   accounts: SandboxAccount[];
   connectable: string[];
   inbox: string;
+  /** Where each emulator listens, and the networks it serves. */
+  emulators: { url: string; networks: string[] }[];
 }
 
 function printSandboxGuide(url: string, guide: SandboxGuide): void {
-  const { key, accounts, connectable, inbox } = guide;
+  const { key, accounts, connectable, inbox, emulators } = guide;
   const needMedia = accounts.filter((a) => networkFor(a.network).media.requiresMedia);
   const textual = accounts.filter((a) => !needMedia.includes(a));
   const thread = { accounts: textual.map((a) => a.username), containers: [{ content: 'Hello from Crier' }, { content: 'and a reply' }], ...exampleBlocks(textual) };
@@ -205,6 +208,10 @@ function printSandboxGuide(url: string, guide: SandboxGuide): void {
     '  the emulator consents at once and Crier answers the new account (or, for facebook, instagram,',
     '  linkedin and google_business, a session to pick pages from: GET /v1/social-accounts/pending/<session>):',
     `  curl -s ${url}/v1/social-networks/linkedin/auth-url ${auth} -d '{}'`,
+    '',
+    '  See what Crier sent each network: every call its emulator answered (method, path, query, a digest',
+    '  of the body, status; never a token), oldest first:',
+    ...emulators.map((e) => `  curl -s ${e.url}/__emulator/calls   # ${e.networks.join(', ')}`),
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -70,6 +70,16 @@ test('a text to the seven networks that take text alone: published on each, one 
   deliveries = await inboxDeliveries(run.key, first.body.post.id);
   assert.deepEqual(deliveries.map((d) => d.event), ['post.published'], 'one event for the post');
   assert.deepEqual(deliveries[0].body.data.socialAccounts.map((a: any) => a.network), TEXT_NETWORKS);
+
+  // What the networks received, from the emulators themselves, at the addresses the guide prints.
+  const callsOf = (network: string) => run.crier.output().match(new RegExp(`curl -s (\\S+/__emulator/calls) +# [^\\n]*\\b${network}\\b`))![1]!;
+  const xCalls = (await (await fetch(callsOf('x'))).json()).calls;
+  const tweets = xCalls.filter((c: any) => c.method === 'POST' && c.path === '/2/tweets');
+  assert.equal(tweets.length, 1, 'X received one create for two requests');
+  assert.equal(tweets[0].status, 201);
+  assert.equal(tweets[0].auth, 'bearer');
+  const reddit = (await (await fetch(callsOf('reddit'))).json()).calls.filter((c: any) => c.path === '/api/submit');
+  assert.deepEqual(reddit.map((c: any) => [c.method, c.status]), [['POST', 200]], 'Reddit received one submission');
 });
 
 test('an image to every network: refused at creation for YouTube and Vimeo, naming them; without them, published everywhere', async (t) => {
