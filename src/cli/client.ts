@@ -6,6 +6,7 @@ import { ClientFailure, connection, request, usageFailure, type Connection } fro
 import { excerpt, handle, print, printJson, table, when } from './output.ts';
 import { postCommand } from './post.ts';
 import { statusCommand } from './status.ts';
+import { verifyCommand } from './verify.ts';
 import { CLIENT_USAGE, CRIER_COMMAND, EXIT, type ClientCommand } from './usage.ts';
 import { webhooksCommand } from './webhooks.ts';
 
@@ -27,6 +28,10 @@ const OPTIONS: Record<ClientCommand, Options> = {
   },
   posts: Object.fromEntries(['account', 'tenant', 'created-after', 'created-before', 'scheduled-after', 'scheduled-before', 'limit', 'offset'].map((name) => [name, { type: 'string' }])),
   status: { watch: { type: 'boolean', default: false } },
+  verify: {
+    account: { type: 'string' }, image: { type: 'string' }, video: { type: 'string' }, block: { type: 'string' },
+    dry: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
+  },
   webhooks: { name: { type: 'string' }, endpoint: { type: 'string' }, events: { type: 'string' }, secret: { type: 'string' }, 'generate-secret': { type: 'boolean', default: false } },
 };
 
@@ -59,7 +64,7 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 
 async function dispatch(command: ClientCommand, conn: Connection, values: Values, positionals: string[]): Promise<number> {
   const json = values.json === true;
-  if (command !== 'status' && command !== 'webhooks' && positionals.length) throw usageFailure(`${command} takes no argument "${positionals[0]}" (flags start with --)`);
+  if (command !== 'status' && command !== 'webhooks' && command !== 'verify' && positionals.length) throw usageFailure(`${command} takes no argument "${positionals[0]}" (flags start with --)`);
   switch (command) {
     case 'accounts':
       return accounts(conn, json);
@@ -68,6 +73,8 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
     case 'status':
       if (positionals.length !== 1) throw usageFailure(`status needs one post id: ${CRIER_COMMAND} status <post id> [--watch]`);
       return statusCommand(conn, positionals[0]!, { watch: values.watch === true, json });
+    case 'verify':
+      return verifyCommand(conn, verifyFlags(values, positionals));
     case 'webhooks':
       return webhooksCommand(conn, positionals, { name: values.name as string, endpoint: values.endpoint as string, events: values.events as string, secret: values.secret as string, generateSecret: values['generate-secret'] === true, json });
     case 'post':
@@ -77,6 +84,16 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
         idempotencyKey: values['idempotency-key'] as string | undefined, json,
       });
   }
+}
+
+function verifyFlags(values: Values, positionals: string[]) {
+  if (positionals.length !== 1) throw usageFailure(`verify needs one network: ${CRIER_COMMAND} verify <network> [--dry]`);
+  const timeoutSeconds = Number(values.timeout);
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw usageFailure(`--timeout must be a whole number of seconds, not "${values.timeout}"`);
+  return {
+    network: positionals[0]!, account: values.account as string | undefined, image: values.image as string | undefined, video: values.video as string | undefined,
+    block: values.block as string | undefined, dry: values.dry === true, keep: values.keep === true, timeoutSeconds, json: values.json === true,
+  };
 }
 
 async function accounts(conn: Connection, json: boolean): Promise<number> {

@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'webhooks'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -32,9 +32,14 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
   posts [--account <id>] [--tenant <id>] [--created-after <t>] [--created-before <t>]
         [--scheduled-after <t>] [--scheduled-before <t>] [--limit <n>] [--offset <n>]
   status <post id> [--watch]          each destination's state; --watch follows it until final
+  verify <network> [--account <id|username>] [--dry] [--image <file|url>] [--video <file|url>]
+         [--block <json>] [--keep] [--timeout <seconds>]
+                                      a live check of a real network through a connected account:
+                                      publishes a text, an image, a video, a thread (what the network
+                                      takes), reads them back, deletes them; --dry only plans
   webhooks list | create --name <n> --endpoint <https url> --events <e1,e2> [--generate-secret]
          | delete <id> | test <id>
   mcp                                 an MCP server on stdin/stdout for AI agents (README, Clients → MCP)
 Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, or a dry run with a destination refused),
-3 Crier unreachable or failing (5xx), 4 a destination failed (status) or a test delivery failed
-(webhooks test).`;
+3 Crier unreachable or failing (5xx), 4 a destination failed (status), a test delivery failed
+(webhooks test) or a step of a live check failed (verify).`;
