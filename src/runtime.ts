@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { locateDatabase, type DatabaseLocation } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateAll } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { createNetworkRegistry, type NetworkRegistry } from './networks/registry.ts';
@@ -79,8 +79,8 @@ async function start(config: Config, logger: Logger, roles: Roles, options: Star
   started.push(() => db.end());
   // The key is checked against the data before migrating: a wrong key changes nothing.
   const box = await openSecretBox(config, db);
-  const applied = await migrate(db);
-  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+  const applied = await migrateAll(db);
+  if (applied.migrations.length || applied.functions.length) logger.info(applied, 'database migrated');
 
   // The networks' configured sides (OAuth providers, adapters), built once for every part of this process.
   const networks = createNetworkRegistry(config);
