@@ -108,7 +108,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
           }
         }
         const query = firstValues(req.query);
-        if (req.method === 'POST' && !/^multipart\//i.test(req.headers['content-type'] ?? '')) for (const [name, value] of new URLSearchParams(rawBody(req.body).toString('utf8'))) query[name] ??= value;
+        if (req.method === 'POST') mergeBody(query, req.headers['content-type'] ?? '', rawBody(req.body));
         const header = /^(?:OAuth|Bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
         const fbReq: FbRequest = {
           method: req.method,
@@ -163,4 +163,27 @@ function faultReply(fault: FaultSpec): Reply {
       ? graphError({ message: '(#4) Application request limit reached', code: 4, status: 400 })
       : graphError({ message: 'An unknown error has occurred.', code: 1, status: fault.status });
   return { status: fault.status, body: fault.body ?? base.body, headers: { ...base.headers, ...fault.headers } };
+}
+
+/**
+ * A POST's parameters join the query's: a form body's values, or a JSON object's (Graph takes both;
+ * Meta's Business SDK posts JSON), nested values as the JSON Graph reads them. Multipart bodies are
+ * read by their routes.
+ */
+function mergeBody(query: Record<string, string | undefined>, contentType: string, raw: Buffer): void {
+  if (/^multipart\//i.test(contentType)) return;
+  if (/json/i.test(contentType)) {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const [name, value] of Object.entries(body)) {
+      if (value !== undefined && value !== null) query[name] ??= typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    return;
+  }
+  for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) query[name] ??= value;
 }

@@ -78,7 +78,8 @@ describe('sending', () => {
     assert.equal(message.status, 'sent');
     assert.equal(message.direction, 'out');
     const call = s.fb.instagramMessaging.calls().filter((c) => c.method === 'POST').at(-1)!;
-    assert.equal(call.path, `/${s.igId}/messages`);
+    // Facebook Login path: sent through the Page (Messenger Platform send-message), with the Page token.
+    assert.equal(call.path, '/me/messages');
     assert.deepEqual(call.body, {
       recipient: { id: contact.id },
       message: { text: 'Which size?', quick_replies: [{ content_type: 'text', title: 'Small', payload: 'size-s' }, { content_type: 'text', title: 'Medium', payload: 'size-m' }] },

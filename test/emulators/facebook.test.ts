@@ -356,6 +356,23 @@ describe('the Facebook emulator: Page publishing', () => {
     fb.clock.advance(60_000);
     const done = await status();
     assert.deepEqual([done.video_status, done.publishing_phase.publish_status], ['ready', 'published']);
+    // A Video node's permalink_url is a path on www.facebook.com, not a full URL.
+    const permalink = (await get(`/${V}/${start.body.video_id}?fields=permalink_url`, { authorization: `OAuth ${token}` })).body.permalink_url;
+    assert.equal(permalink, `/shoppage/videos/${start.body.video_id}`);
+  });
+
+  test('a Page it does not manage is read only with the app\'s "Page Public Metadata Access" feature (#10 otherwise)', async () => {
+    const stranger = fb.addPage(fb.addUser({ pages: [] }).id, { name: 'Stranger' }).id;
+    const read = (id: string) => get(`/${V}/${id}?fields=id,name`, { authorization: `OAuth ${token}` });
+    assert.deepEqual((await read(pageId)).body, { id: pageId, name: 'Shop' }, 'its own Page');
+    const refused = await read(stranger);
+    assertMetaError(refused.body, 10, /requires the 'pages_read_engagement' permission or the 'Page Public Content Access' feature or the 'Page Public Metadata Access' feature/);
+    fb.pages.pagePublicMetadataAccess(true);
+    try {
+      assert.deepEqual((await read(stranger)).body, { id: stranger, name: 'Stranger' });
+    } finally {
+      fb.pages.pagePublicMetadataAccess(false);
+    }
   });
 
   test('a Reel through rupload: start, the bytes with offset and file_size, finish with video_state', async () => {

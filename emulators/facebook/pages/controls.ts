@@ -22,6 +22,11 @@ export interface PageControls {
   /** Every Page call answers #32 for this long, X-Page-Usage at 100% and the minutes left in BUC. */
   throttle(ms: number): void;
   /**
+   * Whether the app has the "Page Public Metadata Access" feature (default off, as for an app that has
+   * not been through App Review for it): off, reading a Page the token does not manage is #10.
+   */
+  pagePublicMetadataAccess(on: boolean): void;
+  /**
    * A comment by someone else (a Page-scoped id and name) on a post, or an answer to comment
    * `objectId` (an answer to an answer goes under the top-level comment, as on Facebook).
    */
@@ -53,6 +58,9 @@ export function pageControls(pages: PagesStore, clock: Clock, store: FacebookSto
     },
     throttle: (ms) => {
       pages.throttledUntil = clock.now() + ms;
+    },
+    pagePublicMetadataAccess: (on) => {
+      pages.publicMetadataAccess = on;
     },
     addComment: (objectId, input) => {
       const target = pages.comments.find((c) => c.id === objectId);

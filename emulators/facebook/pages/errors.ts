@@ -11,3 +11,14 @@ export const missingMessage = () => graphError({ message: '(#100) The parameter 
 export const badAttachedMedia = (id: string) => graphError({ message: `(#100) Invalid attached_media: ${id} is not an unpublished photo of this Page`, code: 100 });
 export const badPhoto = () => graphError({ message: '(#324) Requires upload file', code: 324 });
 export const invalidImage = () => graphError({ message: 'Invalid parameter', code: 100, subcode: 2069019 });
+/**
+ * Reading a Page the token does not manage without the "Page Public Metadata Access" feature: the
+ * #10 body reported from graph.facebook.com (restfb/restfb#1190; Meta also answers a #100 variant,
+ * "Object does not exist, cannot be loaded due to missing permission or reviewable feature…").
+ */
+export const needsPublicMetadataAccess = () => graphError({
+  message: "(#10) This endpoint requires the 'pages_read_engagement' permission or the 'Page Public Content Access' feature or the 'Page Public Metadata Access' feature. "
+    + 'Refer to https://developers.facebook.com/docs/apps/review/login-permissions#manage-pages, https://developers.facebook.com/docs/apps/review/feature#reference-PAGES_ACCESS '
+    + 'and https://developers.facebook.com/docs/apps/review/feature#page-public-metadata-access for details.',
+  code: 10,
+});

@@ -69,6 +69,11 @@ export class PagesStore {
   blockNext = 0;
   /** Until this time every Page call answers #32 with X-Page-Usage at 100%. */
   throttledUntil = 0;
+  /**
+   * The app has Meta's "Page Public Metadata Access" feature (App Review): any valid token then reads
+   * the public fields of Pages it does not manage; without it such a read is #10.
+   */
+  publicMetadataAccess = false;
   #seq = 0;
 
   nextId(): string {

@@ -1,6 +1,11 @@
 // Instagram messaging on graph.facebook.com with the Page token (engagement.md §4.7):
-//  - POST /{ig-user-id}/messages {recipient: {id} | {comment_id}, message: {text, quick_replies?}}
-//    → {recipient_id, message_id}. Refusals as Graph gives them: outside the 24-hour window after
+//  - POST /{page-id}/messages or /me/messages (the Page of the Page token) {recipient: {id} |
+//    {comment_id}, message: {text, quick_replies?}} → {recipient_id, message_id}: on the Facebook
+//    Login path the Send API is the linked Page's (Messenger Platform, "Instagram: Send a Message",
+//    https://developers.facebook.com/docs/messenger-platform/instagram/features/send-message, and
+//    "Private Replies", .../instagram/features/private-replies). /{ig-user-id}/messages is the
+//    Instagram Login path's (graph.instagram.com) and is refused here (the refusal's text is the
+//    emulator's choice: Graph's generic "Unsupported post request"). Refusals as Graph gives them: outside the 24-hour window after
 //    the contact's last message, or a private reply after 7 days (#10/2018278); a second private
 //    reply to one comment; an unknown recipient (#100/2018001); a missing permission (#10).
 //  - GET /{igsid}?fields=name,username,follower_count,is_user_follow_business,is_business_follow_user,is_verified_user
@@ -21,6 +26,11 @@ const outsideWindow = () => graphError({ message: '(#10) This message is sent ou
 const noPermission = () => graphError({ message: '(#10) Application does not have permission for this action', code: 10 });
 const noUser = () => graphError({ message: '(#100) No matching user found', code: 100, subcode: 2018001 });
 const invalid = (message: string) => graphError({ message: `(#100) ${message}`, code: 100 });
+/** A node without a Send API here (an IG user id on graph.facebook.com, another Page): Graph's generic refusal. */
+const unsupportedPost = (id: string) => graphError({
+  message: `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+  code: 100, subcode: 33, type: 'GraphMethodException',
+});
 
 export function instagramMessagingRoutes(world: FbWorld, messaging: InstagramMessaging, webhooks: WebhookSender): FbRoute[] {
   /** The Instagram account the token reaches (its Page's), or Graph's refusal. */
@@ -35,8 +45,18 @@ export function instagramMessagingRoutes(world: FbWorld, messaging: InstagramMes
     return { igUserId: own, scopes };
   };
 
+  /** The Instagram account of the Page the Send API was called on: /me or the Page's id, with the Page token. */
+  const sendingAccount = (req: FbRequest): { igUserId: string; scopes: string[] } | Reply => {
+    const info = authenticate(world, req);
+    if (isReply(info)) return info;
+    const node = req.params.id!;
+    const pageId = info.kind === 'page' ? info.pageId! : undefined;
+    if (node !== 'me' && node !== pageId) return unsupportedPost(node);
+    return accountOf(req);
+  };
+
   const send = async (req: FbRequest): Promise<Reply> => {
-    const account = accountOf(req, req.params.id);
+    const account = sendingAccount(req);
     if (refused(account)) return account;
     const body = bodyOf(req);
     messaging.calls.push({ method: 'POST', path: `/${req.params.id}/messages`, body });

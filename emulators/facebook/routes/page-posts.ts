@@ -58,12 +58,15 @@ export function pagePostRoutes(world: FbWorld, pages: PagesStore, ctx: PageConte
   };
 
   world.nodes.push((req) => {
-    // Any valid token reads a Page's public fields (a mention's Page need not be the caller's).
+    // A Page's public fields: its own token, or a user token with a role on it, reads them; another
+    // Page (a mention's) only with the app's "Page Public Metadata Access" feature, else #10.
     const other = world.store.pages.get(req.params.id!);
     const asked = req.query.fields === undefined ? undefined : parseFields(req.query.fields);
     if (other && asked && [...asked.keys()].every((f) => f === 'id' || f === 'name')) {
       const info = authenticate(world, req);
       if (isReply(info)) return info;
+      const manages = info.kind === 'page' ? info.pageId === other.id : world.store.users.get(info.userId)?.pageIds.includes(other.id);
+      if (!manages && !pages.publicMetadataAccess) return fbe.needsPublicMetadataAccess();
       return { status: 200, body: pick(asked, { id: () => other.id, name: () => other.name }, 'Page') };
     }
     settle();

@@ -165,7 +165,9 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
     return withUsage(page.id, render(req, (fields) => pick(fields, {
       id: () => video.id,
       status: () => status,
-      permalink_url: () => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['permalink_url', null]])).permalink_url : undefined),
+      // A Video node's permalink_url is a path on www.facebook.com (`/reel/{id}/`, `/{page}/videos/{id}/`),
+      // not a full URL as a post's is (issue 28's audit; not in Meta's Video reference).
+      permalink_url: () => (video.postId ? relativePath(ctx.renderPost(pages.posts.get(video.postId)!, new Map([['permalink_url', null]])).permalink_url) : undefined),
       description: () => video.params.description,
       // The counters a published video shares with its post (a Video node has no `shares`).
       reactions: (sub) => (video.postId ? ctx.renderPost(pages.posts.get(video.postId)!, new Map([['reactions', sub]])).reactions : undefined),
@@ -202,4 +204,9 @@ export function pageVideoRoutes(world: FbWorld, pages: PagesStore, ctx: PageCont
     { method: 'POST', url: '/:id/thumbnails', versioned: true, handler: thumbnails },
     { method: 'POST', url: '/video-upload/:version/:videoId', versioned: false, handler: rupload },
   ];
+}
+
+/** The path of a www.facebook.com URL. */
+function relativePath(url: unknown): string | undefined {
+  return typeof url === 'string' ? new URL(url).pathname : undefined;
 }

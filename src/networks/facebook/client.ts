@@ -138,9 +138,10 @@ export class FacebookClient {
     return idOf(await this.#post(`/${encodeURIComponent(postId)}/comments`, { message }));
   }
 
+  /** The object's permalink_url, made absolute (a Video node answers a path: `/reel/…`, `/{page}/videos/…`). */
   async permalink(postId: string): Promise<string | undefined> {
     const { body } = await this.#http.call({ url: `/${encodeURIComponent(postId)}?fields=permalink_url` });
-    return (body as { permalink_url?: string }).permalink_url;
+    return absolutePermalink((body as { permalink_url?: string }).permalink_url);
   }
 
   /** Whether a Page exists (a mention's pageId): Graph answers #100/33 for an id it cannot load. */
@@ -156,7 +157,7 @@ export class FacebookClient {
 
   async recentPosts(limit: number): Promise<FeedPost[]> {
     const { body } = await this.#http.call({ url: `/${this.#page}/feed?fields=id,message,created_time,permalink_url&limit=${limit}` });
-    return (body as { data?: FeedPost[] }).data ?? [];
+    return ((body as { data?: FeedPost[] }).data ?? []).map((post) => ({ ...post, permalink_url: absolutePermalink(post.permalink_url) }));
   }
 
   async comments(postId: string): Promise<{ id: string; message: string; from?: { id: string } }[]> {
@@ -208,6 +209,19 @@ export function videoStatusOf(status: StatusBody): VideoStatus {
     published,
     ...(error ? { error } : {}),
   };
+}
+
+/**
+ * Graph's permalink_url as a URL a person can open: Meta gives Video nodes (feed videos, Reels) a
+ * path on www.facebook.com (`/reel/{id}/`, `/{page}/videos/{id}/`), posts a full URL.
+ */
+export function absolutePermalink(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return new URL(value, 'https://www.facebook.com').toString();
+  } catch {
+    return undefined;
+  }
 }
 
 function idOf(answer: { body: unknown; status: number }): string {

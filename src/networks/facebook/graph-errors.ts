@@ -38,6 +38,18 @@ export function graphReason(body: unknown): string | undefined {
 
 const THROTTLE_CODES = new Set([4, 17, 32, 341, 613]);
 
+/**
+ * Reading a Page the token does not manage (a mention's Page) without the app feature Meta reviews
+ * for it: #10 "This endpoint requires the 'pages_read_engagement' permission or the 'Page Public
+ * Content Access' feature or the 'Page Public Metadata Access' feature…", or the #100 variant "Object
+ * does not exist, cannot be loaded due to missing permission or reviewable feature…" naming the
+ * same features (restfb/restfb#1190, strohne/Facepager#174). A permission the user can grant
+ * would not help: the app needs the feature.
+ */
+function missingPageFeature(error: GraphErrorBody): boolean {
+  return (error.code === 10 || error.code === 100) && /Page Public (Metadata|Content) Access/i.test(error.message ?? '');
+}
+
 export function classifyGraph(answer: NetworkAnswer, reason: string): Failure | undefined {
   const error = graphErrorOf(answer.body);
   if (!error || typeof error.code !== 'number') return undefined;
@@ -56,6 +68,9 @@ export function classifyGraph(answer: NetworkAnswer, reason: string): Failure | 
     return { kind: 'permanent', code: 'media_rejected', reason };
   }
   if (code === 1 || code === 2) return { kind: 'retryable', code: 'server', reason: `Meta had a transient error (${reason})` };
+  if (missingPageFeature(error)) {
+    return { kind: 'permanent', code: 'forbidden', reason: `the Meta app lacks the "Page Public Metadata Access" feature, which reading a Page it does not manage needs (${reason}); request it in the app's App Review — reconnecting the account does not help` };
+  }
   if (code === 10 || (code >= 200 && code < 300)) return { kind: 'permanent', code: 'forbidden', reason: `permission missing (${reason}); reconnect the account granting it` };
   if (code === 100 && sub === 33) return { kind: 'permanent', code: 'not_found', reason };
   return { kind: 'permanent', code: 'invalid', reason };

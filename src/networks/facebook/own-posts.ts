@@ -3,6 +3,7 @@
 // Graph's paging.next as the cursor; DELETE /{post-id} (a video or Reel by its video id, as the
 // adapter stored it), whose comments go with it.
 import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
+import { absolutePermalink } from './client.ts';
 import { cursorParams, GraphApi, isoTime, nextCursor, node, unixSeconds, type GraphList } from './graph-api.ts';
 
 /** Graph's largest page on the posts edges. */
@@ -41,7 +42,7 @@ export function pagePosts(apiUrl: string) {
 function ownPost(post: GraphPost): OwnPost {
   return {
     platformId: post.id,
-    url: post.permalink_url ?? `https://www.facebook.com/${post.id}`,
+    url: absolutePermalink(post.permalink_url) ?? `https://www.facebook.com/${post.id}`,
     text: post.message ?? '',
     createdAt: isoTime(post.created_time),
     mediaCount: mediaCountOf(post),

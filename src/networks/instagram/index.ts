@@ -17,8 +17,10 @@ const base = baseUrlNetwork({
     apiUrl: baseUrl ?? 'https://graph.facebook.com',
     publicUrl: { publicBaseUrl: ctx.publicBaseUrl, realNetwork: baseUrl === undefined },
   })),
-  // meta-x-linkedin-bluesky.md §3: media_publish allows 50 posts per 24 h (the account's
-  // content_publishing_limit is what to trust: the adapter reads it before creating containers).
+  // 50 posts per moving 24 h: Meta's IG User Media Publish reference ("can only publish 50 posts within
+  // a 24 hour moving period") and content_publishing_limit (`quota_total`, "currently 50"); the figure
+  // 100 some third parties quote from the publishing guide is not on either reference. The account's
+  // content_publishing_limit is what to trust: the adapter reads it before creating containers.
   limits: { accountQuota: { max: 50, windowMs: 24 * 3_600_000, counts: 'posts' } },
 });
 

@@ -1,7 +1,12 @@
 // Instagram direct messages through the Instagram API with Facebook Login (engagement.md §4.7), with
 // the account's Page token on graph.facebook.com:
-//  - send: POST /{ig-user-id}/messages {recipient: {id} | {comment_id}, message: {text, quick_replies?}}
+//  - send: POST /me/messages {recipient: {id} | {comment_id}, message: {text, quick_replies?}}
 //    → {recipient_id, message_id}; quick replies are {content_type: "text", title, payload: the client's id}.
+//    On the Facebook Login path the Send API is the Page's (/{page-id}/messages, or /me/messages with
+//    the Page token: Meta's Messenger Platform "Instagram: Send a Message" and "Private Replies"
+//    pages); /{ig-user-id}/messages is the Instagram Login path's (graph.instagram.com). /me names
+//    the Page the stored token belongs to, so no Page id has to be stored (accounts connected
+//    before this change included).
 //  - contact: the User Profile API, GET /{igsid}?fields=…, readable once the person has messaged the account.
 // Graph errors are classified as when publishing (../facebook/graph-errors.ts), with the messaging
 // window's refusal (#10/2018278) named for what it is.
@@ -14,6 +19,8 @@ import { MESSAGING_SCOPES } from './oauth.ts';
 
 
 const PROFILE_FIELDS = 'name,username,follower_count,is_user_follow_business,is_business_follow_user,is_verified_user';
+/** The Page's Send API, the Page being the one whose token the account keeps. */
+const SEND_PATH = '/me/messages';
 /** "This message is sent outside of allowed window." */
 const OUTSIDE_WINDOW = 2018278;
 
@@ -35,7 +42,7 @@ export function instagramMessaging(apiUrl: string): NonNullable<NetworkCapabilit
       const recipient = 'commentId' in to ? { comment_id: to.commentId } : { id: to.recipientId };
       const quickReplies = message.quickReplies?.map((reply) => ({ content_type: 'text', title: reply.title, payload: reply.id }));
       const { body } = await http(session).call({
-        url: `/${encodeURIComponent(session.account.networkUniqueId)}/messages`,
+        url: SEND_PATH,
         method: 'POST',
         json: { recipient, message: { text: message.text, ...(quickReplies ? { quick_replies: quickReplies } : {}) } },
       });

@@ -78,7 +78,10 @@ describe('publishing to a Facebook Page', () => {
     assert.deepEqual(Object.keys(sent.params).sort(), ['attached_media[0]', 'attached_media[1]', 'message']);
   });
 
-  it('later containers are comments by the Page, in order, with mentions tagged as @[page-id] where the comment quotes them', async () => {
+  it('later containers are comments by the Page, in order, with mentions tagged as @[page-id] where the comment quotes them', async (t) => {
+    // Reading the mentioned Page (not the app user's) needs the app feature Meta reviews for it.
+    fb.pages.pagePublicMetadataAccess(true);
+    t.after(() => fb.pages.pagePublicMetadataAccess(false));
     const post = await publish({
       containers: [{ content: 'Launch day' }, { content: 'Thanks to Partner for the help' }, { content: 'More soon' }],
       facebook: { mentions: [{ pageId: otherPageId, text: 'Partner' }] },
@@ -87,6 +90,15 @@ describe('publishing to a Facebook Page', () => {
     assert.deepEqual(fb.pages.comments(sent.id).map((c) => [c.fromId, c.message]), [
       [pageId, `Thanks to @[${otherPageId}] for the help`], [pageId, 'More soon'],
     ]);
+  });
+
+  it('a mention of a Page the app may not read (no "Page Public Metadata Access" feature) fails naming the feature, not asking to reconnect', async () => {
+    const before = fb.pages.posts().length;
+    const error = failed(await publish({ containers: [{ content: 'Hi' }, { content: 'Thanks Partner' }], facebook: { mentions: [{ pageId: otherPageId, text: 'Partner' }] } }));
+    assert.match(error, /the Meta app lacks the "Page Public Metadata Access" feature/);
+    assert.match(error, /\(#10\)/, 'Meta\'s words are kept');
+    assert.doesNotMatch(error, /reconnect the account granting it/);
+    assert.equal(fb.pages.posts().length, before, 'nothing was posted');
   });
 
   it('a mention of a Page that does not exist fails the destination before anything is posted', async () => {
