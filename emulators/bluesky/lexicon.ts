@@ -2,6 +2,7 @@
 // e.g. 'Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301) at $.record.text'.
 // Known collections: app.bsky.feed.post (in full), app.bsky.feed.like / repost, app.bsky.actor.profile.
 // Objects are open (unknown keys pass) and so are unions (an unknown `$type` passes), as in atproto.
+import { readFileSync } from 'node:fs';
 import { isCid } from './cid.ts';
 
 export type Path = ReadonlyArray<string | number>;
@@ -14,6 +15,8 @@ export interface BlobUse {
   mimeType: string;
   size: number;
   accept: string[];
+  /** The field's maxSize: the stored blob is held to it too. */
+  maxSize: number;
 }
 
 export interface StrongRefUse {
@@ -23,11 +26,34 @@ export interface StrongRefUse {
 }
 
 export interface Limits {
-  /** Maximum bytes of an image blob in a post (and of a link-card thumbnail). */
+  /** Maximum bytes of an image blob in a post's app.bsky.embed.images (default: the lexicon's, BLOB_FIELDS.postImage). */
   imageMaxBytes: number;
   /** Emulator-only strictness: facet byte ranges must lie inside the text. */
   strictFacets: boolean;
 }
+
+interface BlobField {
+  accept: string[];
+  maxSize: number;
+}
+
+/** A blob field's constraints in the vendored official lexicon (description/README.md says which commit). */
+function blobField(nsid: string, def: string, property: string): BlobField {
+  const url = new URL(`./description/lexicons/${nsid.replaceAll('.', '/')}.json`, import.meta.url);
+  const defs = (JSON.parse(readFileSync(url, 'utf8')) as { defs: Record<string, { properties?: Record<string, BlobField>; record?: { properties: Record<string, BlobField> } }> }).defs;
+  const field = (defs[def]?.properties ?? defs[def]?.record?.properties)?.[property];
+  if (!field?.accept || typeof field.maxSize !== 'number') throw new Error(`${nsid}#${def}.${property} is not a blob field with accept and maxSize`);
+  return { accept: field.accept, maxSize: field.maxSize };
+}
+
+/** The blob fields the emulator validates, as the official lexicons state them. */
+export const BLOB_FIELDS = {
+  postImage: blobField('app.bsky.embed.images', 'image', 'image'),
+  postVideo: blobField('app.bsky.embed.video', 'main', 'video'),
+  linkThumb: blobField('app.bsky.embed.external', 'external', 'thumb'),
+  avatar: blobField('app.bsky.actor.profile', 'main', 'avatar'),
+  banner: blobField('app.bsky.actor.profile', 'main', 'banner'),
+};
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const DATETIME = /^[0-9]{4}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\.[0-9]{1,20})?(Z|[+-][0-2][0-9]:[0-5][0-9])$/;
@@ -121,7 +147,7 @@ export class RecordValidator {
     const mimeType = this.string(obj.mimeType, [...path, 'mimeType']);
     const size = this.integer(obj.size, [...path, 'size'], 0);
     if (size > maxSize) this.fail(`blob too big (maximum ${maxSize}, got ${size})`, path);
-    this.blobs.push({ path, cid, mimeType, size, accept });
+    this.blobs.push({ path, cid, mimeType, size, accept, maxSize });
   }
 
   strongRef(value: unknown, path: Path): void {
@@ -154,8 +180,8 @@ export function validateKnownRecord(v: RecordValidator, collection: string, reco
       const obj = v.object(record, path);
       v.optional(obj, 'displayName', path, (x, p) => v.string(x, p, { maxBytes: 640, maxGraphemes: 64 }));
       v.optional(obj, 'description', path, (x, p) => v.string(x, p, { maxBytes: 2560, maxGraphemes: 256 }));
-      v.optional(obj, 'avatar', path, (x, p) => v.blob(x, p, ['image/png', 'image/jpeg'], 1_000_000));
-      v.optional(obj, 'banner', path, (x, p) => v.blob(x, p, ['image/png', 'image/jpeg'], 1_000_000));
+      v.optional(obj, 'avatar', path, (x, p) => v.blob(x, p, BLOB_FIELDS.avatar.accept, BLOB_FIELDS.avatar.maxSize));
+      v.optional(obj, 'banner', path, (x, p) => v.blob(x, p, BLOB_FIELDS.banner.accept, BLOB_FIELDS.banner.maxSize));
       return true;
     }
     default:
@@ -203,19 +229,18 @@ function validateFacet(v: RecordValidator, value: unknown, path: Path, textBytes
 
 function validateEmbed(v: RecordValidator, value: unknown, path: Path, allowRecord: boolean): void {
   const { type, obj } = v.typed(value, path);
-  const image = ['image/*'];
   if (type === 'app.bsky.embed.images') {
     const images = v.array(v.object(obj, path, ['images']).images, [...path, 'images'], 4);
     images.forEach((item, i) => {
       const p = [...path, 'images', i];
       const img = v.object(item, p, ['image', 'alt']);
-      v.blob(img.image, [...p, 'image'], image, v.limits.imageMaxBytes);
+      v.blob(img.image, [...p, 'image'], BLOB_FIELDS.postImage.accept, v.limits.imageMaxBytes);
       v.string(img.alt, [...p, 'alt']);
       v.optional(img, 'aspectRatio', p, (x, ap) => aspectRatio(v, x, ap));
     });
   } else if (type === 'app.bsky.embed.video') {
     v.object(obj, path, ['video']);
-    v.blob(obj.video, [...path, 'video'], ['video/mp4'], 100_000_000);
+    v.blob(obj.video, [...path, 'video'], BLOB_FIELDS.postVideo.accept, BLOB_FIELDS.postVideo.maxSize);
     v.optional(obj, 'alt', path, (x, p) => v.string(x, p, { maxBytes: 10000, maxGraphemes: 1000 }));
     v.optional(obj, 'captions', path, (x, p) => v.array(x, p, 20));
     v.optional(obj, 'aspectRatio', path, (x, p) => aspectRatio(v, x, p));
@@ -225,7 +250,7 @@ function validateEmbed(v: RecordValidator, value: unknown, path: Path, allowReco
     v.string(external.uri, [...p, 'uri'], { format: 'uri' });
     v.string(external.title, [...p, 'title']);
     v.string(external.description, [...p, 'description']);
-    v.optional(external, 'thumb', p, (x, tp) => v.blob(x, tp, image, v.limits.imageMaxBytes));
+    v.optional(external, 'thumb', p, (x, tp) => v.blob(x, tp, BLOB_FIELDS.linkThumb.accept, BLOB_FIELDS.linkThumb.maxSize));
   } else if (type === 'app.bsky.embed.record' && allowRecord) {
     v.strongRef(v.object(obj, path, ['record']).record, [...path, 'record']);
   } else if (type === 'app.bsky.embed.recordWithMedia' && allowRecord) {

@@ -76,9 +76,8 @@ export function prepareWrite(world: PdsWorld, did: string, collection: string, i
   for (const use of validator.blobs) {
     const stored = blobs.get(use.cid);
     if (!stored) return invalidRequest(`Could not find blob: ${use.cid}`, 'BlobNotFound');
-    const maxSize = use.accept.includes('video/mp4') ? 100_000_000 : world.limits.imageMaxBytes;
-    if (stored.size > maxSize) {
-      return invalidRequest(`This file is too large. It is ${formatBytes(stored.size)} but the maximum size is ${formatBytes(maxSize)}.`, 'BlobTooLarge');
+    if (stored.size > use.maxSize) {
+      return invalidRequest(`This file is too large. It is ${formatBytes(stored.size)} but the maximum size is ${formatBytes(use.maxSize)}.`, 'BlobTooLarge');
     }
     if (stored.mimeType !== use.mimeType) {
       return invalidRequest(`Referenced Mimetype does not match stored blob. Expected: ${stored.mimeType}, Got: ${use.mimeType}`, 'InvalidMimeType');

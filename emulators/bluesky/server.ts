@@ -9,6 +9,7 @@ import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
 import { faultBody, internalError, invalidRequest, methodNotImplemented, payloadTooLarge, rateLimitExceeded } from './errors.ts';
+import { BLOB_FIELDS } from './lexicon.ts';
 import { commit, prepareWrite } from './repo.ts';
 import { appViewMethods } from './routes/appview.ts';
 import { readMethods } from './routes/read.ts';
@@ -24,7 +25,7 @@ export type { FaultSpec } from '../shared/faults.ts';
 export interface BlueskyEmulatorOptions extends ListenOptions {
   /** Handle suffixes describeServer advertises (default [".test"]). */
   handleDomains?: string[];
-  /** Largest image blob a post may embed (default 1,000,000 bytes, the long-standing lexicon cap). */
+  /** Largest image blob a post may embed (default the official lexicon's: 2,000,000 bytes since 2026-04-08, 1,000,000 before). */
   imageMaxBytes?: number;
   /** Largest body uploadBlob accepts (default 50 MB, bsky.social's setting). */
   blobUploadLimit?: number;
@@ -80,7 +81,7 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
     secret: randomBytes(32),
     serviceDid: 'did:web:localhost',
     handleDomains: opts.handleDomains ?? ['.test'],
-    limits: { imageMaxBytes: opts.imageMaxBytes ?? 1_000_000, strictFacets: opts.strictFacets ?? true },
+    limits: { imageMaxBytes: opts.imageMaxBytes ?? BLOB_FIELDS.postImage.maxSize, strictFacets: opts.strictFacets ?? true },
     limiter: new WindowLimiter(),
     rateLimits: opts.rateLimits ?? true,
     url: '',

@@ -7,11 +7,10 @@
 // A video is public when a test adds one, when a direct post completes with a public id, or when the
 // creator finishes an inbox draft in the app (`postFromInbox`: a new id Crier never learns). Each
 // endpoint allows 600 requests a minute per token (429 rate_limit_exceeded).
-import { randomBytes } from 'node:crypto';
 import { bearerToken, isPlainObject, jsonBody, rawBody, type Reply } from '../shared/http.ts';
 import { WindowLimiter } from '../shared/rate.ts';
 import { accessTokenInvalid, invalidParams, logId, rateLimitExceeded, scopeNotAuthorized } from './errors.ts';
-import type { Publish, Publishing } from './publishing.ts';
+import { newInt64Id, type Publish, type Publishing } from './publishing.ts';
 import type { TikTokRequest, TikTokRoute, TikTokWorld } from './world.ts';
 
 /** A public video as the Display API's Video Object describes it. */
@@ -76,6 +75,7 @@ export class DisplayVideos {
   postFromInbox(publishId: string): DisplayVideo {
     const publish = this.#publishing.publishes.get(publishId);
     if (!publish || publish.status !== 'SEND_TO_USER_INBOX') throw new Error(`${publishId} is not a draft in a creator's inbox`);
+    publish.leftInbox = true;
     return this.add(publish.openId, { publishId, title: String(publish.postInfo.title ?? ''), videoDescription: String(publish.postInfo.description ?? publish.postInfo.title ?? '') });
   }
 
@@ -86,7 +86,8 @@ export class DisplayVideos {
   }
 }
 
-const newVideoId = () => `74${String(Date.now()).slice(-10)}${randomBytes(3).readUIntBE(0, 3).toString().padStart(7, '0')}`;
+/** The Video Object's `id` is a string (of an int64's digits), unlike the status fetch's post ids. */
+const newVideoId = () => newInt64Id(74n);
 
 export function displayRoutes(world: TikTokWorld, videos: DisplayVideos): TikTokRoute[] {
   const limiter = new WindowLimiter();

@@ -37,6 +37,10 @@ export interface TikTokInspector {
   trustCa(ca: string): void;
   setCreatorCap(cap: number): void;
   setCreatorDailyPosts(max: number): void;
+  /** Inbox drafts a creator may have pending in 24 hours (TikTok's 5; 0 turns the check off). */
+  setPendingShareCap(cap: number): void;
+  /** The next public post gets this id (an int64's decimal digits), e.g. one a JS number would round. */
+  nextPostId(id: string): void;
   setUnaudited(unaudited: boolean): void;
   setProcessingPolls(polls: number): void;
   setRateLimits(limits: Partial<RateLimits>): void;
@@ -80,6 +84,11 @@ export class TikTokInspection {
       trustCa: (ca) => void p.trustedCa.push(ca),
       setCreatorCap: (cap) => void (p.creatorCap = cap),
       setCreatorDailyPosts: (max) => void (p.creatorDailyPosts = max),
+      setPendingShareCap: (cap) => void (p.pendingShareCap = cap),
+      nextPostId: (id) => {
+        if (!/^[1-9]\d{0,18}$/.test(id) || BigInt(id) > 2n ** 63n - 1n) throw new Error(`${id} is not a positive int64`);
+        p.nextPostIds.push(id);
+      },
       setUnaudited: (unaudited) => void (p.unaudited = unaudited),
       setProcessingPolls: (polls) => void (p.processingPolls = polls),
       setRateLimits: (limits) => void Object.assign(world.rateLimits, limits),

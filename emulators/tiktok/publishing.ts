@@ -77,8 +77,10 @@ export interface Publish {
   failReason: string | null;
   /** Status fetches answered since the content arrived in full. */
   pollsSinceReady: number;
-  /** The public post id, once PUBLISH_COMPLETE with a non-private level. */
+  /** The public post id (an int64, kept as its decimal digits), once PUBLISH_COMPLETE with a non-private level. */
   postId: string | null;
+  /** An inbox draft the creator finished or discarded in the app: no longer a pending share. */
+  leftInbox: boolean;
   upload?: VideoUpload;
   photos?: PhotoPull[];
   createdAt: number;
@@ -107,6 +109,8 @@ export interface PublishingOptions {
   creatorCap?: number;
   /** Posts a creator may make through apps in 24 hours before spam_risk_too_many_posts (default 15, 3rd-party figure). */
   creatorDailyPosts?: number;
+  /** Inbox drafts (MEDIA_UPLOAD) a creator may have pending in 24 hours before spam_risk_too_many_pending_share (default 5, TikTok's; 0 turns it off). */
+  pendingShareCap?: number;
   /** URL prefixes verified for the app: PULL_FROM_URL of anything else is url_ownership_unverified (default: none). */
   verifiedPrefixes?: string[];
   /** An unaudited app: direct posts only to private accounts (default false). */
@@ -129,10 +133,13 @@ export class Publishing {
   processingPolls: number;
   creatorCap: number;
   creatorDailyPosts: number;
+  pendingShareCap: number;
   verifiedPrefixes: string[];
   unaudited: boolean;
   trustedCa: string[];
   readonly fetchMedia: FetchMedia | undefined;
+  /** Post ids the next public posts get, in order (a test's chosen int64 digits); then random ones. */
+  readonly nextPostIds: string[] = [];
   /** fail_reason the next publishes end with (FAILED), in order. */
   readonly failures: string[] = [];
   /** The next PUT of chunk `index` hangs `ms`: before reading its body (`unread`), or after receiving it whole (`unanswered`). */
@@ -145,6 +152,7 @@ export class Publishing {
     this.processingPolls = options.processingPolls ?? 1;
     this.creatorCap = options.creatorCap ?? 5;
     this.creatorDailyPosts = options.creatorDailyPosts ?? 15;
+    this.pendingShareCap = options.pendingShareCap ?? 5;
     this.verifiedPrefixes = [...(options.verifiedPrefixes ?? [])];
     this.unaudited = options.unaudited ?? false;
     this.trustedCa = [...(options.trustedCa ?? [])];
@@ -163,6 +171,7 @@ export class Publishing {
       failReason: null,
       pollsSinceReady: -1,
       postId: null,
+      leftInbox: false,
       createdAt: this.clock.now(),
       ...(input.upload ? { upload: { ...input.upload, received: 0, chunks: [], hash: createHash('sha256'), sha256: null, head: Buffer.alloc(0) } } : {}),
     };
@@ -202,6 +211,13 @@ export class Publishing {
     if (publish.pollsSinceReady > this.processingPolls) this.#finish(publish);
   }
 
+  /** Inbox drafts of the creator sent in the last 24 hours and still waiting for them (not failed, not finished in the app). */
+  pendingShares(openId: string): number {
+    const since = this.clock.now() - 24 * 3600_000;
+    return [...this.publishes.values()].filter((p) => p.openId === openId && p.mode === 'MEDIA_UPLOAD' && p.createdAt >= since
+      && p.status !== 'FAILED' && !p.leftInbox).length;
+  }
+
   isVerified(url: string): boolean {
     return this.verifiedPrefixes.some((prefix) => url.startsWith(prefix));
   }
@@ -211,7 +227,17 @@ export class Publishing {
     publish.status = publish.mode === 'MEDIA_UPLOAD' ? 'SEND_TO_USER_INBOX' : 'PUBLISH_COMPLETE';
     // A SELF_ONLY post never gets a public id; the others do once moderated (here: at once).
     if (publish.status === 'PUBLISH_COMPLETE' && publish.postInfo.privacy_level !== 'SELF_ONLY') {
-      publish.postId = `73${String(Date.now()).slice(-10)}${randomBytes(3).readUIntBE(0, 3).toString().padStart(7, '0')}`;
+      publish.postId = this.nextPostIds.shift() ?? newInt64Id(73n);
     }
   }
+}
+
+/**
+ * A TikTok id: an int64 (TikTok's ids are 19 digits, below 2^63), beginning with `prefix` (two digits)
+ * so that ids of different kinds are told apart in a test's output. Kept as its decimal digits: a JS
+ * number cannot hold it exactly.
+ */
+export function newInt64Id(prefix: bigint): string {
+  const tail = randomBytes(8).readBigUInt64BE() % 10n ** 17n;
+  return (prefix * 10n ** 17n + tail).toString();
 }

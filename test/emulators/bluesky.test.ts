@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/index.ts';
+import { BLOB_FIELDS } from '../../emulators/bluesky/lexicon.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000003080600000000000000', 'hex');
 
@@ -245,9 +246,14 @@ describe('blobs and posts', () => {
     assert.equal((await post(s, { text: 'four', embed: images(4) })).status, 200);
     assert.equal((await message({ embed: images(5) })).message, 'Invalid app.bsky.feed.post record: array too big (maximum 4, got 5) at $.record.embed.images');
     assert.equal((await message({ embed: images(1, {}) })).message, 'Invalid app.bsky.feed.post record: Missing required key "alt" at $.record.embed.images[0]');
-    const big = { ...blob, size: 1_200_073 };
+    // app.bsky.embed.images' maxSize is 2,000,000 bytes since 2026-04-08 (1,000,000 before).
+    const big = { ...blob, size: 2_000_001 };
     assert.equal((await message({ embed: { $type: 'app.bsky.embed.images', images: [{ image: big, alt: '' }] } })).message,
-      'Invalid app.bsky.feed.post record: blob too big (maximum 1000000, got 1200073) at $.record.embed.images[0].image');
+      'Invalid app.bsky.feed.post record: blob too big (maximum 2000000, got 2000001) at $.record.embed.images[0].image');
+    // A link card's thumbnail keeps the 1,000,000-byte cap.
+    const card = (size: number) => ({ $type: 'app.bsky.embed.external', external: { uri: 'https://example.com/', title: 't', description: 'd', thumb: { ...blob, size } } });
+    assert.equal((await message({ embed: card(1_000_001) })).message,
+      'Invalid app.bsky.feed.post record: blob too big (maximum 1000000, got 1000001) at $.record.embed.external.thumb');
 
     const other = await newAccount();
     const foreign = await uploadBlob(other, Buffer.concat([PNG, Buffer.from('x')]), 'image/png');
@@ -489,6 +495,37 @@ describe('fault injection', () => {
 // The official client, when installed (it is not a dependency): login, uploadBlob and post must work.
 const atprotoApi = await import(String('@atproto/api')).catch(() => null);
 describe('@atproto/api compatibility', { skip: atprotoApi ? false : '@atproto/api is not installed' }, () => {
+  it('the blob constraints the emulator reads from its vendored lexicons (description/) are the installed client\'s', () => {
+    const bundled = (nsid: string, def: string, property: string) => {
+      const defs = atprotoApi.schemas.find((doc: { id: string }) => doc.id === nsid).defs;
+      const field = (defs[def].properties ?? defs[def].record.properties)[property];
+      return { accept: field.accept, maxSize: field.maxSize };
+    };
+    assert.deepEqual(BLOB_FIELDS, {
+      postImage: bundled('app.bsky.embed.images', 'image', 'image'),
+      postVideo: bundled('app.bsky.embed.video', 'main', 'video'),
+      linkThumb: bundled('app.bsky.embed.external', 'external', 'thumb'),
+      avatar: bundled('app.bsky.actor.profile', 'main', 'avatar'),
+      banner: bundled('app.bsky.actor.profile', 'main', 'banner'),
+    });
+    assert.deepEqual([BLOB_FIELDS.postImage.maxSize, BLOB_FIELDS.postVideo.maxSize, BLOB_FIELDS.linkThumb.maxSize], [2_000_000, 300_000_000, 1_000_000]);
+  });
+
+  it('uploads a 1.5 MB image blob and posts with it (app.bsky.embed.images allows 2 MB)', async () => {
+    pds.addAccount({ handle: 'agent-big.test', password: 'pw', appPasswords: ['app-pass-word-here'] });
+    const agent = new atprotoApi.AtpAgent({ service: pds.url });
+    await agent.login({ identifier: 'agent-big.test', password: 'app-pass-word-here' });
+    const bytes = Buffer.concat([PNG, Buffer.alloc(1_500_000 - PNG.length, 1)]);
+    const uploaded = await agent.uploadBlob(new Uint8Array(bytes), { encoding: 'image/png' });
+    assert.equal(uploaded.data.blob.size, 1_500_000);
+    const res = await agent.post({
+      text: 'a 1.5 MB image',
+      embed: { $type: 'app.bsky.embed.images', images: [{ image: uploaded.data.blob, alt: 'big' }] },
+    });
+    const record = pds.records().find((r) => r.uri === res.uri);
+    assert.equal((record?.value as any).embed.images[0].image.size, 1_500_000);
+  });
+
   it('logs in, uploads a blob and posts with AtpAgent', async () => {
     pds.addAccount({ handle: 'agent.test', password: 'pw', appPasswords: ['app-pass-word-here'] });
     const agent = new atprotoApi.AtpAgent({ service: pds.url });

@@ -262,3 +262,79 @@ describe('the Display API (POST /v2/video/list/, /v2/video/query/)', () => {
     assert.deepEqual(res.body.data.user, { follower_count: 9, following_count: 0, likes_count: 70, video_count: 1 });
   });
 });
+
+describe('the Content Posting API (inits and the status fetch)', () => {
+  const INT64_MAX = 2n ** 63n - 1n;
+  let posting: TikTokEmulator;
+  before(async () => {
+    posting = await startTikTokEmulator({ processingPolls: 0, rateLimits: { init: 0, status: 0 } });
+  });
+  after(() => posting.close());
+
+  const creator = () => {
+    const user = posting.addUser();
+    return { openId: user.openId, token: posting.oauth.issue(user.openId, APP.clientId, ['user.info.basic', 'video.publish', 'video.upload']).accessToken };
+  };
+  const call = async (path: string, token: string, body: unknown) => {
+    const res = await fetch(`${posting.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, text, body: JSON.parse(text) as any };
+  };
+  /** An MP4's first box, padded: enough for TikTok's format check. */
+  const VIDEO = Buffer.concat([Buffer.from('00000018667479706d703432', 'hex'), Buffer.alloc(988)]);
+  const source = { source: 'FILE_UPLOAD', video_size: VIDEO.length, chunk_size: VIDEO.length, total_chunk_count: 1 };
+  /** A direct post of VIDEO, uploaded whole; the raw text of its status fetch. */
+  const directPost = async (c: { token: string }) => {
+    const init = await call('/v2/post/publish/video/init/', c.token, { post_info: { title: 't', privacy_level: 'PUBLIC_TO_EVERYONE' }, source_info: source });
+    assert.equal(init.status, 200, init.text);
+    const put = await fetch(init.body.data.upload_url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': `bytes 0-${VIDEO.length - 1}/${VIDEO.length}` }, body: new Uint8Array(VIDEO) });
+    assert.equal(put.status, 201);
+    return (await call('/v2/post/publish/status/fetch/', c.token, { publish_id: init.body.data.publish_id })).text;
+  };
+
+  test('publicaly_available_post_id is list<int64>: JSON numbers written with every digit, each below 2^63', async () => {
+    const c = creator();
+    posting.nextPostId('7663542984343883021');
+    const exact = await directPost(c);
+    assert.match(exact, /"status":"PUBLISH_COMPLETE"/);
+    assert.match(exact, /"publicaly_available_post_id":\[7663542984343883021\]/, exact);
+    for (let i = 0; i < 12; i += 1) {
+      const digits = /"publicaly_available_post_id":\[(\d+)\]/.exec(await directPost(c))?.[1];
+      assert.ok(digits && digits.length === 19 && BigInt(digits) <= INT64_MAX, `an int64 of 19 digits: ${digits}`);
+    }
+    assert.throws(() => posting.nextPostId('92233720368547758080'), /not a positive int64/);
+  });
+
+  test('the Video Object\'s ids are strings of an int64\'s digits', async () => {
+    const c = creator();
+    for (let i = 0; i < 12; i += 1) {
+      const { id } = posting.addVideo(c.openId);
+      assert.ok(typeof id === 'string' && /^\d{19}$/.test(id) && BigInt(id) <= INT64_MAX, id);
+    }
+  });
+
+  test('spam_risk_too_many_pending_share: a creator\'s 6th inbox draft in 24 hours, video or photo, is refused (403)', async () => {
+    const c = creator();
+    posting.setVerifiedPrefixes(['https://cdn.example.com/']);
+    for (let i = 0; i < 5; i += 1) assert.equal((await call('/v2/post/publish/inbox/video/init/', c.token, { source_info: source })).status, 200);
+    const video = await call('/v2/post/publish/inbox/video/init/', c.token, { source_info: source });
+    assert.deepEqual([video.status, video.body.error.code], [403, 'spam_risk_too_many_pending_share']);
+    const photo = await call('/v2/post/publish/content/init/', c.token, {
+      media_type: 'PHOTO', post_mode: 'MEDIA_UPLOAD', post_info: {}, source_info: { source: 'PULL_FROM_URL', photo_images: ['https://cdn.example.com/a.jpg'], photo_cover_index: 0 },
+    });
+    assert.deepEqual([photo.status, photo.body.error.code], [403, 'spam_risk_too_many_pending_share']);
+    assert.equal((await call('/v2/post/publish/video/init/', c.token, { post_info: { privacy_level: 'SELF_ONLY' }, source_info: source })).status, 200, 'a direct post is not a pending share');
+    posting.clock.advance(24 * 3600_000 + 1);
+    const fresh = posting.oauth.issue(c.openId, APP.clientId, ['video.upload']).accessToken;
+    assert.equal((await call('/v2/post/publish/inbox/video/init/', fresh, { source_info: source })).status, 200, 'a day later the drafts no longer count');
+  });
+
+  test('branded content cannot be private: brand_content_toggle with SELF_ONLY is 400 invalid_params', async () => {
+    const c = creator();
+    const branded = await call('/v2/post/publish/video/init/', c.token, { post_info: { privacy_level: 'SELF_ONLY', brand_content_toggle: true }, source_info: source });
+    assert.deepEqual([branded.status, branded.body.error.code], [400, 'invalid_params']);
+    assert.match(branded.body.error.message, /Branded content visibility cannot be set to private/);
+    const open = await call('/v2/post/publish/video/init/', c.token, { post_info: { privacy_level: 'FOLLOWER_OF_CREATOR', brand_content_toggle: true }, source_info: source });
+    assert.equal(open.status, 200, open.text);
+  });
+});

@@ -73,6 +73,12 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     return undefined;
   };
 
+  /** An inbox draft (MEDIA_UPLOAD) past the creator's pending shares of the last 24 hours; undefined when it may go. */
+  const inboxRefusal = (user: TikTokUser): Reply | undefined => {
+    if (publishing.pendingShareCap <= 0 || publishing.pendingShares(user.openId) < publishing.pendingShareCap) return undefined;
+    return forbidden('spam_risk_too_many_pending_share', 'The daily upload cap from the API is reached for the current user.');
+  };
+
   const record = (path: string, user: TikTokUser, body: unknown, answer: Reply, publish?: Publish): Reply => {
     const code = (answer.body as { error?: { code?: string } })?.error?.code ?? 'ok';
     publishing.inits.push({ path, openId: user.openId, body: structuredClone(body), publishId: publish?.publishId ?? null, answer: code, at: publishing.clock.now() });
@@ -88,7 +94,7 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     const postInfo = isPlainObject(body.post_info) ? body.post_info : {};
     const refusal = source.source !== 'FILE_UPLOAD'
       ? invalidParams('source_info.source must be FILE_UPLOAD (PULL_FROM_URL of videos is not emulated).')
-      : chunkRuleBroken(source) ?? (mode === 'DIRECT_POST' ? postInfoProblem(postInfo, 'video') ?? directRefusal(who.user, postInfo) : undefined);
+      : chunkRuleBroken(source) ?? (mode === 'DIRECT_POST' ? postInfoProblem(postInfo, 'video') ?? directRefusal(who.user, postInfo) : inboxRefusal(who.user));
     if (refusal) return record(path, who.user, body, refusal);
     const publish = publishing.create({
       openId: who.user.openId, kind: 'video', mode, postInfo: mode === 'DIRECT_POST' ? postInfo : {},
@@ -111,7 +117,7 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     const refusal = photoProblem(body, source, urls) ?? postInfoProblem(postInfo, 'photo', mode)
       ?? (urls.find((u) => !publishing.isVerified(u)) !== undefined
         ? forbidden('url_ownership_unverified', 'The domain or URL prefix of the media URL is not verified for this client.') : undefined)
-      ?? (mode === 'DIRECT_POST' ? directRefusal(who.user, postInfo) : undefined);
+      ?? (mode === 'DIRECT_POST' ? directRefusal(who.user, postInfo) : inboxRefusal(who.user));
     if (refusal) return record(path, who.user, body, refusal);
     const publish = publishing.create({ openId: who.user.openId, kind: 'photo', mode, postInfo });
     void pullPhotos(publishing, publish, urls);
@@ -156,7 +162,8 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
         return ok({
           status: publish.status,
           ...(publish.failReason ? { fail_reason: publish.failReason } : {}),
-          publicaly_available_post_id: publish.postId ? [publish.postId] : [],
+          // list<int64>: JSON numbers written with every digit (beyond what a JS number holds exactly).
+          publicaly_available_post_id: publish.postId ? [int64(publish.postId)] : [],
           ...(publish.upload ? { uploaded_bytes: publish.upload.received } : {}),
           ...(publish.photos ? { downloaded_bytes: publish.photos.reduce((n, p) => n + (p.bytes ?? 0), 0) } : {}),
         });
@@ -164,6 +171,9 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     },
   ];
 }
+
+/** An int64 as a JSON number with all its digits (JSON.stringify writes a raw JSON text as is). */
+const int64 = (digits: string): unknown => (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(digits);
 
 /** TikTok's chunk rules (Media Transfer Guide), checked at init. */
 function chunkRuleBroken(source: Record<string, unknown>): Reply | undefined {
@@ -186,6 +196,10 @@ function postInfoProblem(postInfo: Record<string, unknown>, kind: 'video' | 'pho
   const description = postInfo.description;
   if (description !== undefined && (typeof description !== 'string' || description.length > 4000)) return invalidParams('post_info.description must be a string of at most 4000 UTF-16 code units.');
   if (mode === 'DIRECT_POST' && typeof postInfo.privacy_level !== 'string') return invalidParams('post_info.privacy_level is required.');
+  // The content sharing guidelines: branded content (a paid partnership) cannot be private.
+  if (mode === 'DIRECT_POST' && postInfo.brand_content_toggle === true && postInfo.privacy_level === 'SELF_ONLY') {
+    return invalidParams('Branded content visibility cannot be set to private: privacy_level SELF_ONLY with brand_content_toggle true.');
+  }
   return undefined;
 }
 

@@ -9,7 +9,11 @@ import { classifierFor, openSession, type Classifier } from './session.ts';
 import { judge, textsOf } from './shape.ts';
 
 const POST = 'app.bsky.feed.post';
-const MAX_IMAGE_BYTES = 1_000_000;
+/**
+ * app.bsky.embed.images' image blob `maxSize` in the official lexicon: 2,000,000 bytes since
+ * 2026-04-08 (bluesky-social/atproto #4823; 1,000,000 before).
+ */
+const MAX_IMAGE_BYTES = 2_000_000;
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
 
 export function createBlueskyAdapter(options: { service: string }): NetworkAdapter {

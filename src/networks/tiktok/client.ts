@@ -144,7 +144,10 @@ export class TikTokClient {
   }
 
   async status(publishId: string): Promise<PublishStatus> {
-    const data = await this.#post('/v2/post/publish/status/fetch/', { publish_id: publishId });
+    // publicaly_available_post_id is list<int64>: JSON numbers of 19 digits, which JSON.parse rounds
+    // (7663542984343883021 becomes 7663542984343883000). The answer is read again keeping their digits.
+    const answer = await this.#postAnswer('/v2/post/publish/status/fetch/', { publish_id: publishId });
+    const data = this.#dataOf({ ...answer, body: parseKeepingIntegers(answer.text) });
     const ids = data.publicaly_available_post_id;
     const uploaded = Number(data.uploaded_bytes);
     return {
@@ -156,7 +159,11 @@ export class TikTokClient {
   }
 
   async #post(path: string, json: unknown): Promise<Record<string, unknown>> {
-    return this.#dataOf(await this.#http.call({ url: path, method: 'POST', json, headers: { 'content-type': 'application/json; charset=UTF-8' } }));
+    return this.#dataOf(await this.#postAnswer(path, json));
+  }
+
+  #postAnswer(path: string, json: unknown): Promise<NetworkAnswer> {
+    return this.#http.call({ url: path, method: 'POST', json, headers: { 'content-type': 'application/json; charset=UTF-8' } });
   }
 
   /** The envelope's `data`: a 2xx whose envelope is not `ok` is a refusal all the same. */
@@ -165,6 +172,21 @@ export class TikTokClient {
     const code = envelope?.error?.code;
     if (code !== undefined && code !== 'ok') throw this.#http.failureOf({ ...answer, status: answer.status < 400 ? 400 : answer.status });
     return envelope?.data ?? {};
+  }
+}
+
+/**
+ * JSON.parse, but an integer a JS number cannot hold exactly stays its decimal digits (a string): the
+ * reviver's `context.source` (Node 22+) is the number as the text wrote it. Anything not JSON is the
+ * text itself, as the HTTP client gives it.
+ */
+function parseKeepingIntegers(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+      typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '') ? context!.source : value);
+  } catch {
+    return text;
   }
 }
 
@@ -200,6 +222,11 @@ function classify(answer: NetworkAnswer, reason: string): Failure | undefined {
       return { kind: 'retryable', code: 'rate_limited', reason: `rate limited (${reason})`, retryAfterMs: RATE_LIMIT_WAIT_MS };
     case 'spam_risk_too_many_posts':
       return { kind: 'permanent', code: 'quota', reason: `the creator reached TikTok's daily cap on posts made through apps (${reason}); post again tomorrow` };
+    case 'spam_risk_too_many_pending_share':
+      // At most 5 inbox drafts pending in 24 hours (the Upload reference). A slot frees when the creator
+      // finishes or deletes a draft in the app, or a day after it was sent: nothing Crier can see, so
+      // not retried on a timer (and a retried photo init could not be told from a crash inside it).
+      return { kind: 'permanent', code: 'quota', reason: `the creator has too many drafts waiting in their TikTok inbox (${reason}); they finish or delete some in the TikTok app, then post again` };
     case 'reached_active_user_cap':
       return { kind: 'permanent', code: 'quota', reason: `reached_active_user_cap: TikTok's 24-hour cap on distinct creators direct-posting through this app is reached (${reason}); try again later, or use postMode MEDIA_UPLOAD` };
     case 'unaudited_client_can_only_post_to_private_accounts':

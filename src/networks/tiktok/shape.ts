@@ -9,7 +9,7 @@ const PHOTO_EXTENSIONS = /\.(jpe?g|webp)$/i;
 
 /**
  * What TikTok cannot publish, refused before any call: a root with one video, or 1 to 35 JPEG or
- * WebP photos, a direct-post caption within 2,200 UTF-16 units, a photo post's title and description
+ * WebP photos, no private branded content, a direct-post caption within 2,200 UTF-16 units, a photo post's title and description
  * within 90 and 4,000 (the text they default to is cut to fit).
  */
 export function shapeOf(input: PreflightPost): 'video' | 'photo' {
@@ -17,6 +17,7 @@ export function shapeOf(input: PreflightPost): 'video' | 'photo' {
   const media = input.containers[0]!.media;
   const kinds = media.map((m) => mediaKind(m.filename));
   if (!media.length) throw refused('a TikTok post needs a video or photos in its first container');
+  checkBrandedPrivacy(block);
   if (kinds.includes('video')) {
     if (media.length > 1) throw refused(`the first container has ${media.length} media with a video; TikTok posts one video alone, or photos`, 'media_rejected');
     const text = textOf(block, input.containers[0]!.content);
@@ -33,4 +34,14 @@ export function shapeOf(input: PreflightPost): 'video' | 'photo' {
     throw refused(`tiktok.description is ${block.description.length} UTF-16 code units long; TikTok takes at most ${TIKTOK_DESCRIPTION_MAX}`);
   }
   return 'photo';
+}
+
+/**
+ * Branded content (a paid partnership, `brandContentToggle`) cannot be private, TikTok's content
+ * sharing guidelines say: a direct post asking both is refused. An inbox draft sends neither (the
+ * creator chooses them in the app).
+ */
+function checkBrandedPrivacy(block: TiktokBlock): void {
+  if (postModeOf(block) !== 'DIRECT_POST' || block.brandContentToggle !== true || block.privacyLevel !== 'SELF_ONLY') return;
+  throw refused('tiktok.brandContentToggle: branded content cannot be private on TikTok; choose a privacyLevel other than SELF_ONLY, or leave brandContentToggle off');
 }

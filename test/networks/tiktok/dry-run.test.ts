@@ -41,6 +41,16 @@ describe('a dry run of a TikTok direct post', () => {
     assert.match(verdict.reasons[0], /tiktok\.disableComment: comments are turned off in @guarded\.one's TikTok settings/);
   });
 
+  test('branded content made private: refused as the create refuses it, whatever the creator allows, without asking TikTok', async () => {
+    const before = creatorCalls(open);
+    const res = await s.h.server.request('POST', '/v1/posts?dry_run=true', {
+      key: s.org.key, body: { accounts: [open.id], containers: [{ content: 'a clip', media: [video] }], tiktok: { postMode: 'DIRECT_POST', privacyLevel: 'SELF_ONLY', brandContentToggle: true } },
+    });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.deepEqual(res.body.details, [{ field: 'socialAccounts[0]', message: 'tiktok: tiktok.brandContentToggle: branded content cannot be private on TikTok; choose a privacyLevel other than SELF_ONLY, or leave brandContentToggle off' }]);
+    assert.equal(creatorCalls(open), before);
+  });
+
   test('what the creator allows: ok, no reasons, no notes; nothing stored, nothing sent but creator_info', async () => {
     const posts = await countRows(s.h.server.db, 'posts', s.org.orgId);
     const verdict = await dryRun(open, { postMode: 'DIRECT_POST', privacyLevel: 'PUBLIC_TO_EVERYONE', disableComment: false });

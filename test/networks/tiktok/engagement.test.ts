@@ -61,6 +61,16 @@ describe('TikTok engagement capabilities', () => {
     assert.match(page.items[0]!.url, new RegExp(`^https://www\\.tiktok\\.com/@ada\\.stats/video/${dest.platformPostId}`));
   });
 
+  it('a public id beyond a JS number\'s precision (7663542984343883021) is read back exactly: its figures are found', async () => {
+    const ida = await s.addCreator('ida.int64');
+    s.tt.nextPostId('7663542984343883021');
+    const dest = await videoPost(ida, 'int64.mp4', { postMode: 'DIRECT_POST', privacyLevel: 'PUBLIC_TO_EVERYONE' });
+    assert.equal(dest.platformPostId, '7663542984343883021');
+    s.tt.setVideoStats(dest.platformPostId, { likeCount: 9, viewCount: 90 });
+    const metrics = await caps.analytics!.post!(engaged(ida), published(dest.platformPostId, dest.platformPostUrl));
+    assert.deepEqual([metrics.likes, metrics.views], [9, 90]);
+  });
+
   it('an inbox draft (MEDIA_UPLOAD) is known by its publish_id: no figures, and nothing is asked of TikTok', async () => {
     const bo = await s.addCreator('bo.inbox');
     const dest = await videoPost(bo, 'inbox.mp4', {});

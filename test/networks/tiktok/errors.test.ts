@@ -86,6 +86,20 @@ describe('TikTok\'s refusals, classified', () => {
     }
   });
 
+  it('spam_risk_too_many_pending_share: too many drafts waiting in the creator\'s inbox; failed, saying what frees a slot', async () => {
+    const pat = await s.addCreator('pat.pending');
+    s.tt.setPendingShareCap(1);
+    try {
+      assert.equal((await s.publish(pat, await videoBody())).socialAccounts[0].status, 'published');
+      assert.match(await failedWith(pat, await videoBody()),
+        /^tiktok: the creator has too many drafts waiting in their TikTok inbox \(.*\(spam_risk_too_many_pending_share\) \[log_id \w+\]\); they finish or delete some in the TikTok app, then post again$/);
+      s.tt.postFromInbox(s.tt.publishes().find((p) => p.openId === pat.openId && p.status === 'SEND_TO_USER_INBOX')!.publishId);
+      assert.equal((await s.publish(pat, await videoBody())).socialAccounts[0].status, 'published', 'a draft finished in the app frees its slot');
+    } finally {
+      s.tt.setPendingShareCap(5);
+    }
+  });
+
   it('unaudited_client_can_only_post_to_private_accounts: a public account through an unaudited app; a private one posts', async () => {
     const pub = await s.addCreator('ed.public');
     const priv = await s.addCreator('flo.private', { privateAccount: true });

@@ -87,6 +87,15 @@ describe('publishing to TikTok', () => {
     assert.deepEqual(rows.map((r) => Number(r.org_id)), [s.org.orgId], 'the creator is counted under the cap');
   });
 
+  it('a public post\'s id is TikTok\'s int64 to the last digit (a JSON number a JS number would round): its id and URL', async () => {
+    const ivo = await s.addCreator('ivo.digits');
+    // 7663542984343883021 as a JS number is 7663542984343883000.
+    s.tt.nextPostId('7663542984343883021');
+    const dest = published(await s.publish(ivo, await videoPost('int64.mp4', await paddedVideo(1 * MB), { tiktok: { postMode: 'DIRECT_POST', privacyLevel: 'PUBLIC_TO_EVERYONE' } })));
+    assert.equal(dest.platformPostId, '7663542984343883021');
+    assert.equal(dest.platformPostUrl, 'https://www.tiktok.com/@ivo.digits/video/7663542984343883021');
+  });
+
   it('a direct post left unset follows the creator\'s settings; SELF_ONLY gets no public id: the profile URL and a note', async () => {
     const cat = await s.addCreator('cat.private', { commentDisabled: true, duetDisabled: true, stitchDisabled: true });
     const post = await s.publish(cat, await videoPost('self.mp4', await paddedVideo(1 * MB), { tiktok: { postMode: 'DIRECT_POST', privacyLevel: 'SELF_ONLY' } }));
@@ -165,6 +174,16 @@ describe('publishing to TikTok', () => {
       const body = async (field: string) => videoPost('i.mp4', await paddedVideo(1 * MB), { tiktok: { postMode: 'DIRECT_POST', privacyLevel: 'SELF_ONLY', [field]: false } });
       assert.match(await refused(fay, await body('disableComment')), /^tiktok: tiktok\.disableComment: comments are turned off in @fay\.quiet's TikTok settings/);
       assert.match(await refused(fay, await body('disableDuet')), /^tiktok: tiktok\.disableDuet: duets are turned off/);
+    });
+
+    it('branded content made private: refused at creation, before any call (TikTok: branded content cannot be private)', async () => {
+      const hu = await s.addCreator('hu.brand');
+      const body = await videoPost('b.mp4', await paddedVideo(1 * MB), { tiktok: { postMode: 'DIRECT_POST', privacyLevel: 'SELF_ONLY', brandContentToggle: true } });
+      const res = await s.h.server.request('POST', '/v1/posts', { key: s.org.key, body: { accounts: [hu.id], ...body } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(res.body.details, [{ field: 'socialAccounts[0]', message: 'tiktok: tiktok.brandContentToggle: branded content cannot be private on TikTok; choose a privacyLevel other than SELF_ONLY, or leave brandContentToggle off' }]);
+      assert.equal(s.tt.creatorInfoCalls().filter((c) => c.openId === hu.openId).length, 0);
+      assert.equal(s.tt.inits().filter((i) => i.openId === hu.openId).length, 0);
     });
 
     it('a video longer than the creator may post', async () => {
