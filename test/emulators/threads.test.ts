@@ -274,6 +274,19 @@ describe('publishing', () => {
     assert.deepEqual(replies.body.data[0], { id: replyId, text: 'a reply', replied_to: { id: root }, root_post: { id: root } });
   });
 
+  // Media-retrieval reference (developers.facebook.com/documentation/threads/reference/media-retrieval,
+  // checked 2026-11-29) lists these fields for GET /{threads-media-id}: none of them is a "nonexisting field".
+  test('a media node answers every field the media-retrieval reference lists: alt_text and the reply fields; ones without a value are left out', async () => {
+    const image = await container({ media_type: 'IMAGE', image_url: `${mediaUrl}/a.png`, alt_text: 'a red square', reply_control: 'mentioned_only' });
+    const mediaId = (await post(`/v1.0/${user.id}/threads_publish`, { creation_id: image })).body.id as string;
+    const node = await read(`/v1.0/${mediaId}`, { fields: 'id,alt_text,has_replies,is_reply_owned_by_me,hide_status,reply_audience,thumbnail_url,link_attachment_url,quoted_post,reposted_post,gif_url,poll_attachment,topic_tag,is_spoiler_media,text_entities,text_attachment,location_id' });
+    assert.equal(node.status, 200, JSON.stringify(node.body));
+    assert.deepEqual(node.body, { id: mediaId, alt_text: 'a red square', has_replies: false, is_reply_owned_by_me: true, hide_status: 'NOT_HUSHED', reply_audience: 'MENTIONED_ONLY' });
+    const listed = await read(`/v1.0/me/threads`, { fields: 'id,alt_text', limit: '1' });
+    assert.deepEqual(listed.body.data[0], { id: mediaId, alt_text: 'a red square' });
+    refusal(await read(`/v1.0/${mediaId}`, { fields: 'id,bogus' }), 100);
+  });
+
   test('faults: Media Not Found once on a FINISHED container, an EXPIRED container, a spent publishing limit (9)', async () => {
     const id = await container({ media_type: 'TEXT', text: 'not found once' });
     threads.notFoundOnPublish(1);

@@ -16,7 +16,7 @@ const invalidField = (field: string, node: string): Reply => metaError(`(#100) T
 /** Meta's timestamp format: 2024-07-01T12:00:00+0000. */
 export const metaTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-export const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
+const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
   id: (m) => m.id,
   permalink: (m) => m.permalink,
   shortcode: (m) => m.shortcode,
@@ -34,6 +34,26 @@ export const MEDIA_FIELDS: Record<string, (m: ThreadsMedia) => unknown> = {
   children: (m) => (m.mediaType === 'CAROUSEL_ALBUM' ? { data: m.media.map((_, i) => ({ id: `${m.id}${String(i + 1).padStart(2, '0')}` })) } : undefined),
   is_quote_post: () => false,
 };
+
+/**
+ * Fields the media-retrieval reference lists for GET /{threads-media-id} that the emulator keeps
+ * nothing for: accepted and left out of the answer, as Graph leaves out a field without a value
+ * (asking for them is no "nonexisting field").
+ */
+const UNMODELLED_MEDIA_FIELDS = ['thumbnail_url', 'link_attachment_url', 'quoted_post', 'reposted_post', 'gif_url', 'poll_attachment', 'topic_tag', 'is_spoiler_media', 'text_entities', 'text_attachment', 'location_id'];
+
+/** Every field the media-retrieval reference lists, some depending on who asks. */
+export function mediaNodeFields(world: ThreadsWorld, callerId: string): Record<string, (m: ThreadsMedia) => unknown> {
+  return {
+    ...MEDIA_FIELDS,
+    alt_text: (m) => (m.media.length === 1 ? m.media[0]!.altText : undefined),
+    has_replies: (m) => world.publishing.media.some((r) => r.replyToId === m.id),
+    is_reply_owned_by_me: (m) => m.userId === callerId,
+    hide_status: (m) => (m.hidden ? 'HIDDEN' : 'NOT_HUSHED'),
+    reply_audience: (m) => m.replyControl.toUpperCase(),
+    ...Object.fromEntries(UNMODELLED_MEDIA_FIELDS.map((field) => [field, () => undefined])),
+  };
+}
 
 /** The requested fields of a node, or the refusal of an unknown one (a node's own `status` field is no Reply). */
 export function pick<T>(node: T, fields: string, known: Record<string, (n: T) => unknown>, type: string): { values: Record<string, unknown> } | { refused: Reply } {
@@ -66,7 +86,7 @@ function readNode(world: ThreadsWorld, req: ThreadsRequest): Reply {
   if (container && container.userId === caller.userId) return readContainer(world, container, params.fields ?? 'id');
   const media = world.publishing.media.find((m) => m.id === id && m.userId === caller.userId);
   if (!media) return objectNotFound(id);
-  const out = pick(media, params.fields ?? 'id', MEDIA_FIELDS, 'ThreadsMedia');
+  const out = pick(media, params.fields ?? 'id', mediaNodeFields(world, caller.userId), 'ThreadsMedia');
   if ('refused' in out) return out.refused;
   return { status: 200, body: { ...out.values, id: media.id } };
 }
@@ -103,8 +123,9 @@ function listOf(world: ThreadsWorld, req: ThreadsRequest, replies: boolean): Rep
     .reverse()
     // Seeded posts (addPost) may be older than ones published before them; a stable sort keeps publishing order among equal times.
     .sort((a, b) => b.publishedAt - a.publishedAt);
+  const fields = mediaNodeFields(world, caller.userId);
   return pageOf(all, params, (media) => {
-    const out = pick(media, params.fields ?? 'id', MEDIA_FIELDS, 'ThreadsMedia');
+    const out = pick(media, params.fields ?? 'id', fields, 'ThreadsMedia');
     return 'refused' in out ? out.refused : { ...out.values, id: media.id };
   });
 }

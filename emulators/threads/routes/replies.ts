@@ -5,7 +5,7 @@
 // and no like count: the author is `username`.
 import type { Reply } from '../../shared/http.ts';
 import type { ThreadsMedia, ThreadsWorld } from '../world.ts';
-import { MEDIA_FIELDS, pick } from './nodes.ts';
+import { mediaNodeFields, pick } from './nodes.ts';
 import { pageOf } from './paging.ts';
 import { callerOf, isReply, missingPermission, objectNotFound, paramsOf } from './params.ts';
 import type { ThreadsRequest, ThreadsRoute } from './route.ts';
@@ -14,15 +14,11 @@ export function replyRoutes(world: ThreadsWorld): ThreadsRoute[] {
   return [{ method: 'GET', url: '/:version/:id/conversation', handler: (req) => mediaRepliesOf(world, req, true) }];
 }
 
-/** The fields a reply answers (Meta's Postman collection `fields_replies`), some depending on who asks. */
+/** The fields a reply answers (Meta's Postman collection `fields_replies`): a media node's, and its author's picture and badge. */
 function replyFields(world: ThreadsWorld, callerId: string): Record<string, (m: ThreadsMedia) => unknown> {
   const user = (m: ThreadsMedia) => world.users.get(m.userId);
   return {
-    ...MEDIA_FIELDS,
-    has_replies: (m) => world.publishing.media.some((r) => r.replyToId === m.id),
-    is_reply_owned_by_me: (m) => m.userId === callerId,
-    hide_status: (m) => (m.hidden ? 'HIDDEN' : 'NOT_HUSHED'),
-    reply_audience: (m) => m.replyControl.toUpperCase(),
+    ...mediaNodeFields(world, callerId),
     profile_picture_url: (m) => user(m)?.profilePictureUrl ?? undefined,
     is_verified: (m) => user(m)?.isVerified ?? false,
   };
