@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './failures.ts';
+import { LOGIN_CONFIG_ID } from './networks/oauth.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
 import { isNetworkId, type ManagedApps, type NetworkId } from './networks/types.ts';
 import { parseSecretKey } from './security/crypto.ts';
@@ -204,7 +205,10 @@ function secretKeyProblem(value: string): string[] {
   }
 }
 
-/** CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, for any network that connects through OAuth: both or neither. */
+/**
+ * CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, for any network that connects through OAuth: both or
+ * neither; and CRIER_<NETWORK>_LOGIN_CONFIG_ID where the network's dialog takes a saved configuration.
+ */
 function managedApps(env: NodeJS.ProcessEnv, problems: string[]): ManagedApps {
   const apps: ManagedApps = {};
   for (const network of NETWORK_LIST) {
@@ -212,7 +216,12 @@ function managedApps(env: NodeJS.ProcessEnv, problems: string[]): ManagedApps {
     const prefix = `CRIER_${network.id.toUpperCase()}_CLIENT`;
     const clientId = env[`${prefix}_ID`]?.trim();
     const clientSecret = env[`${prefix}_SECRET`]?.trim();
-    if (clientId && clientSecret) apps[network.id] = { clientId, clientSecret };
+    const configVar = `CRIER_${network.id.toUpperCase()}_LOGIN_CONFIG_ID`;
+    const loginConfigId = env[configVar]?.trim();
+    if (loginConfigId && !network.connect.loginConfiguration) problems.push(`${configVar}: ${network.label}'s login takes no saved configuration`);
+    else if (loginConfigId && !LOGIN_CONFIG_ID.test(loginConfigId)) problems.push(`${configVar} must be the configuration's id (digits)`);
+    else if (loginConfigId && !clientId) problems.push(`${configVar} needs ${prefix}_ID and ${prefix}_SECRET (the app it belongs to)`);
+    if (clientId && clientSecret) apps[network.id] = { clientId, clientSecret, ...(loginConfigId ? { loginConfigId } : {}) };
     else if (clientId || clientSecret) problems.push(`set both ${prefix}_ID and ${prefix}_SECRET (the operator's ${network.label} app), or neither`);
   }
   return apps;

@@ -74,6 +74,8 @@ export const dialogRedirectNotAllowed = () =>
     message: "URL Blocked: This redirect failed because the redirect URI is not whitelisted in the app's Client OAuth Settings. Make sure Client and Web OAuth Login are on and add all your app domains as Valid OAuth Redirect URIs.",
     code: 191,
   });
+/** Invented wording: Meta documents no answer for a config_id that is not one of the app's configurations. */
+export const dialogInvalidConfiguration = () => graphError({ message: 'Invalid config_id: this configuration does not belong to the app. This message is only shown to developers.', code: 100 });
 export const dialogInvalidScopes = (scopes: string[]) => graphError({ message: `Invalid Scopes: ${scopes.join(', ')}. This message is only shown to developers.`, code: 100 });
 
 /** "Tuesday, 10-Dec-24 17:00:00 PST"-style date of Meta's expiry message (UTC here). */

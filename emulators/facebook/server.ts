@@ -56,6 +56,8 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   addPage(userId: string, input?: AddPageInput): FbPage;
   /** While on, the user declines on the dialog (redirect with error=access_denied&error_reason=user_denied). */
   declineConsent(decline?: boolean): void;
+  /** A Facebook Login for Business configuration of app `clientId` granting `scopes` (the App Dashboard's Configurations). */
+  addLoginConfiguration(input: { id: string; clientId: string; scopes: string[] }): void;
   /** Every token-endpoint grant in order (authorization_code, fb_exchange_token), or those of one grant. */
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
   /** What an issued token stands for (user or Page, expiry). */
@@ -80,7 +82,7 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
   const trusted = [...(opts.mediaCa ?? [])];
   const pages = new PagesStore();
   const world: FbWorld = {
-    store, oauth, clock, decline: false, longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
+    store, oauth, clock, decline: false, loginConfigurations: new Map(), longLivedSecs: opts.longLivedSecs ?? 60 * 24 * 3600,
     instagram, download: createDownloader(trusted, opts.fetchMedia), nodes: [], commentEdges: [], deleters: [], insightEdges: [],
     downloadBytes: createByteDownloader(trusted, opts.fetchMedia),
   };
@@ -135,6 +137,9 @@ export async function startFacebookEmulator(opts: FacebookEmulatorOptions = {}):
     ...oauthControls(oauth, server, faults),
     addUser: (input) => store.addUser(input),
     addPage: (userId, input) => store.addPage(userId, input),
+    addLoginConfiguration: ({ id, clientId, scopes }) => {
+      world.loginConfigurations.set(id, { clientId, scopes: [...scopes] });
+    },
     declineConsent: (decline = true) => {
       world.decline = decline;
     },

@@ -15,6 +15,11 @@ export interface FbWorld {
   clock: Clock;
   /** The user declines on the login dialog (error=access_denied&error_reason=user_denied). */
   decline: boolean;
+  /**
+   * Facebook Login for Business configurations, by id: the app they belong to and the permissions
+   * they grant. A dialog with `config_id` grants the configuration's permissions, whatever `scope` says.
+   */
+  loginConfigurations: Map<string, { clientId: string; scopes: string[] }>;
   /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
   longLivedSecs: number;
   /** Instagram containers, media and comments (instagram/store.ts). */

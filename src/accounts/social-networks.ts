@@ -3,7 +3,8 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
-import { connectsWithPassword } from '../networks/registry.ts';
+import { LOGIN_CONFIG_ID } from '../networks/oauth.ts';
+import { connectsWithPassword, loginConfigurationOf } from '../networks/registry.ts';
 import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
@@ -13,6 +14,8 @@ export interface SocialNetworkJson {
   client_key: string;
   /** The scopes connects ask for; null: the network's defaults (README, Connecting accounts). */
   scopes: string[] | null;
+  /** The saved login configuration connects present instead of scopes (Meta's config_id); null: none. */
+  config_id: string | null;
   createdAt: string;
 }
 
@@ -21,6 +24,7 @@ export interface SocialNetworkInput {
   client_key?: unknown;
   client_secret?: unknown;
   scopes?: unknown;
+  config_id?: unknown;
 }
 
 interface NetworkRow {
@@ -28,13 +32,16 @@ interface NetworkRow {
   network: string;
   client_key: string;
   scopes: string[] | null;
+  login_config_id: string | null;
   created_at: Date;
 }
+
+const COLUMNS = 'id, network, client_key, scopes, login_config_id, created_at';
 
 const secretData = (id: number) => `social_networks:${id}:secret`;
 
 function toJson(row: NetworkRow): SocialNetworkJson {
-  return { id: encodeId(row.id), network: row.network, client_key: row.client_key, scopes: row.scopes, createdAt: row.created_at.toISOString() };
+  return { id: encodeId(row.id), network: row.network, client_key: row.client_key, scopes: row.scopes, config_id: row.login_config_id, createdAt: row.created_at.toISOString() };
 }
 
 /** A scope is one token of the network's scope list: no separators (space, comma) or control characters. */
@@ -53,10 +60,20 @@ function checkScopes(scopes: unknown, issues: FieldIssue[]): string[] | null {
   return [...new Set(scopes as string[])];
 }
 
-function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey: string; clientSecret: string; scopes: string[] | null } {
+/** A saved login configuration, where the network's dialog takes one (Network.connect.loginConfiguration). */
+function checkConfigId(network: unknown, configId: unknown, issues: FieldIssue[]): string | null {
+  if (configId === undefined || configId === null) return null;
+  const takes = isNetworkId(network) && !connectsWithPassword(network) ? loginConfigurationOf(network) : undefined;
+  if (isNetworkId(network) && !takes) issues.push({ field: 'config_id', message: `${network}'s login takes no saved configuration: leave config_id out` });
+  else if (typeof configId !== 'string' || !LOGIN_CONFIG_ID.test(configId)) issues.push({ field: 'config_id', message: `must be ${takes ?? 'the configuration id'}: digits, from the app dashboard` });
+  return typeof configId === 'string' ? configId : null;
+}
+
+function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey: string; clientSecret: string; scopes: string[] | null; configId: string | null } {
   const issues: FieldIssue[] = [];
   const { network, client_key: clientKey, client_secret: clientSecret } = input;
   const scopes = checkScopes(input.scopes, issues);
+  const configId = checkConfigId(network, input.config_id, issues);
   // A network that connects with an app password has no OAuth app to register.
   if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
     const oauth = NETWORKS.filter((id) => !connectsWithPassword(id));
@@ -66,18 +83,18 @@ function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey:
   if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
   if (typeof clientSecret !== 'string' || !clientSecret.trim() || clientSecret.length > 1000) issues.push({ field: 'client_secret', message: "must be your app's client secret (1 to 1000 characters)" });
   if (issues.length) throw validationError(issues);
-  return { network: network as NetworkId, clientKey: (clientKey as string).trim(), clientSecret: clientSecret as string, scopes };
+  return { network: network as NetworkId, clientKey: (clientKey as string).trim(), clientSecret: clientSecret as string, scopes, configId };
 }
 
 /** Registers the org's app for a network; registering the same network again replaces its credentials (same id). */
 export async function saveSocialNetwork(db: Db, box: SecretBox, orgId: number, input: SocialNetworkInput): Promise<{ data: SocialNetworkJson; created: boolean }> {
-  const { network, clientKey, clientSecret, scopes } = checkInput(input);
+  const { network, clientKey, clientSecret, scopes, configId } = checkInput(input);
   return withTransaction(db, async (tx) => {
     const { rows } = await tx.query<NetworkRow & { created: boolean }>(
-      `INSERT INTO social_networks (org_id, network, client_key, scopes) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (org_id, network) DO UPDATE SET client_key = EXCLUDED.client_key, scopes = EXCLUDED.scopes
-       RETURNING id, network, client_key, scopes, created_at, (xmax = 0) AS created`,
-      [orgId, network, clientKey, scopes],
+      `INSERT INTO social_networks (org_id, network, client_key, scopes, login_config_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (org_id, network) DO UPDATE SET client_key = EXCLUDED.client_key, scopes = EXCLUDED.scopes, login_config_id = EXCLUDED.login_config_id
+       RETURNING ${COLUMNS}, (xmax = 0) AS created`,
+      [orgId, network, clientKey, scopes, configId],
     );
     const row = rows[0]!;
     await tx.query('UPDATE social_networks SET client_secret_enc = $2 WHERE id = $1', [row.id, box.encrypt(clientSecret, secretData(row.id))]);
@@ -86,12 +103,12 @@ export async function saveSocialNetwork(db: Db, box: SecretBox, orgId: number, i
 }
 
 export async function listSocialNetworks(db: Queryable, orgId: number): Promise<SocialNetworkJson[]> {
-  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, scopes, created_at FROM social_networks WHERE org_id = $1 ORDER BY id', [orgId]);
+  const { rows } = await db.query<NetworkRow>(`SELECT ${COLUMNS} FROM social_networks WHERE org_id = $1 ORDER BY id`, [orgId]);
   return rows.map(toJson);
 }
 
 export async function getSocialNetwork(db: Queryable, orgId: number, id: number): Promise<SocialNetworkJson | undefined> {
-  const { rows } = await db.query<NetworkRow>('SELECT id, network, client_key, scopes, created_at FROM social_networks WHERE id = $1 AND org_id = $2', [id, orgId]);
+  const { rows } = await db.query<NetworkRow>(`SELECT ${COLUMNS} FROM social_networks WHERE id = $1 AND org_id = $2`, [id, orgId]);
   return rows[0] && toJson(rows[0]);
 }
 
@@ -106,6 +123,7 @@ export interface ConnectApp {
   clientId: string;
   clientSecret: string;
   scopes: string[] | null;
+  loginConfigId?: string;
   managed: boolean;
 }
 
@@ -133,12 +151,15 @@ export async function accountApp(
 }
 
 /** The org's app credentials for a network, secret opened; undefined when none is registered. */
-export async function appCredentials(db: Queryable, box: SecretBox, orgId: number, network: NetworkId): Promise<{ clientId: string; clientSecret: string; scopes: string[] | null } | undefined> {
-  const { rows } = await db.query<{ id: number; client_key: string; client_secret_enc: Buffer | null; scopes: string[] | null }>(
-    'SELECT id, client_key, client_secret_enc, scopes FROM social_networks WHERE org_id = $1 AND network = $2',
+export async function appCredentials(db: Queryable, box: SecretBox, orgId: number, network: NetworkId): Promise<{ clientId: string; clientSecret: string; scopes: string[] | null; loginConfigId?: string } | undefined> {
+  const { rows } = await db.query<{ id: number; client_key: string; client_secret_enc: Buffer | null; scopes: string[] | null; login_config_id: string | null }>(
+    'SELECT id, client_key, client_secret_enc, scopes, login_config_id FROM social_networks WHERE org_id = $1 AND network = $2',
     [orgId, network],
   );
   const row = rows[0];
   if (!row?.client_secret_enc) return undefined;
-  return { clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)), scopes: row.scopes };
+  return {
+    clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)), scopes: row.scopes,
+    ...(row.login_config_id ? { loginConfigId: row.login_config_id } : {}),
+  };
 }

@@ -32,6 +32,8 @@ export interface BaseUrlNetworkParts {
   publisher?(baseUrl: string | undefined, ctx: NetworkContext<BaseUrlSettings>): NetworkAdapter;
   limits: NetworkLimits;
   emulator: SandboxEmulatorSpec;
+  /** NetworkConnect's loginConfiguration. */
+  loginConfiguration?: string;
 }
 
 /** Such a network, assembled (every network but x and bluesky is one); each adds its apiVersions. */
@@ -39,7 +41,7 @@ export function baseUrlNetwork(parts: BaseUrlNetworkParts): Omit<Network<BaseUrl
   const { id, label, options, media, limits, publisher } = parts;
   return {
     id, label, options, media, limits,
-    connect: { kind: 'oauth', oauth: ({ settings }) => parts.oauth(settings.baseUrl) },
+    connect: { kind: 'oauth', oauth: ({ settings }) => parts.oauth(settings.baseUrl), ...(parts.loginConfiguration ? { loginConfiguration: parts.loginConfiguration } : {}) },
     ...(publisher ? { publisher: (ctx: NetworkContext<BaseUrlSettings>) => publisher(ctx.settings.baseUrl, ctx) } : {}),
     config: baseUrlConfig(id),
     sandbox: baseUrlSandbox(id, parts.emulator),

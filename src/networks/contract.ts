@@ -109,7 +109,15 @@ export interface PreflightPost {
 
 /** How accounts of the network are connected. */
 export type NetworkConnect<S> =
-  | { kind: 'oauth'; oauth(ctx: NetworkContext<S>): NetworkOAuth }
+  | {
+      kind: 'oauth';
+      oauth(ctx: NetworkContext<S>): NetworkOAuth;
+      /**
+       * The network's login dialog takes a saved configuration in place of scopes (Meta's Facebook Login
+       * for Business `config_id`): what it is called, for people. Absent: apps register scopes only.
+       */
+      loginConfiguration?: string;
+    }
   | { kind: 'password'; login(ctx: NetworkContext<S>, input: PasswordLoginInput): Promise<PasswordAccount> };
 
 /** POST /v1/social-accounts/<network>: a handle and an app password (never the account's main password). */

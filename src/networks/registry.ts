@@ -58,6 +58,12 @@ export function connectsWithPassword(id: NetworkId): boolean {
   return networkFor(id).connect.kind === 'password';
 }
 
+/** What the network's login calls a saved configuration (Meta's config_id); undefined: it takes none. */
+export function loginConfigurationOf(id: NetworkId): string | undefined {
+  const connect = networkFor(id).connect;
+  return connect.kind === 'oauth' ? connect.loginConfiguration : undefined;
+}
+
 /** The networks with their configured sides: built once at start, handed to whoever needs them. */
 export interface NetworkRegistry {
   /** Every network, in NETWORKS order. */

@@ -18,6 +18,8 @@ export function isNetworkId(value: unknown): value is NetworkId {
 export interface ManagedApp {
   clientId: string;
   clientSecret: string;
+  /** CRIER_<NETWORK>_LOGIN_CONFIG_ID, where the network's dialog takes one (Meta's config_id). */
+  loginConfigId?: string;
 }
 
 export type ManagedApps = Partial<Record<NetworkId, ManagedApp>>;

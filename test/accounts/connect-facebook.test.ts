@@ -179,6 +179,51 @@ describe('connecting Facebook Pages', () => {
   });
 });
 
+describe('a Business app with a Facebook Login for Business configuration (config_id)', () => {
+  test('the dialog presents the configuration instead of scopes, and the connect gets its permissions', async () => {
+    const business = await server.createOrg();
+    const registered = await server.request('POST', '/v1/social-networks', { key: business.key, body: { network: 'facebook', client_key: APP.clientId, client_secret: APP.clientSecret, config_id: '987654321012345' } });
+    assert.equal(registered.status, 201, JSON.stringify(registered.body));
+    assert.equal(registered.body.data.config_id, '987654321012345');
+    fb.addLoginConfiguration({ id: '987654321012345', clientId: APP.clientId, scopes: [...FACEBOOK_SCOPES] });
+    const { user } = userWithThreePages();
+    const { authUrl } = await connectTrip(server, business, 'facebook', {});
+    assert.equal(authUrl.searchParams.get('config_id'), '987654321012345');
+    assert.equal(authUrl.searchParams.get('scope'), null, 'the configuration names the permissions');
+    const { session } = await connectPending(server, business, 'facebook');
+    const done = await finalizeConnection(server, session, [user.pageIds[0]!]);
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(done.body.connectedAccounts.length, 1);
+    // Registered again without it: back to scopes.
+    await registerApp(server, business, 'facebook', APP);
+    const again = await connectTrip(server, business, 'facebook', {});
+    assert.equal(again.authUrl.searchParams.get('config_id'), null);
+    assert.equal(again.authUrl.searchParams.get('scope'), FACEBOOK_SCOPES.join(','));
+  });
+
+  test('a configuration that is not the app\'s: the dialog refuses it (the emulator\'s invented wording)', async () => {
+    const other = await server.createOrg();
+    await server.request('POST', '/v1/social-networks', { key: other.key, body: { network: 'facebook', client_key: APP.clientId, client_secret: APP.clientSecret, config_id: '111' } });
+    userWithThreePages();
+    const started = await server.request('POST', '/v1/social-networks/facebook/auth-url', { key: other.key, body: {} });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const dialog = await fetch(started.body.data.auth_url, { redirect: 'manual' });
+    assert.equal(dialog.status, 400);
+    assert.match(JSON.stringify(await dialog.json()), /Invalid config_id/);
+  });
+
+  test('config_id is refused where the network\'s login takes none, and must be digits', async () => {
+    const org2 = await server.createOrg();
+    const onX = await server.request('POST', '/v1/social-networks', { key: org2.key, body: { network: 'x', client_key: 'k', client_secret: 's', config_id: '123' } });
+    assert.equal(onX.status, 400);
+    assert.deepEqual(onX.body.details, [{ field: 'config_id', message: "x's login takes no saved configuration: leave config_id out" }]);
+    const letters = await server.request('POST', '/v1/social-networks', { key: org2.key, body: { network: 'instagram', client_key: 'k', client_secret: 's', config_id: 'abc' } });
+    assert.equal(letters.status, 400);
+    assert.deepEqual(letters.body.details, [{ field: 'config_id', message: 'must be a Facebook Login for Business configuration id (Business apps): digits, from the app dashboard' }]);
+    assert.equal((await server.request('GET', '/v1/social-networks', { key: org2.key })).body.data.length, 0, 'nothing stored');
+  });
+});
+
 describe('classifying Meta errors', () => {
   const res = (status: number, error?: Record<string, unknown>) => ({ status, ok: false, body: error ? { error: { type: 'OAuthException', ...error } } : undefined });
   const kind = (status: number, error?: Record<string, unknown>, grant = false) => metaError('facebook', 'x', res(status, error), grant).kind;

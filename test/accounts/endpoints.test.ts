@@ -24,7 +24,7 @@ describe('social networks', () => {
   test('registering an app: 201, the secret never returned and sealed in the database', async () => {
     const res = await api('POST', '/v1/social-networks', { network: 'x', client_key: 'my-client-id', client_secret: SECRET });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(Object.keys(res.body.data).sort(), ['client_key', 'createdAt', 'id', 'inbound', 'network', 'scopes']);
+    assert.deepEqual(Object.keys(res.body.data).sort(), ['client_key', 'config_id', 'createdAt', 'id', 'inbound', 'network', 'scopes']);
     assert.equal(res.body.data.scopes, null, "no scopes given: the network's defaults");
     assert.equal(res.body.data.inbound, null, 'x sends Crier no webhooks: nothing to set up');
     assert.equal(res.body.data.network, 'x');

@@ -82,4 +82,11 @@ describe('the operator’s managed app', () => {
     assert.deepEqual(loadConfig({ CRIER_BLUESKY_CLIENT_ID: 'x' }).managedApps, {}, 'a password network has no app to manage');
     assert.deepEqual(loadConfig({ CRIER_YOUTUBE_CLIENT_ID: 'a', CRIER_YOUTUBE_CLIENT_SECRET: 'b' }).managedApps, { youtube: { clientId: 'a', clientSecret: 'b' } });
   });
+
+  test('a login configuration (Meta\'s config_id) for the operator\'s Business app: only where the login takes one, digits, with its app', () => {
+    assert.deepEqual(loadConfig({ CRIER_FACEBOOK_CLIENT_ID: 'a', CRIER_FACEBOOK_CLIENT_SECRET: 'b', CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }).managedApps, { facebook: { clientId: 'a', clientSecret: 'b', loginConfigId: '42' } });
+    assert.throws(() => loadConfig({ CRIER_X_CLIENT_ID: 'a', CRIER_X_CLIENT_SECRET: 'b', CRIER_X_LOGIN_CONFIG_ID: '42' }), /CRIER_X_LOGIN_CONFIG_ID: X's login takes no saved configuration/);
+    assert.throws(() => loadConfig({ CRIER_INSTAGRAM_CLIENT_ID: 'a', CRIER_INSTAGRAM_CLIENT_SECRET: 'b', CRIER_INSTAGRAM_LOGIN_CONFIG_ID: 'x1' }), /CRIER_INSTAGRAM_LOGIN_CONFIG_ID must be the configuration's id/);
+    assert.throws(() => loadConfig({ CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }), /CRIER_FACEBOOK_LOGIN_CONFIG_ID needs CRIER_FACEBOOK_CLIENT_ID/);
+  });
 });

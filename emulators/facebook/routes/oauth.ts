@@ -6,7 +6,7 @@
 import { redirectBack } from '../../shared/oauth.ts';
 import type { Reply } from '../../shared/http.ts';
 import {
-  dialogInvalidApp, dialogInvalidScopes, dialogRedirectNotAllowed, expiredCode, graphError, invalidAppId, invalidClientSecret,
+  dialogInvalidApp, dialogInvalidConfiguration, dialogInvalidScopes, dialogRedirectNotAllowed, expiredCode, graphError, invalidAppId, invalidClientSecret,
   invalidCode, missingParameter, redirectMismatch, unsupportedGrant, usedCode,
 } from '../errors.ts';
 import { authenticate, isReply, type FbRoute, type FbWorld } from '../world.ts';
@@ -38,7 +38,10 @@ export function oauthRoutes(world: FbWorld): FbRoute[] {
         if (!app) return dialogInvalidApp();
         const redirectUri = query.redirect_uri ?? '';
         if (!app.redirectUris.includes(redirectUri)) return dialogRedirectNotAllowed();
-        const scopes = (query.scope ?? '').split(/[,\s]+/).filter(Boolean);
+        // Facebook Login for Business: a configuration replaces the scopes (it names the permissions).
+        const configuration = query.config_id === undefined ? undefined : world.loginConfigurations.get(query.config_id);
+        if (query.config_id !== undefined && configuration?.clientId !== app.clientId) return dialogInvalidConfiguration();
+        const scopes = configuration ? configuration.scopes : (query.scope ?? '').split(/[,\s]+/).filter(Boolean);
         const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
         if (unknown.length) return dialogInvalidScopes(unknown);
         if (query.response_type !== undefined && query.response_type !== 'code') {

@@ -18,6 +18,7 @@ const NetworkSchema = Type.Object({
   network: Type.String(),
   client_key: Type.String(),
   scopes: Type.Union([Type.Array(Type.String()), Type.Null()], { description: "the scopes connects ask for; null: the network's defaults" }),
+  config_id: Type.Union([Type.String(), Type.Null()], { description: "where the network's login takes a saved configuration instead of scopes (Meta's Facebook Login for Business): the one connects present; null: scopes" }),
   createdAt: Type.String({ format: 'date-time' }),
   inbound: Type.Union([
     Type.Object({
@@ -53,10 +54,10 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.post<{ Body: SocialNetworkInput }>('/v1/social-networks', {
     schema: {
       summary: 'Register your OAuth app for a network',
-      description: "Accounts of this network are then connected through your app. The client secret is stored encrypted and never returned. Registering the same network again replaces its credentials. `scopes` (optional) replaces the network's default scopes for connects through this app, e.g. `[\"openid\",\"profile\",\"email\",\"w_member_social\"]` for a LinkedIn app without Community Management approval.",
+      description: "Accounts of this network are then connected through your app. The client secret is stored encrypted and never returned. Registering the same network again replaces its credentials. `scopes` (optional) replaces the network's default scopes for connects through this app, e.g. `[\"openid\",\"profile\",\"email\",\"w_member_social\"]` for a LinkedIn app without Community Management approval. `config_id` (optional, where the network's login takes one: Meta's Facebook Login for Business, for Business apps): the saved configuration the login dialog presents in place of scopes.",
       tags: ['social-networks'],
       // Checked in the domain, so every problem comes back in `details` with a message that says what to send.
-      body: Type.Object({ network: Type.Optional(Type.Unknown()), client_key: Type.Optional(Type.Unknown()), client_secret: Type.Optional(Type.Unknown()), scopes: Type.Optional(Type.Unknown()) }),
+      body: Type.Object({ network: Type.Optional(Type.Unknown()), client_key: Type.Optional(Type.Unknown()), client_secret: Type.Optional(Type.Unknown()), scopes: Type.Optional(Type.Unknown()), config_id: Type.Optional(Type.Unknown()) }),
       response: { 200: One, 201: One, 400: ErrorSchema },
     },
     handler: async (request, reply) => {

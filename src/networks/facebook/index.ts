@@ -23,6 +23,7 @@ export const facebookHosts = (baseUrl: string | undefined): { apiUrl: string; vi
 export const facebook: Network<BaseUrlSettings> = {
   ...baseUrlNetwork({
     id: 'facebook', label: 'Facebook', options, media, oauth: createFacebookOAuth, emulator: facebookEmulator,
+    loginConfiguration: 'a Facebook Login for Business configuration id (Business apps)',
     // meta-x-linkedin-bluesky.md §4.3: Page calls fall under usage-based limits (BUC headers); only Reels
     // have a count (30 per Page per 24 h), which does not pace other posts.
     publisher: (baseUrl) => lazyAdapter('facebook', 'the Facebook adapter', async () => (await import('./adapter.ts')).createFacebookAdapter(facebookHosts(baseUrl))),

@@ -65,12 +65,14 @@ export function metaLogin(network: NetworkId, hosts: MetaHosts) {
   };
 
   return {
+    // Facebook Login for Business: an app's saved configuration names the permissions, in place of
+    // `scope` (developers.facebook.com/docs/facebook-login/facebook-login-for-business).
     authorizeUrl: (app: OAuthApp, scopes: readonly string[], input: { redirectUri: string; state: string }) =>
       withQuery(`${hosts.www}/${GRAPH_VERSION}/dialog/oauth`, {
         client_id: app.clientId,
         redirect_uri: input.redirectUri,
         state: input.state,
-        scope: scopes.join(','),
+        ...(app.loginConfigId ? { config_id: app.loginConfigId } : { scope: scopes.join(',') }),
         response_type: 'code',
       }),
 

@@ -12,6 +12,7 @@ import { options } from './options.ts';
 
 const base = baseUrlNetwork({
   id: 'instagram', label: 'Instagram', options, media, oauth: createInstagramOAuth, emulator: facebookEmulator,
+  loginConfiguration: 'a Facebook Login for Business configuration id (Business apps)',
   // Instagram downloads media from the URLs it is given: from Crier's PUBLIC_BASE_URL for Crier's own.
   publisher: (baseUrl, ctx) => lazyAdapter('instagram', 'the Instagram adapter', async () => (await import('./adapter.ts')).createInstagramAdapter({
     apiUrl: baseUrl ?? 'https://graph.facebook.com',
