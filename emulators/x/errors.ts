@@ -73,6 +73,14 @@ export function invalidRequest(...errors: ParamError[]): Reply {
 export const badQueryValue = (name: string, value: string): Reply =>
   invalidRequest({ parameters: { [name]: [value] }, message: `The \`${name}\` query parameter value [${value}] is not valid` });
 
+/** A query parameter the operation does not take (wording as X answers it, apihandyman.io 2021). */
+export const unknownQueryParameter = (name: string, values: string[], allowed: string[]): Reply =>
+  invalidRequest({ parameters: { [name]: values }, message: `The query parameter [${name}] is not one of [${allowed.join(',')}]` });
+
+/** A query parameter given more than once (X lists every value it was given). */
+export const duplicateQueryParameter = (name: string, values: string[]): Reply =>
+  invalidRequest({ parameters: { [name]: values }, message: `Duplicate parameters are not allowed: the \`${name}\` query parameter` });
+
 export const emptyQueryValue = (name: string): Reply =>
   invalidRequest({ parameters: { [name]: [''] }, message: `The \`${name}\` query parameter can not be empty` });
 

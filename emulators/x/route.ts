@@ -1,14 +1,18 @@
 // What X route modules share: the request view handed to handlers and the emulator state.
 import type { Clock } from '../shared/clock.ts';
 import type { Reply } from '../shared/http.ts';
+import type { FieldVocabulary, VocabularySetting } from './description.ts';
 import type { ProcessingState, XMedia, XStore, XUser } from './store.ts';
 
 export interface XRequest {
   user: XUser;
   params: Record<string, string>;
+  /** Each query parameter's value (the server refuses a repeated one before the handler runs). */
   query: Record<string, string | undefined>;
   body: unknown;
   contentType: string;
+  /** The vocabulary this request speaks: `post` when it names `post.fields` (or only posts are accepted). */
+  vocabulary: FieldVocabulary;
 }
 
 /** A route behind a user access token. */
@@ -55,6 +59,8 @@ export interface ProcessingSettings {
 
 export interface XWorld {
   store: XStore;
+  /** Which of X's field vocabularies the query parameters may use (description.ts). */
+  fieldVocabulary: VocabularySetting;
   clock: Clock;
   duplicateWindowMs: number;
   processing: ProcessingSettings;

@@ -5,7 +5,8 @@ import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { bearerToken, createApp, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
-import { forbidden, pageNotFound, serverError, tooManyRequests, unauthorized } from './errors.ts';
+import { describedParameters, type FieldVocabulary, type VocabularySetting } from './description.ts';
+import { duplicateQueryParameter, forbidden, pageNotFound, serverError, tooManyRequests, unauthorized, unknownQueryParameter } from './errors.ts';
 import { processingInfo, type ProcessingSettings, type XApp, type XPublicRoute, type XRoute, type XWorld } from './route.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { oauthRoutes } from './routes/oauth.ts';
@@ -17,6 +18,7 @@ import { XStore, type AddUserInput, type ProcessingState, type SeedTweetInput, t
 export type { AddUserInput, ProcessingState, SeedTweetInput, XTweet, XTweetMetrics, XUser } from './store.ts';
 export type { FaultSpec } from '../shared/faults.ts';
 export type { XApp } from './route.ts';
+export type { FieldVocabulary, VocabularySetting } from './description.ts';
 
 /** Per-user requests per 15-minute window, from X's rate-limit documentation. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<string, number>> = {
@@ -42,6 +44,11 @@ export interface XEmulatorOptions extends ListenOptions {
   videoProcessing?: Partial<ProcessingSettings>;
   /** How long identical text from the same user is refused as a duplicate (default 24 h). */
   duplicateWindowMs?: number;
+  /**
+   * Which of X's field vocabularies the query may use: `tweet` (`tweet.fields`, `referenced_tweets`:
+   * openapi.json v2.166), `post` (`post.fields`, `referenced_posts`: v2.167), or `both` (the default).
+   */
+  fieldVocabulary?: VocabularySetting;
 }
 
 export interface XMediaView {
@@ -59,7 +66,10 @@ export interface XMediaView {
 export interface XCall {
   method: string;
   path: string;
+  /** The first value of each query parameter. */
   query: Record<string, string | undefined>;
+  /** Every value of each query parameter, in order. */
+  queryValues: Record<string, string[]>;
   body: unknown;
   userId: string | undefined;
   status: number;
@@ -95,6 +105,8 @@ export interface XEmulator {
   setMediaState(mediaId: string, state: ProcessingState): void;
   /** The next video or GIF finalized ends in `failed`. */
   failNextProcessing(): void;
+  /** Switches the field vocabulary the query may use from now on (an API that changes under a running client). */
+  setFieldVocabulary(setting: VocabularySetting): void;
 }
 
 export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmulator> {
@@ -102,6 +114,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
   const world: XWorld = {
     store: new XStore(clock),
     clock,
+    fieldVocabulary: opts.fieldVocabulary ?? 'both',
     duplicateWindowMs: opts.duplicateWindowMs ?? 24 * 60 * 60 * 1000,
     processing: { checkAfterSecs: 1, durationMs: 3000, manual: false, ...opts.videoProcessing },
     failNextProcessing: false,
@@ -131,9 +144,11 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const auth = world.store.authenticate(bearerToken(req.headers.authorization));
+        const values = queryValues(req.url);
+        const query = firstValues(values);
         const recorded = (out: Reply) => {
           const json = (req.headers['content-type'] ?? '').startsWith('application/json') ? jsonBody(req.body) : undefined;
-          calls.push({ method: req.method, path: req.url.split('?')[0]!, query: firstValues(req.query), body: json, userId: auth?.user.id, status: out.status });
+          calls.push({ method: req.method, path: req.url.split('?')[0]!, query, queryValues: values, body: json, userId: auth?.user.id, status: out.status });
           return send(reply, out);
         };
         const fault = faults.take(req.method, req.url.split('?')[0]);
@@ -143,12 +158,15 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
         const headers = rateHeaders(rate);
         if (!rate.ok) return recorded({ ...tooManyRequests(), headers });
         if (!auth.scopes.has(route.scope)) return recorded({ ...forbidden('You are not permitted to perform this action.'), headers });
+        const refused = queryProblem(world.fieldVocabulary, route, values);
+        if (refused) return recorded({ ...refused, headers });
         const out = await route.handler({
           user: auth.user,
           params: req.params as Record<string, string>,
-          query: firstValues(req.query),
+          query,
           body: req.body,
           contentType: req.headers['content-type'] ?? '',
+          vocabulary: requestVocabulary(world.fieldVocabulary, values),
         });
         // An answer lost on its way back: the route did its work, the client sees the fault instead.
         if (fault) return recorded(faultReply(fault, key));
@@ -163,7 +181,7 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const fault = faults.take(req.method, req.url.split('?')[0]);
         if (fault) return send(reply, faultReply(fault, route.url));
-        return send(reply, route.handler({ body: req.body, authorization: req.headers.authorization, query: firstValues(req.query) }));
+        return send(reply, route.handler({ body: req.body, authorization: req.headers.authorization, query: firstValues(queryValues(req.url)) }));
       },
     });
   };
@@ -224,6 +242,9 @@ export async function startXEmulator(opts: XEmulatorOptions = {}): Promise<XEmul
     failNextProcessing: () => {
       world.failNextProcessing = true;
     },
+    setFieldVocabulary: (setting) => {
+      world.fieldVocabulary = setting;
+    },
   };
 }
 
@@ -235,10 +256,35 @@ function rateHeaders(rate: LimitResult): Record<string, string> {
   };
 }
 
-function firstValues(query: unknown): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    out[name] = Array.isArray(value) ? String(value[0]) : value === undefined ? undefined : String(value);
-  }
+/** Every value of every query parameter of the raw request URL, repeated ones kept in order. */
+function queryValues(url: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of new URL(url, 'http://emulator').searchParams) (out[name] ??= []).push(value);
   return out;
+}
+
+function firstValues(values: Record<string, string[]>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(values).map(([name, list]) => [name, list[0]]));
+}
+
+/**
+ * X's refusal of the query before the operation runs: a parameter the operation's description
+ * does not name (path ones are listed too, as X lists them), or one given more than once.
+ */
+function queryProblem(setting: VocabularySetting, route: XRoute, values: Record<string, string[]>): Reply | undefined {
+  const described = describedParameters(setting, route.method, route.url);
+  if (!described) return undefined;
+  const allowed = described.map((p) => p.name);
+  const queryNames = new Set(described.filter((p) => p.in === 'query').map((p) => p.name));
+  for (const [name, list] of Object.entries(values)) {
+    if (!queryNames.has(name)) return unknownQueryParameter(name, list, allowed);
+    if (list.length > 1) return duplicateQueryParameter(name, list);
+  }
+  return undefined;
+}
+
+/** A request in the `both` setting speaks of posts when it names `post.fields`. */
+function requestVocabulary(setting: VocabularySetting, values: Record<string, string[]>): FieldVocabulary {
+  if (setting !== 'both') return setting;
+  return values['post.fields'] && !values['tweet.fields'] ? 'post' : 'tweet';
 }

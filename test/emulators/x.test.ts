@@ -472,8 +472,8 @@ describe('engagement reads and the reply rule', () => {
     await call('GET', '/2/users/me?user.fields=public_metrics', token);
     await tweet(token, { text: 'logged' });
     assert.deepEqual(x.calls().slice(mark), [
-      { method: 'GET', path: '/2/users/me', query: { 'user.fields': 'public_metrics' }, body: undefined, userId: user.id, status: 200 },
-      { method: 'POST', path: '/2/tweets', query: {}, body: { text: 'logged' }, userId: user.id, status: 201 },
+      { method: 'GET', path: '/2/users/me', query: { 'user.fields': 'public_metrics' }, queryValues: { 'user.fields': ['public_metrics'] }, body: undefined, userId: user.id, status: 200 },
+      { method: 'POST', path: '/2/tweets', query: {}, queryValues: {}, body: { text: 'logged' }, userId: user.id, status: 201 },
     ]);
   });
 });

@@ -1,8 +1,9 @@
 // The v2 media endpoints: one-shot POST /2/media/upload; chunked initialize → append → finalize;
 // GET /2/media/upload (STATUS) polling; POST /2/media/metadata for alt text.
-import { isPlainObject, jsonBody, multipartBody } from '../../shared/http.ts';
+import { isPlainObject, jsonBody, rawBody } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
 import { badQueryValue, emptyQueryValue, invalidRequest, type ParamError } from '../errors.ts';
+import { parseMultipart } from '../multipart.ts';
 import { processingInfo, type XRequest, type XRoute, type XWorld } from '../route.ts';
 import { appendSchema, initializeSchema, metadataSchema, simpleUploadSchema, validate } from '../schema.ts';
 import { isVideoLike, MEDIA_EXPIRY_SECS, type XMedia } from '../store.ts';
@@ -63,8 +64,8 @@ export function mediaRoutes(world: XWorld): XRoute[] {
       method: 'POST',
       url: '/2/media/upload',
       scope: 'media.write',
-      handler: async (req) => {
-        const input = await readFields(req);
+      handler: (req) => {
+        const input = readFields(req);
         if (!input) return invalidRequest({ message: 'Request body must be a JSON object or multipart/form-data.' });
         const errors = validate(simpleUploadSchema, { ...input.fields, ...(input.media ? { media: '' } : {}) });
         if (errors.length > 0) return invalidRequest(...errors);
@@ -103,11 +104,11 @@ export function mediaRoutes(world: XWorld): XRoute[] {
       method: 'POST',
       url: '/2/media/upload/:id/append',
       scope: 'media.write',
-      handler: async (req) => {
+      handler: (req) => {
         if (!ID.test(req.params.id)) return badQueryValue('id', req.params.id);
         const media = ownMedia(req, req.params.id);
         if (!media || media.finalized) return invalidRequest(invalidId(req.params.id));
-        const input = await readFields(req);
+        const input = readFields(req);
         if (!input) return invalidRequest({ message: 'Request body must be a JSON object or multipart/form-data.' });
         const index = input.fields.segment_index;
         const asNumber = typeof index === 'string' && /^\d+$/.test(index) ? Number(index) : index;
@@ -176,19 +177,20 @@ export function mediaRoutes(world: XWorld): XRoute[] {
   ];
 }
 
-/** Reads a JSON or multipart body; JSON `media` is base64 (X's JSON form), multipart `media` raw bytes. */
-async function readFields(req: XRequest): Promise<Fields | undefined> {
+/**
+ * Reads a JSON or multipart body. `media` is base64 in JSON and raw bytes in multipart ("base64-encoded
+ * in JSON bodies, raw bytes in multipart bodies", MediaUploadRequest), with or without a filename.
+ */
+function readFields(req: XRequest): Fields | undefined {
   if (req.contentType.startsWith('multipart/form-data')) {
-    const form = await multipartBody(req.body, req.contentType);
-    if (!form) return undefined;
+    const parts = parseMultipart(rawBody(req.body), req.contentType);
+    if (!parts) return undefined;
     const out: Fields = { fields: {} };
-    for (const [name, value] of form.entries()) {
-      if (typeof value === 'string') out.fields[name] = value;
-      else if (name === 'media') out.media = Buffer.from(await value.arrayBuffer());
-      else out.fields[name] = '';
+    for (const part of parts) {
+      if (part.name === 'media') out.media = part.data;
+      // Another field sent as a file is no text the schema could take.
+      else out.fields[part.name] = part.filename === undefined ? part.data.toString('utf8') : '';
     }
-    if (typeof out.fields.media === 'string') out.media = Buffer.from(out.fields.media as string, 'base64');
-    delete out.fields.media;
     return out;
   }
   const body = jsonBody(req.body);

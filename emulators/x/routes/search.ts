@@ -4,20 +4,19 @@
 import { invalidRequest } from '../errors.ts';
 import type { XRoute, XWorld } from '../route.ts';
 import { parseFields, renderTweet } from './tweets.ts';
-import { parseUserFields, renderUser } from './users.ts';
+import { includesFor, parseExpansions } from './expansions.ts';
 
 /** "The recent search endpoint returns Posts from the last 7 days." */
 const WINDOW_MS = 7 * 86_400_000;
 const MAX_QUERY_LENGTH = 512;
 const CONVERSATION = /^conversation_id:([0-9]{1,19})$/;
-const EXPANSIONS = ['attachments.media_keys', 'attachments.poll_ids', 'author_id', 'edit_history_tweet_ids', 'entities.mentions.username', 'geo.place_id', 'in_reply_to_user_id', 'referenced_tweets.id', 'referenced_tweets.id.author_id'];
 
 export function searchRoutes(world: XWorld): XRoute[] {
   return [{
     method: 'GET',
     url: '/2/tweets/search/recent',
     scope: 'tweet.read',
-    handler: ({ query }) => {
+    handler: ({ query, vocabulary }) => {
       const q = query.query ?? '';
       if (q === '') return invalidRequest({ parameters: { query: [] }, message: 'The `query` query parameter can not be empty' });
       if (q.length > MAX_QUERY_LENGTH) return invalidRequest({ parameters: { query: [q] }, message: `The \`query\` query parameter value [${q}] is too long` });
@@ -27,13 +26,10 @@ export function searchRoutes(world: XWorld): XRoute[] {
       if (!Number.isInteger(maxResults) || maxResults < 10 || maxResults > 100) {
         return invalidRequest({ parameters: { max_results: [query.max_results ?? ''] }, message: `The \`max_results\` query parameter value [${query.max_results}] is not between 10 and 100` });
       }
-      const tweetFields = parseFields(query['tweet.fields']);
+      const tweetFields = parseFields(world.fieldVocabulary, query);
       if ('invalid' in tweetFields) return tweetFields.invalid;
-      const userFields = parseUserFields(query['user.fields']);
-      if ('invalid' in userFields) return userFields.invalid;
-      const expansions = (query.expansions ?? '').split(',').filter((e) => e !== '');
-      const badExpansion = expansions.find((e) => !EXPANSIONS.includes(e));
-      if (badExpansion) return invalidRequest({ parameters: { expansions: [badExpansion] }, message: `The \`expansions\` query parameter value [${badExpansion}] is not one of [${EXPANSIONS.join(',')}]` });
+      const expanded = parseExpansions(world.fieldVocabulary, query);
+      if ('invalid' in expanded) return expanded.invalid;
 
       const since = world.clock.now() - WINDOW_MS;
       const all = world.store.tweets
@@ -46,12 +42,11 @@ export function searchRoutes(world: XWorld): XRoute[] {
       const page = all.slice(start, start + maxResults);
       if (page.length === 0) return { status: 200, body: { meta: { result_count: 0 } } };
       const next = all[start + maxResults];
-      const authors = [...new Set(page.map((t) => t.authorId))].map((id) => world.store.users.get(id)).filter((u) => u !== undefined);
       return {
         status: 200,
         body: {
-          data: page.map((t) => renderTweet(world, t, tweetFields.names)),
-          ...(expansions.includes('author_id') ? { includes: { users: authors.map((u) => renderUser(world, u, userFields.names)) } } : {}),
+          data: page.map((t) => renderTweet(world, t, tweetFields.names, vocabulary)),
+          ...includesFor(world, page, expanded),
           meta: { newest_id: page[0]!.id, oldest_id: page.at(-1)!.id, result_count: page.length, ...(next ? { next_token: next.id } : {}) },
         },
       };

@@ -11,7 +11,9 @@ import {
   replyNotSummoned,
   replyTargetGone,
 } from '../errors.ts';
+import { FIELDS_PARAMETER, fieldValues, vocabulariesOf, type FieldVocabulary, type VocabularySetting } from '../description.ts';
 import { processingInfo, type XRoute, type XWorld } from '../route.ts';
+import { includesFor, parseExpansions } from './expansions.ts';
 import { createPostSchema, validate } from '../schema.ts';
 import { isVideoLike, type XTweet, type XUser } from '../store.ts';
 import { MAX_WEIGHTED_LENGTH, weightedLength } from '../text.ts';
@@ -21,19 +23,11 @@ const TOO_LONG =
 const PREMIUM_MAX_WEIGHTED_LENGTH = 25000;
 const ID = /^[0-9]{1,19}$/;
 
-export const TWEET_FIELDS = [
-  'article', 'attachments', 'author_id', 'card_uri', 'community_id', 'context_annotations', 'conversation_id',
-  'created_at', 'display_text_range', 'edit_controls', 'edit_history_tweet_ids', 'entities', 'geo', 'id',
-  'in_reply_to_user_id', 'lang', 'matched_media_notes', 'media_metadata', 'non_public_metrics',
-  'note_request_suggestions', 'note_tweet', 'organic_metrics', 'paid_partnership', 'possibly_sensitive',
-  'promoted_metrics', 'public_metrics', 'referenced_tweets', 'reply_settings', 'scopes', 'source',
-  'suggested_source_links', 'suggested_source_links_with_counts', 'text', 'withheld',
-];
 
 export function tweetRoutes(world: XWorld): XRoute[] {
   const { store } = world;
   return [
-    { method: 'POST', url: '/2/tweets', scope: 'tweet.write', handler: ({ user, body }) => createTweet(world, user, jsonBody(body)) },
+    { method: 'POST', url: '/2/tweets', scope: 'tweet.write', handler: ({ user, body, vocabulary }) => createTweet(world, user, jsonBody(body), vocabulary) },
     {
       method: 'DELETE',
       url: '/2/tweets/:id',
@@ -51,21 +45,23 @@ export function tweetRoutes(world: XWorld): XRoute[] {
       method: 'GET',
       url: '/2/tweets/:id',
       scope: 'tweet.read',
-      handler: ({ user, params, query }) => {
+      handler: ({ user, params, query, vocabulary }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
-        const fields = parseFields(query['tweet.fields']);
+        const fields = parseFields(world.fieldVocabulary, query);
         if ('invalid' in fields) return fields.invalid;
+        const expanded = parseExpansions(world.fieldVocabulary, query);
+        if ('invalid' in expanded) return expanded.invalid;
         const tweet = store.findTweet(params.id);
         if (!tweet) return { status: 200, body: { errors: [notFoundItem('tweet', params.id)] } };
         const problem = privateMetricsProblem(world, tweet, fields.names, user);
         if (problem) return { status: 200, body: { errors: [problem] } };
-        return { status: 200, body: { data: renderTweet(world, tweet, fields.names) } };
+        return { status: 200, body: { data: renderTweet(world, tweet, fields.names, vocabulary), ...includesFor(world, [tweet], expanded) } };
       },
     },
   ];
 }
 
-function createTweet(world: XWorld, user: XUser, body: unknown) {
+function createTweet(world: XWorld, user: XUser, body: unknown, vocabulary: FieldVocabulary) {
   const { store, clock } = world;
   if (!isPlainObject(body)) return invalidRequest({ message: 'Request body must be a JSON object.' });
   const schemaErrors = validate(createPostSchema, body);
@@ -115,7 +111,7 @@ function createTweet(world: XWorld, user: XUser, body: unknown) {
     request: body,
   };
   store.tweets.push(tweet);
-  return { status: 201, body: { data: { id, text: tweet.renderedText, edit_history_tweet_ids: [id] } } };
+  return { status: 201, body: { data: { id, text: tweet.renderedText, [editHistoryKey(vocabulary)]: [id] } } };
 }
 
 /**
@@ -166,40 +162,51 @@ function tcoId(): string {
   return [...randomBytes(10)].map((b) => TCO_ALPHABET[b % TCO_ALPHABET.length]).join('');
 }
 
-export function parseFields(raw: string | undefined): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
-  const names = new Set((raw ?? '').split(',').filter((n) => n !== ''));
-  const unknown = [...names].filter((n) => !TWEET_FIELDS.includes(n));
-  if (unknown.length > 0) {
-    return {
-      invalid: invalidRequest({
-        parameters: { 'tweet.fields': unknown },
-        message: `The \`tweet.fields\` query parameter value [${unknown[0]}] is not one of [${TWEET_FIELDS.join(',')}]`,
-      }),
-    };
+/**
+ * The fields asked for, by the fields parameter of each vocabulary the emulator accepts, each checked
+ * against that vocabulary's values in X's description.
+ */
+export function parseFields(setting: VocabularySetting, query: Record<string, string | undefined>): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
+  const names = new Set<string>();
+  for (const vocabulary of vocabulariesOf(setting)) {
+    const parameter = FIELDS_PARAMETER[vocabulary];
+    const asked = (query[parameter] ?? '').split(',').filter((n) => n !== '');
+    const known = fieldValues(vocabulary, 'fields');
+    const unknown = asked.filter((n) => !known.includes(n));
+    if (unknown.length > 0) {
+      return {
+        invalid: invalidRequest({
+          parameters: { [parameter]: unknown },
+          message: `The \`${parameter}\` query parameter value [${unknown[0]}] is not one of [${known.join(',')}]`,
+        }),
+      };
+    }
+    for (const name of asked) names.add(name);
   }
   return { names };
 }
 
+const editHistoryKey = (vocabulary: FieldVocabulary) => (vocabulary === 'post' ? 'edit_history_post_ids' : 'edit_history_tweet_ids');
+
 /** The v2 Tweet object: id, text and edit_history_tweet_ids by default, the rest on request. */
-export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>): Record<string, unknown> {
-  // A long post (Premium) keeps its first characters in `text`; the whole text is in note_tweet.
+export function renderTweet(world: XWorld, tweet: XTweet, fields: Set<string>, vocabulary: FieldVocabulary): Record<string, unknown> {
+  // A long post (Premium) keeps its first characters in `text`; the whole text is in note_tweet (note_post).
   const long = weightedLength(tweet.text) > MAX_WEIGHTED_LENGTH;
   const text = long ? `${[...tweet.renderedText].slice(0, NOTE_PREVIEW_LENGTH).join('')}…` : tweet.renderedText;
-  const out: Record<string, unknown> = { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] };
-  if (fields.has('note_tweet') && long) out.note_tweet = { text: tweet.renderedText };
+  const out: Record<string, unknown> = { id: tweet.id, text, [editHistoryKey(vocabulary)]: [tweet.id] };
+  // A field is answered under the name it was asked by: note_tweet or note_post, referenced_tweets or referenced_posts.
+  for (const note of ['note_tweet', 'note_post']) if (fields.has(note) && long) out[note] = { text: tweet.renderedText };
   if (fields.has('author_id')) out.author_id = tweet.authorId;
   if (fields.has('created_at')) out.created_at = tweet.createdAt;
   if (fields.has('conversation_id')) out.conversation_id = tweet.conversationId;
   if (fields.has('in_reply_to_user_id') && tweet.inReplyToUserId) out.in_reply_to_user_id = tweet.inReplyToUserId;
   if (fields.has('reply_settings')) out.reply_settings = tweet.replySettings ?? 'everyone';
-  if (fields.has('referenced_tweets')) {
-    const refs = [
-      ...(tweet.inReplyToTweetId ? [{ type: 'replied_to', id: tweet.inReplyToTweetId }] : []),
-      ...(tweet.quoteTweetId ? [{ type: 'quoted', id: tweet.quoteTweetId }] : []),
-      ...(tweet.retweetOfId ? [{ type: 'retweeted', id: tweet.retweetOfId }] : []),
-    ];
-    if (refs.length > 0) out.referenced_tweets = refs;
-  }
+  const refs = [
+    ...(tweet.inReplyToTweetId ? [{ type: 'replied_to', id: tweet.inReplyToTweetId }] : []),
+    ...(tweet.quoteTweetId ? [{ type: 'quoted', id: tweet.quoteTweetId }] : []),
+    ...(tweet.retweetOfId ? [{ type: 'retweeted', id: tweet.retweetOfId }] : []),
+  ];
+  for (const key of ['referenced_tweets', 'referenced_posts']) if (fields.has(key) && refs.length > 0) out[key] = refs;
   if (fields.has('attachments') && tweet.mediaIds.length > 0) {
     out.attachments = { media_keys: tweet.mediaIds.map((id) => world.store.media.get(id)?.mediaKey ?? id) };
   }

@@ -1,7 +1,9 @@
 // GET /2/users/me and GET /2/users/:id/tweets (the user's posts, newest first, bounded by time or id).
 import { badQueryValue, invalidRequest, notFoundItem } from '../errors.ts';
+import { fieldValues, vocabulariesOf, type VocabularySetting } from '../description.ts';
 import type { XRoute, XWorld } from '../route.ts';
 import type { XTweet, XUser } from '../store.ts';
+import { includesFor, parseExpansions } from './expansions.ts';
 import { parseFields, renderTweet } from './tweets.ts';
 
 const ID = /^[0-9]{1,19}$/;
@@ -20,7 +22,7 @@ export function userRoutes(world: XWorld): XRoute[] {
       url: '/2/users/me',
       scope: 'users.read',
       handler: ({ user, query }) => {
-        const fields = parseUserFields(query['user.fields']);
+        const fields = parseUserFields(world.fieldVocabulary, query['user.fields']);
         if ('invalid' in fields) return fields.invalid;
         return { status: 200, body: { data: renderUser(world, user, fields.names) } };
       },
@@ -29,7 +31,7 @@ export function userRoutes(world: XWorld): XRoute[] {
       method: 'GET',
       url: '/2/users/:id/tweets',
       scope: 'tweet.read',
-      handler: ({ params, query }) => {
+      handler: ({ params, query, vocabulary }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
         const maxResults = query.max_results === undefined ? 10 : Number(query.max_results);
         if (!Number.isInteger(maxResults) || maxResults < 5 || maxResults > 100) {
@@ -38,8 +40,10 @@ export function userRoutes(world: XWorld): XRoute[] {
             message: `The \`max_results\` query parameter value [${query.max_results}] is not between 5 and 100`,
           });
         }
-        const fields = parseFields(query['tweet.fields']);
+        const fields = parseFields(world.fieldVocabulary, query);
         if ('invalid' in fields) return fields.invalid;
+        const expanded = parseExpansions(world.fieldVocabulary, query);
+        if ('invalid' in expanded) return expanded.invalid;
         if (!store.users.has(params.id)) return { status: 200, body: { errors: [notFoundItem('user', params.id)] } };
 
         const range = timelineRange(query);
@@ -62,7 +66,8 @@ export function userRoutes(world: XWorld): XRoute[] {
         return {
           status: 200,
           body: {
-            data: page.map((t) => renderTweet(world, t, fields.names)),
+            data: page.map((t) => renderTweet(world, t, fields.names, vocabulary)),
+            ...includesFor(world, page, expanded),
             meta: {
               result_count: page.length,
               newest_id: page[0].id,
@@ -115,21 +120,16 @@ function timelineRange(query: Record<string, string | undefined>): { includes: (
   };
 }
 
-export const USER_FIELDS = [
-  'affiliation', 'confirmed_email', 'connection_status', 'created_at', 'description', 'entities', 'id', 'is_identity_verified',
-  'location', 'most_recent_tweet_id', 'name', 'parody', 'pinned_tweet_id', 'profile_banner_url', 'profile_image_url',
-  'protected', 'public_metrics', 'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username', 'verified',
-  'verified_followers_count', 'verified_type', 'withheld',
-];
-
-export function parseUserFields(raw: string | undefined): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
+/** user.fields: the values of the vocabularies accepted (pinned_tweet_id or pinned_post_id, …). */
+export function parseUserFields(setting: VocabularySetting, raw: string | undefined): { names: Set<string> } | { invalid: ReturnType<typeof invalidRequest> } {
   const names = new Set((raw ?? '').split(',').filter((n) => n !== ''));
-  const unknown = [...names].filter((n) => !USER_FIELDS.includes(n));
+  const known = [...new Set(vocabulariesOf(setting).flatMap((v) => fieldValues(v, 'user.fields')))];
+  const unknown = [...names].filter((n) => !known.includes(n));
   if (unknown.length === 0) return { names };
   return {
     invalid: invalidRequest({
       parameters: { 'user.fields': unknown },
-      message: `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [${USER_FIELDS.join(',')}]`,
+      message: `The \`user.fields\` query parameter value [${unknown[0]}] is not one of [${known.join(',')}]`,
     }),
   };
 }

@@ -19,8 +19,8 @@ export async function postMetrics(apiUrl: string, session: AccountSession, post:
   checkPostId(id, 'post');
   const client = clientFor(apiUrl, session);
   const recent = Date.now() - createdAtOf(id).getTime() < PRIVATE_METRICS_MS;
-  const fields = recent ? 'public_metrics,non_public_metrics' : 'public_metrics';
-  const body = (await client.request('GET', `/2/tweets/${id}?tweet.fields=${fields}`)) as { data?: TweetMetrics; errors?: { detail?: string }[] };
+  const fields = recent ? ['public_metrics', 'non_public_metrics'] : ['public_metrics'];
+  const body = (await client.readPosts(`/2/tweets/${id}`, {}, fields)) as { data?: TweetMetrics; errors?: { detail?: string }[] };
   if (!body.data) {
     const gone = notFoundIn(body);
     throw new PublishError('permanent', `x: ${gone ?? body.errors?.[0]?.detail ?? `post ${id} could not be read`}`, undefined, gone ? 'not_found' : 'invalid');

@@ -1,7 +1,8 @@
 // A small typed client for the X API v2 calls Crier makes, through the one network HTTP client
 // (../http.ts): errors come back classified as PublishError, with the network's own reason.
 import { PublishError } from '../errors.ts';
-import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
+import { exchange, NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
+import { fieldsParameter, inTweetVocabulary, otherVocabulary, refusesVocabulary, remember, vocabularyOf } from './vocabulary.ts';
 
 export interface XTweet {
   id: string;
@@ -46,14 +47,41 @@ export class XClient {
    * largest page X serves. `since` is sent in whole seconds, rounded down, as X's start_time takes it.
    */
   async timelinePage(userId: string, since: Date, paginationToken?: string): Promise<XTimelinePage> {
-    const query = new URLSearchParams({
+    const query = {
       max_results: '100',
       start_time: `${since.toISOString().slice(0, 19)}Z`,
-      'tweet.fields': 'referenced_tweets,attachments',
       ...(paginationToken ? { pagination_token: paginationToken } : {}),
-    });
-    const res = (await this.request('GET', `/2/users/${encodeURIComponent(userId)}/tweets?${query}`)) as { data?: XTweet[]; meta?: { next_token?: string } };
+    };
+    const res = (await this.readPosts(`/2/users/${encodeURIComponent(userId)}/tweets`, query, ['referenced_tweets', 'attachments'])) as { data?: XTweet[]; meta?: { next_token?: string } };
     return { tweets: res.data ?? [], next: res.meta?.next_token };
+  }
+
+  /**
+   * A GET of posts with `fields` (named in the tweet vocabulary: vocabulary.ts), in the vocabulary
+   * this API last took; refused as unknown, it is asked once more in the other one, remembered when
+   * taken. The answer's posts (`data`) come back in the tweet vocabulary.
+   */
+  async readPosts(path: string, query: Record<string, string>, fields: string[]): Promise<unknown> {
+    const url = (vocabulary: ReturnType<typeof vocabularyOf>) => `${path}?${new URLSearchParams({ ...query, ...fieldsParameter(vocabulary, fields) })}`;
+    const tried = vocabularyOf(this.baseUrl);
+    let answer = await this.#get(url(tried));
+    if (refusesVocabulary(answer.status, answer.body, tried)) {
+      const other = otherVocabulary(tried);
+      answer = await this.#get(url(other));
+      if (answer.status >= 200 && answer.status < 300) remember(this.baseUrl, other);
+    }
+    const body = this.#answered(answer) as { data?: unknown };
+    if (!body || typeof body !== 'object' || !body.data || typeof body.data !== 'object') return body;
+    return { ...body, data: Array.isArray(body.data) ? body.data.map(inTweetVocabulary) : inTweetVocabulary(body.data) };
+  }
+
+  /** A GET whose answer is judged by the caller (readPosts looks at a 400 before it becomes an error). */
+  async #get(path: string): Promise<NetworkAnswer> {
+    try {
+      return await exchange(this.baseUrl + path, { method: 'GET', headers: { authorization: `Bearer ${this.#token}` } });
+    } catch (error) {
+      throw new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`, undefined, 'unreachable');
+    }
   }
 
   async uploadImage(bytes: Buffer, mediaType: string): Promise<string> {

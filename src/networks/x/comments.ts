@@ -62,15 +62,15 @@ async function readConversation(client: XClient, rootId: string, cursor: string 
   const users: SearchUser[] = [];
   let next = cursor;
   for (let page = 0; page < PAGES_PER_CALL; page++) {
-    const query = new URLSearchParams({
+    const query = {
       query: `conversation_id:${rootId}`,
       max_results: '100',
-      'tweet.fields': 'author_id,created_at,public_metrics,referenced_tweets,in_reply_to_user_id,conversation_id',
       expansions: 'author_id',
       'user.fields': 'name,username,profile_image_url',
       ...(next ? { next_token: next } : {}),
-    });
-    const body = (await client.request('GET', `/2/tweets/search/recent?${query}`)) as {
+    };
+    const fields = ['author_id', 'created_at', 'public_metrics', 'referenced_tweets', 'in_reply_to_user_id', 'conversation_id'];
+    const body = (await client.readPosts('/2/tweets/search/recent', query, fields)) as {
       data?: SearchTweet[];
       includes?: { users?: SearchUser[] };
       meta?: { next_token?: string };

@@ -21,15 +21,12 @@ const EARLIEST = Date.parse('2010-11-06T00:00:00Z');
 export async function listOwnPosts(apiUrl: string, session: AccountSession, options: { since?: Date; until?: Date; cursor?: string }): Promise<Page<OwnPost>> {
   const client = clientFor(apiUrl, session);
   const { account } = session;
-  const query = new URLSearchParams({
-    max_results: '100',
-    exclude: 'replies',
-    'tweet.fields': 'created_at,attachments,note_tweet,referenced_tweets,conversation_id',
-  });
-  if (options.since) query.set('start_time', xTime(options.since, 'since'));
-  if (options.until) query.set('end_time', xTime(options.until, 'until'));
-  if (options.cursor) query.set('pagination_token', options.cursor);
-  const body = (await client.request('GET', `/2/users/${encodeURIComponent(account.networkUniqueId)}/tweets?${query}`)) as {
+  const query: Record<string, string> = { max_results: '100', exclude: 'replies' };
+  if (options.since) query.start_time = xTime(options.since, 'since');
+  if (options.until) query.end_time = xTime(options.until, 'until');
+  if (options.cursor) query.pagination_token = options.cursor;
+  const fields = ['created_at', 'attachments', 'note_tweet', 'referenced_tweets', 'conversation_id'];
+  const body = (await client.readPosts(`/2/users/${encodeURIComponent(account.networkUniqueId)}/tweets`, query, fields)) as {
     data?: TimelineTweet[];
     meta?: { next_token?: string };
   };
