@@ -4,10 +4,11 @@
 // first), deleting a video (DELETE /videos/{id}), and a video's comments one tier deep (POST and GET
 // /videos/{id}/comments, and …/comments/{cid}/replies). The tus endpoint itself is in tus.ts.
 import type { FastifyRequest } from 'fastify';
-import { firstValues, isPlainObject, jsonBody, type Reply } from '../shared/http.ts';
+import { isPlainObject, jsonBody, type Reply } from '../shared/http.ts';
 import {
   commentNotFound, commentsDisabled, commentTextMissing, invalidParameters, invalidUploadType, legacyType, malformedBody, missingScope, quotaReached, videoNotFound,
 } from './errors.ts';
+import { queryOf } from './query.ts';
 import { commentJson, pickFields, videoJson, type VideoStore, type VimeoComment, type VimeoVideo } from './videos.ts';
 
 export const VIEW_VALUES = ['anybody', 'contacts', 'disable', 'nobody', 'password', 'unlisted', 'users'];
@@ -36,13 +37,13 @@ export interface PublishingContext {
 }
 
 export interface PublishingRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   handler(req: FastifyRequest): Reply;
 }
 
 const isReply = (value: object): value is Reply => 'status' in value;
-const query = (req: FastifyRequest) => firstValues(req.query);
+const query = queryOf;
 
 export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
   const { store } = ctx;
@@ -76,6 +77,8 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
       method: 'POST', url: '/me/videos', handler: (req) => {
         const member = ctx.authenticate(req);
         if (isReply(member)) return member;
+        // api.yaml: upload_video needs the `upload` scope, create_comment(_reply) `interact`, edit_video `edit`.
+        if (!member.scopes.includes('upload')) return missingScope('upload');
         const body = jsonBody(req.body);
         if (!isPlainObject(body)) return malformedBody();
         const checked = checkCreation(body, member);
@@ -101,6 +104,18 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
       },
     },
     {
+      // Edit a video (api.yaml edit_video): needs the `edit` scope; the fields Crier and the client set.
+      method: 'PATCH', url: '/videos/:id', handler: (req) => asOwner(req, (member, video) => {
+        if (!member.scopes.includes('edit')) return missingScope('edit');
+        const body = jsonBody(req.body);
+        if (!isPlainObject(body)) return malformedBody();
+        const edit = checkEdit(body, member, video);
+        if (isReply(edit)) return edit;
+        Object.assign(video, { name: edit.name, description: edit.description, privacy: edit.privacy });
+        return { status: 200, body: pickFields(json(video), query(req).fields) };
+      }),
+    },
+    {
       method: 'DELETE', url: '/videos/:id', handler: (req) => asOwner(req, (member, video) => {
         if (!member.scopes.includes('delete')) return missingScope('delete');
         store.remove(video);
@@ -109,6 +124,7 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
     },
     {
       method: 'POST', url: '/videos/:id/comments', handler: (req) => asOwner(req, (member, video) => {
+        if (!member.scopes.includes('interact')) return missingScope('interact');
         const text = commentBody(req, video);
         if (typeof text !== 'string') return text;
         return { status: 201, body: commentOut(video, store.addComment(video, member.id, text)) };
@@ -120,6 +136,7 @@ export function publishingRoutes(ctx: PublishingContext): PublishingRoute[] {
     },
     {
       method: 'POST', url: '/videos/:id/comments/:commentId/replies', handler: (req) => asOwner(req, (member, video) => {
+        if (!member.scopes.includes('interact')) return missingScope('interact');
         const parent = parentOf(req, video);
         if (!parent) return commentNotFound();
         const text = commentBody(req, video);
@@ -165,6 +182,37 @@ function checkCreation(body: Record<string, unknown>, member: PublishingMember):
   const name = typeof body.name === 'string' && body.name.trim() ? body.name : 'Untitled';
   const description = typeof body.description === 'string' ? body.description : null;
   return { name, description, view, embed, comments, size };
+}
+
+const LICENSES = ['by', 'by-nc', 'by-nc-nd', 'by-nc-sa', 'by-nd', 'by-sa', 'cc0'];
+
+/**
+ * What PATCH /videos/{id} changes, or the 400 Vimeo answers (api.yaml's edit_video body: name,
+ * description, privacy.{view, embed, comments, download, add}, password, license...). Properties the
+ * emulator does not keep (embed, license, locale, content_rating, review_page, spatial) are checked
+ * where api.yaml gives them a type or an enum, then ignored.
+ */
+function checkEdit(body: Record<string, unknown>, member: PublishingMember, video: VimeoVideo):
+  Reply | { name: string; description: string | null; privacy: VimeoVideo['privacy'] } {
+  if (body.name !== undefined && (typeof body.name !== 'string' || !body.name.trim())) return invalidParameters('name', 'must be a non-empty string');
+  if (body.description !== undefined && body.description !== null && typeof body.description !== 'string') return invalidParameters('description', 'must be a string');
+  if (body.license !== undefined && (typeof body.license !== 'string' || !LICENSES.includes(body.license))) return invalidParameters('license', `must be one of ${LICENSES.join(', ')}`);
+  const privacy = body.privacy === undefined ? {} : body.privacy;
+  if (!isPlainObject(privacy)) return invalidParameters('privacy', 'must be an object');
+  const { view = video.privacy.view, embed = video.privacy.embed, comments = video.privacy.comments } = privacy;
+  if (typeof view !== 'string' || !VIEW_VALUES.includes(view)) return invalidParameters('privacy.view', `must be one of ${VIEW_VALUES.join(', ')}`);
+  if (typeof embed !== 'string' || !EMBED_VALUES.includes(embed)) return invalidParameters('privacy.embed', `must be one of ${EMBED_VALUES.join(', ')}`);
+  if (typeof comments !== 'string' || !COMMENT_VALUES.includes(comments)) return invalidParameters('privacy.comments', `must be one of ${COMMENT_VALUES.join(', ')}`);
+  for (const flag of ['download', 'add'] as const) {
+    if (privacy[flag] !== undefined && typeof privacy[flag] !== 'boolean') return invalidParameters(`privacy.${flag}`, 'must be a boolean');
+  }
+  if (privacy.view === 'password' && (typeof body.password !== 'string' || !body.password)) return invalidParameters('password', 'is required when privacy.view is password');
+  if (member.account === 'basic' && privacy.view !== undefined && PAID_VIEWS.includes(view)) return invalidParameters('privacy.view', `cannot be ${view} for a Vimeo Basic member`);
+  return {
+    name: typeof body.name === 'string' ? body.name : video.name,
+    description: body.description === undefined ? video.description : (body.description as string | null),
+    privacy: { view, embed, comments },
+  };
 }
 
 /** Vimeo's paged list: `page` (from 1) and `per_page` (up to 100), with the paging links. */

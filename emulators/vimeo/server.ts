@@ -9,11 +9,12 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
-import { authScheme, bearerToken, createApp, firstValues, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
+import { authScheme, bearerToken, createApp, isPlainObject, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { basicCredentials, oauthControls, OAuthServer, redirectBack, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { WindowLimiter } from '../shared/rate.ts';
 import { invalidToken, notFound, revokedToken, serverError, tokenError, tooManyRequests, vimeoError } from './errors.ts';
 import { publishingControls, Stalls, type PublishingControls, type RateLimit } from './inspect.ts';
+import { queryOf } from './query.ts';
 import { publishingRoutes } from './routes.ts';
 import { registerTus, type TusLog } from './tus.ts';
 import { pickFields, VideoStore } from './videos.ts';
@@ -165,7 +166,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
   };
 
   type Handler = (req: FastifyRequest) => Reply;
-  const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) =>
+  const route = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, handler: Handler) =>
     app.route({
       method,
       url,
@@ -177,7 +178,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
           accept: req.headers.accept,
           contentType: req.headers['content-type'],
           auth: authScheme(req.headers.authorization),
-          query: firstValues(req.query),
+          query: queryOf(req),
           json: jsonBody(req.body),
         });
         const fault = faults.take(req.method, path);
@@ -195,7 +196,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
       },
     });
 
-  const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
+  const query = queryOf;
 
   route('GET', '/oauth/authorize', (req) => {
     const q = query(req);
@@ -253,7 +254,7 @@ export async function startVimeoEmulator(opts: VimeoEmulatorOptions = {}): Promi
 
   route('GET', '/me', (req) => {
     const user = authenticate(req);
-    return isReply(user) ? user : { status: 200, body: pickFields(userJson(user, true), firstValues(req.query).fields) };
+    return isReply(user) ? user : { status: 200, body: pickFields(userJson(user, true), queryOf(req).fields) };
   });
 
   route('DELETE', '/tokens', (req) => {

@@ -4,13 +4,14 @@
 // and engagement.ts, goes through `route`: logged in order, faults applied, answered.
 import type { FastifyInstance } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
-import { firstValues, isPlainObject, jsonBody, send, type Reply } from '../../shared/http.ts';
+import { isPlainObject, jsonBody, send, type Reply } from '../../shared/http.ts';
 import { richError } from '../errors.ts';
 import type { RouteInput, GoogleWorld } from '../world.ts';
-import { authenticate, charged, MANAGE_SCOPES, READ_SCOPES, youtubeError } from './auth.ts';
+import { authenticate, charged, MANAGE_SCOPES, noFilter, READ_SCOPES, youtubeError } from './auth.ts';
 import { mountChannels } from './channels.ts';
 import { commentResource, mountEngagement } from './engagement.ts';
 import { videoResource } from './metadata.ts';
+import { checkedQuery, methodIdOf } from './params.ts';
 import type { CallRecord, YoutubeComment, YoutubeState } from './state.ts';
 
 const VIDEO_PARTS = new Set(['id', 'snippet', 'status', 'processingDetails', 'contentDetails', 'statistics', 'player', 'topicDetails', 'recordingDetails', 'fileDetails', 'suggestions', 'liveStreamingDetails', 'localizations']);
@@ -20,22 +21,24 @@ export type Handler = (input: RouteInput) => Reply;
 export type Route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) => void;
 
 export function mountApi(app: FastifyInstance, world: GoogleWorld, state: YoutubeState, faults: FaultQueue): void {
-  const route: Route = (method, url, handler) => void app.route({
-    method,
-    url,
-    handler: async (req, reply) => {
-      const query = firstValues(req.query);
+  const route: Route = (method, url, handler) => {
+    const methodId = methodIdOf(method, url);
+    app.route({ method, url, handler: async (req, reply) => {
+      // Parameters are checked against the discovery document before the route runs.
+      const checked = checkedQuery(methodId, req.query);
+      const { query } = checked;
       const record: CallRecord = { method, path: url, query, status: 0 };
       state.calls.push(record);
       const fault = faults.take(method, url);
       if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       const out = fault
         ? { status: fault.status, headers: fault.headers, body: fault.body ?? richError(fault.status, 'The service is currently unavailable.').body }
+        : !checked.ok ? checked.reply
         : handler({ query, params: req.params as Record<string, string>, body: req.body, headers: req.headers as Record<string, string | undefined> });
       record.status = out.status;
       return send(reply, out);
-    },
-  });
+    } });
+  };
   route('GET', '/youtube/v3/videos', (input) => listVideos(world, state, input));
   route('POST', '/youtube/v3/commentThreads', (input) => insertComment(world, state, input));
   mountChannels(route, world, state);
@@ -49,7 +52,7 @@ function listVideos(world: GoogleWorld, state: YoutubeState, input: RouteInput):
   if (parts.size === 0) return youtubeError(400, 'required', 'Required parameter: part', 'global', 'part');
   const unknown = [...parts].find((p) => !VIDEO_PARTS.has(p));
   if (unknown) return youtubeError(400, 'unknownPart', `'${unknown}'`, 'youtube.part', 'part');
-  if (!input.query.id) return youtubeError(400, 'missingRequiredParameter', 'No filter selected. Expected one of: myRating, id, chart', 'youtube.parameter', 'parameters');
+  if (!input.query.id) return noFilter(['myRating', 'id', 'chart']);
   const refused = charged(state, caller.clientId, state.costs.list);
   if (refused) return refused;
   const items = input.query.id.split(',').flatMap((id) => {

@@ -52,6 +52,16 @@ export function authenticate(world: GoogleWorld, authorization: string | undefin
 export const youtubeError = (code: number, reason: string, message: string, domain = 'youtube.video', location?: string): Reply =>
   legacyError(code, message, [{ message, domain, reason, ...(location ? { location, locationType: 'parameter' } : {}) }]);
 
+/**
+ * 400 missingRequiredParameter for a list without one of its filters. The item's location is
+ * `parameters.` with locationType `other`, as observed in an answer to videos.list (quoted in
+ * Agent-Hellboy/pyytdata#23).
+ */
+export const noFilter = (filters: string[]): Reply => {
+  const message = `No filter selected. Expected one of: ${filters.join(', ')}`;
+  return legacyError(400, message, [{ message, domain: 'youtube.parameter', reason: 'missingRequiredParameter', location: 'parameters.', locationType: 'other' }]);
+};
+
 /** The project's daily quota is spent. */
 export const quotaExceeded = (): Reply => youtubeError(
   403, 'quotaExceeded',

@@ -8,7 +8,7 @@ import { legacyError } from '../errors.ts';
 import type { GoogleChannel } from '../store.ts';
 import type { GoogleWorld, RouteInput } from '../world.ts';
 import type { Route } from './api.ts';
-import { authenticateUser, charged, CHANNEL_SCOPES } from './auth.ts';
+import { authenticateUser, charged, CHANNEL_SCOPES, noFilter } from './auth.ts';
 import type { YoutubeState } from './state.ts';
 
 const CHANNEL_PARTS = new Set(['id', 'snippet', 'contentDetails', 'statistics', 'status', 'brandingSettings', 'topicDetails', 'localizations', 'auditDetails', 'contentOwnerDetails']);
@@ -30,9 +30,10 @@ function listChannels(world: GoogleWorld, state: YoutubeState, input: RouteInput
   const unknown = parts.find((p) => !CHANNEL_PARTS.has(p));
   if (unknown !== undefined) return legacyError(400, `'${unknown}'`, [{ message: `'${unknown}'`, domain: 'youtube.part', reason: 'unknownPart', location: 'part', locationType: 'parameter' }]);
   const filters = CHANNEL_FILTERS.filter((f) => query[f] !== undefined);
-  if (filters.length !== 1) {
-    const message = filters.length ? `Incompatible parameters specified in the request: ${filters.join(', ')}` : `No filter selected. Expected one of: ${CHANNEL_FILTERS.join(', ')}`;
-    return legacyError(400, message, [{ message, domain: 'youtube.parameter', reason: filters.length ? 'incompatibleParameters' : 'missingRequiredParameter', location: filters[0] ?? 'parameters', locationType: 'parameter' }]);
+  if (filters.length === 0) return noFilter(CHANNEL_FILTERS);
+  if (filters.length > 1) {
+    const message = `Incompatible parameters specified in the request: ${filters.join(', ')}`;
+    return legacyError(400, message, [{ message, domain: 'youtube.parameter', reason: 'incompatibleParameters', location: filters[0], locationType: 'parameter' }]);
   }
   const refused = charged(state, auth.clientId, state.costs.list);
   if (refused) return refused;

@@ -7,7 +7,7 @@ import { isPlainObject, jsonBody, type Reply } from '../../shared/http.ts';
 import type { GoogleWorld, RouteInput } from '../world.ts';
 import type { Route } from './api.ts';
 import { threadResource } from './api.ts';
-import { authenticate, charged, MANAGE_SCOPES, READ_SCOPES, youtubeError } from './auth.ts';
+import { authenticate, charged, MANAGE_SCOPES, noFilter, READ_SCOPES, youtubeError } from './auth.ts';
 import { uploadsPlaylistOf } from './channels.ts';
 import type { YoutubeComment, YoutubeState, YoutubeVideo } from './state.ts';
 
@@ -119,7 +119,7 @@ function listComments(world: GoogleWorld, state: YoutubeState, input: RouteInput
   if (!input.query.part) return youtubeError(400, 'required', 'Required parameter: part', 'global', 'part');
   const { id, parentId } = input.query;
   if ((id === undefined) === (parentId === undefined)) {
-    return youtubeError(400, 'missingRequiredParameter', 'No filter selected. Expected one of: parentId, id', 'youtube.parameter', 'parameters');
+    return noFilter(['parentId', 'id']);
   }
   const offset = offsetOf(input.query.pageToken);
   if (offset === undefined) return invalidPageToken();

@@ -53,8 +53,12 @@ export interface YoutubeControls {
   setThumbnailLimit(bytes: number): void;
   /** Every thumbnails.set answers 403 forbidden with this message (an unverified channel); undefined: none. */
   refuseThumbnails(message: string | undefined): void;
-  /** Uploads end private whatever was asked, as for a Cloud project that has not passed YouTube's audit. */
-  lockUploadsToPrivate(locked: boolean): void;
+  /**
+   * Uploads end with this privacy whatever was asked (a test switch: since the 2026-11-02 revision
+   * YouTube no longer makes an unverified project's uploads private; a video can still change privacy
+   * on YouTube's side). undefined: what was asked.
+   */
+  applyPrivacy(privacyStatus: 'public' | 'private' | 'unlisted' | undefined): void;
   /** The channel may complete this many more uploads before 400 uploadLimitExceeded. */
   setUploadCap(channelId: string, uploads: number | undefined): void;
   /** A processed video the channel already has (no upload): its id. `publishedAt` defaults to now. */
@@ -98,7 +102,7 @@ export function mountYoutube(app: FastifyInstance, world: GoogleWorld, faults: F
     quotaUsed: (clientId, bucket) => state.usedToday(clientId, bucket),
     setThumbnailLimit: (bytes) => void (state.thumbnailMaxBytes = bytes),
     refuseThumbnails: (message) => void (state.refuseThumbnails = message),
-    lockUploadsToPrivate: (locked) => void (state.lockedToPrivate = locked),
+    applyPrivacy: (privacyStatus) => void (state.privacyOverride = privacyStatus),
     setUploadCap: (channelId, uploads) => {
       if (uploads === undefined) state.uploadCap.delete(channelId);
       else state.uploadCap.set(channelId, (state.uploadsByChannel.get(channelId) ?? 0) + uploads);

@@ -132,8 +132,8 @@ export class YoutubeState {
   uploadCap = new Map<string, number>();
   nextOutcome: YoutubeVideo['outcome'] | undefined;
   nextHold: { index: number; ms: number } | undefined;
-  /** Uploads are locked to private (a project that has not passed YouTube's API audit). */
-  lockedToPrivate = false;
+  /** The privacy YouTube gives the next uploads whatever was asked (undefined: what was asked). */
+  privacyOverride: string | undefined;
   readonly clock: Clock;
 
   constructor(clock: Clock) {
@@ -182,7 +182,7 @@ export class YoutubeState {
       channelId: session.channelId,
       snippet: { ...session.resource.snippet, channelId: session.channelId, publishedAt: this.clock.iso() },
       status: session.resource.status,
-      ...(this.lockedToPrivate ? { appliedPrivacy: 'private' } : {}),
+      ...(this.privacyOverride ? { appliedPrivacy: this.privacyOverride } : {}),
       uploadStatus: 'uploaded',
       pollsLeft: this.processingPolls,
       outcome,

@@ -4,15 +4,18 @@
 // 308 with `Range: bytes=0-N`, the last one 201 with the video; a PUT with `bytes */TOTAL` asks what
 // the session has (308 with Range, none when nothing arrived, or 200 with the video) — and
 // thumbnails.set with the raw image. Bodies arrive as streams and only a hash and a count are kept.
+// videos.insert as one multipart request is in multipart.ts; query parameters are checked by params.ts.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
-import { firstValues, send, type Reply } from '../../shared/http.ts';
+import { send, type Reply } from '../../shared/http.ts';
 import { richError } from '../errors.ts';
 import type { GoogleWorld } from '../world.ts';
 import { authenticate, charged, chargedUpload, UPLOAD_SCOPES, youtubeError } from './auth.ts';
 import { checkedResource, videoResource } from './metadata.ts';
+import { insertMultipart } from './multipart.ts';
+import { checkedQuery } from './params.ts';
 import type { CallRecord, UploadSession, YoutubeState } from './state.ts';
 
 export const CHUNK_UNIT = 256 * 1024;
@@ -24,8 +27,10 @@ const METADATA_LIMIT = 1024 * 1024;
 type Handler = (req: FastifyRequest, query: Record<string, string | undefined>) => Promise<Reply>;
 
 export function mountUploads(app: FastifyInstance, world: GoogleWorld, state: YoutubeState, faults: FaultQueue): void {
-  const logged = (handler: Handler) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const query = firstValues(req.query);
+  // A session URI carries `upload_id`, which Google adds to it and no method declares.
+  const logged = (methodId: string, handler: Handler, extra: string[] = []) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const checked = checkedQuery(methodId, req.query, extra);
+    const { query } = checked;
     const path = req.url.split('?')[0]!;
     const record: CallRecord = { method: req.method, path, query, status: 0, ...(req.headers['content-range'] ? { contentRange: String(req.headers['content-range']) } : {}) };
     state.calls.push(record);
@@ -35,6 +40,9 @@ export function mountUploads(app: FastifyInstance, world: GoogleWorld, state: Yo
       await drain(req.body as Readable);
       if (fault.delayMs) await sleep(fault.delayMs);
       out = { status: fault.status, headers: fault.headers, body: fault.body ?? richError(fault.status, 'The service is currently unavailable.').body };
+    } else if (!checked.ok) {
+      await drain(req.body as Readable);
+      out = checked.reply;
     } else {
       out = await handler(req, query);
     }
@@ -46,17 +54,19 @@ export function mountUploads(app: FastifyInstance, world: GoogleWorld, state: Yo
     // Upload bodies are handed over as the request stream itself: never buffered, never capped.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    scope.post(VIDEO_PATH, logged((req, query) => startSession(world, state, req, query)));
-    scope.put(VIDEO_PATH, logged((req, query) => putChunk(world, state, req, query)));
-    scope.post(THUMBNAIL_PATH, logged((req, query) => setThumbnail(world, state, req, query)));
+    scope.post(VIDEO_PATH, logged('youtube.videos.insert', (req, query) => startSession(world, state, req, query)));
+    scope.put(VIDEO_PATH, logged('youtube.videos.insert', (req, query) => putChunk(world, state, req, query), ['upload_id']));
+    scope.post(THUMBNAIL_PATH, logged('youtube.thumbnails.set', (req, query) => setThumbnail(world, state, req, query)));
   });
 }
 
 async function startSession(world: GoogleWorld, state: YoutubeState, req: FastifyRequest, query: Record<string, string | undefined>): Promise<Reply> {
+  // Google's client libraries for Node send a small video in one multipart/related request.
+  if (query.uploadType === 'multipart') return insertMultipart(world, state, req, query);
   const text = await readSmall(req.body as Readable);
   const caller = authenticate(world, req.headers.authorization, UPLOAD_SCOPES);
   if (!caller.ok) return caller.reply;
-  if (query.uploadType !== 'resumable') return youtubeError(400, 'badRequest', 'The emulator takes resumable uploads only (uploadType=resumable).', 'global', 'uploadType');
+  if (query.uploadType !== 'resumable') return youtubeError(400, 'badRequest', 'The emulator takes resumable (uploadType=resumable) and multipart (uploadType=multipart) uploads only.', 'global', 'uploadType');
   const parts = (query.part ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   if (!parts.includes('snippet') || !parts.includes('status')) return youtubeError(400, 'required', 'Required parameter: part', 'global', 'part');
   let body: unknown;

@@ -63,7 +63,7 @@ function preparedFor(client: YoutubeClient, input: PublishInput, block: YoutubeB
     const asked = ctx.metadata.status.privacyStatus;
     const notes = [
       privacyStatus && privacyStatus !== asked
-        ? `YouTube made the video ${privacyStatus} (asked: ${asked}); uploads of an app whose Google Cloud project has not passed YouTube's audit are locked to private`
+        ? `YouTube reports the video ${privacyStatus} (asked: ${asked})`
         : undefined,
       block.thumbnailUrl ? await setThumbnail(client, input, videoId, block.thumbnailUrl) : undefined,
     ].filter(Boolean);

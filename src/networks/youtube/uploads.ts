@@ -54,8 +54,8 @@ export interface UploadContext {
 const VIDEO_TYPES = /^(video\/|application\/octet-stream$)/;
 
 /**
- * The processed video's id and the privacy YouTube applied (it makes every upload of an unaudited
- * Cloud project private, whatever was asked); throws PublishWait with the checkpoint while a step remains.
+ * The processed video's id and the privacy YouTube reports for it (what was asked, unless YouTube
+ * changed it); throws PublishWait with the checkpoint while a step remains.
  */
 export async function processedVideo(ctx: UploadContext, cp: VideoCheckpoint): Promise<{ videoId: string; privacyStatus: string | undefined }> {
   if (!cp.videoId) {

@@ -120,15 +120,16 @@ describe('publishing to YouTube', () => {
     assert.equal(post.socialAccounts[0].platformPostUrl, `https://www.youtube.com/shorts/${video.id}`);
   });
 
-  it('an upload YouTube locks to private is published, and the destination says why it is not public', async () => {
-    yt.google.youtube.lockUploadsToPrivate(true);
+  it('an upload YouTube reports with another privacy is published, and the destination says so without blaming an audit', async () => {
+    // Since the 2026-11-02 revision unverified projects' uploads are no longer forced private.
+    yt.google.youtube.applyPrivacy('private');
     try {
       const { post } = await p.videoPost({ content: 'Locked', youtube: { privacyStatus: 'public' } });
       const video = p.published(post);
       assert.equal(video.status.privacyStatus, 'public', 'public was asked');
-      assert.equal(post.socialAccounts[0].error, 'YouTube made the video private (asked: public); uploads of an app whose Google Cloud project has not passed YouTube\'s audit are locked to private');
+      assert.equal(post.socialAccounts[0].error, 'YouTube reports the video private (asked: public)');
     } finally {
-      yt.google.youtube.lockUploadsToPrivate(false);
+      yt.google.youtube.applyPrivacy(undefined);
     }
   });
 
