@@ -60,7 +60,10 @@ export interface LinkedInCall {
   method: string;
   /** The path with URL-encoding undone (URNs readable). */
   path: string;
+  /** The last value of each query parameter. */
   query: Record<string, string>;
+  /** Every value of each query parameter, in order: a repeated one keeps them all. */
+  queryAll: Record<string, string[]>;
   status: number;
   /** Emulator clock, ms. */
   at: number;
@@ -121,8 +124,11 @@ export function callLog(clock: Clock) {
       } catch {
         // Not valid percent-encoding: keep it as sent.
       }
-      entries.push({ method, path, query: Object.fromEntries(new URLSearchParams(search)), status, at: clock.now() });
+      const params = new URLSearchParams(search);
+      const queryAll: Record<string, string[]> = {};
+      for (const [name, value] of params) (queryAll[name] ??= []).push(value);
+      entries.push({ method, path, query: Object.fromEntries(params), queryAll, status, at: clock.now() });
     },
-    list: (): LinkedInCall[] => entries.map((e) => ({ ...e, query: { ...e.query } })),
+    list: (): LinkedInCall[] => entries.map((e) => ({ ...e, query: { ...e.query }, queryAll: structuredClone(e.queryAll) })),
   };
 }

@@ -56,7 +56,7 @@ export interface Asset {
 export interface PostContent {
   media?: { id: string; title?: string; altText?: string };
   multiImage?: { images: { id: string; altText?: string }[] };
-  article?: { source: string; title?: string; description?: string; thumbnail?: string };
+  article?: { source: string; title: string; description?: string; thumbnail?: string };
 }
 
 export interface LinkedInPost {

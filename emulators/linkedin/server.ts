@@ -15,12 +15,13 @@ import { PublishingStore } from './publishing.ts';
 import { DailyQuotas } from './quota.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { commentRoutes } from './routes/comments.ts';
-import type { Route } from './routes/context.ts';
+import { authenticate, isReply, type Route } from './routes/context.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { statisticsRoutes } from './routes/statistics.ts';
 import { registerUploads } from './routes/uploads.ts';
+import { allValues, queryRefusal } from './routes/query.ts';
 import {
   addMember, addOrganization, LINKEDIN_SCOPES, type AclState, type AddMemberInput, type AddOrganizationInput, type LinkedInAppInput,
   type LinkedInMember, type LinkedInOrganization, type LinkedInWorld, type OrgRole,
@@ -100,12 +101,21 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const fault = await faultFor(req);
         if (fault && !fault.afterHandling) return send(reply, fault);
+        const endpoint = `${route.method} ${route.url}`;
+        const queryAll = allValues(req.query);
+        // The token is checked before Rest.li reads the query (a bad token is a 401 whatever the query).
+        const refused = queryRefusal(endpoint, queryAll);
+        if (refused) {
+          const caller = authenticate(world, req.headers as Record<string, string | undefined>);
+          return send(reply, fault ?? (isReply(caller) ? caller : refused));
+        }
         const answer = await route.handler({
           query: firstValues(req.query),
+          queryAll,
           params: req.params as Record<string, string>,
           headers: req.headers as Record<string, string | undefined>,
           body: req.body,
-          endpoint: `${route.method} ${route.url}`,
+          endpoint,
           rawUrl: req.url,
         });
         // An answer lost on its way back: the route did its work, the client sees the fault instead.

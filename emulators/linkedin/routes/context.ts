@@ -5,7 +5,10 @@ import { accessDenied, emptyToken, protocolMissing, expiredToken, invalidToken, 
 import type { LinkedInWorld } from '../world.ts';
 
 export interface RouteInput {
+  /** The first value of each query parameter. */
   query: Record<string, string | undefined>;
+  /** Every value of each query parameter, in order (routes/query.ts refuses repeats on API routes). */
+  queryAll: Record<string, string[]>;
   params: Record<string, string>;
   headers: Record<string, string | undefined>;
   body: unknown;

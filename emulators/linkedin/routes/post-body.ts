@@ -70,8 +70,11 @@ function checkContent(value: unknown, errors: Lines): void {
   if (!isPlainObject(member)) return void errors.push(`${path} :: ${JSON.stringify(member)} is not a record`);
   if (kind === 'media') checkMedia(member, path, errors);
   if (kind === 'article') {
+    // Posts API, Article: source and title are required (LinkedIn does not read the page for a title);
+    // the 422 for a missing title is captured in searlsco/posse_party#14.
     str(member, 'source', path, errors, true);
-    for (const name of ['title', 'description', 'thumbnail', 'thumbnailAltText']) str(member, name, path, errors, false);
+    str(member, 'title', path, errors, true);
+    for (const name of ['description', 'thumbnail', 'thumbnailAltText']) str(member, name, path, errors, false);
   }
   if (kind === 'multiImage') {
     const images = member.images;

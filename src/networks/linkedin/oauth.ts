@@ -1,5 +1,5 @@
 // LinkedIn OAuth 2.0 (3-legged authorization code, client credentials in the form): the member
-// (OpenID userinfo) and the organizations they administer (versioned /rest/organizationAcls) are
+// (OpenID userinfo) and the organizations they may post for (versioned /rest/organizationAcls) are
 // offered to pick from, all publishing with the member's token. Access tokens live 60 days;
 // refresh tokens exist only for apps LinkedIn approved for programmatic refresh (365 days, not
 // rotated, not extended): without one the account is reconnected when the token expires.
@@ -9,8 +9,25 @@ import {
   type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
 } from '../oauth.ts';
 
-/** Member sign-in and posting, then company pages (Community Management API). */
-export const LINKEDIN_SCOPES = ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'];
+/**
+ * The scopes a connect asks for by default, by the developer-portal product that grants them (an
+ * app may ask only for scopes of its products; LinkedIn refuses the whole authorization otherwise):
+ * "Sign In with LinkedIn using OpenID Connect" grants openid, profile, email (the member, from
+ * /v2/userinfo); "Share on LinkedIn" grants w_member_social; the "Community Management API" grants
+ * w_organization_social, r_organization_social, rw_organization_admin (and w_member_social).
+ * An app with the first two only sets CRIER_LINKEDIN_SCOPES (index.ts) or registers its own scopes.
+ */
+export const MEMBER_SCOPES = ['openid', 'profile', 'email', 'w_member_social'] as const;
+export const ORGANIZATION_SCOPES = ['w_organization_social', 'r_organization_social', 'rw_organization_admin'] as const;
+export const LINKEDIN_SCOPES: string[] = [...MEMBER_SCOPES, ...ORGANIZATION_SCOPES];
+
+/**
+ * organizationAcls roles that may post as the organization (Posts API, w_organization_social:
+ * ADMINISTRATOR, DIRECT_SPONSORED_CONTENT_POSTER, CONTENT_ADMIN; the Videos API's "company admin,
+ * DSC poster, or content admin"). The content admin role's value is spelled CONTENT_ADMINISTRATOR in
+ * the role lists and CONTENT_ADMIN in the Posts API's permission table: both are taken.
+ */
+export const POSTING_ROLES: ReadonlySet<string> = new Set(['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMINISTRATOR', 'CONTENT_ADMIN']);
 
 /** The LinkedIn-Version every /rest/ call carries (LinkedIn serves each monthly version about a year). */
 export const LINKEDIN_VERSION = '202610';
@@ -22,11 +39,12 @@ export const LINKEDIN_API_VERSION: ApiVersion = {
   source: 'https://learn.microsoft.com/en-us/linkedin/marketing/versioning ("supported and stable for a minimum of one year before sunset": October 2026 + 1 year)',
 };
 
-/** At most this many administered organizations are offered (one API call each). */
+/** At most this many organizations are offered (one API call each). */
 const MAX_ORGANIZATIONS = 100;
 const PAGE = 100;
 
-export function createLinkedInOAuth(override: string | undefined): NetworkOAuth {
+/** `scopes`: what connects ask for when the app registered none (CRIER_LINKEDIN_SCOPES, else LINKEDIN_SCOPES). */
+export function createLinkedInOAuth(override: string | undefined, scopes: readonly string[] = LINKEDIN_SCOPES): NetworkOAuth {
   const hosts = networkHosts({ www: 'https://www.linkedin.com', api: 'https://api.linkedin.com' }, override);
   const restHeaders = (token: string) => ({ authorization: `Bearer ${token}`, 'linkedin-version': LINKEDIN_VERSION, 'x-restli-protocol-version': '2.0.0' });
 
@@ -39,15 +57,19 @@ export function createLinkedInOAuth(override: string | undefined): NetworkOAuth 
 
   const get = (url: string, headers: Record<string, string>) => oauthCall('linkedin', url, { headers });
 
-  /** The organizations the member administers (approved ADMINISTRATOR role), as candidates. */
+  /**
+   * The organizations the member may post for (an approved POSTING_ROLES role), as candidates. The
+   * finder's `role` takes one role, so every approved assignment is read and the roles filtered here.
+   */
   const organizations = async (accessToken: string, tokens: OAuthTokens): Promise<ConnectCandidate[]> => {
     const ids: string[] = [];
     for (let start = 0; ids.length < MAX_ORGANIZATIONS; start += PAGE) {
-      const res = await get(withQuery(`${hosts.api}/rest/organizationAcls`, { q: 'roleAssignee', role: 'ADMINISTRATOR', state: 'APPROVED', start: String(start), count: String(PAGE) }), restHeaders(accessToken));
+      const res = await get(withQuery(`${hosts.api}/rest/organizationAcls`, { q: 'roleAssignee', state: 'APPROVED', start: String(start), count: String(PAGE) }), restHeaders(accessToken));
       // No Community Management access for this app or member: the member alone is offered.
       if (res.status === 403) return [];
       if (!res.ok || !Array.isArray(res.body?.elements)) throw apiError('linkedin', 'the administered organizations', res);
       for (const acl of res.body.elements) {
+        if (!POSTING_ROLES.has(String(acl?.role))) continue;
         const id = /^urn:li:organization:(\d+)$/.exec(String(acl?.organization ?? ''))?.[1];
         if (id && !ids.includes(id)) ids.push(id);
       }
@@ -75,7 +97,7 @@ export function createLinkedInOAuth(override: string | undefined): NetworkOAuth 
   return {
     network: 'linkedin',
     pkce: false,
-    scopes: LINKEDIN_SCOPES,
+    scopes,
     // 60-day tokens: refresh a week ahead (only accounts holding a refresh token are refreshed).
     refreshAheadSecs: 7 * 24 * 3600,
     refreshUses: 'refresh_token',

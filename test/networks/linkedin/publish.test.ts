@@ -120,6 +120,20 @@ describe('publishing to LinkedIn', () => {
     assert.equal(sent.commentarySent, 'Worth a read');
   });
 
+  it('an article card without a title: the dry run says LinkedIn requires one; the destination fails before any call', async () => {
+    const body = { accounts: [member.id], content: 'Untitled link', linkedin: { article: { source: 'https://example.com/untitled' } } };
+    const dry = await h.server.request('POST', '/v1/posts?dry_run=true', { key: org.key, body });
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    assert.equal(dry.body.destinations[0].ok, false);
+    assert.deepEqual(dry.body.destinations[0].reasons, ['linkedin: linkedin.article has no title; LinkedIn requires the title of an article card (it does not read it from the page): set linkedin.article.title']);
+
+    const calls = li.calls().length;
+    const post = await publish(body);
+    assert.equal(post.socialAccounts[0].status, 'failed');
+    assert.match(post.socialAccounts[0].error, /^linkedin: linkedin\.article has no title; LinkedIn requires the title/);
+    assert.deepEqual(li.calls().slice(calls).filter((c) => c.path.startsWith('/rest/')), [], 'nothing was sent to LinkedIn');
+  });
+
   it('a video is uploaded range by range, finalized with the ETags in order, and posted once available', async () => {
     const video = await makeVideo({ seconds: 1, size: '160x120', rate: 10 });
     const media = await h.upload(org, 'clip.mp4', video, 'video/mp4');
