@@ -610,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Register your OAuth app for a network
-         * @description Accounts of this network are then connected through your app. The client secret is stored encrypted and never returned. Registering the same network again replaces its credentials. `scopes` (optional) replaces the network's default scopes for connects through this app, e.g. `["openid","profile","email","w_member_social"]` for a LinkedIn app without Community Management approval.
+         * @description Accounts of this network are then connected through your app. The client secret is stored encrypted and never returned. Registering the same network again replaces its credentials. `scopes` (optional) replaces the network's default scopes for connects through this app, e.g. `["openid","profile","email","w_member_social"]` for a LinkedIn app without Community Management approval. `config_id` (optional, where the network's login takes one: Meta's Facebook Login for Business, for Business apps): the saved configuration the login dialog presents in place of scopes.
          */
         post: operations["createSocialNetwork"];
         delete?: never;
@@ -3988,6 +3988,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             client_key: string;
+                            /** @description where the network's login takes a saved configuration instead of scopes (Meta's Facebook Login for Business): the one connects present; null: scopes */
+                            config_id: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
@@ -4020,6 +4022,7 @@ export interface operations {
                 "application/json": {
                     client_key?: unknown;
                     client_secret?: unknown;
+                    config_id?: unknown;
                     network?: unknown;
                     scopes?: unknown;
                 };
@@ -4035,6 +4038,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             client_key: string;
+                            /** @description where the network's login takes a saved configuration instead of scopes (Meta's Facebook Login for Business): the one connects present; null: scopes */
+                            config_id: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
@@ -4062,6 +4067,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             client_key: string;
+                            /** @description where the network's login takes a saved configuration instead of scopes (Meta's Facebook Login for Business): the one connects present; null: scopes */
+                            config_id: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             id: string;
@@ -4117,6 +4124,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             client_key: string;
+                            /** @description where the network's login takes a saved configuration instead of scopes (Meta's Facebook Login for Business): the one connects present; null: scopes */
+                            config_id: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             id: string;

@@ -34,9 +34,10 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
   status <post id> [--watch]          each destination's state; --watch follows it until final
   verify <network> [--account <id|username>] [--dry] [--image <file|url>] [--video <file|url>]
          [--block <json>] [--keep] [--timeout <seconds>]
-                                      a live check of a real network through a connected account:
-                                      publishes a text, an image, a video, a thread (what the network
-                                      takes), reads them back, deletes them; --dry only plans
+                                      a live check of a real network through a connected
+                                      account: publishes what the network takes (a text, an
+                                      image, a video, a thread), reads it back, deletes it;
+                                      --dry only plans
   webhooks list | create --name <n> --endpoint <https url> --events <e1,e2> [--generate-secret]
          | delete <id> | test <id>
   mcp                                 an MCP server on stdin/stdout for AI agents (README, Clients → MCP)
