@@ -11,7 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
-import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
+import { emulatorCalls, runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
 import { makeJpeg, makeVideo } from '../media/helpers.ts';
 
 let dataDir: string;
@@ -72,13 +72,12 @@ test('a text to the seven networks that take text alone: published on each, one 
   assert.deepEqual(deliveries[0].body.data.socialAccounts.map((a: any) => a.network), TEXT_NETWORKS);
 
   // What the networks received, from the emulators themselves, at the addresses the guide prints.
-  const callsOf = (network: string) => run.crier.output().match(new RegExp(`curl -s (\\S+/__emulator/calls) +# [^\\n]*\\b${network}\\b`))![1]!;
-  const xCalls = (await (await fetch(callsOf('x'))).json()).calls;
+  const xCalls = await emulatorCalls(run, 'x');
   const tweets = xCalls.filter((c: any) => c.method === 'POST' && c.path === '/2/tweets');
   assert.equal(tweets.length, 1, 'X received one create for two requests');
   assert.equal(tweets[0].status, 201);
   assert.equal(tweets[0].auth, 'bearer');
-  const reddit = (await (await fetch(callsOf('reddit'))).json()).calls.filter((c: any) => c.path === '/api/submit');
+  const reddit = (await emulatorCalls(run, 'reddit')).filter((c: any) => c.path === '/api/submit');
   assert.deepEqual(reddit.map((c: any) => [c.method, c.status]), [['POST', 200]], 'Reddit received one submission');
 });
 

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { runCrier } from '../helpers/process.ts';
 import { writeFile } from 'node:fs/promises';
-import { runSandbox, sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
+import { emulatorCalls, runSandbox, sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
 import { makeVideo } from '../media/helpers.ts';
 
 let dataDir: string;
@@ -29,12 +29,6 @@ const ALL = ['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'fac
 async function verify(run: SandboxRun, args: string[]) {
   const done = await runCrier(['verify', ...args, '--json'], { CRIER_URL: `http://127.0.0.1:${run.port}`, CRIER_API_KEY: run.key });
   return { code: done.code, stderr: done.stderr, body: done.stdout ? JSON.parse(done.stdout) : undefined };
-}
-
-/** Every call an emulator answered, from its own record (the guide prints where). */
-async function emulatorCalls(run: SandboxRun, network: string): Promise<any[]> {
-  const url = run.crier.output().match(new RegExp(`curl -s (\\S+/__emulator/calls) +# [^\\n]*\\b${network}\\b`))![1]!;
-  return (await (await fetch(url)).json()).calls;
 }
 
 test('--dry on every network: a plan from the network\'s own judgement, and not one write reaches an emulator', async (t) => {

@@ -66,3 +66,13 @@ export async function waitForSettledPost(api: ReturnType<typeof sandboxApi>, key
   }
   return post;
 }
+
+/**
+ * Every call the emulator serving `network` answered, from its own record (GET /__emulator/calls),
+ * found at the address the sandbox's guide prints for it.
+ */
+export async function emulatorCalls(run: SandboxRun, network: string): Promise<any[]> {
+  const url = run.crier.output().match(new RegExp(`curl -s (\\S+/__emulator/calls) +# [^\\n]*\\b${network}\\b`))?.[1];
+  if (!url) throw new Error(`the sandbox guide names no emulator of ${network}`);
+  return (await (await fetch(url)).json()).calls;
+}
