@@ -47,6 +47,8 @@ export function instagramEngagementRoutes(world: FbWorld): FbRoute[] {
 
   const answer = (req: FbRequest, comment: IgComment, account: IgAccount): Reply => {
     if (!req.query.message) return ig.invalidParameter('The parameter message is required.');
+    // "You cannot reply to hidden comments" (ig-comment/replies reference); the answer's wording is invented.
+    if (comment.hidden) return ig.invalidParameter('You cannot reply to a hidden comment.');
     const parent = comment.parentId ? commentById(comment.parentId)! : comment;
     const reply: IgComment = {
       id: store.nextId('1810'), mediaId: comment.mediaId, igUserId: account.id, username: account.username, text: req.query.message,
@@ -90,9 +92,13 @@ export function instagramEngagementRoutes(world: FbWorld): FbRoute[] {
     if (!metrics.length) return noMetric();
     const allowed = MEDIA_METRICS[media.productType];
     if (metrics.some((m) => !allowed.has(m))) return metricNotAllowed(allowed);
+    // "If insights data you are requesting does not exist or is currently unavailable, the API returns
+    // an empty data set instead of 0 for individual metrics" (instagram-media/insights reference): a
+    // metric nobody set is left out, never answered 0. Comments are counted from the media's comments.
     const values = store.mediaInsights.get(media.id) ?? {};
-    const value = (name: string) => (name === 'comments' ? store.comments.filter((c) => c.mediaId === media.id).length : values[name] ?? 0);
-    return { status: 200, body: { data: metrics.map((name) => ({ name, period: 'lifetime', values: [{ value: value(name) }], title: name, description: name, id: `${media.id}/insights/${name}/lifetime` })) } };
+    const value = (name: string) => (name === 'comments' ? store.comments.filter((c) => c.mediaId === media.id).length : values[name]);
+    const known = metrics.filter((name) => value(name) !== undefined);
+    return { status: 200, body: { data: known.map((name) => ({ name, period: 'lifetime', values: [{ value: value(name) }], title: name, description: name, id: `${media.id}/insights/${name}/lifetime` })) } };
   };
 
   const accountInsights = (req: FbRequest, account: IgAccount): Reply => {

@@ -114,6 +114,10 @@ describe('instagram engagement', () => {
     ]);
     assert.deepEqual(fb.instagram.comments(post.root.platformId).filter((c) => c.username === 'acme').map((c) => [c.id, c.parentId]), [[top.replyId, undefined], [answer.replyId, question.id]]);
     await assert.rejects(caps.comments!.reply(session, post, ''), (e: PublishError) => e.code === 'invalid');
+    // Instagram: "You cannot reply to hidden comments" — refused with the network's reason, nothing posted.
+    const hidden = fb.instagram.addComment(post.root.platformId, { text: 'spam', username: 'zed', hidden: true });
+    await assert.rejects(caps.comments!.reply(session, post, 'hi', hidden.id), (e: PublishError) => e.kind === 'permanent' && /hidden comment/.test(e.message));
+    assert.equal(fb.instagram.comments(post.root.platformId).filter((c) => c.parentId === hidden.id).length, 0);
   });
 
   it('the deprecated shape: Graph\'s comment items, their replies included, as Instagram returns them', async () => {
@@ -193,7 +197,10 @@ describe('instagram engagement', () => {
     fb.instagram.setMediaInsights(reel.root.platformId, { views: 1000, ig_reels_avg_watch_time: 4200, ig_reels_video_view_total_time: 90000 });
     const reelMetrics = await caps.analytics!.post!(session, reel);
     assert.equal(reelMetrics.views, 1000);
-    assert.deepEqual(reelMetrics.platform_specific, { total_interactions: 0, ig_reels_avg_watch_time: 4200, ig_reels_video_view_total_time: 90000, media_product_type: 'REELS' });
+    // total_interactions was never set: Meta leaves a metric without data out ("an empty data set
+    // instead of 0"), so Crier reports nothing for it rather than a 0 it was not given.
+    assert.deepEqual(reelMetrics.platform_specific, { ig_reels_avg_watch_time: 4200, ig_reels_video_view_total_time: 90000, media_product_type: 'REELS' });
+    assert.equal(reelMetrics.reach, null, 'reach was not given either');
 
     const story = seed({ productType: 'STORY' });
     fb.instagram.setMediaInsights(story.root.platformId, { views: 40, reach: 30, replies: 2 });
