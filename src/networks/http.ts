@@ -100,12 +100,16 @@ export class NetworkHttp {
 
   /** The answer of a 2xx; anything else throws the PublishError it stands for. */
   async call(request: NetworkRequest): Promise<NetworkAnswer> {
-    const answer = await this.#send(request);
+    const answer = await this.answer(request);
     if (answer.status >= 200 && answer.status < 300) return answer;
     throw this.failureOf(answer);
   }
 
-  async #send(request: NetworkRequest): Promise<NetworkAnswer> {
+  /**
+   * The answer whatever its status, for a caller that looks at an error answer before it becomes a
+   * PublishError (failureOf); only an unreachable network throws.
+   */
+  async answer(request: NetworkRequest): Promise<NetworkAnswer> {
     const headers: Record<string, string> = { ...this.#options.headers?.(), ...request.headers };
     let body = request.body;
     if (request.json !== undefined) {

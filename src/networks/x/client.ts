@@ -1,7 +1,7 @@
 // A small typed client for the X API v2 calls Crier makes, through the one network HTTP client
 // (../http.ts): errors come back classified as PublishError, with the network's own reason.
 import { PublishError } from '../errors.ts';
-import { exchange, NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
+import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 import { fieldsParameter, inTweetVocabulary, otherVocabulary, refusesVocabulary, remember, vocabularyOf } from './vocabulary.ts';
 
 export interface XTweet {
@@ -64,24 +64,15 @@ export class XClient {
   async readPosts(path: string, query: Record<string, string>, fields: string[]): Promise<unknown> {
     const url = (vocabulary: ReturnType<typeof vocabularyOf>) => `${path}?${new URLSearchParams({ ...query, ...fieldsParameter(vocabulary, fields) })}`;
     const tried = vocabularyOf(this.baseUrl);
-    let answer = await this.#get(url(tried));
+    let answer = await this.#http.answer({ url: url(tried) });
     if (refusesVocabulary(answer.status, answer.body, tried)) {
       const other = otherVocabulary(tried);
-      answer = await this.#get(url(other));
+      answer = await this.#http.answer({ url: url(other) });
       if (answer.status >= 200 && answer.status < 300) remember(this.baseUrl, other);
     }
     const body = this.#answered(answer) as { data?: unknown };
     if (!body || typeof body !== 'object' || !body.data || typeof body.data !== 'object') return body;
     return { ...body, data: Array.isArray(body.data) ? body.data.map(inTweetVocabulary) : inTweetVocabulary(body.data) };
-  }
-
-  /** A GET whose answer is judged by the caller (readPosts looks at a 400 before it becomes an error). */
-  async #get(path: string): Promise<NetworkAnswer> {
-    try {
-      return await exchange(this.baseUrl + path, { method: 'GET', headers: { authorization: `Bearer ${this.#token}` } });
-    } catch (error) {
-      throw new PublishError('retryable', `x: could not reach the API (${(error as Error).message})`, undefined, 'unreachable');
-    }
   }
 
   async uploadImage(bytes: Buffer, mediaType: string): Promise<string> {
