@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { locateDatabase, type DatabaseLocation } from './db/database.ts';
+import { locateDatabase } from './db/database.ts';
 import { migrateAll } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
@@ -22,7 +22,6 @@ import { userFetchFor } from './security/ssrf.ts';
 import { startInboundWorker } from './inbound/worker.ts';
 import { purgeExpiredEvents } from './webhooks/retention.ts';
 import { foldPostCounts } from './posts/totals.ts';
-import { CRIER_COMMAND } from './cli/usage.ts';
 
 export interface Roles {
   api: boolean;
@@ -50,6 +49,10 @@ export interface StartOptions {
 
 export interface Running {
   url: string | undefined;
+  /** Where the API is reached: its listening address, or the configured public one without an API. */
+  baseUrl: string;
+  embeddedDatabase: boolean;
+  defaultOrg: DefaultOrg;
   db: Db;
   box: SecretBox;
   app: FastifyInstance | undefined;
@@ -91,8 +94,16 @@ async function start(config: Config, logger: Logger, roles: Roles, options: Star
   await options.beforeWork?.({ db, box, orgId: defaultOrg.orgId });
   if (roles.worker) await startWorker(config, { db, box, logger, networks }, started);
 
-  announceStart(defaultOrg, api?.url ?? config.publicBaseUrl, database, roles);
-  return { url: api?.url, db, box, app: api?.app, close: () => started.run() };
+  return {
+    url: api?.url,
+    baseUrl: api?.url ?? config.publicBaseUrl,
+    embeddedDatabase: database.embedded,
+    defaultOrg,
+    db,
+    box,
+    app: api?.app,
+    close: () => started.run(),
+  };
 }
 
 interface Parts {
@@ -162,38 +173,4 @@ function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeou
   };
   void run();
   return setInterval(run, MAINTENANCE_INTERVAL_MS).unref();
-}
-
-/**
- * The human lines a start prints whatever LOG_LEVEL is (operators and scripts wait for them): on the
- * start that created the default org, its admin key, the only time it is shown; on every later
- * start, how to make a key, so a key lost with a failed or unread first start is never a dead end.
- */
-function announceStart(defaultOrg: DefaultOrg, baseUrl: string, database: DatabaseLocation, roles: Roles): void {
-  if (defaultOrg.created) announceFirstStart(defaultOrg.created.apiKey, baseUrl, database);
-  const served = roles.api ? `API ${baseUrl}/v1, docs ${baseUrl}/docs, dashboard ${baseUrl}/` : 'no HTTP API in this process';
-  process.stdout.write(`Crier is running (${[roles.api && 'api', roles.worker && 'worker'].filter(Boolean).join(' + ')}): ${served}\n`);
-  if (!defaultOrg.created) {
-    process.stdout.write(`API keys are shown only when made. A new one for the default organization: ${CRIER_COMMAND} key create --org ${defaultOrg.orgId} --name <name>\n`);
-  }
-}
-
-/** Printed once, on the first start of an empty database: the only time the admin key is shown. */
-function announceFirstStart(apiKey: string, baseUrl: string, database: DatabaseLocation): void {
-  process.stdout.write(
-    [
-      '',
-      'Crier is ready. This is the first start, so a default organization was created.',
-      '',
-      `  Admin API key (shown once, store it now): ${apiKey}`,
-      '',
-      `  API:   ${baseUrl}/v1`,
-      `  Dashboard: ${baseUrl}/   (sign in with the key above)`,
-      `  Docs:  ${baseUrl}/docs   (OpenAPI: ${baseUrl}/openapi.json)`,
-      `  Database: ${database.embedded ? 'embedded PostgreSQL under the data directory' : 'DATABASE_URL'}`,
-      '',
-      `  Try it: curl -H "Authorization: Bearer ${apiKey}" ${baseUrl}/v1/social-accounts`,
-      '',
-    ].join('\n') + '\n',
-  );
 }

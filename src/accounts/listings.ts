@@ -1,10 +1,10 @@
 // GET /v1/social-accounts/:id/<listing>: lists a network offers so a client can fill its platform
 // block (Pinterest's boards, a subreddit's flairs), read from the network with the account's token.
 // Which lists exist is the networks' to say (capabilities.ts AccountListing); this file only finds
-// the account and calls the list (engagement/account-call.ts refreshes a refused token and turns the
+// the account and calls the list (session.ts refreshes a refused token and turns the
 // network's refusal into an answer).
 import { RequestError } from '../errors.ts';
-import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../engagement/account-call.ts';
+import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './session.ts';
 
 export type ListingDeps = AccountCallDeps;
 

@@ -8,13 +8,13 @@ import { RequestError, validationError } from '../errors.ts';
 import type { ConnectCandidate } from '../networks/oauth.ts';
 import type { NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
+import { pendingCandidatesData } from '../security/sealed-columns.ts';
 import { getSocialAccount, upsertSocialAccount, type SocialAccountJson } from './social-accounts.ts';
 
 export const PENDING_TTL_MINUTES = 15;
 const MAX_SELECTED = 100;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();
-export const candidatesData = (id: number) => `pending_connections:${id}:candidates`;
 
 /**
  * A candidate the user may pick: with its tokens, or, in the session made beside a login that granted
@@ -57,7 +57,7 @@ async function storePending(db: Queryable, box: SecretBox, input: PendingInput, 
     `INSERT INTO pending_connections (id, token_hash, org_id, network, tenant_id, redirect_uri, sandbox, managed_app, messaging, candidates_enc, expires_at)
      OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(mins => $11))
      RETURNING expires_at`,
-    [id, hashToken(session), input.orgId, input.network, input.tenantId, input.redirectUri, input.sandbox ?? false, input.managedApp ?? false, input.messaging ?? false, box.encrypt(JSON.stringify(stored), candidatesData(id)), PENDING_TTL_MINUTES],
+    [id, hashToken(session), input.orgId, input.network, input.tenantId, input.redirectUri, input.sandbox ?? false, input.managedApp ?? false, input.messaging ?? false, box.encrypt(JSON.stringify(stored), pendingCandidatesData(id)), PENDING_TTL_MINUTES],
   );
   return { session, expiresAt: rows[0]!.expires_at };
 }
@@ -87,7 +87,7 @@ async function findPending(db: Queryable, token: string, lock: boolean): Promise
   return row;
 }
 
-const openCandidates = (box: SecretBox, row: PendingRow): StoredCandidate[] => JSON.parse(box.decrypt(row.candidates_enc, candidatesData(Number(row.id))));
+const openCandidates = (box: SecretBox, row: PendingRow): StoredCandidate[] => JSON.parse(box.decrypt(row.candidates_enc, pendingCandidatesData(Number(row.id))));
 
 /** GET /v1/social-accounts/pending/:token: what the login granted, without any token. */
 export async function readPendingConnection(db: Queryable, box: SecretBox, token: string): Promise<PendingView> {

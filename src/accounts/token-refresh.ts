@@ -11,7 +11,7 @@ import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { ManagedApps, NetworkId } from '../networks/types.ts';
-import { markAccountDisconnected } from '../publishing/finish.ts';
+import { markAccountDisconnected } from './disconnect.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { purgeExpiredPendingConnections } from './pending-connections.ts';
 import { openSecret, saveAccountSecrets } from './secrets.ts';

@@ -14,6 +14,7 @@ import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus,
 import { setApiKeyRateLimit } from '../orgs/api-keys.ts';
 import { linkStripeCustomer } from '../billing/stripe.ts';
 import { startCrier, type Roles, type Running, type StartOptions } from '../runtime.ts';
+import { announceStart } from './announce.ts';
 import type { SandboxAccount } from '../sandbox.ts';
 import { sandboxInboxUrl } from '../webhooks/inbox.ts';
 import { runDoctor } from '../doctor.ts';
@@ -127,6 +128,7 @@ async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Prom
     process.once('SIGTERM', resolve);
   });
   const running = await startCrier(config, logger, roles, hooks);
+  announceStart(running, roles);
   logger.info({ url: running.url, roles }, 'crier started');
   // The compile cache (bin/crier.js) is written at exit, which a killed server never reaches: write
   // what the start compiled now, so that the next start finds it.

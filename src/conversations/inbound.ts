@@ -5,7 +5,7 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
 import type { AccountSession, InboundItem, NetworkCapabilities } from '../networks/capabilities.ts';
-import type { InboundAccount } from '../inbound/accounts.ts';
+import type { InboundAccount } from '../accounts/inbound-accounts.ts';
 import type { EventDataMap } from '../webhooks/events.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import { contactProfile } from './contacts.ts';

@@ -6,7 +6,7 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
-import { accountSession } from '../inbound/session.ts';
+import { accountSession } from '../accounts/session.ts';
 import type { AccountSession, NetworkCapabilities } from '../networks/capabilities.ts';
 import { PublishError } from '../networks/errors.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';

@@ -5,7 +5,7 @@
 import { RequestError } from '../errors.ts';
 import type { AccountMetrics, PostMetrics } from '../networks/capabilities.ts';
 import { encodeId } from '../ids.ts';
-import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './account-call.ts';
+import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { loadDestinations, onNetwork, type Destination } from './destinations.ts';
 
 const FIGURES = ['likes', 'comments', 'shares', 'views', 'reach', 'saves', 'impressions'] as const;

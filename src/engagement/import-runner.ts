@@ -10,9 +10,8 @@ import type { Logger } from 'pino';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
 import type { OwnPost } from '../networks/capabilities.ts';
-import { loadAccount } from '../publishing/claim.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
-import { callAsAccount, type AccountCallDeps } from './account-call.ts';
+import { callAsAccount, loadAccount, type AccountCallDeps } from '../accounts/session.ts';
 import type { ImportRow } from './imports.ts';
 import { storableCopy } from '../validation/json-input.ts';
 

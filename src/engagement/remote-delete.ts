@@ -4,7 +4,7 @@
 // /v1/posts/:id removes it).
 import { RequestError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
-import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './account-call.ts';
+import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { loadDestinations, type Destination } from './destinations.ts';
 
 export interface RemoteDeleteResult {

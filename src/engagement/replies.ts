@@ -8,7 +8,7 @@
 import { RequestError } from '../errors.ts';
 import type { CommentListOptions, Reply } from '../networks/capabilities.ts';
 import type { SandboxControls } from '../networks/contract.ts';
-import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './account-call.ts';
+import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { chooseDestination, loadDestinations, onNetwork, type Destination } from './destinations.ts';
 
 /** The most top-level comments a list gathers from the network's pages. */

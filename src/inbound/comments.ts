@@ -7,7 +7,7 @@ import { encodeId } from '../ids.ts';
 import type { ContactLookup, InboundItem, NetworkCapabilities } from '../networks/capabilities.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import type { EventDataMap } from '../webhooks/events.ts';
-import type { InboundAccount } from './accounts.ts';
+import type { InboundAccount } from '../accounts/inbound-accounts.ts';
 import { contactProfile } from '../conversations/contacts.ts';
 import { hasMessaged } from '../conversations/store.ts';
 import type { AccountSession } from '../networks/capabilities.ts';

@@ -7,11 +7,11 @@ import type { NetworkRegistry } from '../networks/registry.ts';
 import type { AccountSession } from '../networks/capabilities.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { receiveMessage } from '../conversations/inbound.ts';
-import { inboundAccounts, type InboundAccount } from './accounts.ts';
+import { inboundAccounts, type InboundAccount } from '../accounts/inbound-accounts.ts';
 import { receiveComment } from './comments.ts';
 import { storableCopy } from '../validation/json-input.ts';
 import type { ClaimedDelivery } from './deliveries.ts';
-import { accountSession } from './session.ts';
+import { accountSession } from '../accounts/session.ts';
 
 export interface ProcessDeps {
   db: Db;

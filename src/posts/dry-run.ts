@@ -9,7 +9,7 @@
 // of the account now.
 import { RequestError, validationError } from '../errors.ts';
 import { encodeId } from '../ids.ts';
-import { callAsAccount, orgAccount, type AccountCallDeps } from '../engagement/account-call.ts';
+import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/session.ts';
 import type { PreflightPost } from '../networks/contract.ts';
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';

@@ -1,7 +1,7 @@
 // A claimed target, ready to publish: what the claim statement (queue.ts) returned, with the account's
 // credentials opened. The claim already fenced out any earlier attempt: the attempt id is the target's
 // current attempt, and only the current attempt may call the network or record a result.
-import { openSecret } from '../accounts/secrets.ts';
+import { openAccount } from '../accounts/session.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { AccountCredentials, ContainerInput, NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
@@ -33,19 +33,6 @@ export interface Claim {
   unreadable?: string;
 }
 
-interface SealedAccount {
-  id: number;
-  org_id: number;
-  network: string;
-  username: string;
-  network_unique_id: string;
-  service_url: string | null;
-  is_active: boolean;
-  access_token_enc: Buffer | null;
-  refresh_token_enc: Buffer | null;
-  credential_enc: Buffer | null;
-  managed_app: boolean;
-}
 
 /** The claims of one claim statement; an account's secrets are opened once (see `openedAccounts`). */
 export function claimsFromRows(box: SecretBox, rows: ClaimRow[]): Claim[] {
@@ -123,31 +110,5 @@ function claimFromRow(row: ClaimRow, { account, unreadable }: { account: Account
     processMedia: row.process_media,
     checkpoint: row.checkpoint ?? undefined,
     afterWait: row.after_wait === true && row.previous_attempt_id === null,
-  };
-}
-
-/** The account as it is now (after a token refresh, say). */
-export async function loadAccount(db: Queryable, box: SecretBox, accountId: number): Promise<{ active: boolean; credentials: AccountCredentials }> {
-  const { rows } = await db.query<SealedAccount>(
-    `SELECT id, org_id, network, username, network_unique_id, service_url, is_active, access_token_enc, refresh_token_enc, credential_enc, managed_app
-       FROM social_accounts WHERE id = $1`,
-    [accountId],
-  );
-  const a = rows[0]!;
-  return { active: a.is_active, credentials: openAccount(box, a) };
-}
-
-function openAccount(box: SecretBox, a: SealedAccount): AccountCredentials {
-  return {
-    id: a.id,
-    orgId: a.org_id,
-    network: a.network as NetworkId,
-    username: a.username,
-    networkUniqueId: a.network_unique_id,
-    serviceUrl: a.service_url,
-    accessToken: openSecret(box, a.id, 'access', a.access_token_enc),
-    refreshToken: openSecret(box, a.id, 'refresh', a.refresh_token_enc),
-    credential: openSecret(box, a.id, 'credential', a.credential_enc),
-    managedApp: a.managed_app,
   };
 }

@@ -2,6 +2,7 @@
 // this finished — emitting the post's one event (post.published or post.error) in that statement's
 // transaction. The work is the SQL function publishing_record_outcomes (migrations 010, 015, 017); the events
 // it builds go to the outbox in the same statement.
+import { markAccountDisconnected } from '../accounts/disconnect.ts';
 import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
 import { emitEvent, outboxCtes } from '../webhooks/outbox.ts';
@@ -103,25 +104,4 @@ function encodedOnce(id: number): string {
     encoded.set(id, value);
   }
   return value;
-}
-
-/**
- * The token no longer works: the account becomes inactive, keeping why and when (shown on the account
- * until it is connected again), and, once, account.token_expired is emitted.
- * Also used by the token refresher (accounts/token-refresh.ts) when a refresh token is refused.
- */
-export async function markAccountDisconnected(tx: Queryable, orgId: number, account: { id: number; network: string; username: string }, error: string): Promise<void> {
-  const { rowCount } = await tx.query(
-    'UPDATE social_accounts SET is_active = false, disconnected_reason = $2, disconnected_at = now() WHERE id = $1 AND is_active',
-    [account.id, error],
-  );
-  if (rowCount) {
-    await emitEvent(tx, orgId, 'account.token_expired', {
-      orgId: encodeId(orgId),
-      accountId: account.id,
-      network: account.network,
-      username: account.username,
-      error,
-    });
-  }
 }

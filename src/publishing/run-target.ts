@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/pool.ts';
 import type { NetworkOAuth } from '../networks/oauth.ts';
-import { createLedger } from './ledger.ts';
+import { createLedger } from '../accounts/ledger.ts';
 import type { ManagedApps } from '../networks/types.ts';
 import type { AccountCredentials, ContainerInput, MediaFetcher, MediaOpener, MediaSource, NetworkAdapter, NetworkId, PartRef, PreparedPublish } from '../networks/types.ts';
 import type { CappedMediaOpener, MediaCap } from '../media/fetch.ts';
@@ -13,7 +13,8 @@ import type { PrepareMedia } from '../media/renditions.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets } from '../accounts/secrets.ts';
 import { refreshTokenNow } from '../accounts/token-refresh.ts';
-import { loadAccount, type Claim } from './claim.ts';
+import type { Claim } from './claim.ts';
+import { loadAccount } from '../accounts/session.ts';
 import { PublishError, PublishWait } from '../networks/errors.ts';
 import { failpoint } from './failpoints.ts';
 import type { Outcome } from './finish.ts';

@@ -3,9 +3,12 @@
 // that the configured key is the database's (fail closed), and the tests that scan for plaintext.
 // A new sealed column must be added here, or rotation would leave it unreadable.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { candidatesData } from '../accounts/pending-connections.ts';
-import { headersAd, secretAd } from '../webhooks/store.ts';
 import type { SecretBox } from './crypto.ts';
+
+/** The associated data of sealed values that the folders owning them also seal and open. */
+export const webhookSecretData = (id: number) => `webhooks:${id}:secret`;
+export const webhookHeadersData = (id: number) => `webhooks:${id}:headers`;
+export const pendingCandidatesData = (id: number) => `pending_connections:${id}:candidates`;
 
 export interface SealedColumn {
   table: string;
@@ -20,11 +23,11 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'social_accounts', column: 'refresh_token_enc', rowKey: 'id::text', associatedData: (id) => `social_accounts:${id}:refresh` },
   { table: 'social_accounts', column: 'credential_enc', rowKey: 'id::text', associatedData: (id) => `social_accounts:${id}:credential` },
   { table: 'social_networks', column: 'client_secret_enc', rowKey: 'id::text', associatedData: (id) => `social_networks:${id}:secret` },
-  { table: 'webhooks', column: 'secret_enc', rowKey: 'id::text', associatedData: (id) => secretAd(Number(id)) },
-  { table: 'webhooks', column: 'headers_enc', rowKey: 'id::text', associatedData: (id) => headersAd(Number(id)) },
+  { table: 'webhooks', column: 'secret_enc', rowKey: 'id::text', associatedData: (id) => webhookSecretData(Number(id)) },
+  { table: 'webhooks', column: 'headers_enc', rowKey: 'id::text', associatedData: (id) => webhookHeadersData(Number(id)) },
   { table: 'signing_keys', column: 'key_enc', rowKey: 'purpose', associatedData: (purpose) => `signing_keys:${purpose}` },
   { table: 'oauth_states', column: 'code_verifier_enc', rowKey: `encode(state_hash, 'hex')`, associatedData: (hash) => `oauth_states:${hash}:verifier` },
-  { table: 'pending_connections', column: 'candidates_enc', rowKey: 'id::text', associatedData: (id) => candidatesData(Number(id)) },
+  { table: 'pending_connections', column: 'candidates_enc', rowKey: 'id::text', associatedData: (id) => pendingCandidatesData(Number(id)) },
 ];
 
 /** The key id a ciphertext was sealed under (security/crypto.ts layout: version, key id, …). */

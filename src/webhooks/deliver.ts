@@ -6,7 +6,7 @@ import type { SecretBox } from '../security/crypto.ts';
 import { SsrfError, type GuardedClient, type SsrfErrorCode } from '../security/ssrf.ts';
 import type { AttemptResult, ClaimedDelivery, ErrorKind } from './deliveries.ts';
 import { signatureHeaders } from './signing.ts';
-import { headersAd, secretAd } from './store.ts';
+import { webhookHeadersData, webhookSecretData } from '../security/sealed-columns.ts';
 
 export const USER_AGENT = 'Service-Webhooks/1.0';
 const RESPONSE_BODY_LIMIT = 1024;
@@ -17,8 +17,8 @@ export function envelope(event: ClaimedDelivery['event']): string {
 }
 
 export function requestHeaders(box: SecretBox, claim: ClaimedDelivery, body: string, now = Date.now()): Record<string, string> {
-  const custom = claim.headersEnc ? (JSON.parse(box.decrypt(claim.headersEnc, headersAd(claim.webhookId))) as Record<string, string>) : {};
-  const secret = claim.secretEnc ? box.decrypt(claim.secretEnc, secretAd(claim.webhookId)) : undefined;
+  const custom = claim.headersEnc ? (JSON.parse(box.decrypt(claim.headersEnc, webhookHeadersData(claim.webhookId))) as Record<string, string>) : {};
+  const secret = claim.secretEnc ? box.decrypt(claim.secretEnc, webhookSecretData(claim.webhookId)) : undefined;
   // Custom headers first: the store refuses names that collide with ours, and ours are set last anyway.
   return {
     ...custom,

@@ -13,7 +13,7 @@ import type { Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { serviceSignature, standardSignature } from './signing.ts';
-import { secretAd } from './store.ts';
+import { webhookSecretData } from '../security/sealed-columns.ts';
 
 export const INBOX_PATH = '/sandbox/webhook-inbox';
 /** What the inbox keeps per organization: the newest deliveries, enough to follow a session. */
@@ -131,7 +131,7 @@ function checkSignatures(secret: string | undefined, received: Received, body: s
 }
 
 function secretOf(box: SecretBox, row: InFlight): string | undefined {
-  return row.secret_enc ? box.decrypt(row.secret_enc, secretAd(row.webhook_id)) : undefined;
+  return row.secret_enc ? box.decrypt(row.secret_enc, webhookSecretData(row.webhook_id)) : undefined;
 }
 
 function header(received: Received, name: string): string {

@@ -5,6 +5,7 @@ import { validationError } from '../errors.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { checkUrl, SsrfError } from '../security/ssrf.ts';
+import { webhookHeadersData, webhookSecretData } from '../security/sealed-columns.ts';
 import { EVENT_TYPES, type EventType } from './outbox.ts';
 import { generateSecret, secretProblem } from './signing.ts';
 
@@ -54,9 +55,6 @@ export interface StoreDeps {
   /** In sandbox mode, Crier's own webhook inbox: the one http, loopback URL accepted (inbox.ts). */
   inboxUrl: string | undefined;
 }
-
-export const secretAd = (id: number) => `webhooks:${id}:secret`;
-export const headersAd = (id: number) => `webhooks:${id}:headers`;
 
 // Validation runs before the transaction: the URL check resolves DNS, which must not hold row locks.
 
@@ -127,12 +125,12 @@ async function cancelPendingDeliveries(tx: Tx, webhookId: number): Promise<void>
 /** Encrypts what `input` sets; the row id is the associated data, so it is written after the insert. */
 async function saveSecrets(tx: Tx, box: SecretBox, id: number, input: WebhookInput): Promise<void> {
   if (input.secret !== undefined) {
-    const enc = input.secret === null ? null : box.encrypt(input.secret, secretAd(id));
+    const enc = input.secret === null ? null : box.encrypt(input.secret, webhookSecretData(id));
     await tx.query('UPDATE webhooks SET secret_enc = $2 WHERE id = $1', [id, enc]);
   }
   if (input.headers !== undefined) {
     const empty = !input.headers || Object.keys(input.headers).length === 0;
-    const enc = empty ? null : box.encrypt(JSON.stringify(input.headers), headersAd(id));
+    const enc = empty ? null : box.encrypt(JSON.stringify(input.headers), webhookHeadersData(id));
     await tx.query('UPDATE webhooks SET headers_enc = $2 WHERE id = $1', [id, enc]);
   }
 }
@@ -143,7 +141,7 @@ function toJson(box: SecretBox, row: WebhookRow): WebhookJson {
     name: row.name,
     url: row.url,
     events: row.events,
-    headers: row.headers_enc ? (JSON.parse(box.decrypt(row.headers_enc, headersAd(row.id))) as Record<string, string>) : {},
+    headers: row.headers_enc ? (JSON.parse(box.decrypt(row.headers_enc, webhookHeadersData(row.id))) as Record<string, string>) : {},
     enabled: row.enabled,
     hasSecret: row.secret_enc !== null,
     createdAt: row.created_at.toISOString(),

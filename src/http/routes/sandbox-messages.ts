@@ -3,7 +3,7 @@
 // newcomer can try /v1/conversations and the message events with no network account.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { orgAccount } from '../../engagement/account-call.ts';
+import { orgAccount } from '../../accounts/session.ts';
 import { RequestError, validationError } from '../../errors.ts';
 import { decodeId } from '../../ids.ts';
 import type { AppContext } from '../context.ts';

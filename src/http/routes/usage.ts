@@ -2,7 +2,7 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { usageReport, type UsageQuery } from '../../media/usage.ts';
-import { createLedger } from '../../publishing/ledger.ts';
+import { createLedger } from '../../accounts/ledger.ts';
 import { PaginationQuery } from '../../validation/pagination.ts';
 import { RangeBound } from '../../validation/schema.ts';
 import type { AppContext } from '../context.ts';

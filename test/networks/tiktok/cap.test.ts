@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/ids.ts';
-import { createLedger } from '../../../src/publishing/ledger.ts';
+import { createLedger } from '../../../src/accounts/ledger.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { paddedVideo } from '../../media/helpers.ts';
 import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';

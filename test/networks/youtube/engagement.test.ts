@@ -16,7 +16,7 @@ import { youtube } from '../../../src/networks/youtube/index.ts';
 import { YOUTUBE_SCOPES } from '../../../src/networks/youtube/oauth.ts';
 import { config } from '../../../src/networks/youtube/settings.ts';
 import { createPool } from '../../../src/db/pool.ts';
-import { createLedger } from '../../../src/publishing/ledger.ts';
+import { createLedger } from '../../../src/accounts/ledger.ts';
 import { createTestDatabase } from '../../helpers/harness.ts';
 import { createOrg } from '../../../src/orgs/orgs.ts';
 

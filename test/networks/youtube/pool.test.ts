@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPool } from '../../../src/db/pool.ts';
-import { createLedger } from '../../../src/publishing/ledger.ts';
+import { createLedger } from '../../../src/accounts/ledger.ts';
 import { youtube } from '../../../src/networks/youtube/index.ts';
 import { admitUpload, pacificDay } from '../../../src/networks/youtube/pool.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';

@@ -9,7 +9,7 @@ import type { PublishError } from '../../../src/networks/errors.ts';
 import type { PublishInput } from '../../../src/networks/types.ts';
 import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';
-import { createLedger } from '../../../src/publishing/ledger.ts';
+import { createLedger } from '../../../src/accounts/ledger.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { makeJpeg, paddedVideo } from '../../media/helpers.ts';

@@ -1,18 +1,64 @@
-// Calling a network as one of the org's accounts, outside publishing: a listing, a comment list, a
-// reply, figures, a delete, an import page. One place for what each of them needs: the session the
-// capability gets, the token refreshed once when the network refuses it (as the publishing engine
-// does), and the network's refusal turned into Crier's answer.
-import type { Db } from '../db/pool.ts';
-import { createLedger } from '../publishing/ledger.ts';
+// An account's session: its credentials opened from their sealed columns, and a network called as the
+// account. One place for what every caller outside the claim needs (a listing, a comment list, a
+// reply, figures, a delete, an import page, a message sent): the session a capability gets, the token
+// refreshed once when the network refuses it (as the publishing engine does), and the network's
+// refusal turned into Crier's answer. The publishing claim opens its accounts with `openAccount` too.
+import type { Db, Queryable } from '../db/pool.ts';
 import { RequestError } from '../errors.ts';
 import type { AccountSession } from '../networks/capabilities.ts';
 import { PublishError } from '../networks/errors.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { AccountCredentials } from '../networks/types.ts';
-import { loadAccount } from '../publishing/claim.ts';
+import type { AccountCredentials, NetworkId } from '../networks/types.ts';
+import { createLedger } from './ledger.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { saveAccountSecrets } from '../accounts/secrets.ts';
-import { refreshTokenNow } from '../accounts/token-refresh.ts';
+import { openSecret, saveAccountSecrets } from './secrets.ts';
+import { refreshTokenNow } from './token-refresh.ts';
+
+export interface SealedAccount {
+  id: number;
+  org_id: number;
+  network: string;
+  username: string;
+  network_unique_id: string;
+  service_url: string | null;
+  is_active: boolean;
+  access_token_enc: Buffer | null;
+  refresh_token_enc: Buffer | null;
+  credential_enc: Buffer | null;
+  managed_app: boolean;
+}
+
+/** The account as it is now (after a token refresh, say). */
+export async function loadAccount(db: Queryable, box: SecretBox, accountId: number): Promise<{ active: boolean; credentials: AccountCredentials }> {
+  const { rows } = await db.query<SealedAccount>(
+    `SELECT id, org_id, network, username, network_unique_id, service_url, is_active, access_token_enc, refresh_token_enc, credential_enc, managed_app
+       FROM social_accounts WHERE id = $1`,
+    [accountId],
+  );
+  const a = rows[0]!;
+  return { active: a.is_active, credentials: openAccount(box, a) };
+}
+
+export function openAccount(box: SecretBox, a: SealedAccount): AccountCredentials {
+  return {
+    id: a.id,
+    orgId: a.org_id,
+    network: a.network as NetworkId,
+    username: a.username,
+    networkUniqueId: a.network_unique_id,
+    serviceUrl: a.service_url,
+    accessToken: openSecret(box, a.id, 'access', a.access_token_enc),
+    refreshToken: openSecret(box, a.id, 'refresh', a.refresh_token_enc),
+    credential: openSecret(box, a.id, 'credential', a.credential_enc),
+    managedApp: a.managed_app,
+  };
+}
+
+/** An account as a capability calls its network with, and whether it is connected. */
+export async function accountSession(db: Db, box: SecretBox, accountId: number, userFetch: typeof fetch): Promise<{ active: boolean; session: AccountSession }> {
+  const { active, credentials } = await loadAccount(db, box, accountId);
+  return { active, session: sessionOf({ db, box, userFetch }, credentials) };
+}
 
 export interface AccountCallDeps {
   db: Db;
