@@ -68,7 +68,7 @@ export interface Config {
     /** Events, and their deliveries and attempts, are kept this long once nothing is pending. */
     retentionDays: number;
   };
-  /** Per-window request limits of API keys (http/rate-limit.ts); fixed-quota keys are counted regardless. */
+  /** Per-window request limits of API keys (limits/request-hook.ts); fixed-quota keys are counted regardless. */
   rateLimit: {
     enabled: boolean;
     /** Bounds of the per-organization formula, in requests per window. */

@@ -11,7 +11,7 @@ import { encodeId } from '../ids.ts';
 import { checkInstalled } from '../lazy.ts';
 import { createLogger } from '../log.ts';
 import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type OrgMatch, type SubscriptionStatus } from '../orgs/orgs.ts';
-import { setApiKeyRateLimit } from '../orgs/api-keys.ts';
+import { setApiKeyRateLimit } from '../limits/quotas.ts';
 import { linkStripeCustomer } from '../billing/stripe.ts';
 import { startCrier, type Roles, type Running, type StartOptions } from '../runtime.ts';
 import { announceStart } from './announce.ts';

@@ -16,7 +16,7 @@ import { installInputScan } from './input-scan.ts';
 import { lazySchemaCompilers } from './lazy-schemas.ts';
 import { installMetrics } from './metrics.ts';
 import { installOperationIds } from './openapi-ids.ts';
-import { createCounterStore, installRateLimit } from './rate-limit.ts';
+import { createCounterStore, installRateLimit } from '../limits/request-hook.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';

@@ -11,7 +11,7 @@
 // block exists to save. Behind a reverse proxy, CRIER_TRUST_PROXY makes the address the client's.
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
-import type { CounterStore } from './rate-limit.ts';
+import type { CounterStore } from '../limits/request-hook.ts';
 
 /** Keys that authenticated lately, remembered per process (digests only, oldest forgotten first). */
 const RECENT_KEYS_MAX = 10_000;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
 import { createKeyOwnerLookup, type KeyOwner } from '../orgs/api-keys.ts';
-import { hashApiKey } from '../security/api-keys.ts';
+import { hashApiKey } from '../orgs/api-keys.ts';
 import type { AuthFailureGuard } from './auth-failures.ts';
 import { errorBody } from './errors.ts';
 

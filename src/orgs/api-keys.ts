@@ -1,10 +1,35 @@
-// API keys: issuing, listing, revoking, resolving a presented key to its owner, and the counters a
-// key carries (fixed quota, last use). The key itself is shown once; only its SHA-256 is stored.
+// API keys: the tokens (high-entropy random strings with a recognisable prefix), issuing, listing,
+// revoking, resolving a presented key to its owner, and its last use. The key itself is shown once;
+// only its SHA-256 is stored, so a database leak does not leak usable keys; lookup is by hash.
+// What a key may spend (fixed quota, per-key window override) is counted in limits/.
+import { createHash, randomBytes } from 'node:crypto';
 import { BatchQueue } from '../db/batch-queue.ts';
 import { prepared, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId, parseEncodedOrNumericId } from '../ids.ts';
-import { generateApiKey, hashApiKey } from '../security/api-keys.ts';
 import type { SubscriptionStatus } from './orgs.ts';
+
+// ---- tokens --------------------------------------------------------------------------------------
+
+const PREFIX = 'crier_';
+
+export interface NewApiKey {
+  /** The key itself: shown once, never stored. */
+  key: string;
+  /** What may be shown later to recognise the key. */
+  prefix: string;
+  hash: Buffer;
+}
+
+export function generateApiKey(): NewApiKey {
+  const key = PREFIX + randomBytes(32).toString('base64url');
+  return { key, prefix: key.slice(0, PREFIX.length + 6), hash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+// ---- records -------------------------------------------------------------------------------------
 
 export async function insertApiKey(db: Queryable, orgId: number, userId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
   const { key, prefix, hash } = generateApiKey();
@@ -36,15 +61,6 @@ export async function revokeApiKey(db: Db, idOrKey: string): Promise<boolean> {
 export async function revokeApiKeysNamed(db: Queryable, orgId: number, name: string): Promise<number> {
   const result = await db.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND name = $2 AND revoked_at IS NULL', [orgId, name]);
   return result.rowCount ?? 0;
-}
-
-/**
- * An operator's per-window limit for one key (null: back to the organization's formula). Read on
- * every request with the key, so it applies to the key's very next request.
- */
-export async function setApiKeyRateLimit(db: Queryable, keyId: number, limit: number | null): Promise<boolean> {
-  const result = await db.query('UPDATE api_keys SET rate_limit = $2 WHERE id = $1', [keyId, limit]);
-  return result.rowCount === 1;
 }
 
 export interface KeyOwner {
@@ -94,27 +110,7 @@ export function createKeyOwnerLookup(db: Queryable): BatchQueue<Buffer, KeyOwner
   }, { slots: 2, maxBatch: 200 });
 }
 
-// ---- counters ----------------------------------------------------------------------------------
-
-export interface QuotaUse {
-  quota: number;
-  used: number;
-}
-
-/**
- * Counts one request against a fixed-quota key. The increment and the check are one statement, so
- * concurrent requests (on any number of API processes) serialize on the row lock: exactly `quota`
- * of them get a QuotaUse, never one more. Undefined: the quota is used up (nothing was counted).
- */
-export async function consumeQuota(db: Queryable, keyId: number): Promise<QuotaUse | undefined> {
-  const result = await db.query<QuotaUse>(
-    `UPDATE api_keys SET quota_used = quota_used + 1, last_used_at = now()
-      WHERE id = $1 AND quota_used < fixed_quota
-      RETURNING fixed_quota AS quota, quota_used AS used`,
-    [keyId],
-  );
-  return result.rows[0];
-}
+// ---- last use -----------------------------------------------------------------------------------
 
 /** Records that the key was used; callers throttle it (a write per request would be wasteful). */
 export async function touchApiKey(db: Queryable, keyId: number): Promise<void> {

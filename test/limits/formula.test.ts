@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { windowLimit } from '../../src/billing/limits.ts';
+import { windowLimit } from '../../src/limits/window-limit.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { startTestServer } from '../helpers/harness.ts';
 import { rateHeaders } from './helpers.ts';

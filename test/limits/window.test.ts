@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { setApiKeyRateLimit } from '../../src/orgs/api-keys.ts';
+import { setApiKeyRateLimit } from '../../src/limits/quotas.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { nowSeconds, rateHeaders } from './helpers.ts';
 

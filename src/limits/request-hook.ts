@@ -10,7 +10,7 @@
 //   first request and lasts CRIER_RATE_LIMIT_WINDOW_SECONDS). Counters live in process memory, or in
 //   Redis when REDIS_URL is set so that every API process counts against one limit. The limit is the
 //   key's operator override (api_keys.rate_limit, read with the key on every request) or the
-//   organization's computed limit (billing/limits.ts, cached per org for a minute). Counters hold
+//   organization's computed limit (window-limit.ts, cached per org for a minute). Counters hold
 //   requests, not limits, so a changed limit applies to the very next request of the window.
 //
 // CRIER_RATE_LIMIT_ENABLED=false turns window limits off; fixed quotas are a contract of the key, not
@@ -18,12 +18,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { createOrgLimits, type OrgLimits } from '../billing/limits.ts';
+import { createOrgLimits, type OrgLimits } from './window-limit.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import { lazy } from '../lazy.ts';
-import { consumeQuota, touchApiKey, type KeyOwner } from '../orgs/api-keys.ts';
-import type { AppContext } from './context.ts';
+import { touchApiKey, type KeyOwner } from '../orgs/api-keys.ts';
+import { consumeQuota } from './quotas.ts';
 
 /** How long an org's computed limit is reused before it is computed again. */
 const ORG_LIMIT_TTL_MS = 60_000;
@@ -32,7 +32,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** How long start-up waits for Redis before counting in memory until it is reachable. */
 const REDIS_CONNECT_TIMEOUT_MS = 3_000;
 
-export function installRateLimit(app: FastifyInstance, ctx: AppContext, counters: CounterStore): void {
+export function installRateLimit(app: FastifyInstance, ctx: { db: Db; config: Pick<Config, 'rateLimit'> }, counters: CounterStore): void {
   const settings = ctx.config.rateLimit;
   const windows = settings.enabled ? windowCounter(counters.limiter('', Number.MAX_SAFE_INTEGER, settings.windowSeconds)) : undefined;
   const orgLimits = createOrgLimits(ctx.db, settings, ORG_LIMIT_TTL_MS);
