@@ -19,7 +19,7 @@ export function openSecret(box: SecretBox, accountId: number, role: SecretRole, 
   return sealed ? box.decrypt(sealed, associatedData(accountId, role)) : null;
 }
 
-/** Stores the given secrets; an absent or empty one never replaces a stored one (DESIGN §8). */
+/** Stores the given secrets; an absent or empty one never replaces a stored one (docs/design.md §8). */
 export async function saveAccountSecrets(db: Queryable, box: SecretBox, accountId: number, secrets: AccountSecrets): Promise<void> {
   const seal = (value: string | undefined, role: SecretRole) => (value ? box.encrypt(value, associatedData(accountId, role)) : null);
   await db.query(

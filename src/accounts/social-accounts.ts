@@ -1,4 +1,4 @@
-// Connected social accounts: listing with the filters of DESIGN §7, and storing (tokens encrypted).
+// Connected social accounts: listing with the filters of docs/design.md §7, and storing (tokens encrypted).
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';

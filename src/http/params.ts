@@ -1,6 +1,6 @@
 // The `:id` path parameter of every route: one schema, and one answer for what is not an id Crier
 // issued (a number beyond the id range, a float, an encoding we never produced): 404, exactly as for
-// an unknown id or another organization's (DESIGN §8), never a 400 for one form and a 500 for another.
+// an unknown id or another organization's (docs/design.md §8), never a 400 for one form and a 500 for another.
 import { Type } from '../validation/json-schema.ts';
 import { RequestError } from '../errors.ts';
 

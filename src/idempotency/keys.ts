@@ -1,4 +1,4 @@
-// Idempotency-Key (spec rule 6, DESIGN §8): per (org, endpoint, key), the first request's response is
+// Idempotency-Key (spec rule 6, docs/design.md §8): per (org, endpoint, key), the first request's response is
 // stored in the same transaction that did the work, under a transaction-scoped advisory lock. Keys
 // are claimed and stored a batch at a time: creates share transactions (db/group-commit.ts).
 // A concurrent duplicate finds the lock taken (409 + Retry-After); a later one gets the stored

@@ -1,5 +1,5 @@
 // What a network can do beyond publishing, each optional (contract.ts, `Network.capabilities`): the
-// shapes the engagement side (../shared/networks/engagement.md, the spec's Reply record and its
+// shapes the engagement side (docs/networks/engagement.md, the spec's Reply record and its
 // comment and message events) is built on. A network declares a capability only once it works: the
 // contract suite checks that every declared one is implemented and tested (test/networks/contract.test.ts).
 import type { PreflightPost } from './contract.ts';

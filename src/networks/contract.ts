@@ -137,7 +137,7 @@ export interface PasswordAccount {
 }
 
 /**
- * What the network tolerates, as facts from its documentation (../shared/networks/*.md), applied by
+ * What the network tolerates, as facts from its documentation (docs/networks/*.md), applied by
  * the publishing engine before it calls the network. Absent: nothing documented to go by.
  */
 export interface NetworkLimits {

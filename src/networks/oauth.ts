@@ -18,7 +18,7 @@ export interface OAuthApp {
 
 export interface OAuthTokens {
   accessToken: string;
-  /** Absent when the network sent none: the stored one stays (DESIGN §8). */
+  /** Absent when the network sent none: the stored one stays (docs/design.md §8). */
   refreshToken?: string;
   /** null: the token does not expire (a Facebook Page token, a Vimeo token). */
   expiresAt: Date | null;

@@ -3,7 +3,7 @@
 // when it falls outside; everything network-specific about video lives with the network, not in the
 // publishing engine or in media/.
 //
-// Sources: ../shared/networks/*.md (the API docs as we captured them). Where those notes are silent
+// Sources: docs/networks/*.md (the API docs as we captured them). Where those notes are silent
 // or say "verify", the figure comes from the network's public media-spec pages as restated by
 // publishing tools, and is marked (unverified) — better a conservative rendition than a rejected post.
 //

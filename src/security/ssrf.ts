@@ -6,7 +6,7 @@
 //     rebinds to 127.0.0.1 or 169.254.169.254 between check and connect is still refused;
 //   - redirects are followed by hand and every hop is judged again by the same rules;
 //   - the body is capped while it streams and the whole exchange has one deadline.
-// See DESIGN.md §8. Blocked ranges live in ip-ranges.ts.
+// See docs/design.md §8. Blocked ranges live in ip-ranges.ts.
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import type { LookupAddress, LookupOptions } from 'node:dns';

@@ -1,4 +1,4 @@
-// The delivery schedule of DESIGN §8 and the spec (Events › Delivery): each attempt times out after
+// The delivery schedule of docs/design.md §8 and the spec (Events › Delivery): each attempt times out after
 // 30 s; a failed attempt is retried up to 5 times, waiting 10 s, then three times longer each time,
 // never more than 5 min: 10 s, 30 s, 90 s, 270 s, 300 s (~11.7 min from first to last attempt).
 // `timeScale` (CRIER_WEBHOOK_TIME_SCALE, tests and benches only) shrinks every one of these times.

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST /v1/posts (spec rule 6, DESIGN §8), including real concurrent duplicates.
+// Idempotency-Key on POST /v1/posts (spec rule 6, docs/design.md §8), including real concurrent duplicates.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
