@@ -16,12 +16,13 @@ import { startPublishingWorker } from './publishing/worker.ts';
 import { createPublishWaker } from './publishing/wake.ts';
 import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
-import { startWebhookDeliverer } from './webhooks/deliverer.ts';
-import { startImportRunner } from './engagement/import-runner.ts';
+import { startWebhookDeliverer } from './webhooks/worker.ts';
+import { startImportRunner } from './engagement/import-worker.ts';
 import { userFetchFor } from './security/ssrf.ts';
 import { startInboundWorker } from './inbound/worker.ts';
 import { purgeExpiredEvents } from './webhooks/retention.ts';
 import { foldPostCounts } from './posts/totals.ts';
+import { every, type Scheduled } from './background/schedule.ts';
 
 export interface Roles {
   api: boolean;
@@ -135,8 +136,10 @@ async function startWorker(config: Config, { db, box, logger, networks }: Parts,
   started.push(() => imports.stop());
   const inbound = startInboundWorker({ db, box, logger, networks, allowLoopbackFetch: config.allowLoopbackFetch });
   started.push(() => inbound.stop());
-  const timers = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];
-  started.push(async () => timers.forEach((timer) => clearInterval(timer)));
+  const schedules = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];
+  started.push(async () => {
+    await Promise.all(schedules.map((schedule) => schedule.stop()));
+  });
 }
 
 /** What a start set up, undone in reverse order (on stop, or when a later step of the start fails). */
@@ -160,17 +163,11 @@ class Shutdown {
   }
 }
 
-function startMaintenance(db: Db, config: Config, logger: Logger): NodeJS.Timeout {
-  const run = async () => {
-    try {
-      const keys = await purgeExpiredIdempotencyKeys(db);
-      const events = await purgeExpiredEvents(db, config.webhooks.retentionDays);
-      if (keys || events) logger.info({ idempotencyKeys: keys, events }, 'expired records removed');
-      await foldPostCounts(db);
-    } catch (error) {
-      logger.warn({ err: error }, 'maintenance failed');
-    }
-  };
-  void run();
-  return setInterval(run, MAINTENANCE_INTERVAL_MS).unref();
+function startMaintenance(db: Db, config: Config, logger: Logger): Scheduled {
+  return every(MAINTENANCE_INTERVAL_MS, 'maintenance', async () => {
+    const keys = await purgeExpiredIdempotencyKeys(db);
+    const events = await purgeExpiredEvents(db, config.webhooks.retentionDays);
+    if (keys || events) logger.info({ idempotencyKeys: keys, events }, 'expired records removed');
+    await foldPostCounts(db);
+  }, logger);
 }

@@ -7,6 +7,7 @@
 // account.token_expired, so the app knows to reconnect it. The publishing engine also refreshes on
 // demand, under the same lock, when a network refuses a token the refresher has not replaced yet.
 import type { Logger } from 'pino';
+import { every, type Scheduled } from '../background/schedule.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
@@ -171,20 +172,11 @@ export async function refreshTokenNow(
 }
 
 /** The maintenance timer of worker processes; also drops expired OAuth states and connect sessions. */
-export function startTokenRefresh(networks: NetworkRegistry, db: Db, box: SecretBox, logger: Logger): NodeJS.Timeout {
-  // A slow pass (one network call per due account) must not overlap the next one in this process.
-  let running = false;
-  const run = () => {
-    if (running) return;
-    running = true;
-    refreshDueTokens(db, box, networks, logger)
-      .then(() => db.query('DELETE FROM oauth_states WHERE expires_at < now()'))
-      .then(() => purgeExpiredPendingConnections(db))
-      .catch((error: unknown) => logger.warn({ err: error }, 'token refresh pass failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
-  void run();
-  return setInterval(run, INTERVAL_MS).unref();
+export function startTokenRefresh(networks: NetworkRegistry, db: Db, box: SecretBox, logger: Logger): Scheduled {
+  // A slow pass (one network call per due account) is never overlapped by the next one (every).
+  return every(INTERVAL_MS, 'token refresh pass', async () => {
+    await refreshDueTokens(db, box, networks, logger);
+    await db.query('DELETE FROM oauth_states WHERE expires_at < now()');
+    await purgeExpiredPendingConnections(db);
+  }, logger);
 }

@@ -1,11 +1,14 @@
 // POST /v1/social-accounts/:id/imports and reading import jobs back. The job itself runs in the
-// worker (import-runner.ts); this file creates it and shows it as the API's record.
+// worker (import-worker.ts); this file creates it and shows it as the API's record.
 import type { Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../errors.ts';
 import { decodeId, encodeId } from '../ids.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { FieldIssue } from '../networks/types.ts';
 import { DATE_OR_DATE_TIME_BODY_MESSAGE, parseDateOrDateTime } from '../validation/date-time.ts';
+
+/** LISTEN/NOTIFY channel: "an import job was created", sent at its commit; wakes the import runner. */
+export const IMPORTS_CHANNEL = 'crier_imports';
 
 /** The most posts one import stores, and what it stores when the request names no limit. */
 export const MAX_IMPORT = 1000;
@@ -73,7 +76,8 @@ export async function createImport(db: Queryable, networks: NetworkRegistry, org
   }
   const request = parseImportRequest(body);
   const { rows } = await db.query<ImportRow>(
-    `INSERT INTO imports (org_id, account_id, since, until, max_posts) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    `WITH created AS (INSERT INTO imports (org_id, account_id, since, until, max_posts) VALUES ($1, $2, $3, $4, $5) RETURNING *)
+     SELECT created.*, pg_notify('${IMPORTS_CHANNEL}', '') AS notified FROM created`,
     [orgId, accountId, request.since, request.until, request.limit],
   );
   return toImportJson(rows[0]!);

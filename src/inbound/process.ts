@@ -10,7 +10,7 @@ import { receiveMessage } from '../conversations/inbound.ts';
 import { inboundAccounts, type InboundAccount } from '../accounts/inbound-accounts.ts';
 import { receiveComment } from './comments.ts';
 import { storableCopy } from '../validation/json-input.ts';
-import type { ClaimedDelivery } from './deliveries.ts';
+import type { ClaimedDelivery } from './queue.ts';
 import { accountSession } from '../accounts/session.ts';
 
 export interface ProcessDeps {

@@ -2,6 +2,7 @@
 // renditions when their retention ends (CRIER_MEDIA_RETENTION_DAYS, 60 by default); rows first,
 // then files. Usage records stay: they are the bill.
 import type { Logger } from 'pino';
+import { every, type Scheduled } from '../background/schedule.ts';
 import type { Config } from '../config.ts';
 import { withTransaction, type Db } from '../db/pool.ts';
 import { mediaStorage } from './context.ts';
@@ -59,12 +60,10 @@ async function purgeBatch(db: Db): Promise<Batch> {
 }
 
 /** Runs the purge now and every 15 minutes, in each worker process (SKIP LOCKED lets them share). */
-export function startMediaMaintenance(config: Config, db: Db, logger: Logger): NodeJS.Timeout {
+export function startMediaMaintenance(config: Config, db: Db, logger: Logger): Scheduled {
   const storage = mediaStorage(config);
-  const run = () =>
-    purgeExpiredMedia(db, storage)
-      .then((purged) => (purged.media || purged.renditions) && logger.info(purged, 'expired media removed'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'media maintenance failed'));
-  void run();
-  return setInterval(run, INTERVAL_MS).unref();
+  return every(INTERVAL_MS, 'media maintenance', async () => {
+    const purged = await purgeExpiredMedia(db, storage);
+    if (purged.media || purged.renditions) logger.info(purged, 'expired media removed');
+  }, logger);
 }

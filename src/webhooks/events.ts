@@ -1,6 +1,6 @@
 // The `data` of every event the spec defines (api-spec.md, Events › data shapes), as TypeScript
 // types, so that code emitting an event states the shape it promises receivers. The envelope around
-// `data` is built at delivery time (deliver.ts): {id, event, timestamp, data}.
+// `data` is built at delivery time (attempt.ts): {id, event, timestamp, data}.
 import type { EventType } from './outbox.ts';
 
 export interface PublishedAccount {

@@ -2,7 +2,7 @@
 // event exists exactly when its change committed. The same statement fans the event out: one
 // delivery per enabled webhook of the org subscribed to its type. So a committed event always has its
 // deliveries, with no dispatcher to crash between the two, and webhooks created later never receive
-// older events. The deliverer (deliverer.ts) is woken by a notification sent at commit.
+// older events. The deliverer (worker.ts) is woken by a notification sent at commit.
 import type { Queryable } from '../db/pool.ts';
 import { MAX_ATTEMPTS } from './schedule.ts';
 

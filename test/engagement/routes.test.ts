@@ -4,7 +4,7 @@
 // client sees and what X received.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startImportRunner, type ImportRunner } from '../../src/engagement/import-runner.ts';
+import { startImportRunner, type ImportRunner } from '../../src/engagement/import-worker.ts';
 import { createLogger } from '../../src/log.ts';
 import { decodeId } from '../../src/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';

@@ -80,7 +80,7 @@ describe('inbound processing with real worker processes', { concurrency: false }
 
 describe('retention', () => {
   test('processed deliveries older than 7 days and dedupe keys older than 30 days are removed; the rest stays', async () => {
-    const { purgeInbound } = await import('../../src/inbound/deliveries.ts');
+    const { purgeInbound } = await import('../../src/inbound/queue.ts');
     await s.server.db.query(`UPDATE inbound_deliveries SET processed_at = now() - interval '8 days' WHERE id = (SELECT min(id) FROM inbound_deliveries)`);
     await s.server.db.query(`UPDATE inbound_seen SET seen_at = now() - interval '31 days' WHERE ctid = (SELECT min(ctid) FROM inbound_seen)`);
     const before = (await s.server.db.query<{ d: number; k: number }>('SELECT (SELECT count(*)::int FROM inbound_deliveries) AS d, (SELECT count(*)::int FROM inbound_seen) AS k')).rows[0]!;

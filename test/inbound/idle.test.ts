@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { msUntilNextDue } from '../../src/inbound/deliveries.ts';
+import { msUntilNextDue } from '../../src/inbound/queue.ts';
 import { startInboundWorker } from '../../src/inbound/worker.ts';
 import { createLogger } from '../../src/log.ts';
 import { countingQueries } from '../helpers/counted-db.ts';

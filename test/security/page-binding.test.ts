@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { listSocialAccounts } from '../../src/accounts/social-accounts.ts';
 import type { Db } from '../../src/db/pool.ts';
 import { listStatement } from '../../src/posts/list.ts';
-import { listAttempts } from '../../src/webhooks/deliveries.ts';
+import { listAttempts } from '../../src/webhooks/queue.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/deliverer.ts';
+import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/worker.ts';
 import { startTestServer, TEST_SECRET_KEY_HEX, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { selfSignedCertificate, startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { createLogger } from '../../src/log.ts';
-import { startWebhookDeliverer } from '../../src/webhooks/deliverer.ts';
+import { startWebhookDeliverer } from '../../src/webhooks/worker.ts';
 import { countingQueries } from '../helpers/counted-db.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createLogger } from '../../src/log.ts';
-import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/deliverer.ts';
+import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/worker.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { publishAttempts } from '../../posts/history.ts';
 import { getPost } from '../../posts/read.ts';
 import { RequestError } from '../../errors.ts';
-import { listPostAttempts } from '../../webhooks/deliveries.ts';
+import { listPostAttempts } from '../../webhooks/queue.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
 import { AttemptSchema } from './webhooks.ts';

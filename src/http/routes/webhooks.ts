@@ -2,7 +2,7 @@
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../errors.ts';
-import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/deliveries.ts';
+import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/queue.ts';
 import { sandboxInboxUrl } from '../../webhooks/inbox.ts';
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
 import { SECRET_MAX_LENGTH } from '../../webhooks/signing.ts';

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { SecretBox } from '../security/crypto.ts';
 import { SsrfError, type GuardedClient, type SsrfErrorCode } from '../security/ssrf.ts';
-import type { AttemptResult, ClaimedDelivery, ErrorKind } from './deliveries.ts';
+import type { AttemptResult, ClaimedDelivery, ErrorKind } from './queue.ts';
 import { signatureHeaders } from './signing.ts';
 import { webhookHeadersData, webhookSecretData } from '../security/sealed-columns.ts';
 

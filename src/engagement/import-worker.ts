@@ -7,43 +7,50 @@
 // imports of one account at once) never stores a post twice and never loses a count.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { startLoop } from '../background/loop.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { encodeId } from '../ids.ts';
 import type { OwnPost } from '../networks/capabilities.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import { callAsAccount, loadAccount, type AccountCallDeps } from '../accounts/session.ts';
-import type { ImportRow } from './imports.ts';
+import { IMPORTS_CHANNEL, type ImportRow } from './imports.ts';
 import { storableCopy } from '../validation/json-input.ts';
 
 /** How long a worker holds a job without renewing it (each page renews it); past it another worker takes the job over. */
 const DEFAULT_LEASE_MS = 30_000;
-const POLL_MS = 1_000;
 
 interface JobRow extends ImportRow { cursor: string | null; runner: string }
 
 export interface ImportRunner { stop(): Promise<void> }
 
-/** `leaseMs`: the publishing workers' heartbeat (CRIER_PUBLISH_HEARTBEAT_SECONDS): a killed worker's job is resumed by another after it. */
+/**
+ * Runs import jobs one at a time in the loop of every background queue (background/loop.ts), woken
+ * by IMPORTS_CHANNEL when a job is created. `leaseMs`: the publishing workers' heartbeat
+ * (CRIER_PUBLISH_HEARTBEAT_SECONDS): a killed worker's job is resumed by another after it.
+ * `pollMs`: how often it looks while it cannot listen.
+ */
 export function startImportRunner(deps: AccountCallDeps & { logger: Logger }, options: { pollMs?: number; leaseMs?: number } = {}): ImportRunner {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    for (let job = await claim(deps.db, leaseMs); job && !stopped; job = await claim(deps.db, leaseMs)) {
-      await runJob(deps, job, leaseMs).catch((error: unknown) => deps.logger.error({ err: error, importId: job!.id }, 'import job failed unexpectedly; another pass resumes it'));
-    }
-  };
-  const timer = setInterval(() => {
-    running = running.then(tick).catch((error: unknown) => deps.logger.warn({ err: error }, 'import runner pass failed'));
-  }, options.pollMs ?? POLL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  const loop = startLoop<JobRow>(deps.db, deps.logger, {
+    label: 'import runner',
+    channel: IMPORTS_CHANNEL,
+    claim: async () => {
+      const job = await claim(deps.db, leaseMs);
+      return job ? [job] : [];
     },
-  };
+    msUntilNextDue: () => msUntilNextJob(deps.db),
+    run: (job) => runJob(deps, job, leaseMs),
+  }, { concurrency: 1, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
+  return { stop: () => loop.stop() };
+}
+
+/** Until a queued job (now) or a running one whose lease lapses; undefined when there is none. */
+async function msUntilNextJob(db: Db): Promise<number | undefined> {
+  const { rows } = await db.query<{ ms: number | null }>(
+    `SELECT GREATEST(0, EXTRACT(EPOCH FROM min(CASE WHEN status = 'queued' THEN now() ELSE lease_until END) - now()) * 1000)::float8 AS ms
+       FROM imports WHERE status IN ('queued', 'running')`,
+  );
+  return rows[0]?.ms ?? undefined;
 }
 
 /** The oldest runnable job, now held by this run (a fresh `runner` fences out a worker that lost it). */
