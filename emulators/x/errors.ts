@@ -11,7 +11,6 @@ function problem(status: number, title: string, detail: string): Reply {
 
 export const unauthorized = (): Reply => problem(401, 'Unauthorized', 'Unauthorized');
 export const forbidden = (detail = 'Forbidden'): Reply => problem(403, 'Forbidden', detail);
-export const tooManyRequests = (): Reply => problem(429, 'Too Many Requests', 'Too Many Requests');
 export const serverError = (status: number): Reply => problem(status, STATUS_TITLES[status] ?? 'Error', STATUS_TITLES[status] ?? 'Error');
 
 const STATUS_TITLES: Record<number, string> = {
@@ -26,6 +25,34 @@ const STATUS_TITLES: Record<number, string> = {
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/**
+ * 429: the body X's rate-limit page shows, `{"errors":[{"code":88,"message":"Rate limit exceeded"}]}`
+ * (docs.x.com/x-api/fundamentals/rate-limits, "Handling rate limits"); the only 429 body X's documents
+ * give in full.
+ */
+export const rateLimitExceeded = (): Reply => ({ status: 429, body: { errors: [{ code: 88, message: 'Rate limit exceeded' }] } });
+
+/**
+ * A quote post from a self-serve (pay-per-use) app: "Quote-posting (using the `quote_tweet_id`
+ * parameter) requires an Enterprise plan. It is not available on self-serve (pay-per-use) tiers."
+ * (docs.x.com/x-api/posts/create-post). The page gives no answer body: 403 and the `client-forbidden`
+ * type are the response-codes page's for an app that "lacks required access"; the detail is the page's
+ * sentence.
+ */
+export const quotePostNotAvailable = (): Reply => ({
+  status: 403,
+  body: {
+    title: 'Client Forbidden',
+    detail: 'Quote-posting (using the quote_tweet_id parameter) requires an Enterprise plan. It is not available on self-serve (pay-per-use) tiers.',
+    type: `${PROBLEMS}/client-forbidden`,
+    status: 403,
+  },
+});
+
+/** A video longer than the posting user may post: X's 403, word for word (docs.x.com/x-api/posts/create-post). */
+export const videoTooLong = (minutes: number): Reply =>
+  forbidden(`This user is not allowed to post a video longer than ${minutes} minutes.`);
 
 export const duplicateContent = (): Reply => forbidden('You are not allowed to create a Tweet with duplicate content.');
 export const replyTargetGone = (): Reply =>

@@ -7,12 +7,14 @@ import { startXEmulator, type XEmulator } from '../../emulators/index.ts';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000003080600000000000000', 'hex');
 const UNAUTHORIZED = { title: 'Unauthorized', detail: 'Unauthorized', type: 'about:blank', status: 401 };
 const INVALID = { title: 'Invalid Request', detail: 'One or more parameters to your request was invalid.', type: 'https://api.x.com/2/problems/invalid-request' };
+/** The 429 body of X's rate-limit page (docs.x.com/x-api/fundamentals/rate-limits). */
+const RATE_LIMITED = { errors: [{ code: 88, message: 'Rate limit exceeded' }] };
 
 let x: XEmulator;
 let tokenCount = 0;
 
 /** A fresh user with its own token, so tests don't share duplicate-text or rate-limit state. */
-function newUser(extra: { scopes?: string[]; premium?: boolean; refreshToken?: string; expiresInSecs?: number } = {}) {
+function newUser(extra: { scopes?: string[]; premium?: boolean; refreshToken?: string; expiresInSecs?: number; plan?: 'self_serve' | 'enterprise' } = {}) {
   tokenCount += 1;
   const accessToken = `token-${tokenCount}`;
   const user = x.addUser({ username: `user${tokenCount}`, accessToken, ...extra });
@@ -132,7 +134,7 @@ describe('POST /2/tweets', () => {
       const third = await post('three');
       assert.equal(third.status, 429);
       assert.equal(third.headers.get('x-rate-limit-remaining'), '0');
-      assert.deepEqual(await third.json(), { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+      assert.deepEqual(await third.json(), RATE_LIMITED);
       limited.clock.advance(15 * 60 * 1000);
       assert.equal((await post('three')).status, 201);
     } finally {
@@ -386,7 +388,7 @@ describe('fault injection', () => {
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('x-rate-limit-remaining'), '0');
     assert.ok(Number(limited.headers.get('x-rate-limit-reset')) > Date.now() / 1000);
-    assert.deepEqual(limited.body, { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 });
+    assert.deepEqual(limited.body, RATE_LIMITED);
     assert.equal((await tweet(token, { text: 'first try' })).status, 201);
 
     x.failNext({ status: 503, times: 2, method: 'POST' });
@@ -475,5 +477,109 @@ describe('engagement reads and the reply rule', () => {
       { method: 'GET', path: '/2/users/me', query: { 'user.fields': 'public_metrics' }, queryValues: { 'user.fields': ['public_metrics'] }, body: undefined, userId: user.id, status: 200 },
       { method: 'POST', path: '/2/tweets', query: {}, queryValues: {}, body: { text: 'logged' }, userId: user.id, status: 201 },
     ]);
+  });
+});
+
+/** An MP4 whose movie header says it lasts `seconds` (ftyp, then moov with a version-0 mvhd). */
+function mp4Lasting(seconds: number): Buffer {
+  const box = (type: string, payload: Buffer) => {
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(8 + payload.length);
+    header.write(type, 4, 'latin1');
+    return Buffer.concat([header, payload]);
+  };
+  const mvhd = Buffer.alloc(100);
+  mvhd.writeUInt32BE(600, 12);
+  mvhd.writeUInt32BE(seconds * 600, 16);
+  return Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0isommp41', 'latin1')), box('moov', box('mvhd', mvhd))]);
+}
+
+describe('what X documents that a self-serve user may not do', () => {
+  it('refuses quote_tweet_id from a self-serve app with 403 and takes it from an enterprise one', async () => {
+    const { user, token } = newUser();
+    const quoted = x.addTweet({ authorId: newUser().user.id, text: 'worth quoting' });
+    const refused = await tweet(token, { text: 'look at this', quote_tweet_id: quoted.id });
+    assert.deepEqual([refused.status, refused.body], [403, {
+      title: 'Client Forbidden',
+      detail: 'Quote-posting (using the quote_tweet_id parameter) requires an Enterprise plan. It is not available on self-serve (pay-per-use) tiers.',
+      type: 'https://api.x.com/2/problems/client-forbidden',
+      status: 403,
+    }]);
+    assert.equal(x.tweets().some((t) => t.authorId === user.id), false);
+    const enterprise = newUser({ plan: 'enterprise' });
+    const quote = await tweet(enterprise.token, { text: 'look at this', quote_tweet_id: quoted.id });
+    assert.equal(quote.status, 201);
+    assert.equal(x.tweets().find((t) => t.id === quote.body.data.id)?.quoteTweetId, quoted.id);
+  });
+
+  it('refuses a video longer than the user\'s cap at post time (20 minutes, 125 with Premium), read from the file', async () => {
+    const { token } = newUser();
+    const long = await uploadVideo(token, mp4Lasting(21 * 60));
+    assert.equal(x.media().find((m) => m.id === long.id)?.videoMs, 21 * 60_000);
+    const short = await uploadVideo(token, mp4Lasting(19 * 60));
+    x.clock.advance(5000);
+    const refused = await tweet(token, { text: 'a long film', media: { media_ids: [long.id] } });
+    assert.deepEqual([refused.status, refused.body], [403, {
+      title: 'Forbidden', detail: 'This user is not allowed to post a video longer than 20 minutes.', type: 'about:blank', status: 403,
+    }]);
+    assert.equal((await tweet(token, { text: 'a short film', media: { media_ids: [short.id] } })).status, 201);
+
+    const premium = newUser({ premium: true });
+    const allowed = await uploadVideo(premium.token, mp4Lasting(21 * 60));
+    const tooLong = await uploadVideo(premium.token, mp4Lasting(126 * 60));
+    x.clock.advance(5000);
+    assert.equal((await tweet(premium.token, { text: 'premium film', media: { media_ids: [allowed.id] } })).status, 201);
+    const over = await tweet(premium.token, { text: 'too long even for premium', media: { media_ids: [tooLong.id] } });
+    assert.deepEqual([over.status, over.body.detail], [403, 'This user is not allowed to post a video longer than 125 minutes.']);
+  });
+
+  it('takes a video\'s length from setMediaDuration() when its bytes carry no movie header', async () => {
+    const { token } = newUser();
+    const video = await uploadVideo(token, Buffer.from('0000001866747970no-movie-header'));
+    x.setMediaDuration(video.id, 20 * 60 + 1);
+    x.clock.advance(5000);
+    assert.equal((await tweet(token, { text: 'headerless', media: { media_ids: [video.id] } })).status, 403);
+    x.setMediaDuration(video.id, 20 * 60);
+    assert.equal((await tweet(token, { text: 'headerless', media: { media_ids: [video.id] } })).status, 201);
+  });
+});
+
+describe('scopes, as the description lists them for each operation', () => {
+  const forbidden = { title: 'Forbidden', detail: 'You are not permitted to perform this action.', type: 'about:blank', status: 403 };
+
+  it('asks every scope of the operation: DELETE /2/tweets/:id needs tweet.read, tweet.write and users.read', async () => {
+    const lacking = newUser({ scopes: ['tweet.read', 'tweet.write'] });
+    const mine = x.addTweet({ authorId: lacking.user.id, text: 'mine to delete' });
+    assert.deepEqual(await call('DELETE', `/2/tweets/${mine.id}`, lacking.token).then((r) => [r.status, r.body]), [403, forbidden]);
+    assert.equal(x.tweets().find((t) => t.id === mine.id)?.deleted, false);
+    const full = newUser({ scopes: ['tweet.read', 'tweet.write', 'users.read'] });
+    const theirs = x.addTweet({ authorId: full.user.id, text: 'to delete' });
+    assert.deepEqual((await call('DELETE', `/2/tweets/${theirs.id}`, full.token)).body, { data: { deleted: true } });
+  });
+
+  it('GET /2/users/me needs tweet.read as well as users.read; media routes only media.write', async () => {
+    const usersOnly = newUser({ scopes: ['users.read'] });
+    assert.deepEqual(await call('GET', '/2/users/me', usersOnly.token).then((r) => [r.status, r.body]), [403, forbidden]);
+    const reader = newUser({ scopes: ['users.read', 'tweet.read'] });
+    assert.equal((await call('GET', '/2/users/me', reader.token)).status, 200);
+    const mediaOnly = newUser({ scopes: ['media.write'] });
+    await uploadImage(mediaOnly.token);
+    assert.equal((await tweet(mediaOnly.token, { text: 'no tweet scopes' })).status, 403);
+  });
+
+  it('takes users.email on the consent page, as X\'s authorize page lists it', async () => {
+    const { user } = newUser();
+    x.addApp({ clientId: 'email-app', clientSecret: 's', callbackUrls: ['https://app.example/cb'] });
+    x.signIn(user.id);
+    const consent = async (scope: string) => {
+      const query = new URLSearchParams({ response_type: 'code', client_id: 'email-app', redirect_uri: 'https://app.example/cb', scope, state: 's', code_challenge: 'c', code_challenge_method: 'plain' });
+      const res = await fetch(`${x.url}/i/oauth2/authorize?${query}`, { redirect: 'manual' });
+      assert.equal(res.status, 302);
+      return new URL(res.headers.get('location')!).searchParams;
+    };
+    const granted = await consent('tweet.read users.read users.email');
+    assert.equal(granted.get('error'), null);
+    assert.ok(granted.get('code'));
+    assert.equal((await consent('tweet.read users.phone')).get('error'), 'invalid_scope');
   });
 });

@@ -1,10 +1,9 @@
 // `expansions` of post reads: checked against the values X's description lists for the vocabularies
 // accepted; `author_id` is emulated (the authors in `includes.users`, with `user.fields`), the other
 // listed ones are accepted and add nothing.
-import { fieldValues, vocabulariesOf, type VocabularySetting } from '../description.ts';
+import { fieldValues, vocabulariesOf, type VocabularySetting } from '../validate/description.ts';
 import { invalidRequest } from '../errors.ts';
-import type { XWorld } from '../route.ts';
-import type { XTweet } from '../store.ts';
+import type { XTweet, XWorld } from '../state.ts';
 import { parseUserFields, renderUser } from './users.ts';
 
 type Invalid = { invalid: ReturnType<typeof invalidRequest> };

@@ -3,10 +3,11 @@
 import { isPlainObject, jsonBody, rawBody } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
 import { badQueryValue, emptyQueryValue, invalidRequest, type ParamError } from '../errors.ts';
+import { mp4DurationMs } from '../mp4.ts';
 import { parseMultipart } from '../multipart.ts';
-import { processingInfo, type XRequest, type XRoute, type XWorld } from '../route.ts';
-import { appendSchema, initializeSchema, metadataSchema, simpleUploadSchema, validate } from '../schema.ts';
-import { isVideoLike, MEDIA_EXPIRY_SECS, type XMedia } from '../store.ts';
+import type { XRequest, XRoute } from './route.ts';
+import { appendSchema, initializeSchema, metadataSchema, simpleUploadSchema, validate } from '../validate/schema.ts';
+import { isVideoLike, MEDIA_EXPIRY_SECS, processingInfo, type XMedia, type XWorld } from '../state.ts';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -50,6 +51,7 @@ export function mediaRoutes(world: XWorld): XRoute[] {
       media.image = { image_type: sniffed?.mime ?? media.mediaType ?? 'image/jpeg', w: sniffed?.width, h: sniffed?.height };
     }
     if (isVideoLike(media.category)) {
+      media.videoMs ??= mp4DurationMs(bytes);
       media.processing = { startedAtMs: world.clock.now(), outcome: world.failNextProcessing ? 'failed' : 'succeeded' };
       world.failNextProcessing = false;
     }
@@ -63,7 +65,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'POST',
       url: '/2/media/upload',
-      scope: 'media.write',
       handler: (req) => {
         const input = readFields(req);
         if (!input) return invalidRequest({ message: 'Request body must be a JSON object or multipart/form-data.' });
@@ -81,7 +82,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'POST',
       url: '/2/media/upload/initialize',
-      scope: 'media.write',
       handler: (req) => {
         const body = jsonBody(req.body);
         if (!isPlainObject(body)) return invalidRequest({ message: 'Request body must be a JSON object.' });
@@ -103,7 +103,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'POST',
       url: '/2/media/upload/:id/append',
-      scope: 'media.write',
       handler: (req) => {
         if (!ID.test(req.params.id)) return badQueryValue('id', req.params.id);
         const media = ownMedia(req, req.params.id);
@@ -125,7 +124,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'POST',
       url: '/2/media/upload/:id/finalize',
-      scope: 'media.write',
       handler: (req) => {
         if (!ID.test(req.params.id)) return badQueryValue('id', req.params.id);
         const media = ownMedia(req, req.params.id);
@@ -144,7 +142,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'GET',
       url: '/2/media/upload',
-      scope: 'media.write',
       handler: (req) => {
         const { media_id: id, command } = req.query;
         if (command !== undefined && command !== 'STATUS') {
@@ -161,7 +158,6 @@ export function mediaRoutes(world: XWorld): XRoute[] {
     {
       method: 'POST',
       url: '/2/media/metadata',
-      scope: 'media.write',
       handler: (req) => {
         const body = jsonBody(req.body);
         if (!isPlainObject(body)) return invalidRequest({ message: 'Request body must be a JSON object.' });

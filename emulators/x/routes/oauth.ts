@@ -6,16 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rawBody, type Reply } from '../../shared/http.ts';
 import { oauthError } from '../errors.ts';
-import type { XApp, XPublicRoute, XWorld } from '../route.ts';
-import { ACCESS_TOKEN_SECS } from '../store.ts';
+import { KNOWN_SCOPES } from '../validate/scopes.ts';
+import type { XPublicRoute } from './route.ts';
+import { ACCESS_TOKEN_SECS, type XApp, type XWorld } from '../state.ts';
 
 /** Authorization codes expire 30 s after issue (X's documentation). */
 const CODE_TTL_MS = 30_000;
-const KNOWN_SCOPES = new Set([
-  'tweet.read', 'tweet.write', 'tweet.moderate.write', 'users.read', 'follows.read', 'follows.write', 'offline.access',
-  'space.read', 'mute.read', 'mute.write', 'like.read', 'like.write', 'list.read', 'list.write', 'block.read', 'block.write',
-  'bookmark.read', 'bookmark.write', 'media.write', 'dm.read', 'dm.write',
-]);
 
 export function oauthRoutes(world: XWorld): XPublicRoute[] {
   const { store } = world;

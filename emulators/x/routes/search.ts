@@ -2,7 +2,8 @@
 // `conversation_id:` operator is emulated (what Crier reads a post's replies with); any other query is
 // refused as such rather than answered wrongly.
 import { invalidRequest } from '../errors.ts';
-import type { XRoute, XWorld } from '../route.ts';
+import type { XRoute } from './route.ts';
+import type { XWorld } from '../state.ts';
 import { parseFields, renderTweet } from './tweets.ts';
 import { includesFor, parseExpansions } from './expansions.ts';
 
@@ -15,7 +16,6 @@ export function searchRoutes(world: XWorld): XRoute[] {
   return [{
     method: 'GET',
     url: '/2/tweets/search/recent',
-    scope: 'tweet.read',
     handler: ({ query, vocabulary }) => {
       const q = query.query ?? '';
       if (q === '') return invalidRequest({ parameters: { query: [] }, message: 'The `query` query parameter can not be empty' });

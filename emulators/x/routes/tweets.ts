@@ -8,14 +8,16 @@ import {
   forbidden,
   invalidRequest,
   notFoundItem,
+  quotePostNotAvailable,
   replyNotSummoned,
   replyTargetGone,
+  videoTooLong,
 } from '../errors.ts';
-import { FIELDS_PARAMETER, fieldValues, vocabulariesOf, type FieldVocabulary, type VocabularySetting } from '../description.ts';
-import { processingInfo, type XRoute, type XWorld } from '../route.ts';
+import { FIELDS_PARAMETER, fieldValues, vocabulariesOf, type FieldVocabulary, type VocabularySetting } from '../validate/description.ts';
+import type { XRoute } from './route.ts';
 import { includesFor, parseExpansions } from './expansions.ts';
-import { createPostSchema, validate } from '../schema.ts';
-import { isVideoLike, type XTweet, type XUser } from '../store.ts';
+import { createPostSchema, validate } from '../validate/schema.ts';
+import { isVideoLike, processingInfo, type XTweet, type XUser, type XWorld } from '../state.ts';
 import { MAX_WEIGHTED_LENGTH, weightedLength } from '../text.ts';
 
 const TOO_LONG =
@@ -27,11 +29,10 @@ const ID = /^[0-9]{1,19}$/;
 export function tweetRoutes(world: XWorld): XRoute[] {
   const { store } = world;
   return [
-    { method: 'POST', url: '/2/tweets', scope: 'tweet.write', handler: ({ user, body, vocabulary }) => createTweet(world, user, jsonBody(body), vocabulary) },
+    { method: 'POST', url: '/2/tweets', handler: ({ user, body, vocabulary }) => createTweet(world, user, jsonBody(body), vocabulary) },
     {
       method: 'DELETE',
       url: '/2/tweets/:id',
-      scope: 'tweet.write',
       handler: ({ user, params }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
         const tweet = store.findTweet(params.id);
@@ -44,7 +45,6 @@ export function tweetRoutes(world: XWorld): XRoute[] {
     {
       method: 'GET',
       url: '/2/tweets/:id',
-      scope: 'tweet.read',
       handler: ({ user, params, query, vocabulary }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
         const fields = parseFields(world.fieldVocabulary, query);
@@ -69,6 +69,8 @@ function createTweet(world: XWorld, user: XUser, body: unknown, vocabulary: Fiel
   if (body.edit_options !== undefined) {
     return invalidRequest({ parameters: { edit_options: [] }, message: 'Editing posts is not emulated.' });
   }
+  // Quote posts left the self-serve plans on 20 Apr 2026 (changelog of 16 Apr 2026; create-post page).
+  if (body.quote_tweet_id !== undefined && user.plan === 'self_serve') return quotePostNotAvailable();
   const text = (body.text as string | undefined) ?? '';
   const mediaIds = ((body.media as { media_ids?: string[] } | undefined)?.media_ids) ?? [];
   if (text.trim() === '' && mediaIds.length === 0 && body.poll === undefined) {
@@ -147,8 +149,18 @@ function checkMedia(world: XWorld, user: XUser, ids: string[]) {
       message: 'The Tweet exceeds the number of allowed attachment types.',
     });
   }
-  return undefined;
+  const capMinutes = user.premium ? PREMIUM_VIDEO_MINUTES : VIDEO_MINUTES;
+  const tooLong = media.some((m) => m && CAPPED_VIDEO.has(m.category) && (m.videoMs ?? 0) > capMinutes * 60_000);
+  return tooLong ? videoTooLong(capMinutes) : undefined;
 }
+
+/**
+ * The video cap checked when a post attaches a video, by the posting user's Premium / verified status,
+ * for `tweet_video` and `amplify_video` (docs.x.com/x-api/posts/create-post, "Media attachments").
+ */
+const VIDEO_MINUTES = 20;
+const PREMIUM_VIDEO_MINUTES = 125;
+const CAPPED_VIDEO = new Set(['tweet_video', 'amplify_video']);
 
 /** X returns text HTML-escaped, with every link rewritten to a t.co URL. */
 export function renderText(text: string): string {

@@ -1,8 +1,8 @@
 // GET /2/users/me and GET /2/users/:id/tweets (the user's posts, newest first, bounded by time or id).
 import { badQueryValue, invalidRequest, notFoundItem } from '../errors.ts';
-import { fieldValues, vocabulariesOf, type VocabularySetting } from '../description.ts';
-import type { XRoute, XWorld } from '../route.ts';
-import type { XTweet, XUser } from '../store.ts';
+import { fieldValues, vocabulariesOf, type VocabularySetting } from '../validate/description.ts';
+import type { XRoute } from './route.ts';
+import type { XTweet, XUser, XWorld } from '../state.ts';
 import { includesFor, parseExpansions } from './expansions.ts';
 import { parseFields, renderTweet } from './tweets.ts';
 
@@ -20,7 +20,6 @@ export function userRoutes(world: XWorld): XRoute[] {
     {
       method: 'GET',
       url: '/2/users/me',
-      scope: 'users.read',
       handler: ({ user, query }) => {
         const fields = parseUserFields(world.fieldVocabulary, query['user.fields']);
         if ('invalid' in fields) return fields.invalid;
@@ -30,7 +29,6 @@ export function userRoutes(world: XWorld): XRoute[] {
     {
       method: 'GET',
       url: '/2/users/:id/tweets',
-      scope: 'tweet.read',
       handler: ({ params, query, vocabulary }) => {
         if (!ID.test(params.id)) return badQueryValue('id', params.id);
         const maxResults = query.max_results === undefined ? 10 : Number(query.max_results);

@@ -15,16 +15,24 @@ interface Parameter {
   schema?: { items?: { enum?: string[] } };
 }
 
+interface Operation {
+  parameters: Parameter[];
+  /** Each way to authorize the call; `OAuth2UserToken` lists the scopes a user token must carry. */
+  security: Record<string, string[]>[];
+  responses: Record<string, { description: string }>;
+}
+
 interface Parts {
   info: { version: string };
-  paths: Record<string, Record<string, { parameters: Parameter[] }>>;
+  paths: Record<string, Record<string, Operation>>;
   components: {
     parameters: Record<string, Parameter>;
     schemas: Record<string, { properties?: Record<string, unknown> }>;
+    securitySchemes: { OAuth2UserToken: { flows: { authorizationCode: { scopes: Record<string, string> } } } };
   };
 }
 
-const load = (file: string) => JSON.parse(readFileSync(new URL(`./description/${file}`, import.meta.url), 'utf8')) as Parts;
+const load = (file: string) => JSON.parse(readFileSync(new URL(`../description/${file}`, import.meta.url), 'utf8')) as Parts;
 export const DESCRIPTIONS: Record<FieldVocabulary, Parts> = {
   tweet: load('openapi-2.166.parts.json'),
   post: load('openapi-2.167.parts.json'),
@@ -37,6 +45,11 @@ export function vocabulariesOf(setting: VocabularySetting): FieldVocabulary[] {
   return setting === 'both' ? ['tweet', 'post'] : [setting];
 }
 
+/** The operation behind an emulator route (`/2/tweets/:id` is the description's `/2/tweets/{id}`). */
+export function operationOf(vocabulary: FieldVocabulary, method: string, url: string): Operation | undefined {
+  return DESCRIPTIONS[vocabulary].paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+}
+
 function parameter(parts: Parts, p: Parameter): Parameter {
   return p.$ref ? parts.components.parameters[p.$ref.split('/').at(-1)!]! : p;
 }
@@ -47,11 +60,10 @@ function parameter(parts: Parts, p: Parameter): Parameter {
  * operation the description does not have.
  */
 export function describedParameters(setting: VocabularySetting, method: string, url: string): { name: string; in: string }[] | undefined {
-  const path = url.replace(/:(\w+)/g, '{$1}');
   const out: { name: string; in: string }[] = [];
   for (const vocabulary of vocabulariesOf(setting)) {
     const parts = DESCRIPTIONS[vocabulary];
-    const operation = parts.paths[path]?.[method.toLowerCase()];
+    const operation = operationOf(vocabulary, method, url);
     if (!operation) return undefined;
     for (const p of operation.parameters.map((q) => parameter(parts, q))) {
       if (!out.some((o) => o.name === p.name)) out.push({ name: p.name!, in: p.in! });

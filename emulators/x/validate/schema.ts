@@ -1,7 +1,7 @@
 // The subset of JSON Schema X's request schemas use, reporting problems with the exact wording
 // of the validator behind api.x.com (networknt json-schema-validator), e.g.
 // "$.media.media_ids: there must be a maximum of 4 items in the array".
-import type { ParamError } from './errors.ts';
+import type { ParamError } from '../errors.ts';
 
 export interface Schema {
   type: 'object' | 'array' | 'string' | 'integer' | 'boolean';

@@ -1,7 +1,9 @@
-// The X emulator's in-memory world: users and their OAuth 2.0 tokens, posts, and media uploads.
+// Everything the X emulator remembers: users and their OAuth 2.0 tokens, posts, media uploads, the
+// developer apps and authorization codes of the OAuth flow, and the settings a test may change.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import { TimeIds } from '../shared/ids.ts';
+import type { VocabularySetting } from './validate/description.ts';
 
 export interface XUser {
   id: string;
@@ -109,6 +111,8 @@ export interface XMedia {
   image?: { image_type: string; w?: number; h?: number };
   processing?: { startedAtMs: number; outcome: 'succeeded' | 'failed'; pinned?: ProcessingState };
   altText?: string;
+  /** A video's length: read from its movie header when finalized (mp4.ts), or set by setMediaDuration(). */
+  videoMs?: number;
 }
 
 interface AccessToken {
@@ -281,4 +285,68 @@ export class XStore {
   mediaExpiresInSecs(media: XMedia): number {
     return Math.max(0, Math.ceil((media.createdAtMs + MEDIA_EXPIRY_SECS * 1000 - this.#clock.now()) / 1000));
   }
+}
+
+/** A developer app registered with addApp(): what the authorize page and the code grant check. */
+export interface XApp {
+  clientId: string;
+  clientSecret: string;
+  /** Callback URLs; redirect_uri must be one of them exactly. */
+  callbackUrls: string[];
+}
+
+/** An authorization code handed out by the consent page: valid 30 s, once. */
+export interface XAuthCode {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  codeChallengeMethod: 'S256' | 'plain';
+  userId: string;
+  scopes: string[];
+  issuedAtMs: number;
+}
+
+export interface ProcessingSettings {
+  checkAfterSecs: number;
+  durationMs: number;
+  /** When true, media stays `pending` until a test sets its state. */
+  manual: boolean;
+}
+
+export interface XWorld {
+  store: XStore;
+  /** Which of X's field vocabularies the query parameters may use (validate/description.ts). */
+  fieldVocabulary: VocabularySetting;
+  clock: Clock;
+  duplicateWindowMs: number;
+  processing: ProcessingSettings;
+  /** Set by failNextProcessing(): the next finalized video or GIF ends `failed`. */
+  failNextProcessing: boolean;
+  apps: Map<string, XApp>;
+  codes: Map<string, XAuthCode>;
+  /** The user who consents on the authorize page (signIn()). */
+  signedInUserId: string | undefined;
+}
+
+export interface ProcessingInfo {
+  state: ProcessingState;
+  check_after_secs?: number;
+  progress_percent?: number;
+}
+
+/** Processing advances with the clock: `pending` for check_after_secs, then `in_progress`, then the outcome. */
+export function processingInfo(world: XWorld, media: XMedia): ProcessingInfo | undefined {
+  const processing = media.processing;
+  if (!processing) return undefined;
+  const { checkAfterSecs, durationMs, manual } = world.processing;
+  const elapsed = world.clock.now() - processing.startedAtMs;
+  let state: ProcessingState;
+  if (processing.pinned) state = processing.pinned;
+  else if (manual || elapsed < checkAfterSecs * 1000) state = 'pending';
+  else if (elapsed < durationMs) state = 'in_progress';
+  else state = processing.outcome;
+  if (state === 'succeeded' || state === 'failed') return { state, progress_percent: 100 };
+  // As in X's finalize example, a pending upload reports only when to ask again.
+  if (state === 'pending') return { state, check_after_secs: checkAfterSecs };
+  return { state, check_after_secs: checkAfterSecs, progress_percent: Math.min(99, Math.floor((elapsed * 100) / durationMs)) };
 }
