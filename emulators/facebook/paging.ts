@@ -1,7 +1,7 @@
 // Graph's cursor paging as the engagement routes answer it: `limit` (default and cap per edge),
 // `after`/`before` cursors, and `paging: {cursors: {before, after}, next?}` where `next` is the full
 // URL of the next page with the token and the request's other parameters, as Graph sends it.
-import type { FbRequest } from './world.ts';
+import type { FbRequest } from './routes/context.ts';
 
 const encode = (index: number) => Buffer.from(`i:${index}`).toString('base64url');
 

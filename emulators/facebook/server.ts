@@ -8,28 +8,29 @@ import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, firstValues, listen, rawBody, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import type { FetchMedia } from '../shared/media-fetch.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
-import { graphError, serviceUnavailable, unknownPath } from './errors.ts';
-import { createByteDownloader, createDownloader } from './instagram/download.ts';
-import { pageControls, type PageControls } from './pages/controls.ts';
-import { pageContext } from './pages/context.ts';
-import { PagesStore } from './pages/store.ts';
+import { graphError, serviceUnavailable, unknownPath } from './errors/graph.ts';
+import { createByteDownloader, createDownloader } from './download.ts';
+import { pageControls, type PageControls } from './controls/pages.ts';
+import { pageContext } from './routes/page-context.ts';
+import { PagesStore } from './state/pages.ts';
 import { pageVideoRoutes } from './routes/page-videos.ts';
 import { pagePostRoutes } from './routes/page-posts.ts';
-import { instagramControls, type InstagramControls } from './instagram/controls.ts';
-import { InstagramStore } from './instagram/store.ts';
+import { instagramControls, type InstagramControls } from './controls/instagram.ts';
+import { InstagramStore } from './state/instagram.ts';
 import { engagementRoutes } from './routes/engagement.ts';
 import { graphRoutes } from './routes/graph.ts';
 import { instagramEngagementRoutes } from './routes/instagram-engagement.ts';
 import { pageEngagementRoutes } from './routes/page-engagement.ts';
 import { instagramMediaRoutes } from './routes/instagram-media.ts';
 import { instagramMessagingRoutes } from './routes/instagram-messaging.ts';
-import { InstagramMessaging } from './instagram/messaging.ts';
-import { instagramMessagingControls, pushingComments, WebhookSender, type InstagramMessagingControls } from './instagram/webhooks.ts';
+import { InstagramMessaging } from './state/messaging.ts';
+import { instagramMessagingControls, pushingComments, type InstagramMessagingControls } from './controls/messaging.ts';
+import { WebhookSender } from './webhooks.ts';
 import { oauthRoutes } from './routes/oauth.ts';
-import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './store.ts';
-import type { FbRequest, FbRoute, FbWorld } from './world.ts';
+import { FacebookStore, type AddPageInput, type AddUserInput, type FbPage, type FbUser, type TokenInfo } from './state/accounts.ts';
+import type { FbRequest, FbRoute, FbWorld } from './routes/context.ts';
 
-export type { AddPageInput, AddUserInput, FbPage, FbUser, IgAccount, TokenInfo } from './store.ts';
+export type { AddPageInput, AddUserInput, FbPage, FbUser, IgAccount, TokenInfo } from './state/accounts.ts';
 
 const VERSION = /^v\d+\.\d+$/;
 
@@ -66,11 +67,11 @@ export interface FacebookEmulator extends OAuthEmulatorControls {
   issuePageToken(pageId: string, clientId: string, scopes: readonly string[]): string;
   /** Trust this certificate when downloading media (a test's HTTPS host started after the emulator). */
   trustMediaCa(pem: string): void;
-  /** Page publishing: what was received, and the switches (pages/controls.ts). */
+  /** Page publishing: what was received, and the switches (controls/pages.ts). */
   pages: PageControls;
-  /** Instagram publishing: what was received, and the switches (instagram/controls.ts). */
+  /** Instagram publishing: what was received, and the switches (controls/instagram.ts). */
   instagram: InstagramControls;
-  /** Instagram direct messages, and the signed webhooks sent as people comment and write (instagram/webhooks.ts). */
+  /** Instagram direct messages, and the signed webhooks sent as people comment and write (controls/messaging.ts, webhooks.ts). */
   instagramMessaging: InstagramMessagingControls;
 }
 

@@ -397,3 +397,36 @@ describe('the Facebook emulator: Page publishing', () => {
     fb.pages.throttle(0);
   });
 });
+
+describe('the Facebook emulator: Page insights', () => {
+  let pageId: string;
+  let token: string;
+  const insights = () => get(`/${V}/${pageId}/insights?${q({ metric: 'page_post_engagements', period: 'day', since: '1763510400', until: '1763683200' })}`, { authorization: `OAuth ${token}` });
+
+  before(() => {
+    pageId = fb.addUser({ pages: [{ name: 'Corner shop' }] }).pageIds[0]!;
+    token = fb.issuePageToken(pageId, APP.clientId, ['read_insights', 'pages_read_engagement']);
+  });
+
+  test('a Page under 100 likes gets no insights: error 2874008 (Meta\'s Pages API error codes), or the empty data third parties report', async () => {
+    fb.pages.setPageCounts(pageId, { fans: 99, followers: 500 });
+    const refused = await insights();
+    assert.equal(refused.status, 400);
+    assertMetaError(refused.body, 100, /only available for Pages with at least 100 likes/, 2874008);
+
+    fb.pages.smallPageInsights('empty');
+    try {
+      assert.deepEqual(await insights().then((r) => [r.status, r.body]), [200, { data: [] }]);
+    } finally {
+      fb.pages.smallPageInsights('error');
+    }
+  });
+
+  test('from 100 likes on, one value per day', async () => {
+    fb.pages.setPageCounts(pageId, { fans: 100 });
+    fb.pages.setPageDay(pageId, '2025-11-19', { page_post_engagements: 4 });
+    const answered = await insights();
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    assert.deepEqual(answered.body.data.map((d: any) => [d.name, d.values.map((v: any) => v.value)]), [['page_post_engagements', [4, 0]]]);
+  });
+});

@@ -1,8 +1,8 @@
 // The routes several object types share, each answered by the module that owns the object
 // (world.deleters, world.insightEdges): DELETE /{id} and GET /{id}/insights. An id no module knows
 // is Graph's "Unsupported delete/get request" (#100/33), as for an object deleted before.
-import { graphError, unsupportedGet } from '../errors.ts';
-import { authenticate, isReply, type FbRoute, type FbWorld } from '../world.ts';
+import { graphError, unsupportedGet } from '../errors/graph.ts';
+import { authenticate, isReply, type FbRoute, type FbWorld } from './context.ts';
 
 const unsupportedDelete = (id: string) =>
   graphError({

@@ -3,10 +3,10 @@
 // token, cursor-paginated with paging.next), GET /{v}/{id} (a Page or a linked Instagram account)
 // and GET /debug_token. Fields follow `fields=` with expansion; an unknown field is Graph's #100.
 import type { Reply } from '../../shared/http.ts';
-import { graphError, nonexistingField, unsupportedGet } from '../errors.ts';
-import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../fields.ts';
-import type { FbPage, FbUser, IgAccount, TokenInfo } from '../store.ts';
-import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
+import { graphError, nonexistingField, unsupportedGet } from '../errors/graph.ts';
+import { fieldList, MissingField, parseFields, pick, type FieldTree } from '../validate/fields.ts';
+import type { FbPage, FbUser, IgAccount, TokenInfo } from '../state/accounts.ts';
+import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from './context.ts';
 
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 25;

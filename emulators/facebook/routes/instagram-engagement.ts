@@ -6,13 +6,13 @@
 // refused), and /{ig-user-id}/insights (period=day, metric_type=total_value over since/until, at most
 // 30 days apart).
 import type { Reply } from '../../shared/http.ts';
-import { graphError } from '../errors.ts';
-import { listReplies } from '../instagram/comments.ts';
-import { instagramContext } from '../instagram/context.ts';
-import * as ig from '../instagram/errors.ts';
-import type { IgComment, IgMedia } from '../instagram/store.ts';
-import type { IgAccount } from '../store.ts';
-import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
+import { graphError } from '../errors/graph.ts';
+import { listReplies } from './instagram-comments.ts';
+import { instagramContext } from './instagram-context.ts';
+import * as ig from '../errors/instagram.ts';
+import type { IgComment, IgMedia } from '../state/instagram.ts';
+import type { IgAccount } from '../state/accounts.ts';
+import type { FbRequest, FbRoute, FbWorld } from './context.ts';
 import { timeParam } from './page-engagement.ts';
 
 const FEED = ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'follows', 'profile_visits', 'profile_activity'];

@@ -5,16 +5,16 @@
 // its comments edge. Every answer carries the usage headers Meta sends (X-App-Usage,
 // X-Business-Use-Case-Usage).
 import type { Reply } from '../../shared/http.ts';
-import { graphError, unsupportedGet } from '../errors.ts';
-import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
-import * as ig from '../instagram/errors.ts';
-import { validateContainer } from '../instagram/validate.ts';
-import { DAY_MS, type IgContainer, type IgMedia } from '../instagram/store.ts';
-import type { IgAccount } from '../store.ts';
-import { listMediaComments } from '../instagram/comments.ts';
+import { graphError, unsupportedGet } from '../errors/graph.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../validate/fields.ts';
+import * as ig from '../errors/instagram.ts';
+import { validateContainer } from '../validate/instagram-container.ts';
+import { DAY_MS, type IgContainer, type IgMedia } from '../state/instagram.ts';
+import type { IgAccount } from '../state/accounts.ts';
+import { listMediaComments } from './instagram-comments.ts';
 import { graphTime, listBody, pageOf } from '../paging.ts';
-import { instagramContext } from '../instagram/context.ts';
-import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
+import { instagramContext } from './instagram-context.ts';
+import type { FbRequest, FbRoute, FbWorld } from './context.ts';
 
 export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
   const store = world.instagram;
@@ -159,7 +159,7 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
     return withUsage(owner, render(req, fieldList('id'), (fields) => renderMedia(media!, fields, account)));
   });
 
-  /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's top-level comments (instagram/comments.ts). */
+  /** POST /{ig-media-id}/comments message= (a comment by the account), GET: the media's top-level comments (instagram-comments.ts). */
   const comments = (post: boolean) => (req: FbRequest): Reply | Promise<Reply> => {
     const media = store.media.get(req.params.id!);
     if (!media) {

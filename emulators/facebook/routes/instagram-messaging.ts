@@ -12,11 +12,11 @@
 //    (the User Profile API): only once the person has messaged the account ("User consent is required").
 // A sent message's echo is POSTed to the webhook subscription afterwards, as Meta does.
 import type { Reply } from '../../shared/http.ts';
-import { graphError } from '../errors.ts';
-import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
-import { PRIVATE_REPLY_MS, WINDOW_MS, type IgDirectMessage, type InstagramMessaging } from '../instagram/messaging.ts';
-import type { WebhookSender } from '../instagram/webhooks.ts';
-import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
+import { graphError } from '../errors/graph.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../validate/fields.ts';
+import { PRIVATE_REPLY_MS, WINDOW_MS, type IgDirectMessage, type InstagramMessaging } from '../state/messaging.ts';
+import type { WebhookSender } from '../webhooks.ts';
+import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from './context.ts';
 
 const MAX_TEXT_BYTES = 1000;
 const MAX_QUICK_REPLIES = 13;

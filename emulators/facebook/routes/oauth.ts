@@ -8,8 +8,8 @@ import type { Reply } from '../../shared/http.ts';
 import {
   dialogInvalidApp, dialogInvalidConfiguration, dialogInvalidScopes, dialogRedirectNotAllowed, expiredCode, graphError, invalidAppId, invalidClientSecret,
   invalidCode, missingParameter, redirectMismatch, unsupportedGrant, usedCode,
-} from '../errors.ts';
-import { authenticate, isReply, type FbRoute, type FbWorld } from '../world.ts';
+} from '../errors/graph.ts';
+import { authenticate, isReply, type FbRoute, type FbWorld } from './context.ts';
 
 /** Permissions the dialog knows (Pages, Instagram with Facebook Login, and the basic ones). */
 export const KNOWN_SCOPES = new Set([

@@ -4,17 +4,17 @@
 // GET /{page-id}/published_posts and /posts (the Page's own posts, newest first, since/until), DELETE
 // /{post-id} (a feed post, or a video or Reel by its id), and insights: /{post-id}/insights
 // (lifetime), /{video-id}/video_insights (a video's or Reel's lifetime metrics) and /{page-id}/insights
-// (per day, since/until at most 90 days apart). Retired metrics
+// (per day, since/until at most 90 days apart; only for Pages with 100 or more likes). Retired metrics
 // (the impressions family, page_fans...) answer "(#100) The value must be a valid insights metric".
 import type { Reply } from '../../shared/http.ts';
-import { graphError, unsupportedGet } from '../errors.ts';
-import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
-import { refused, type PageContext } from '../pages/context.ts';
-import * as fbe from '../pages/errors.ts';
-import type { PageComment, PagePost, PagesStore } from '../pages/store.ts';
+import { graphError, unsupportedGet } from '../errors/graph.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../validate/fields.ts';
+import { refused, type PageContext } from './page-context.ts';
+import * as fbe from '../errors/pages.ts';
+import { PAGE_INSIGHTS_MIN_LIKES, type PageComment, type PagePost, type PagesStore } from '../state/pages.ts';
 import { graphTime, listBody, pageOf } from '../paging.ts';
-import type { FbPage } from '../store.ts';
-import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
+import type { FbPage } from '../state/accounts.ts';
+import type { FbRequest, FbRoute, FbWorld } from './context.ts';
 
 const COMMENT_DEFAULTS = fieldList('created_time', 'from', 'message', 'id');
 const POST_METRICS = new Set(['post_media_view', 'post_total_media_view_unique', 'post_clicks', 'post_reactions_by_type_total']);
@@ -131,6 +131,8 @@ export function pageEngagementRoutes(world: FbWorld, pages: PagesStore, ctx: Pag
     const since = timeParam(req.query.since) ?? until - 2 * DAY_MS;
     if (!Number.isFinite(since) || !Number.isFinite(until)) return graphError({ message: '(#100) Invalid since or until', code: 100 });
     if ((until - since) / 1000 > MAX_RANGE_S) return graphError({ message: '(#100) There cannot be more than 90 days (7776000 s) between since and until', code: 100 });
+    // Parameters are checked first; then the Page must have the likes Meta asks for any insights.
+    if (page.fanCount < PAGE_INSIGHTS_MIN_LIKES) return pages.smallPageInsights === 'error' ? fbe.tooFewLikesForInsights() : { status: 200, body: { data: [] } };
     const days = pages.pageDays.get(page.id) ?? new Map<string, Record<string, number>>();
     const dayKeys: string[] = [];
     for (let t = Math.floor(since / DAY_MS) * DAY_MS; t < until; t += DAY_MS) dayKeys.push(new Date(t).toISOString().slice(0, 10));

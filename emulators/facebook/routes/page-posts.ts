@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import { multipartBody, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
-import { graphError } from '../errors.ts';
-import { parseFields, pick } from '../fields.ts';
-import { paramsOf, refused, type PageContext } from '../pages/context.ts';
-import * as fbe from '../pages/errors.ts';
-import type { PagesStore } from '../pages/store.ts';
-import type { FbPage } from '../store.ts';
-import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from '../world.ts';
+import { graphError } from '../errors/graph.ts';
+import { parseFields, pick } from '../validate/fields.ts';
+import { paramsOf, refused, type PageContext } from './page-context.ts';
+import * as fbe from '../errors/pages.ts';
+import type { PagesStore } from '../state/pages.ts';
+import type { FbPage } from '../state/accounts.ts';
+import { authenticate, isReply, type FbRequest, type FbRoute, type FbWorld } from './context.ts';
 
 export function pagePostRoutes(world: FbWorld, pages: PagesStore, ctx: PageContext): FbRoute[] {
   const { withUsage, asPage, onPage, addPost, renderPost, render, settle } = ctx;

@@ -12,13 +12,13 @@
 // is in calls().
 import { createHash } from 'node:crypto';
 import { multipartBody, type Reply } from '../../shared/http.ts';
-import { graphError } from '../errors.ts';
-import { pick } from '../fields.ts';
-import { paramsOf, refused, type PageContext } from '../pages/context.ts';
-import type { PagesStore } from '../pages/store.ts';
-import type { PageVideo, VideoKind } from '../pages/videos.ts';
-import type { FbPage } from '../store.ts';
-import type { FbRequest, FbRoute, FbWorld } from '../world.ts';
+import { graphError } from '../errors/graph.ts';
+import { pick } from '../validate/fields.ts';
+import { paramsOf, refused, type PageContext } from './page-context.ts';
+import type { PagesStore } from '../state/pages.ts';
+import type { PageVideo, VideoKind } from '../state/page-videos.ts';
+import type { FbPage } from '../state/accounts.ts';
+import type { FbRequest, FbRoute, FbWorld } from './context.ts';
 
 /** The chunk size the emulator hands out for feed videos (Meta chooses it per upload). */
 export const CHUNK_BYTES = 1024 * 1024;

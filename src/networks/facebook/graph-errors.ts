@@ -2,7 +2,8 @@
 // (facebook, instagram). Meta reports most failures in the body, often as HTTP 400, so the code and
 // subcode decide, not the status: 190 a dead token; 4/17/32/613/341 and the 80000-80014 range
 // throttling, with the wait in the usage headers; 9/2207042 Instagram's publishing limit; 9004,
-// 9007 and the 2207xxx subcodes the media; 368 a policy block; 506 a duplicate; 1 and 2 transient.
+// 9007 and the 2207xxx subcodes the media; 368 a policy block; 506 a duplicate; 1 and 2 transient;
+// 2874008 Page insights of a Page under 100 likes.
 import type { Failure, NetworkAnswer } from '../http.ts';
 
 export interface GraphErrorBody {
@@ -39,6 +40,16 @@ export function graphReason(body: unknown): string | undefined {
 const THROTTLE_CODES = new Set([4, 17, 32, 341, 613]);
 
 /**
+ * Page insights asked of a Page under 100 likes: error 2874008 of Meta's Pages API error codes ("Facebook
+ * Page insights are only available for Pages with at l[east…]",
+ * https://developers.facebook.com/documentation/pages-api/error-codes). The page names no code beside
+ * it, so the number is looked for in either place, and the words as a last resort.
+ */
+function tooFewLikesForInsights(error: GraphErrorBody): boolean {
+  return error.error_subcode === 2874008 || error.code === 2874008 || /insights are only available for Pages with/i.test(error.message ?? '');
+}
+
+/**
  * Reading a Page the token does not manage (a mention's Page) without the app feature Meta reviews
  * for it: #10 "This endpoint requires the 'pages_read_engagement' permission or the 'Page Public
  * Content Access' feature or the 'Page Public Metadata Access' feature…", or the #100 variant "Object
@@ -68,6 +79,8 @@ export function classifyGraph(answer: NetworkAnswer, reason: string): Failure | 
     return { kind: 'permanent', code: 'media_rejected', reason };
   }
   if (code === 1 || code === 2) return { kind: 'retryable', code: 'server', reason: `Meta had a transient error (${reason})` };
+  // Nothing to grant or retry: the Page must first reach 100 likes. Insights readers report it as why there are no figures.
+  if (tooFewLikesForInsights(error)) return { kind: 'permanent', code: 'forbidden', reason: `Meta gives Page insights only to Pages with 100 or more likes (${reason})` };
   if (missingPageFeature(error)) {
     return { kind: 'permanent', code: 'forbidden', reason: `the Meta app lacks the "Page Public Metadata Access" feature, which reading a Page it does not manage needs (${reason}); request it in the app's App Review — reconnecting the account does not help` };
   }

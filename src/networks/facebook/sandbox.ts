@@ -19,11 +19,16 @@ export const facebookEmulator = oauthEmulatorSpec(
   () => SANDBOX.userId,
   async (emulator) => {
     // Asked again (a new org in the same run), the seeded user is already there: only a token is new.
-    if (!seeded.has(emulator)) emulator.addUser({
-      id: SANDBOX.userId,
-      name: 'Sandbox User',
-      pages: [{ id: SANDBOX.pageId, name: SANDBOX.pageName, username: 'sandboxpage', instagram: { id: SANDBOX.igId, username: SANDBOX.igUsername, name: 'Sandbox Instagram' } }],
-    });
+    if (!seeded.has(emulator)) {
+      emulator.addUser({
+        id: SANDBOX.userId,
+        name: 'Sandbox User',
+        pages: [{ id: SANDBOX.pageId, name: SANDBOX.pageName, username: 'sandboxpage', instagram: { id: SANDBOX.igId, username: SANDBOX.igUsername, name: 'Sandbox Instagram' } }],
+      });
+      // An established Page: Meta gives Page insights only to Pages with 100 or more likes, and the
+      // sandbox shows what analytics look like when there are figures.
+      emulator.pages.setPageCounts(SANDBOX.pageId, { followers: 1240, fans: 1180 });
+    }
     seeded.add(emulator);
     // With the insights and delete permissions the engagement side needs (figures, deleting media),
     // and Instagram's messaging ones: the sandbox lets a newcomer try conversations.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountMetrics, AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/networks/errors.ts';
 import { FacebookClient } from '../../../src/networks/facebook/client.ts';
 import { facebook } from '../../../src/networks/facebook/index.ts';
@@ -262,6 +262,40 @@ describe('facebook engagement', () => {
     assert.equal(account.engagement, null);
     assert.equal(account.ranged, false);
     assert.match(String(account.platform_specific.insights_unavailable), /permission missing/);
+  });
+
+  it('a Page under 100 likes has no insights: no figures and why, whether Graph refuses (#100/2874008) or answers empty data', async () => {
+    const small = fb.addUser({ pages: [{ name: 'Corner shop', username: 'cornershop' }] }).pageIds[0]!;
+    const smallSession = sessionFor(small, fb.issuePageToken(small, APP.clientId, SCOPES));
+    fb.pages.setPageCounts(small, { followers: 120, fans: 40 });
+    // What a Page with enough likes would be given for that day: none of it may show.
+    fb.pages.setPageDay(small, '2026-11-19', { page_post_engagements: 5, page_media_view: 50 });
+    const period = { since: new Date(Date.UTC(2026, 10, 13)), until: new Date(Date.UTC(2026, 10, 20)) };
+    const noFigures = (metrics: AccountMetrics) => {
+      assert.deepEqual({ ...metrics, platform_specific: undefined }, { followers: 120, following: null, posts: null, engagement: null, ranged: false, platform_specific: undefined });
+      assert.deepEqual(Object.keys(metrics.platform_specific).sort(), ['fan_count', 'insights_unavailable']);
+      assert.equal(metrics.platform_specific.fan_count, 40);
+      return String(metrics.platform_specific.insights_unavailable);
+    };
+
+    const refused = noFigures(await caps.analytics!.account!(smallSession, period));
+    assert.match(refused, /^facebook: Meta gives Page insights only to Pages with 100 or more likes \(Facebook Page insights are only available for Pages with at least 100 likes\. \(#100\/2874008\)\)$/);
+
+    fb.pages.smallPageInsights('empty');
+    try {
+      const empty = noFigures(await caps.analytics!.account!(smallSession, period));
+      assert.equal(empty, 'facebook: Graph answered no Page insights for the period; Meta gives them only to Pages with 100 or more likes, and this Page has 40');
+    } finally {
+      fb.pages.smallPageInsights('error');
+    }
+
+    // Should Graph refuse a post's insights the same way, the post keeps its node's counters.
+    const post = await publish('Small reach');
+    fb.pages.setPostStats(post.root.platformId, { reactions: { like: 1 } });
+    fb.failNext({ status: 400, path: `/v23.0/${post.root.platformId}/insights`, body: { error: { message: 'Facebook Page insights are only available for Pages with at least 100 likes.', type: 'OAuthException', code: 100, error_subcode: 2874008, fbtrace_id: 'x' } } });
+    const metrics = await caps.analytics!.post!(session, post);
+    assert.deepEqual([metrics.likes, metrics.views, metrics.reach], [1, null, null]);
+    assert.match(String(metrics.platform_specific.insights_unavailable), /only to Pages with 100 or more likes/);
   });
 
   it('the Page\'s figures: followers from the node, engagement summed per day over the period in windows of 90 days', async () => {

@@ -1,5 +1,5 @@
-// Page publishing errors in Graph's envelope (../errors.ts).
-import { graphError } from '../errors.ts';
+// Page publishing errors in Graph's envelope (graph.ts).
+import { graphError } from './graph.ts';
 
 export const blocked = () =>
   graphError({ message: '(#368) The action attempted has been deemed abusive or is otherwise disallowed', code: 368, subcode: 1390008 });
@@ -22,3 +22,10 @@ export const needsPublicMetadataAccess = () => graphError({
     + 'and https://developers.facebook.com/docs/apps/review/feature#page-public-metadata-access for details.',
   code: 10,
 });
+/**
+ * /{page-id}/insights of a Page with fewer than 100 likes: error 2874008 of Meta's Pages API error-codes
+ * page ("Facebook Page insights are only available for Pages with at l…", as far as the stored copy
+ * reads). The code 100 beside the subcode and the end of the message are the emulator's.
+ */
+export const tooFewLikesForInsights = () =>
+  graphError({ message: 'Facebook Page insights are only available for Pages with at least 100 likes.', code: 100, subcode: 2874008 });

@@ -3,8 +3,8 @@
 // processing items of the same account), collaborators (3 at most, not on Stories or carousel items),
 // user_tags and trial_params as JSON, alt_text only on images.
 import type { Reply } from '../../shared/http.ts';
-import { invalidParameter } from './errors.ts';
-import type { ContainerKind, IgContainer } from './store.ts';
+import { invalidParameter } from '../errors/instagram.ts';
+import type { ContainerKind, IgContainer } from '../state/instagram.ts';
 
 const KINDS = new Set(['IMAGE', 'VIDEO', 'REELS', 'STORIES', 'CAROUSEL']);
 

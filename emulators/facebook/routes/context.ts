@@ -1,13 +1,13 @@
 // What the Facebook emulator's route modules share: the state, the request view, and the token
 // check every Graph read starts with.
 import { createHmac } from 'node:crypto';
-import type { Clock } from '../shared/clock.ts';
-import type { Reply } from '../shared/http.ts';
-import type { OAuthServer } from '../shared/oauth.ts';
-import { appNotAuthorized, badAppSecretProof, cannotParseToken, expiredToken, noActiveToken } from './errors.ts';
-import type { Downloader } from './instagram/download.ts';
-import type { InstagramStore } from './instagram/store.ts';
-import type { FacebookStore, TokenInfo } from './store.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { Reply } from '../../shared/http.ts';
+import type { OAuthServer } from '../../shared/oauth.ts';
+import { appNotAuthorized, badAppSecretProof, cannotParseToken, expiredToken, noActiveToken } from '../errors/graph.ts';
+import type { Downloader } from '../download.ts';
+import type { InstagramStore } from '../state/instagram.ts';
+import type { FacebookStore, TokenInfo } from '../state/accounts.ts';
 
 export interface FbWorld {
   store: FacebookStore;
@@ -22,7 +22,7 @@ export interface FbWorld {
   loginConfigurations: Map<string, { clientId: string; scopes: string[] }>;
   /** Lifetime of the long-lived user token of the fb_exchange_token grant (about 60 days). */
   longLivedSecs: number;
-  /** Instagram containers, media and comments (instagram/store.ts). */
+  /** Instagram containers, media and comments (state/instagram.ts). */
   instagram: InstagramStore;
   /** Fetches a media URL a container names, as Meta does. */
   download: Downloader;

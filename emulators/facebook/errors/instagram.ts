@@ -1,6 +1,6 @@
-// Instagram publishing errors in Graph's envelope (../errors.ts), with the codes and subcodes of
+// Instagram publishing errors in Graph's envelope (graph.ts), with the codes and subcodes of
 // Meta's Instagram error-codes page. Messages not quoted by a source are marked in the README.
-import { graphError } from '../errors.ts';
+import { graphError } from './graph.ts';
 
 export const invalidParameter = (message: string, subcode?: number) =>
   graphError({ message: `(#100) ${message}`, code: 100, ...(subcode ? { subcode } : {}) });

@@ -2,10 +2,10 @@
 // (X-App-Usage, X-Business-Use-Case-Usage, counted per account), and the token check: the token must
 // reach the account's Page, and a write must carry the scope Meta asks for it.
 import type { Reply } from '../../shared/http.ts';
-import { graphError, unsupportedGet } from '../errors.ts';
-import type { IgAccount } from '../store.ts';
-import { authenticate, isReply, type FbRequest, type FbWorld } from '../world.ts';
-import * as ig from './errors.ts';
+import { graphError, unsupportedGet } from '../errors/graph.ts';
+import type { IgAccount } from '../state/accounts.ts';
+import { authenticate, isReply, type FbRequest, type FbWorld } from './context.ts';
+import * as ig from '../errors/instagram.ts';
 
 /** Calls per account per hour that make call_count 100% (Instagram's documented 200 calls/hour). */
 const CALLS_PER_HOUR = 200;

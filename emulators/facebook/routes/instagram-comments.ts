@@ -2,10 +2,10 @@
 // reached through `replies{…}` or /{ig-comment-id}/replies, one tier), cursor-paged, each with
 // from{id,username} (no name, no picture), like_count, hidden and parent_id on answers.
 import type { Reply } from '../../shared/http.ts';
-import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../validate/fields.ts';
 import { graphTime, listBody, pageOf } from '../paging.ts';
-import type { FbRequest } from '../world.ts';
-import type { IgComment, InstagramStore } from './store.ts';
+import type { FbRequest } from './context.ts';
+import type { IgComment, InstagramStore } from '../state/instagram.ts';
 
 const DEFAULTS = fieldList('id', 'text', 'timestamp');
 const LIMITS = { default: 25, max: 50 };

@@ -5,7 +5,7 @@
 // (webhooks.ts) writes to it as the test's "other users" act.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
-import { startOfIds } from './store.ts';
+import { startOfIds } from './instagram.ts';
 
 /** The standard window after the person's last message (engagement.md §4.7.6). */
 export const WINDOW_MS = 24 * 3_600_000;

@@ -1,7 +1,7 @@
 // Page publishing as the emulator keeps it: photos (uploaded as bytes, published or not), feed posts
-// (text, link, attached photos), and comments on them, in order. Apart from store.ts (users, Pages,
+// (text, link, attached photos), and comments on them, in order. Apart from accounts.ts (users, Pages,
 // tokens): only the Page publishing routes read it.
-import type { PageVideo } from './videos.ts';
+import type { PageVideo } from './page-videos.ts';
 
 export interface PagePhoto {
   id: string;
@@ -51,6 +51,16 @@ export interface PostStats {
   clicks: number;
 }
 
+/** "Page Insights data is only available on Pages with 100 or more likes" (the Insights reference): likes = fan_count. */
+export const PAGE_INSIGHTS_MIN_LIKES = 100;
+
+/**
+ * How /{page-id}/insights answers a Page under PAGE_INSIGHTS_MIN_LIKES: Meta's Pages API error-codes
+ * page lists error 2874008 for it ('error', the default); third-party reports show `{"data": []}`
+ * ('empty'). Both are kept so that a client can be held to each.
+ */
+export type SmallPageInsights = 'error' | 'empty';
+
 export class PagesStore {
   readonly photos = new Map<string, PagePhoto>();
   readonly videos = new Map<string, PageVideo>();
@@ -74,6 +84,7 @@ export class PagesStore {
    * the public fields of Pages it does not manage; without it such a read is #10.
    */
   publicMetadataAccess = false;
+  smallPageInsights: SmallPageInsights = 'error';
   #seq = 0;
 
   nextId(): string {

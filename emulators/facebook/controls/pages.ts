@@ -1,9 +1,9 @@
 // The test handle on Page publishing: what was received (calls, photos with their bytes' hash,
 // posts, comments, in order) and the switches for Meta's refusals.
 import type { Clock } from '../../shared/clock.ts';
-import type { FacebookStore } from '../store.ts';
-import type { PageComment, PagePhoto, PagePost, PagesStore, PostStats } from './store.ts';
-import type { PageVideo } from './videos.ts';
+import type { FacebookStore } from '../state/accounts.ts';
+import type { PageComment, PagePhoto, PagePost, PagesStore, PostStats, SmallPageInsights } from '../state/pages.ts';
+import type { PageVideo } from '../state/page-videos.ts';
 
 export interface PageControls {
   calls(): { method: string; path: string; params: Record<string, string>; host?: string }[];
@@ -33,8 +33,13 @@ export interface PageControls {
   addComment(objectId: string, input: { message: string; fromId?: string; fromName?: string; likeCount?: number }): PageComment;
   /** A post's reactions (by type), shares and insights (views, reach, clicks). */
   setPostStats(postId: string, stats: Partial<PostStats>): void;
-  /** The Page node's followers_count and fan_count. */
+  /** The Page node's followers_count and fan_count (its likes: Page insights need 100 or more). */
   setPageCounts(pageId: string, counts: { followers?: number; fans?: number }): void;
+  /**
+   * How /{page-id}/insights answers a Page under 100 likes: Meta's documented error 2874008 ('error',
+   * the default) or the `{"data": []}` third parties report ('empty').
+   */
+  smallPageInsights(answer: SmallPageInsights): void;
   /** The Page's insights values of one UTC day (YYYY-MM-DD): page_post_engagements, page_media_view… */
   setPageDay(pageId: string, day: string, values: Record<string, number>): void;
 }
@@ -85,6 +90,9 @@ export function pageControls(pages: PagesStore, clock: Clock, store: FacebookSto
       if (!page) throw new Error(`no page ${pageId}`);
       if (counts.followers !== undefined) page.followersCount = counts.followers;
       if (counts.fans !== undefined) page.fanCount = counts.fans;
+    },
+    smallPageInsights: (answer) => {
+      pages.smallPageInsights = answer;
     },
     setPageDay: (pageId, day, values) => {
       const days = pages.pageDays.get(pageId) ?? new Map<string, Record<string, number>>();

@@ -2,7 +2,7 @@
 // for OAuth and parameter errors (Meta reports throttling and token death in the body, not only in
 // the status). Token errors also carry `WWW-Authenticate: OAuth "Facebook Platform" "<kind>" "<message>"`.
 import { randomBytes } from 'node:crypto';
-import type { Reply } from '../shared/http.ts';
+import type { Reply } from '../../shared/http.ts';
 
 export interface GraphErrorInput {
   message: string;

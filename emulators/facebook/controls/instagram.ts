@@ -1,9 +1,9 @@
 // The test and sandbox handle on Instagram publishing: what was received (calls, containers,
 // published media with their options, comments, in order) and the switches that make Meta's
 // processing slow, fail, expire, hit the publishing limit or throttle the account.
-import type { FacebookStore } from '../store.ts';
-import type { IgComment, IgContainer, IgMedia, InstagramStore } from './store.ts';
-import { processingStatus } from './errors.ts';
+import type { FacebookStore } from '../state/accounts.ts';
+import type { IgComment, IgContainer, IgMedia, InstagramStore } from '../state/instagram.ts';
+import { processingStatus } from '../errors/instagram.ts';
 
 export interface InstagramControls {
   /** Every publishing call (container, status, publish, limit, media, comments), in order. */

@@ -1,7 +1,7 @@
 // Graph API field expansion: `fields=id,name,picture{url},instagram_business_account{id,username}`.
 // Modifiers such as `.limit(5)` or `.type(large)` are accepted and ignored.
-import type { Reply } from '../shared/http.ts';
-import { graphError, nonexistingField } from './errors.ts';
+import type { Reply } from '../../shared/http.ts';
+import { graphError, nonexistingField } from '../errors/graph.ts';
 
 /** Requested field -> its requested subfields (null: none given, the node's defaults apply). */
 export type FieldTree = Map<string, FieldTree | null>;

@@ -1,7 +1,7 @@
-// The emulator's world: Facebook users (app-scoped ids), the Pages each manages (with the user's
+// The emulator's accounts: Facebook users (app-scoped ids), the Pages each manages (with the user's
 // tasks on it), the Instagram professional account linked to a Page, and what each issued token
 // stands for (a user or a Page, its expiry), next to the OAuthServer that issues and checks them.
-import type { OAuthServer } from '../shared/oauth.ts';
+import type { OAuthServer } from '../../shared/oauth.ts';
 
 export interface FbUser {
   id: string;

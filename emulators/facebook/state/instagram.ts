@@ -1,6 +1,6 @@
 // Instagram content publishing, as the emulator keeps it: containers (created by POST
 // /{ig-user-id}/media, processed on the emulator's clock), published media, comments, and each
-// account's 24-hour publishing count. Kept apart from store.ts (users, Pages, tokens): only the
+// account's 24-hour publishing count. Kept apart from accounts.ts (users, Pages, tokens): only the
 // Instagram routes read it.
 import type { Clock } from '../../shared/clock.ts';
 

@@ -3,9 +3,9 @@
 // shared/media-fetch.ts says: its own fetch trusting the certificate authorities a test hands it
 // (`ca`, which may grow after start), or the fetch it was given.
 import { createHash } from 'node:crypto';
-import { withMediaResponse, type FetchMedia } from '../../shared/media-fetch.ts';
-import { sniff } from '../../shared/sniff.ts';
-import type { FetchedMedia } from './store.ts';
+import { withMediaResponse, type FetchMedia } from '../shared/media-fetch.ts';
+import { sniff } from '../shared/sniff.ts';
+import type { FetchedMedia } from './state/instagram.ts';
 
 /** Meta's cap on an image (2207004 beyond) and a Reel (unverified: 300 MB at most is read here). */
 const MAX_BYTES = 300 * 1024 * 1024;

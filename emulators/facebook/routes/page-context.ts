@@ -2,12 +2,12 @@
 // carries (X-Page-Usage, X-Business-Use-Case-Usage), the #368 and #32 switches, and how a post is
 // stored and rendered.
 import type { Reply } from '../../shared/http.ts';
-import { unsupportedGet } from '../errors.ts';
-import { fieldList, pick, renderFields, type FieldTree } from '../fields.ts';
-import type { FbPage } from '../store.ts';
-import { authenticate, isReply, type FbRequest, type FbWorld } from '../world.ts';
-import * as fbe from './errors.ts';
-import type { PagePost, PagesStore } from './store.ts';
+import { unsupportedGet } from '../errors/graph.ts';
+import { fieldList, pick, renderFields, type FieldTree } from '../validate/fields.ts';
+import type { FbPage } from '../state/accounts.ts';
+import { authenticate, isReply, type FbRequest, type FbWorld } from './context.ts';
+import * as fbe from '../errors/pages.ts';
+import type { PagePost, PagesStore } from '../state/pages.ts';
 
 /** Calls per Page per hour that make call_count 100% (emulator's choice; Meta's BUC share is opaque). */
 const CALLS_PER_HOUR = 4800;
