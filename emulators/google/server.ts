@@ -1,25 +1,28 @@
 // A local Google for tests and `crier start --sandbox`, serving on ONE origin every Google path a
 // connect uses: the OAuth consent page (accounts.google.com), the token and revoke endpoints
-// (oauth2.googleapis.com), YouTube Data v3 channels.list (www.googleapis.com) and the Business
-// Profile account and location listings (mybusinessaccountmanagement / mybusinessbusinessinformation).
+// (oauth2.googleapis.com), YouTube Data v3 (www.googleapis.com), the Business Profile account and
+// location listings (mybusinessaccountmanagement / mybusinessbusinessinformation), localPosts
+// (mybusiness v4) and the Performance API. Only wiring: what it remembers is in state/, the routes in
+// routes/, youtube/ and business/, the request checks in validate/, the envelopes in errors.ts and
+// the handle in controls.ts (README, "Where things are").
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../shared/clock.ts';
 import { FaultQueue } from '../shared/faults.ts';
-import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
-import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
-import { apiRoutes } from './api-routes.ts';
-import { mountBusiness, type BusinessControls } from './business/index.ts';
-import { mountYoutube, type YoutubeControls } from './youtube/index.ts';
-import { richError } from './errors.ts';
-import { oauthRoutes, revokeGrant } from './oauth-routes.ts';
-import {
-  GoogleStore, type AddBusinessAccountInput, type AddLocationInput, type AddUserInput, type GoogleBusinessAccount, type GoogleChannel,
-  type GoogleLocation, type GoogleUser,
-} from './store.ts';
+import { createApp, listen, send, type ListenOptions } from '../shared/http.ts';
 import type { FetchMedia } from '../shared/media-fetch.ts';
-import type { GoogleWorld } from './world.ts';
+import { OAuthServer } from '../shared/oauth.ts';
+import { mountBusiness } from './business/index.ts';
+import { googleControls, type GoogleEmulator } from './controls.ts';
+import { richError } from './errors.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { GoogleStore } from './state/accounts.ts';
+import type { GoogleWorld } from './state/world.ts';
+import { allValues } from './validate/query.ts';
+import { mountYoutube } from './youtube/index.ts';
 
-export type { AddBusinessAccountInput, AddLocationInput, AddUserInput as GoogleAddUserInput, GoogleBusinessAccount, GoogleChannel, GoogleLocation, GoogleUser } from './store.ts';
+export type { GoogleEmulator } from './controls.ts';
+export type { AddBusinessAccountInput, AddLocationInput, AddUserInput as GoogleAddUserInput, GoogleBusinessAccount, GoogleChannel, GoogleLocation, GoogleUser } from './state/accounts.ts';
 
 export interface GoogleEmulatorOptions extends ListenOptions {
   /** Access token lifetime (Google: 3599 s). */
@@ -31,26 +34,6 @@ export interface GoogleEmulatorOptions extends ListenOptions {
   refreshSecs?: number;
   /** How Business Profile fetches a post's photo instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
   fetchMedia?: FetchMedia;
-}
-
-/**
- * The common controls (an app is an OAuth web client with its authorized redirect URIs; revokeUser:
- * the user removed every app's access, all their grants die: refresh → invalid_grant, API → 401;
- * omitNextRefreshToken: the next token answer of either grant carries no refresh_token) and these.
- */
-export interface GoogleEmulator extends OAuthEmulatorControls {
-  /** A Google user; by default with a YouTube channel and a personal Business Profile account with one location. */
-  addUser(input?: AddUserInput): GoogleUser;
-  /** At the next consent screen the user unticks these scopes (granular consent). */
-  declineScopesAtNextConsent(scopes: string[]): void;
-  /** Gives the user a channel (or removes it with null). */
-  setChannel(userId: string, channel: Partial<Omit<GoogleChannel, 'id'>> & { id?: string } | null): GoogleChannel | null;
-  addBusinessAccount(userId: string, input?: AddBusinessAccountInput): GoogleBusinessAccount;
-  addLocation(accountName: string, input?: AddLocationInput): GoogleLocation;
-  /** YouTube: uploads, videos, thumbnails, comments and replies, statistics, the quota (youtube/). */
-  youtube: YoutubeControls;
-  /** Business Profile localPosts (business/). */
-  business: BusinessControls;
 }
 
 export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
@@ -69,7 +52,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
   const faults = new FaultQueue();
   const app = createApp(1024 * 1024);
 
-  for (const route of [...oauthRoutes(world), ...apiRoutes(world)]) {
+  for (const route of [...oauthRoutes(world), ...accountRoutes(world)]) {
     app.route({
       method: route.method,
       url: route.url,
@@ -77,7 +60,7 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
         const fault = faults.take(req.method, req.url.split('?')[0]!);
         if (fault) return send(reply, { status: fault.status, headers: fault.headers, body: fault.body ?? richError(fault.status, 'The service is currently unavailable.').body });
         return send(reply, route.handler({
-          query: firstValues(req.query),
+          query: allValues(req.query),
           params: req.params as Record<string, string>,
           body: req.body,
           headers: req.headers as Record<string, string | undefined>,
@@ -91,25 +74,5 @@ export async function startGoogleEmulator(opts: GoogleEmulatorOptions = {}): Pro
   app.setErrorHandler((_error, _req, reply) => send(reply, richError(500, 'Internal error encountered.')));
 
   const server = await listen(app, opts);
-  return {
-    ...oauthControls(oauth, server, faults),
-    addUser: (input = {}) => world.store.addUser(input),
-    revokeUser: (userId) => {
-      const clients = new Set([...world.grants.values()].filter((g) => g.userId === userId).map((g) => g.clientId));
-      for (const clientId of clients) revokeGrant(world, userId, clientId);
-      oauth.revokeUser(userId);
-    },
-    omitNextRefreshToken: () => {
-      world.omitNextRefresh = true;
-      oauth.omitNextRefreshToken();
-    },
-    declineScopesAtNextConsent: (scopes) => {
-      world.declineNext = new Set(scopes);
-    },
-    setChannel: (userId, channel) => world.store.setChannel(userId, channel),
-    addBusinessAccount: (userId, input) => world.store.addBusinessAccount(userId, input),
-    addLocation: (accountName, input) => world.store.addLocation(accountName, input),
-    youtube,
-    business,
-  };
+  return googleControls(world, server, faults, { youtube, business });
 }

@@ -127,6 +127,23 @@ describe('the Google consent page', () => {
   });
 });
 
+test('the consent page and the token endpoint refuse a parameter sent twice (RFC 6749 §3.1) instead of reading the first', async () => {
+  const url = new URL(`${google.url}/o/oauth2/v2/auth`);
+  for (const [k, v] of [['client_id', APP.clientId], ['redirect_uri', REDIRECT], ['response_type', 'code'], ['scope', UPLOAD], ['scope', FORCE_SSL]]) url.searchParams.append(k, v!);
+  const page = await fetch(url, { redirect: 'manual' });
+  assert.equal(page.status, 400);
+  assert.equal(page.headers.get('location'), null, 'an error page, not a redirect');
+  assert.match(await page.text(), /invalid_request/);
+
+  const user = google.addUser();
+  google.signIn(user.id);
+  const { back } = await consent();
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code: back!.searchParams.get('code')!, client_id: APP.clientId, client_secret: APP.clientSecret, redirect_uri: REDIRECT, code_verifier: VERIFIER });
+  form.append('code_verifier', 'w'.repeat(50));
+  const res = await fetch(`${google.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+  assert.deepEqual([res.status, ((await res.json()) as any).error], [400, 'invalid_request']);
+});
+
 describe('the Google token endpoint', () => {
   test('wrong secret, unknown client, reused code, wrong redirect_uri and wrong or missing verifier', async () => {
     google.signIn(google.addUser({}).id);
@@ -286,6 +303,44 @@ describe('the Google APIs a connect reads', () => {
     const rest = await api(`/v1/accounts?pageToken=${first.body.nextPageToken}`, many.tokens.access_token);
     assert.deepEqual(rest.body.accounts.map((a: any) => a.accountName), ['Group 20', 'Group 21', 'Group 22']);
   });
+
+  test('accounts.list answers the PERSONAL account first, whatever order the accounts came in', async () => {
+    const owner = await login({ name: 'Ada', businessAccounts: [{ accountName: 'Ada Group', type: 'LOCATION_GROUP' }, { type: 'PERSONAL' }, { accountName: 'Ada Org', type: 'ORGANIZATION' }] });
+    const listed = await api('/v1/accounts', owner.tokens.access_token);
+    assert.deepEqual(listed.body.accounts.map((a: any) => [a.accountName, a.type]), [['Ada', 'PERSONAL'], ['Ada Group', 'LOCATION_GROUP'], ['Ada Org', 'ORGANIZATION']]);
+    const firstPage = await api('/v1/accounts?pageSize=1', owner.tokens.access_token);
+    assert.deepEqual(firstPage.body.accounts.map((a: any) => a.type), ['PERSONAL']);
+  });
+
+  test('repeated query parameters are bound as Google binds them; one the method does not have is refused', async () => {
+    const owner = await login({ businessAccounts: [{ accountName: 'Bakery', locations: [{ title: 'Bakery One', websiteUri: 'https://bakery.example' }, { title: 'Bakery Two' }] }] });
+    const [bakery] = (await api('/v1/accounts', owner.tokens.access_token)).body.accounts.map((a: any) => a.name as string);
+    // readMask is a FieldMask: every value's paths count, not only the first value's.
+    const masked = await api(`/v1/${bakery}/locations?readMask=name&readMask=title,websiteUri`, owner.tokens.access_token);
+    assert.equal(masked.status, 200);
+    assert.deepEqual(Object.keys(masked.body.locations[0]).sort(), ['name', 'title', 'websiteUri']);
+    // A scalar given twice keeps its last value (protobuf's "last one wins").
+    const paged = await api(`/v1/${bakery}/locations?readMask=title&pageSize=100&pageSize=1`, owner.tokens.access_token);
+    assert.deepEqual(paged.body.locations.map((l: any) => l.title), ['Bakery One']);
+    assert.ok(paged.body.nextPageToken);
+    const unknown = await api(`/v1/${bakery}/locations?readMask=title&pageSzie=1`, owner.tokens.access_token);
+    const message = 'Invalid JSON payload received. Unknown name "pageSzie": Cannot bind query parameter. Field \'pageSzie\' could not be found in request message.';
+    assert.deepEqual(unknown.body, {
+      error: { code: 400, message, status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ description: message }] }] },
+    });
+    assert.equal((await api('/v1/accounts?pageSize=1&prettyPrint=false', owner.tokens.access_token)).status, 200, 'system parameters are taken');
+  });
+
+  test('localPosts.list binds its query the same way, and the Business call log keeps every value sent', async () => {
+    const owner = await login({ businessAccounts: [{ accountName: 'Poster', locations: [{ title: 'Poster Shop' }] }] });
+    const account = owner.user.businessAccounts[0]!;
+    const path = `/v4/${account.name}/${account.locations[0]!.name}/localPosts`;
+    const unknown = await api(`${path}?pageSize=5&orderBy=createTime`, owner.tokens.access_token);
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error.message, /Unknown name "orderBy": Cannot bind query parameter/);
+    assert.equal((await api(`${path}?pageSize=500&pageSize=5`, owner.tokens.access_token)).status, 200, 'the last pageSize (5) is the one read, not 500');
+    assert.deepEqual(google.business.calls().at(-1)!.query, { pageSize: '500,5' }, 'both values, not only the first');
+  });
 });
 
 describe('the YouTube paths engagement reads and writes', () => {
@@ -336,6 +391,16 @@ describe('the YouTube paths engagement reads and writes', () => {
     assert.equal(bad.body.error.status, 'INVALID_ARGUMENT');
     const unknown = await api('/youtube/v3/playlistItems?part=snippet&playlistId=UUnothing', token);
     assert.deepEqual([unknown.status, unknown.body.error.errors[0].reason], [404, 'playlistNotFound']);
+  });
+
+  test('playlistItems with maxResults=0 (the method\'s minimum) answers no items and no next page', async () => {
+    const { user, token } = await owner('zeropage');
+    for (const i of [0, 1]) google.youtube.addVideo(user.channel!.id, { title: `Z${i}` });
+    const none = await api(`/youtube/v3/playlistItems?part=snippet&playlistId=UU${user.channel!.id.slice(2)}&maxResults=0`, token);
+    assert.equal(none.status, 200);
+    assert.deepEqual(none.body.items, []);
+    assert.deepEqual(none.body.pageInfo, { totalResults: 2, resultsPerPage: 0 });
+    assert.equal(none.body.nextPageToken, undefined);
   });
 
   test('threads embed up to five replies; comments.list has them all; comments.insert is one tier deep', async () => {

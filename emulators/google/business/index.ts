@@ -1,15 +1,16 @@
 // The Business Profile localPosts paths of the Google emulator, mounted on its one app by server.ts:
-// POST/GET /v4/accounts/{a}/locations/{l}/localPosts and GET …/localPosts/{id} (routes.ts), every call
-// logged in order, the shared fault queue honoured (with its delayMs), and the controls tests and the
+// POST/GET /v4/accounts/{a}/locations/{l}/localPosts and GET …/localPosts/{id} (local-posts.ts) and the
+// Performance API (performance.ts), every call logged in order (every value of its query kept, a repeated one's joined with commas), the shared fault queue honoured (with its delayMs), and the controls tests and the
 // sandbox use (`emulator.business`).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
-import { firstValues, jsonBody, send, type Reply } from '../../shared/http.ts';
+import { jsonBody, send, type Reply } from '../../shared/http.ts';
 import type { FetchMedia } from '../../shared/media-fetch.ts';
 import { richError } from '../errors.ts';
-import type { GoogleWorld } from '../world.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import { allValues, joinedValues } from '../validate/query.ts';
 import { performanceRoute } from './performance.ts';
-import { businessRoutes, type Handled, type LocationParams } from './routes.ts';
+import { businessRoutes, type Handled, type LocationParams } from './local-posts.ts';
 import { BusinessState, type BusinessCall, type DailyValue, type LocationState, type Review, type StoredLocalPost } from './state.ts';
 
 export type { BusinessCall, DailyValue, LocationState, Review, StoredLocalPost } from './state.ts';
@@ -42,7 +43,7 @@ export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: 
 
   const handle = (run: (req: FastifyRequest) => Promise<Handled> | Handled) => async (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0]!;
-    const call: BusinessCall = { method: req.method, path, query: firstValues(req.query), status: 0, ...(req.method === 'POST' ? { body: jsonBody(req.body) } : {}) };
+    const call: BusinessCall = { method: req.method, path, query: joinedValues(allValues(req.query)), status: 0, ...(req.method === 'POST' ? { body: jsonBody(req.body) } : {}) };
     state.calls.push(call);
     const fault = faults.take(req.method, path);
     const answer: Handled = fault
@@ -56,13 +57,13 @@ export function mountBusiness(app: FastifyInstance, world: GoogleWorld, faults: 
 
   const auth = (req: FastifyRequest) => req.headers.authorization;
   app.post(BASE, handle((req) => routes.create(auth(req), req.params as LocationParams, req.body)));
-  app.get(BASE, handle((req) => routes.list(auth(req), req.params as LocationParams, firstValues(req.query))));
+  app.get(BASE, handle((req) => routes.list(auth(req), req.params as LocationParams, allValues(req.query))));
   app.get(`${BASE}/:postId`, handle((req) => routes.get(auth(req), req.params as LocationParams & { postId: string })));
   app.delete(`${BASE}/:postId`, handle((req) => routes.remove(auth(req), req.params as LocationParams & { postId: string })));
   // businessprofileperformance.googleapis.com: "locations/{id}:fetchMultiDailyMetricsTimeSeries" (the
   // verb after a colon is matched from the one path segment).
   const performance = performanceRoute(world, state);
-  app.get('/v1/locations/:target', handle((req) => performance(auth(req), (req.params as { target: string }).target, new URLSearchParams(req.url.split('?')[1] ?? ''))));
+  app.get('/v1/locations/:target', handle((req) => performance(auth(req), (req.params as { target: string }).target, allValues(req.query))));
 
   return {
     setLocationState: (location, locationState) => { state.locationStates.set(location, locationState); },

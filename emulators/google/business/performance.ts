@@ -5,8 +5,10 @@
 // per metric asked, a value for every date of the range — an int64 as a string, left out when zero.
 import { badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, MISSING_CREDENTIALS, richError } from '../errors.ts';
 import type { Reply } from '../../shared/http.ts';
-import type { GoogleWorld } from '../world.ts';
+import type { GoogleWorld } from '../state/world.ts';
 import type { BusinessState } from './state.ts';
+import { transcodedQuery, type TranscodedParameter } from '../validate/business-query.ts';
+import type { QueryValues } from '../validate/query.ts';
 
 const SERVICE = 'businessprofileperformance.googleapis.com';
 const METHOD = 'google.mybusiness.businessperformance.v1.BusinessPerformance.FetchMultiDailyMetricsTimeSeries';
@@ -23,15 +25,30 @@ export const DAILY_METRICS = [
 ];
 
 type GoogleDate = { year: number; month: number; day: number };
+type Query = Record<string, string | undefined>;
+
+/**
+ * The method's query fields: `dailyMetrics` (repeated) and the six parts of `dailyRange`, by their
+ * JSON name (`dailyRange.startDate.year`, what Google's clients send) or their proto name
+ * (`dailyRange.start_date.year`, the reference's example); transcoding takes either.
+ */
+const QUERY_FIELDS: Record<string, TranscodedParameter> = {
+  dailyMetrics: { repeated: true },
+  ...Object.fromEntries(['start', 'end'].flatMap((which) => [`${which}_date`, `${which}Date`])
+    .flatMap((date) => ['year', 'month', 'day'].map((part) => [`dailyRange.${date}.${part}`, {}]))),
+};
 
 export function performanceRoute(world: GoogleWorld, state: BusinessState) {
-  return (authorization: string | undefined, target: string, query: URLSearchParams): Reply => {
+  return (authorization: string | undefined, target: string, values: QueryValues): Reply => {
     const [locationId, verb] = target.split(':');
     if (verb !== VERB || !locationId) return richError(404, `Method not found: GET /v1/locations/${target}`);
     const location = `locations/${locationId}`;
     const refused = accessRefusal(world, authorization, location);
     if (refused) return refused;
-    const metrics = query.getAll('dailyMetrics');
+    const bound = transcodedQuery(QUERY_FIELDS, values);
+    if (!bound.ok) return bound.reply;
+    const { query, lists } = bound;
+    const metrics = lists.dailyMetrics ?? [];
     if (!metrics.length) return richError(400, INVALID, [badRequest('daily_metrics', 'At least one daily metric is required.')]);
     const unknown = metrics.find((m) => !DAILY_METRICS.includes(m));
     if (unknown !== undefined) {
@@ -69,8 +86,8 @@ function accessRefusal(world: GoogleWorld, authorization: string | undefined, lo
 }
 
 /** `dailyRange.start_date.year` (the reference's example) or `dailyRange.startDate.year` (JSON names). */
-function dateOf(query: URLSearchParams, which: 'start' | 'end'): GoogleDate | undefined {
-  const part = (field: string) => query.get(`dailyRange.${which}_date.${field}`) ?? query.get(`dailyRange.${which}Date.${field}`);
+function dateOf(query: Query, which: 'start' | 'end'): GoogleDate | undefined {
+  const part = (field: string) => query[`dailyRange.${which}_date.${field}`] ?? query[`dailyRange.${which}Date.${field}`];
   const [year, month, day] = ['year', 'month', 'day'].map((f) => Number(part(f)));
   if (![year, month, day].every((n) => Number.isInteger(n))) return undefined;
   const date = { year: year!, month: month!, day: day! };

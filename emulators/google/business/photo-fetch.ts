@@ -4,7 +4,7 @@
 // a test hands it, or the one it was given), and judges the bytes by their first ones.
 import { bodyChunks, withMediaResponse, type MediaFetchOptions } from '../../shared/media-fetch.ts';
 import { sniff } from '../../shared/sniff.ts';
-import { ERROR_CODES, type ErrorDetail } from './validate.ts';
+import { ERROR_CODES, type ErrorDetail } from '../validate/local-post.ts';
 
 /** Business Profile help: photos are JPG or PNG, 10 KB to 5 MB (the lower bound is not enforced here). */
 export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;

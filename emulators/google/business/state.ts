@@ -42,6 +42,7 @@ export interface DailyValue {
 export interface BusinessCall {
   method: string;
   path: string;
+  /** Each query parameter as sent; a repeated one's values joined with commas, in order. */
   query: Record<string, string | undefined>;
   status: number;
   /** The JSON body of a create, as received. */

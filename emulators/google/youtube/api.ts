@@ -5,13 +5,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
 import { isPlainObject, jsonBody, send, type Reply } from '../../shared/http.ts';
-import { richError } from '../errors.ts';
-import type { RouteInput, GoogleWorld } from '../world.ts';
-import { authenticate, charged, MANAGE_SCOPES, noFilter, READ_SCOPES, youtubeError } from './auth.ts';
+import { noFilter, richError, youtubeError } from '../errors.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import type { RouteInput } from '../routes/route.ts';
+import { authenticate, charged, MANAGE_SCOPES, READ_SCOPES } from './auth.ts';
 import { mountChannels } from './channels.ts';
 import { commentResource, mountEngagement } from './engagement.ts';
 import { videoResource } from './metadata.ts';
-import { checkedQuery, methodIdOf } from './params.ts';
+import { checkedQuery, methodIdOf } from '../validate/youtube-query.ts';
 import type { CallRecord, YoutubeComment, YoutubeState } from './state.ts';
 
 const VIDEO_PARTS = new Set(['id', 'snippet', 'status', 'processingDetails', 'contentDetails', 'statistics', 'player', 'topicDetails', 'recordingDetails', 'fileDetails', 'suggestions', 'liveStreamingDetails', 'localizations']);

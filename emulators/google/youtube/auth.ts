@@ -1,9 +1,9 @@
 // The bearer check and error bodies of YouTube Data v3 publishing calls, in the v3 envelope with
 // `errors[]` (../errors.ts legacyError), as the connect side's channels.list answers them.
 import type { Reply } from '../../shared/http.ts';
-import { INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, legacyError, MISSING_CREDENTIALS } from '../errors.ts';
-import type { GoogleChannel, GoogleUser } from '../store.ts';
-import type { GoogleWorld } from '../world.ts';
+import { INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, legacyError, MISSING_CREDENTIALS, youtubeQuotaExceeded } from '../errors.ts';
+import type { GoogleChannel, GoogleUser } from '../state/accounts.ts';
+import type { GoogleWorld } from '../state/world.ts';
 import type { YoutubeState } from './state.ts';
 
 const SCOPE = 'https://www.googleapis.com/auth/';
@@ -48,33 +48,12 @@ export function authenticate(world: GoogleWorld, authorization: string | undefin
   return { ok: true, user, channel: user.channel, clientId: caller.clientId };
 }
 
-/** A 400/403/404 of YouTube's own, one `errors[]` item. */
-export const youtubeError = (code: number, reason: string, message: string, domain = 'youtube.video', location?: string): Reply =>
-  legacyError(code, message, [{ message, domain, reason, ...(location ? { location, locationType: 'parameter' } : {}) }]);
-
-/**
- * 400 missingRequiredParameter for a list without one of its filters. The item's location is
- * `parameters.` with locationType `other`, as observed in an answer to videos.list (quoted in
- * Agent-Hellboy/pyytdata#23).
- */
-export const noFilter = (filters: string[]): Reply => {
-  const message = `No filter selected. Expected one of: ${filters.join(', ')}`;
-  return legacyError(400, message, [{ message, domain: 'youtube.parameter', reason: 'missingRequiredParameter', location: 'parameters.', locationType: 'other' }]);
-};
-
-/** The project's daily quota is spent. */
-export const quotaExceeded = (): Reply => youtubeError(
-  403, 'quotaExceeded',
-  'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
-  'youtube.quota',
-);
-
 /** Charges `units` to the caller's project; the 403 quotaExceeded when its day's units cannot take them. */
 export function charged(state: YoutubeState, clientId: string, units: number): Reply | undefined {
-  return state.charge(clientId, units) ? undefined : quotaExceeded();
+  return state.charge(clientId, units) ? undefined : youtubeQuotaExceeded();
 }
 
 /** Counts a videos.insert call in the project's uploads bucket; the 403 quotaExceeded when the day's are spent. */
 export function chargedUpload(state: YoutubeState, clientId: string): Reply | undefined {
-  return state.charge(clientId, 1, 'uploads') ? undefined : quotaExceeded();
+  return state.charge(clientId, 1, 'uploads') ? undefined : youtubeQuotaExceeded();
 }

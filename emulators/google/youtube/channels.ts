@@ -4,11 +4,12 @@
 // (viewCount summed over the channel's videos, subscriberCount as set — hidden ones are left out with
 // hiddenSubscriberCount true — videoCount counted). 1 unit, charged to the token's project.
 import type { Reply } from '../../shared/http.ts';
-import { legacyError } from '../errors.ts';
-import type { GoogleChannel } from '../store.ts';
-import type { GoogleWorld, RouteInput } from '../world.ts';
+import { legacyError, noFilter } from '../errors.ts';
+import type { GoogleChannel } from '../state/accounts.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import type { RouteInput } from '../routes/route.ts';
 import type { Route } from './api.ts';
-import { authenticateUser, charged, CHANNEL_SCOPES, noFilter } from './auth.ts';
+import { authenticateUser, charged, CHANNEL_SCOPES } from './auth.ts';
 import type { YoutubeState } from './state.ts';
 
 const CHANNEL_PARTS = new Set(['id', 'snippet', 'contentDetails', 'statistics', 'status', 'brandingSettings', 'topicDetails', 'localizations', 'auditDetails', 'contentOwnerDetails']);

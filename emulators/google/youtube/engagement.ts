@@ -4,10 +4,12 @@
 // `parentId`, or comments by `id`) and comments.insert (a reply to a top-level comment). Quota as in
 // determine_quota_cost: lists 1 unit a page, delete and insert 50.
 import { isPlainObject, jsonBody, type Reply } from '../../shared/http.ts';
-import type { GoogleWorld, RouteInput } from '../world.ts';
+import { noFilter, youtubeError } from '../errors.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import type { RouteInput } from '../routes/route.ts';
 import type { Route } from './api.ts';
 import { threadResource } from './api.ts';
-import { authenticate, charged, MANAGE_SCOPES, noFilter, READ_SCOPES, youtubeError } from './auth.ts';
+import { authenticate, charged, MANAGE_SCOPES, READ_SCOPES } from './auth.ts';
 import { uploadsPlaylistOf } from './channels.ts';
 import type { YoutubeComment, YoutubeState, YoutubeVideo } from './state.ts';
 
@@ -27,7 +29,12 @@ function offsetOf(token: string | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 const invalidPageToken = () => youtubeError(400, 'invalidPageToken', 'The request specifies an invalid page token.', 'youtube.parameter', 'pageToken');
-const sizeOf = (raw: string | undefined, fallback: number, max: number) => Math.min(max, Math.max(1, Number(raw ?? fallback) || fallback));
+/**
+ * The page size asked for, or the method's default. The discovery check has already refused a value
+ * outside the method's range, so 0 only reaches here where it is allowed (playlistItems.list:
+ * `minimum: 0`) and means a page of no items.
+ */
+const sizeOf = (raw: string | undefined, fallback: number, max: number) => (raw === undefined || raw === '' ? fallback : Math.min(max, Number(raw)));
 
 /** One page of `all` in Google's list envelope. */
 function page(kind: string, all: unknown[], offset: number, size: number): Reply {
@@ -37,7 +44,8 @@ function page(kind: string, all: unknown[], offset: number, size: number): Reply
     body: {
       kind,
       etag: Buffer.from(`etag:${kind}:${all.length}:${offset}`).toString('base64url').slice(0, 27),
-      ...(offset + size < all.length ? { nextPageToken: pageToken(offset + size) } : {}),
+      // A page of no items leads nowhere: a token to the same offset would page forever.
+      ...(size > 0 && offset + size < all.length ? { nextPageToken: pageToken(offset + size) } : {}),
       ...(offset > 0 ? { prevPageToken: pageToken(Math.max(0, offset - size)) } : {}),
       pageInfo: { totalResults: all.length, resultsPerPage: size },
       items,

@@ -5,7 +5,7 @@
 // (`emulator.youtube`).
 import type { FastifyInstance } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
-import type { GoogleWorld } from '../world.ts';
+import type { GoogleWorld } from '../state/world.ts';
 import { mountApi } from './api.ts';
 import { randomBytes } from 'node:crypto';
 import { YoutubeState, type CallRecord, type QuotaBucket, type ReceivedChunk, type ThumbnailSet, type UploadStatus, type YoutubeComment, type YoutubeVideo } from './state.ts';

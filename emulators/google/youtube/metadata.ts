@@ -4,7 +4,7 @@
 // space counts its quotes); categoryId one of YouTube's assignable categories.
 import type { Reply } from '../../shared/http.ts';
 import { isPlainObject } from '../../shared/http.ts';
-import { youtubeError } from './auth.ts';
+import { youtubeError } from '../errors.ts';
 import type { VideoResource, YoutubeVideo } from './state.ts';
 
 /** Categories a video can be assigned to (videoCategories.list, region US, assignable: true). */

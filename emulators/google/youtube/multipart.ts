@@ -6,8 +6,9 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Reply } from '../../shared/http.ts';
-import type { GoogleWorld } from '../world.ts';
-import { authenticate, chargedUpload, UPLOAD_SCOPES, youtubeError } from './auth.ts';
+import { youtubeError } from '../errors.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import { authenticate, chargedUpload, UPLOAD_SCOPES } from './auth.ts';
 import { checkedResource, videoResource } from './metadata.ts';
 import type { YoutubeState } from './state.ts';
 

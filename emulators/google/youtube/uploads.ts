@@ -4,18 +4,18 @@
 // 308 with `Range: bytes=0-N`, the last one 201 with the video; a PUT with `bytes */TOTAL` asks what
 // the session has (308 with Range, none when nothing arrived, or 200 with the video) — and
 // thumbnails.set with the raw image. Bodies arrive as streams and only a hash and a count are kept.
-// videos.insert as one multipart request is in multipart.ts; query parameters are checked by params.ts.
+// videos.insert as one multipart request is in multipart.ts; query parameters are checked by ../validate/youtube-query.ts.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultQueue } from '../../shared/faults.ts';
 import { send, type Reply } from '../../shared/http.ts';
-import { richError } from '../errors.ts';
-import type { GoogleWorld } from '../world.ts';
-import { authenticate, charged, chargedUpload, UPLOAD_SCOPES, youtubeError } from './auth.ts';
+import { richError, youtubeError } from '../errors.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import { authenticate, charged, chargedUpload, UPLOAD_SCOPES } from './auth.ts';
 import { checkedResource, videoResource } from './metadata.ts';
 import { insertMultipart } from './multipart.ts';
-import { checkedQuery } from './params.ts';
+import { checkedQuery } from '../validate/youtube-query.ts';
 import type { CallRecord, UploadSession, YoutubeState } from './state.ts';
 
 export const CHUNK_UNIT = 256 * 1024;

@@ -132,7 +132,9 @@ describe('Google Business Profile engagement capabilities', () => {
     assert.equal(call.query['dailyRange.start_date.year'], String(y));
     assert.equal(call.query['dailyRange.start_date.month'], String(m));
     assert.equal(call.query['dailyRange.start_date.day'], String(d));
-    assert.equal(call.query.dailyMetrics, 'BUSINESS_IMPRESSIONS_DESKTOP_MAPS', 'the first of the repeated dailyMetrics');
+    const asked = ['BUSINESS_IMPRESSIONS_DESKTOP_MAPS', 'BUSINESS_IMPRESSIONS_DESKTOP_SEARCH', 'BUSINESS_IMPRESSIONS_MOBILE_MAPS', 'BUSINESS_IMPRESSIONS_MOBILE_SEARCH',
+      'BUSINESS_DIRECTION_REQUESTS', 'CALL_CLICKS', 'WEBSITE_CLICKS', 'BUSINESS_BOOKINGS', 'BUSINESS_FOOD_ORDERS', 'BUSINESS_FOOD_MENU_CLICKS'];
+    assert.equal(call.query.dailyMetrics, asked.join(','), 'every repeated dailyMetrics value, in the order sent');
   });
 
   it('analytics.account: a period ending before it starts is refused; a token without the scope is an auth error', async () => {

@@ -6,12 +6,17 @@
 import type { Reply } from '../../shared/http.ts';
 import { isPlainObject, jsonBody } from '../../shared/http.ts';
 import { WindowLimiter } from '../../shared/rate.ts';
-import { badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, MISSING_CREDENTIALS, richError } from '../errors.ts';
-import type { GoogleUser } from '../store.ts';
-import type { GoogleWorld } from '../world.ts';
+import {
+  badRequest, editQuotaExceeded, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, localPostValidationError, MISSING_CREDENTIALS,
+  preconditionFailed, richError,
+} from '../errors.ts';
+import type { GoogleUser } from '../state/accounts.ts';
+import type { GoogleWorld } from '../state/world.ts';
 import { fetchPhoto } from './photo-fetch.ts';
 import { placeIdOf, type BusinessState, type StoredLocalPost } from './state.ts';
-import { OUTPUT_ONLY_FIELDS, validateLocalPost, WRITABLE_FIELDS, type ErrorDetail } from './validate.ts';
+import { transcodedQuery } from '../validate/business-query.ts';
+import type { QueryValues } from '../validate/query.ts';
+import { OUTPUT_ONLY_FIELDS, validateLocalPost, WRITABLE_FIELDS } from '../validate/local-post.ts';
 
 const SERVICE = 'mybusiness.googleapis.com';
 const SCOPES = ['business.manage', 'plus.business.manage'].map((s) => `https://www.googleapis.com/auth/${s}`);
@@ -72,15 +77,15 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
       return richError(400, message, [badRequest('local_post', message)]);
     }
     const problems = validateLocalPost(body);
-    if (problems.length) return validationError(problems);
+    if (problems.length) return localPostValidationError(problems);
     const media = Array.isArray(body.media) ? body.media as Record<string, unknown>[] : [];
     // Posts refuse video with a bare 500 (README: reported by API users, not documented).
     if (media.some((m) => m.mediaFormat === 'VIDEO')) return richError(500, 'Internal error encountered.');
     const limit = edits.consume(opened.location, EDITS_PER_MINUTE, 60_000, world.clock.now());
-    if (!limit.ok) return quotaExceeded();
+    if (!limit.ok) return editQuotaExceeded(SERVICE);
     for (const item of media) {
       const fetched = await fetchPhoto(String(item.sourceUrl), { ca: state.extraCa, ...(state.fetchMedia ? { fetchMedia: state.fetchMedia } : {}) });
-      if ('code' in fetched) return validationError([fetched]);
+      if ('code' in fetched) return localPostValidationError([fetched]);
     }
     const stored = store(`accounts/${params.accountId}/${opened.location}`, opened.location, body);
     const afterMs = state.nextCreateDelayMs;
@@ -112,9 +117,12 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
     return stored;
   }
 
-  function list(authorization: string | undefined, params: LocationParams, query: Record<string, string | undefined>): Reply {
+  function list(authorization: string | undefined, params: LocationParams, values: QueryValues): Reply {
     const opened = open(authorization, params, 'ListLocalPosts');
     if ('status' in opened) return opened;
+    const bound = transcodedQuery({ pageSize: {}, pageToken: {} }, values);
+    if (!bound.ok) return bound.reply;
+    const { query } = bound;
     const size = query.pageSize === undefined || query.pageSize === '' || query.pageSize === '0' ? 20 : Number(query.pageSize);
     if (!Number.isInteger(size) || size < 1 || size > 100) return richError(400, INVALID, [badRequest('page_size', 'Page size must be between 1 and 100')]);
     const offset = query.pageToken ? Number(Buffer.from(query.pageToken, 'base64url').toString('utf8').replace(/^offset:/, '')) : 0;
@@ -155,21 +163,7 @@ export function businessRoutes(world: GoogleWorld, state: BusinessState) {
 
 /** A location that may not post: FAILED_PRECONDITION, with the reason (README: not confirmed). */
 function locationRefusal(locationState: string): Reply | undefined {
-  if (locationState === 'UNVERIFIED') return preconditionFailed('Location is not verified.', 'LOCATION_NOT_VERIFIED');
-  if (locationState === 'SUSPENDED') return preconditionFailed('Location is suspended.', 'LOCATION_SUSPENDED');
+  if (locationState === 'UNVERIFIED') return preconditionFailed('Location is not verified.', 'LOCATION_NOT_VERIFIED', SERVICE);
+  if (locationState === 'SUSPENDED') return preconditionFailed('Location is suspended.', 'LOCATION_SUSPENDED', SERVICE);
   return undefined;
-}
-
-function preconditionFailed(message: string, reason: string): Reply {
-  const info = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: SERVICE };
-  return { status: 400, body: { error: { code: 400, message, status: 'FAILED_PRECONDITION', details: [info] } } };
-}
-
-function validationError(errorDetails: ErrorDetail[]): Reply {
-  return richError(400, INVALID, [{ '@type': 'type.googleapis.com/google.mybusiness.v4.ValidationError', errorDetails }]);
-}
-
-function quotaExceeded(): Reply {
-  const message = `Quota exceeded for quota metric 'Edits' and limit 'Edits per minute per location' of service '${SERVICE}'.`;
-  return richError(429, message, [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'RATE_LIMIT_EXCEEDED', domain: 'googleapis.com', metadata: { service: SERVICE, quota_metric: 'Edits' } }]);
 }

@@ -1,9 +1,8 @@
 // What the Google emulator's routes share: the OAuth server, the users, the consents given and which
 // tokens belong to which grant (Google revokes a whole grant at once).
-import type { Clock } from '../shared/clock.ts';
-import type { OAuthServer } from '../shared/oauth.ts';
-import type { Reply } from '../shared/http.ts';
-import type { GoogleStore } from './store.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { OAuthServer } from '../../shared/oauth.ts';
+import type { GoogleStore } from './accounts.ts';
 
 export interface GoogleWorld {
   clock: Clock;
@@ -19,19 +18,6 @@ export interface GoogleWorld {
   declineNext: Set<string>;
   /** The next token answer (either grant) carries no refresh_token. */
   omitNextRefresh: boolean;
-}
-
-export interface RouteInput {
-  query: Record<string, string | undefined>;
-  params: Record<string, string>;
-  body: unknown;
-  headers: Record<string, string | undefined>;
-}
-
-export interface GoogleRoute {
-  method: 'GET' | 'POST';
-  url: string;
-  handler(input: RouteInput): Reply;
 }
 
 export const consentKey = (userId: string, clientId: string) => `${userId} ${clientId}`;

@@ -2,10 +2,14 @@
 // signed-in user), POST /token (authorization_code with optional PKCE, refresh_token without
 // rotation) and POST /revoke. A refresh token is issued only for access_type=offline when a consent
 // screen was shown (prompt=consent, or scopes this app was not granted before), as Google does.
-import { basicCredentials, redirectBack, type IssuedToken } from '../shared/oauth.ts';
-import { rawBody, type Reply } from '../shared/http.ts';
-import { oauthError } from './errors.ts';
-import { consentKey, type GoogleRoute, type GoogleWorld } from './world.ts';
+// Every value of each parameter is read: RFC 6749 (§3.1) forbids sending one twice, so a repeated
+// parameter is refused with invalid_request (§4.1.2.1, §5.2) rather than quietly taking the first.
+import { basicCredentials, redirectBack, type IssuedToken } from '../../shared/oauth.ts';
+import { rawBody, type Reply } from '../../shared/http.ts';
+import { oauthError } from '../errors.ts';
+import { consentKey, type GoogleWorld } from '../state/world.ts';
+import { firstRepeated, onlyValues, valuesOf } from '../validate/query.ts';
+import type { GoogleRoute } from './route.ts';
 
 export const KNOWN_SCOPES = new Set([
   'openid', 'email', 'profile',
@@ -69,7 +73,10 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
     return { ...issued, refreshToken: undefined, refreshExpiresIn: null };
   };
 
-  const authorize: GoogleRoute['handler'] = ({ query }) => {
+  const authorize: GoogleRoute['handler'] = ({ query: values }) => {
+    const repeated = firstRepeated(values);
+    if (repeated) return errorPage(400, 'invalid_request', `Parameter given more than once: ${repeated}`);
+    const query = onlyValues(values);
     const app = oauth.apps.get(query.client_id ?? '');
     if (!query.client_id) return errorPage(400, 'invalid_request', 'Missing required parameter: client_id');
     if (!app) return errorPage(401, 'invalid_client', 'The OAuth client was not found.');
@@ -123,6 +130,8 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
 
   const token: GoogleRoute['handler'] = ({ body, headers }) => {
     const params = readParams(body, headers['content-type']);
+    const repeated = firstRepeated(valuesOf(params));
+    if (repeated) return oauthError(400, 'invalid_request', `Parameter given more than once: ${repeated}`);
     const basic = basicCredentials(headers.authorization);
     const clientId = params.get('client_id') ?? basic?.id;
     const clientSecret = params.get('client_secret') ?? basic?.secret;
@@ -161,7 +170,10 @@ export function oauthRoutes(world: GoogleWorld): GoogleRoute[] {
   };
 
   const revoke: GoogleRoute['handler'] = ({ query, body, headers }) => {
-    const token = query.token ?? readParams(body, headers['content-type']).get('token') ?? '';
+    const form = valuesOf(readParams(body, headers['content-type']));
+    const repeated = firstRepeated(query) ?? firstRepeated(form);
+    if (repeated) return oauthError(400, 'invalid_request', `Parameter given more than once: ${repeated}`);
+    const token = query.token?.[0] ?? form.token?.[0] ?? '';
     const grant = world.grants.get(token);
     const expiredAccess = oauth.checkAccess(token).ok === false && grant?.kind === 'access';
     if (!grant || world.revokedTokens.has(token) || expiredAccess) return oauthError(400, 'invalid_token', 'Token expired or revoked');

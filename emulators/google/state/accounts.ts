@@ -2,7 +2,7 @@
 // accounts with their locations. Ids look like Google's (numeric account and location ids, "UC…"
 // channel ids); addUser() fills sensible defaults so a sandbox can call addUser({}).
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../../shared/clock.ts';
 
 export interface GoogleChannel {
   id: string;

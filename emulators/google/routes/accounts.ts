@@ -1,11 +1,15 @@
 // The Google APIs a Business Profile connect reads: the account and location listings, with Google's
 // bearer checks (401 UNAUTHENTICATED, 403 PERMISSION_DENIED for a missing scope), paging
-// (nextPageToken; an empty list is `{}`) and the mandatory readMask of locations.list. YouTube's
-// channels.list is with the rest of YouTube (youtube/channels.ts).
-import type { Reply } from '../shared/http.ts';
-import { badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, MISSING_CREDENTIALS, richError } from './errors.ts';
-import type { GoogleLocation, GoogleUser } from './store.ts';
-import type { GoogleRoute, GoogleWorld, RouteInput } from './world.ts';
+// (nextPageToken; an empty list is `{}`) and the mandatory readMask of locations.list. accounts.list
+// answers the user's PERSONAL account first, as its reference says. Query parameters are bound as
+// Google's transcoding binds them (../validate/business-query.ts). YouTube's channels.list is with the
+// rest of YouTube (../youtube/channels.ts).
+import type { Reply } from '../../shared/http.ts';
+import { badRequest, errorInfo, INSUFFICIENT_SCOPES, INVALID_CREDENTIALS, INVALID_TOKEN_HEADER, MISSING_CREDENTIALS, richError } from '../errors.ts';
+import type { GoogleBusinessAccount, GoogleLocation, GoogleUser } from '../state/accounts.ts';
+import type { GoogleWorld } from '../state/world.ts';
+import { transcodedQuery } from '../validate/business-query.ts';
+import type { GoogleRoute, RawInput } from './route.ts';
 
 const SCOPE = 'https://www.googleapis.com/auth/';
 const BUSINESS_SCOPES = ['business.manage', 'plus.business.manage'].map((s) => SCOPE + s);
@@ -17,6 +21,11 @@ const LOCATION_FIELDS = new Set([
 const ACCOUNTS_SERVICE = 'mybusinessaccountmanagement.googleapis.com';
 const INFO_SERVICE = 'mybusinessbusinessinformation.googleapis.com';
 
+/** accounts.list's query fields (accountmanagement v1 reference). */
+const ACCOUNTS_LIST_FIELDS = { parentAccount: {}, pageSize: {}, pageToken: {}, filter: {} };
+/** accounts.locations.list's query fields (businessinformation v1 reference); readMask is a FieldMask. */
+const LOCATIONS_LIST_FIELDS = { readMask: { fieldMask: true }, pageSize: {}, pageToken: {}, filter: {}, orderBy: {} };
+
 type Auth = { ok: true; user: GoogleUser } | { ok: false; reply: Reply };
 
 /** A page token: the offset, opaque to clients. */
@@ -27,9 +36,9 @@ function readPageToken(token: string | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
+export function accountRoutes(world: GoogleWorld): GoogleRoute[] {
   /** The bearer token's user, or the API's 401/403 in the rich envelope. */
-  const authenticate = (input: RouteInput, scopes: string[], family: { service: string; method: string }): Auth => {
+  const authenticate = (input: RawInput, scopes: string[], family: { service: string; method: string }): Auth => {
     const match = /^Bearer\s+(\S+)$/i.exec(input.headers.authorization ?? '');
     if (!match) return { ok: false, reply: richError(401, MISSING_CREDENTIALS, [errorInfo('CREDENTIALS_MISSING', family.service, family.method)]) };
     const check = world.oauth.checkAccess(match[1]);
@@ -47,11 +56,14 @@ export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
     const method = 'google.mybusiness.accountmanagement.v1.AccountManagement.ListAccounts';
     const auth = authenticate(input, BUSINESS_SCOPES, { service: ACCOUNTS_SERVICE, method });
     if (!auth.ok) return auth.reply;
-    const size = pageSizeOf(input.query.pageSize, 20, 20);
+    const bound = transcodedQuery(ACCOUNTS_LIST_FIELDS, input.query);
+    if (!bound.ok) return bound.reply;
+    const { query } = bound;
+    const size = pageSizeOf(query.pageSize, 20, 20);
     if (size === undefined) return richError(400, 'Request contains an invalid argument.', [badRequest('page_size', 'Page size must be between 1 and 20')]);
-    const offset = readPageToken(input.query.pageToken);
+    const offset = readPageToken(query.pageToken);
     if (offset === undefined) return richError(400, 'Request contains an invalid argument.', [badRequest('page_token', 'Invalid page token')]);
-    const all = auth.user.businessAccounts.map(({ ownerId: _owner, locations: _locations, ...account }) => account);
+    const all = personalFirst(auth.user.businessAccounts).map(({ ownerId: _owner, locations: _locations, ...account }) => account);
     return { status: 200, body: page(all, offset, size, 'accounts') };
   };
 
@@ -61,13 +73,16 @@ export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
     if (!auth.ok) return auth.reply;
     const account = world.store.accounts.get(`accounts/${input.params.accountId}`);
     if (!account || account.ownerId !== auth.user.id) return richError(403, 'The caller does not have permission');
-    const readMask = input.query.readMask;
+    const bound = transcodedQuery(LOCATIONS_LIST_FIELDS, input.query);
+    if (!bound.ok) return bound.reply;
+    const { query } = bound;
+    const readMask = query.readMask;
     if (!readMask) return richError(400, 'Request contains an invalid argument.', [badRequest('read_mask', 'Field is required')]);
     const fields = readMask.split(',').map((f) => f.trim());
     if (fields.some((f) => !LOCATION_FIELDS.has(f.split('.')[0]!))) return richError(400, 'Request contains an invalid argument.', [badRequest('read_mask', 'Invalid field mask provided')]);
-    const size = pageSizeOf(input.query.pageSize, 10, 100);
+    const size = pageSizeOf(query.pageSize, 10, 100);
     if (size === undefined) return richError(400, 'Request contains an invalid argument.', [badRequest('page_size', 'Page size must be between 1 and 100')]);
-    const offset = readPageToken(input.query.pageToken);
+    const offset = readPageToken(query.pageToken);
     if (offset === undefined) return richError(400, 'Request contains an invalid argument.', [badRequest('page_token', 'Invalid page token')]);
     const top = new Set(fields.map((f) => f.split('.')[0]!));
     const projected = account.locations.map((l) => project(l, top));
@@ -78,6 +93,14 @@ export function apiRoutes(world: GoogleWorld): GoogleRoute[] {
     { method: 'GET', url: '/v1/accounts', handler: accounts },
     { method: 'GET', url: '/v1/accounts/:accountId/locations', handler: locations },
   ];
+}
+
+/**
+ * "The personal account of the user doing the query will always be the first item of the result,
+ * unless it is filtered out" (accounts.list reference); the others keep the order they were added in.
+ */
+function personalFirst(accounts: GoogleBusinessAccount[]): GoogleBusinessAccount[] {
+  return [...accounts.filter((a) => a.type === 'PERSONAL'), ...accounts.filter((a) => a.type !== 'PERSONAL')];
 }
 
 function pageSizeOf(raw: string | undefined, fallback: number, max: number): number | undefined {

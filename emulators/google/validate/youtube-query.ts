@@ -1,13 +1,14 @@
 // The query parameters of the YouTube routes, checked against Google's discovery document
-// (description/youtube-v3-methods.json, the methods served here): every value of a parameter is read
-// (the shared `firstValues` keeps only the first), a `repeated` one's values are joined with commas —
+// (../youtube/description/youtube-v3-methods.json, the methods served here): every value of a parameter
+// is read (query.ts), a `repeated` one's values are joined with commas —
 // Google treats `part=snippet&part=status` as `part=snippet,status`, and its own client libraries send
 // the repeated form — and a parameter the method does not declare, a missing required one, a value
 // outside an enum, a boolean that is not one, or an integer outside its range is refused in the v3
 // envelope before the route runs.
 import { readFileSync } from 'node:fs';
 import type { Reply } from '../../shared/http.ts';
-import { youtubeError } from './auth.ts';
+import { youtubeError } from '../errors.ts';
+import { allValues } from './query.ts';
 
 interface ParameterSpec {
   type: 'string' | 'boolean' | 'integer';
@@ -30,20 +31,10 @@ interface Description {
   methods: Record<string, MethodSpec>;
 }
 
-const DESCRIPTION = JSON.parse(readFileSync(new URL('./description/youtube-v3-methods.json', import.meta.url), 'utf8')) as Description;
+const DESCRIPTION = JSON.parse(readFileSync(new URL('../youtube/description/youtube-v3-methods.json', import.meta.url), 'utf8')) as Description;
 
 export type Query = Record<string, string | undefined>;
 export type CheckedQuery = { ok: true; query: Query } | { ok: false; reply: Reply; query: Query };
-
-/** Every value of each query parameter, in order, as strings. */
-export function allValues(raw: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (value === undefined) continue;
-    out[name] = (Array.isArray(value) ? value : [value]).map(String);
-  }
-  return out;
-}
 
 /** The method a route serves: its HTTP method and path (an /upload/ path is its method's media path). */
 export function methodIdOf(httpMethod: string, urlPath: string): string {
