@@ -23,9 +23,12 @@ export const accessDenied = (resource: string): Reply =>
 export const versionMissing = (): Reply =>
   apiError(400, { code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
 
-/** A publishing call without X-Restli-Protocol-Version: 2.0.0 (the emulator's text; see README.md). */
-export const protocolMissing = (): Reply =>
-  apiError(400, { code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' });
+/**
+ * An X-Restli-Protocol-Version other than 1.0.0 or 2.0.0: Rest.li's own refusal (the message of
+ * linkedin/rest.li's RestLiServer, as its tests assert it), in LinkedIn's envelope.
+ */
+export const unsupportedProtocol = (version: string): Reply =>
+  apiError(400, { message: `Rest.li protocol version ${version} used by the client is not supported!` });
 
 /** A /rest/ call with a version that is not (or no longer) served. */
 export const nonexistentVersion = (version: string): Reply =>

@@ -9,8 +9,7 @@ import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, type OAuthEmulatorControls } from '../shared/oauth.ts';
 import { notFound, serverError } from './errors.ts';
-import { publishingControls, type PublishingControls } from './controls.ts';
-import { callLog } from './inspect.ts';
+import { callLog, publishingControls, type PublishingControls } from './controls.ts';
 import { PublishingStore } from './publishing.ts';
 import { DailyQuotas } from './quota.ts';
 import { assetRoutes } from './routes/assets.ts';
@@ -21,15 +20,16 @@ import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { statisticsRoutes } from './routes/statistics.ts';
 import { registerUploads } from './routes/uploads.ts';
-import { allValues, queryRefusal } from './routes/query.ts';
+import { allValues, queryRefusal } from './validate/query.ts';
+import { protocolOf } from './validate/restli.ts';
 import {
   addMember, addOrganization, LINKEDIN_SCOPES, type AclState, type AddMemberInput, type AddOrganizationInput, type LinkedInAppInput,
   type LinkedInMember, type LinkedInOrganization, type LinkedInWorld, type OrgRole,
-} from './world.ts';
+} from './state.ts';
 
-export type { AclState, AddMemberInput, AddOrganizationInput, LinkedInAppInput, LinkedInMember, LinkedInOrganization, OrgRole } from './world.ts';
-export { LINKEDIN_SCOPES } from './world.ts';
-export type { LinkedInAssetView, LinkedInCall, LinkedInCommentView, LinkedInPostView } from './inspect.ts';
+export type { AclState, AddMemberInput, AddOrganizationInput, LinkedInAppInput, LinkedInMember, LinkedInOrganization, OrgRole } from './state.ts';
+export { LINKEDIN_SCOPES } from './state.ts';
+export type { LinkedInAssetView, LinkedInCall, LinkedInCommentView, LinkedInPostView } from './controls.ts';
 export type { DailyQuota } from './quota.ts';
 export type { PostStats } from './publishing.ts';
 export type { PublishingControls } from './controls.ts';
@@ -104,7 +104,8 @@ export async function startLinkedInEmulator(opts: LinkedInEmulatorOptions = {}):
         const endpoint = `${route.method} ${route.url}`;
         const queryAll = allValues(req.query);
         // The token is checked before Rest.li reads the query (a bad token is a 401 whatever the query).
-        const refused = queryRefusal(endpoint, queryAll);
+        const protocol = protocolOf(req.headers['x-restli-protocol-version'] as string | undefined);
+        const refused = queryRefusal(endpoint, queryAll, typeof protocol === 'number' ? protocol : 2);
         if (refused) {
           const caller = authenticate(world, req.headers as Record<string, string | undefined>);
           return send(reply, fault ?? (isReply(caller) ? caller : refused));

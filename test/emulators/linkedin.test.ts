@@ -281,7 +281,7 @@ describe('LinkedIn emulator: posts', () => {
     assert.deepEqual(seen.map((p) => [p.urn, p.deleted]), [[urn, true], [second, false]]);
   });
 
-  test('schema problems answer Rest.li 422 lines; the protocol header is required', async () => {
+  test('schema problems answer Rest.li 422 lines; no protocol header is Rest.li 1.0, an unknown one is refused', async () => {
     const m = member();
     const missing = await call('POST', '/rest/posts', m.token, { author: m.urn, commentary: 'x', visibility: 'EVERYONE', extra: 1 });
     assert.deepEqual(missing.body, {
@@ -297,8 +297,12 @@ describe('LinkedIn emulator: posts', () => {
     assert.equal(badAuthor.status, 422);
     const draft = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x', { lifecycleState: 'DRAFT' }));
     assert.equal(draft.status, 400);
-    const noProtocol = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'linkedin-version': '202610' });
-    assert.deepEqual(noProtocol, { ...noProtocol, status: 400, body: { status: 400, code: 'PROTOCOL_VERSION_MISSING', message: 'This API requires the header X-Restli-Protocol-Version: 2.0.0' } });
+    // No X-Restli-Protocol-Version: LinkedIn reads the call as Rest.li 1.0, whose JSON body is the same.
+    const noProtocol = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Read as Rest.li 1.0'), { 'linkedin-version': '202610' });
+    assert.equal(noProtocol.status, 201, noProtocol.text);
+    assert.match(noProtocol.headers.get('x-restli-id')!, /^urn:li:share:\d+$/);
+    const unknownProtocol = await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'linkedin-version': '202610', 'x-restli-protocol-version': '3.0.0' });
+    assert.deepEqual(unknownProtocol.body, { status: 400, message: 'Rest.li protocol version 3.0.0 used by the client is not supported!' });
     assert.equal((await call('POST', '/rest/posts', m.token, postBody(m.urn, 'x'), { 'x-restli-protocol-version': '2.0.0' })).body.code, 'VERSION_MISSING');
   });
 
@@ -765,5 +769,132 @@ describe('LinkedIn emulator: social actions and statistics', () => {
     assert.equal((await metric(m.token, 'NOPE')).status, 400);
     assert.equal((await metric(member().token, 'IMPRESSION')).status, 403, 'without the permission');
     assert.equal((await metric(member([...MEMBER_SCOPES, 'r_member_postAnalytics']).token, 'IMPRESSION')).status, 403, 'another member\'s post');
+  });
+});
+
+describe('LinkedIn emulator: statistics as the pages document them', () => {
+  const enc = (urn: string) => encodeURIComponent(urn).replace(/\(/g, '%28').replace(/\)/g, '%29');
+  const months = (ms: number, n: number) => { const d = new Date(ms); d.setUTCMonth(d.getUTCMonth() + n); return d.getTime(); };
+
+  /** An organization whose admin posted once (200 impressions, 20 likes) just now. */
+  async function pageWithPost() {
+    const admin = member(ORG_SCOPES);
+    const org = li.addOrganization({ admins: [admin.sub] });
+    const orgUrn = `urn:li:organization:${org.id}`;
+    const post = (await call('POST', '/rest/posts', admin.token, postBody(orgUrn, `Stats of ${org.id}`))).headers.get('x-restli-id')!;
+    li.setPostStatistics(post, { impressions: 200, likes: 20 });
+    const base = `/rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity=${enc(orgUrn)}`;
+    return { admin, org, orgUrn, post, base };
+  }
+
+  test('timeGranularityType:MONTH answers one element per month of the range', async () => {
+    const { admin, base } = await pageWithPost();
+    const start = months(li.clock.now(), -2) - 1000;
+    const end = months(start, 3);
+    const monthly = await call('GET', `${base}&timeIntervals=(timeRange:(start:${start},end:${end}),timeGranularityType:MONTH)`, admin.token);
+    assert.equal(monthly.status, 200, monthly.text);
+    assert.deepEqual(monthly.body.elements.map((e: any) => [e.timeRange, e.totalShareStatistics.impressionCount]), [
+      [{ start, end: months(start, 1) }, 0],
+      [{ start: months(start, 1), end: months(start, 2) }, 0],
+      [{ start: months(start, 2), end }, 200],
+    ]);
+  });
+
+  test('a range starting before the rolling 12-month window, or spanning 14 months, is refused', async () => {
+    const { admin, base } = await pageWithPost();
+    const now = li.clock.now();
+    const old = months(now, -13);
+    const tooOld = await call('GET', `${base}&timeIntervals=(timeRange:(start:${old},end:${now}),timeGranularityType:MONTH)`, admin.token);
+    assert.deepEqual(tooOld.body, {
+      status: 400, code: 'ILLEGAL_ARGUMENT',
+      message: `Invalid timeIntervals parameter [{timeGranularityType=MONTH, timeRange={start=${old}, end=${now}}}]. Start time must be within the past 12 months.`,
+    });
+    const start = months(now, -11);
+    const long = await call('GET', `${base}&timeIntervals=(timeRange:(start:${start},end:${months(start, 14)}),timeGranularityType:DAY)`, admin.token);
+    assert.equal(long.status, 400);
+    assert.match(long.body.message, /Start time and end time must be less than 14 months apart\.$/);
+    const inside = await call('GET', `${base}&timeIntervals=(timeRange:(start:${months(now, -12) + 60_000},end:${now + 1000}),timeGranularityType:MONTH)`, admin.token);
+    assert.equal(inside.status, 200, inside.text);
+  });
+
+  test('share statistics are for the page\'s ADMINISTRATORs only (rw_organization_admin), not ANALYST or CONTENT_ADMINISTRATOR', async () => {
+    const { org, base } = await pageWithPost();
+    for (const role of ['ANALYST', 'CONTENT_ADMINISTRATOR'] as const) {
+      const m = member(ORG_SCOPES);
+      li.grantRole(org.id, m.sub, role);
+      const denied = await call('GET', base, m.token);
+      assert.deepEqual(denied.body, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: organizationalEntityShareStatistics.FINDER-organizationalEntity' }, role);
+    }
+  });
+
+  test('member post analytics: the me finder totals every post of the member; aggregation=DAILY gives one data point a day', async () => {
+    const m = member([...MEMBER_SCOPES, 'r_member_postAnalytics']);
+    const first = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Mine one'))).headers.get('x-restli-id')!;
+    const second = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Mine two'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(first, { impressions: 30 });
+    li.setPostStatistics(second, { impressions: 12 });
+    const total = await call('GET', '/rest/memberCreatorPostAnalytics?q=me&queryType=IMPRESSION&aggregation=TOTAL', m.token);
+    assert.equal(total.status, 200, total.text);
+    assert.deepEqual(total.body.elements, [{ count: 42, metricType: 'IMPRESSION' }]);
+
+    const today = new Date(li.clock.now());
+    const [d, mo, y] = [today.getUTCDate(), today.getUTCMonth() + 1, today.getUTCFullYear()];
+    const tomorrow = new Date(Date.UTC(y, mo - 1, d + 1));
+    const yesterday = new Date(Date.UTC(y, mo - 1, d - 1));
+    const date = (t: Date) => ({ day: t.getUTCDate(), month: t.getUTCMonth() + 1, year: t.getUTCFullYear() });
+    const range = `(start:(day:${yesterday.getUTCDate()},month:${yesterday.getUTCMonth() + 1},year:${yesterday.getUTCFullYear()}),end:(day:${tomorrow.getUTCDate()},month:${tomorrow.getUTCMonth() + 1},year:${tomorrow.getUTCFullYear()}))`;
+    const daily = await call('GET', `/rest/memberCreatorPostAnalytics?q=me&queryType=IMPRESSION&aggregation=DAILY&dateRange=${range}`, m.token);
+    assert.equal(daily.status, 200, daily.text);
+    assert.deepEqual(daily.body.elements, [
+      { count: 0, metricType: 'IMPRESSION', dateRange: { start: date(yesterday), end: { day: d, month: mo, year: y } } },
+      { count: 42, metricType: 'IMPRESSION', dateRange: { start: { day: d, month: mo, year: y }, end: date(tomorrow) } },
+    ]);
+    const onePost = await call('GET', `/rest/memberCreatorPostAnalytics?q=entity&entity=(share:${enc(first)})&queryType=IMPRESSION&aggregation=DAILY&dateRange=${range}`, m.token);
+    assert.deepEqual(onePost.body.elements.map((e: any) => [e.count, e.targetEntity]), [[0, { share: first }], [30, { share: first }]]);
+    assert.equal((await call('GET', '/rest/memberCreatorPostAnalytics?q=me&queryType=IMPRESSION&aggregation=DAILY', m.token)).status, 400, 'DAILY needs a dateRange');
+  });
+
+  test('POST_SAVE and POST_SEND exist from LinkedIn-Version 202603; older versions refuse them', async () => {
+    const m = member([...MEMBER_SCOPES, 'r_member_postAnalytics']);
+    const post = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Saved'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(post, { saves: 3, sends: 2 });
+    const metric = (queryType: string, version: string) =>
+      call('GET', `/rest/memberCreatorPostAnalytics?q=entity&entity=(share:${enc(post)})&queryType=${queryType}&aggregation=TOTAL`, m.token, undefined, { 'linkedin-version': version, 'x-restli-protocol-version': '2.0.0' });
+    assert.deepEqual((await metric('POST_SAVE', '202511')).body, { status: 400, code: 'ILLEGAL_ARGUMENT', message: 'Invalid queryType: POST_SAVE' });
+    assert.equal((await metric('POST_SEND', '202602')).status, 400);
+    assert.equal((await metric('IMPRESSION', '202511')).status, 200);
+    assert.equal((await metric('POST_SAVE', '202603')).body.elements[0].count, 3);
+    assert.equal((await metric('POST_SEND', '202610')).body.elements[0].count, 2);
+  });
+
+  test('without X-Restli-Protocol-Version the call is Rest.li 1.0: dotted records and repeated lists are read, 2.0 syntax is not', async () => {
+    const { admin, orgUrn, post, base } = await pageWithPost();
+    const v1 = { 'linkedin-version': '202610' };
+    const now = li.clock.now();
+    const ranged = await call('GET', `${base}&timeIntervals.timeGranularityType=DAY&timeIntervals.timeRange.start=${now - 1000}&timeIntervals.timeRange.end=${now + 1000}`, admin.token, undefined, v1);
+    assert.equal(ranged.status, 200, ranged.text);
+    assert.deepEqual(ranged.body.elements.map((e: any) => e.totalShareStatistics.impressionCount), [200]);
+    const other = (await call('POST', '/rest/posts', admin.token, postBody(orgUrn, 'Second for 1.0'))).headers.get('x-restli-id')!;
+    const listed = await call('GET', `${base}&shares=${enc(post)}&shares=${enc(other)}`, admin.token, undefined, v1);
+    assert.deepEqual(listed.body.elements.map((e: any) => e.share), [post, other]);
+    // The same calls in 2.0 syntax are not 1.0: a List(…) is no URN, a (…) record no dotted field.
+    assert.equal((await call('GET', `${base}&shares=List(${enc(post)})`, admin.token, undefined, v1)).status, 400);
+    assert.equal((await call('GET', `${base}&timeIntervals=(timeRange:(start:${now - 1000},end:${now + 1000}),timeGranularityType:DAY)`, admin.token, undefined, v1)).status, 400);
+    // And 1.0 spellings are not 2.0: a repeated list or dotted names are parameters 2.0 does not take.
+    assert.equal((await call('GET', `${base}&shares=${enc(post)}&shares=${enc(other)}`, admin.token)).status, 400);
+    assert.equal((await call('GET', `${base}&timeIntervals.timeGranularityType=DAY&timeIntervals.timeRange.start=${now - 1000}&timeIntervals.timeRange.end=${now + 1000}`, admin.token)).status, 400);
+
+    const m = member([...MEMBER_SCOPES, 'r_member_postAnalytics']);
+    const mine = (await call('POST', '/rest/posts', m.token, postBody(m.urn, 'Entity in 1.0'))).headers.get('x-restli-id')!;
+    li.setPostStatistics(mine, { impressions: 5 });
+    const union = await call('GET', `/rest/memberCreatorPostAnalytics?q=entity&entity.share=${enc(mine)}&queryType=IMPRESSION`, m.token, undefined, v1);
+    assert.deepEqual(union.body.elements, [{ count: 5, metricType: 'IMPRESSION', targetEntity: { share: mine } }]);
+    assert.equal((await call('GET', `/rest/memberCreatorPostAnalytics?q=entity&entity=(share:${enc(mine)})&queryType=IMPRESSION`, m.token, undefined, v1)).status, 400);
+
+    // A path key is a plain string in 1.0: a comment URN with raw parentheses is read as sent.
+    const comment = li.addComment({ on: mine, actor: m.urn, text: 'raw key' });
+    const raw = `/rest/socialActions/${comment.urn.replace(/:/g, '%3A')}/comments`;
+    assert.equal((await call('GET', raw, m.token)).status, 400, '2.0: raw ( ) , are key syntax');
+    assert.equal((await call('GET', raw, m.token, undefined, v1)).status, 200);
   });
 });

@@ -6,7 +6,7 @@ import type { Reply } from '../../shared/http.ts';
 import { isPlainObject, jsonBody } from '../../shared/http.ts';
 import { accessDenied, illegalArgument, notFound, schemaErrors } from '../errors.ts';
 import { assetStatus, sealAsset, type Asset, type AssetKind } from '../publishing.ts';
-import { mayActAs, type LinkedInWorld } from '../world.ts';
+import { mayActAs, type LinkedInWorld } from '../state.ts';
 import { restGuard, urnParam, writeScopeFor, type Caller, type Route } from './context.ts';
 
 /** LinkedIn's video part size: every part but the last is exactly 4 MiB. */
@@ -16,7 +16,7 @@ export const MAX_VIDEO_BYTES = 500 * 1024 * 1024;
 const URL_LIFETIME_MS = 24 * 3600 * 1000;
 
 export function assetRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world, { restli2: true });
+  const rest = restGuard(world);
   const { publishing } = world;
   const uploadUrl = (asset: Asset, part: number | 'thumbnail' | 'captions') => `${world.origin}/dms-uploads/${asset.kind}/${encodeURIComponent(asset.urn)}/${part}`;
 

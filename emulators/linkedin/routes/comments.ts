@@ -2,12 +2,13 @@
 // tier: a comment's answers are listed and created with the comment's URN as the path's target),
 // one comment by id, and the post's summary (likes, comments). Create answers 201, the comment URN
 // urn:li:comment:(urn:li:activity:…,…) in x-restli-id and the comment in the body. URNs in paths
-// must be fully URL-encoded, parentheses and commas too (Rest.li 2.0 reads a raw "(" as syntax).
+// must be fully URL-encoded under Rest.li 2.0, parentheses and commas too (2.0 reads a raw "(" as key
+// syntax); under 1.0 (no X-Restli-Protocol-Version) the key is a plain string and raw ones are read as sent.
 import { isPlainObject, jsonBody, type Reply } from '../../shared/http.ts';
 import { accessDenied, contentError, illegalArgument, notFound, schemaErrors } from '../errors.ts';
 import type { LinkedInComment, LinkedInPost } from '../publishing.ts';
-import { COMMENT_READING_ROLES, COMMENTING_ROLES, mayActAs, type LinkedInWorld } from '../world.ts';
-import { readScopeFor, restGuard, urnParam, writeScopeFor, type Caller, type Route, type RouteInput } from './context.ts';
+import { COMMENT_READING_ROLES, COMMENTING_ROLES, mayActAs, type LinkedInWorld } from '../state.ts';
+import { readScopeFor, restGuard, urnParam, writeScopeFor, type Caller, type RestInput, type Route } from './context.ts';
 
 /** What a path's target is: a post (top-level comments), or a comment of a post (its answers). */
 interface Target {
@@ -16,13 +17,13 @@ interface Target {
 }
 
 export function commentRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world, { restli2: true });
+  const rest = restGuard(world);
   const { publishing } = world;
 
-  /** The path's target, or LinkedIn's answer: 400 for an unencoded URN, 404 for one that does not exist. */
-  const targetOf = ({ params, rawUrl }: RouteInput): Target | Reply => {
+  /** The path's target, or LinkedIn's answer: 400 for an unencoded URN under 2.0, 404 for one that does not exist. */
+  const targetOf = ({ params, rawUrl, protocol }: RestInput): Target | Reply => {
     const rawTarget = rawUrl.split('?')[0]!.split('/')[3] ?? '';
-    if (/[(),]/.test(rawTarget)) return illegalArgument(`Invalid key ${rawTarget}: reserved characters in a URN must be URL-encoded`);
+    if (protocol === 2 && /[(),]/.test(rawTarget)) return illegalArgument(`Invalid key ${rawTarget}: reserved characters in a URN must be URL-encoded`);
     const urn = urnParam(params.urn);
     if (urn.startsWith('urn:li:comment:')) {
       const found = publishing.findComment(urn);

@@ -1,13 +1,14 @@
 // What every LinkedIn route module shares: the request view handlers get, and the guard of the
 // versioned /rest/ API (LinkedIn-Version, bearer token, daily quotas, scopes) in LinkedIn's order.
 import type { Reply } from '../../shared/http.ts';
-import { accessDenied, emptyToken, protocolMissing, expiredToken, invalidToken, nonexistentVersion, revokedToken, throttled, versionMissing } from '../errors.ts';
-import type { LinkedInWorld } from '../world.ts';
+import { accessDenied, emptyToken, expiredToken, invalidToken, nonexistentVersion, revokedToken, throttled, versionMissing } from '../errors.ts';
+import type { LinkedInWorld } from '../state.ts';
+import { isReply as isRefusal, protocolOf, type Protocol } from '../validate/restli.ts';
 
 export interface RouteInput {
   /** The first value of each query parameter. */
   query: Record<string, string | undefined>;
-  /** Every value of each query parameter, in order (routes/query.ts refuses repeats on API routes). */
+  /** Every value of each query parameter, in order (validate/query.ts refuses repeats on API routes). */
   queryAll: Record<string, string[]>;
   params: Record<string, string>;
   headers: Record<string, string | undefined>;
@@ -45,6 +46,9 @@ export function authenticate(world: LinkedInWorld, headers: RouteInput['headers'
 
 export const isReply = (value: Caller | Reply): value is Reply => 'status' in value;
 
+/** What a /rest/ handler gets: the request and the Rest.li protocol it speaks. */
+export type RestInput = RouteInput & { protocol: Protocol };
+
 /** Versioned /rest/ calls: LinkedIn-Version YYYYMM (or YYYYMM.RR) must name a served version. */
 function checkVersion(world: LinkedInWorld, headers: RouteInput['headers']): Reply | undefined {
   const version = headers['linkedin-version'];
@@ -57,22 +61,23 @@ function checkVersion(world: LinkedInWorld, headers: RouteInput['headers']): Rep
 }
 
 /**
- * Wraps a /rest/ handler: version, token, the day's quota, then `scopes` (any one of them; an empty
- * list leaves the scope check to the handler, for calls whose scope depends on the author).
- * `restli2`: the call must say X-Restli-Protocol-Version: 2.0.0, as the publishing APIs' docs
- * require (LinkedIn would read a 1.0 request with other URN and finder syntax; the emulator refuses it).
+ * Wraps a /rest/ handler: version, Rest.li protocol, token, the day's quota, then `scopes` (any one
+ * of them; an empty list leaves the scope check to the handler, for calls whose scope depends on the
+ * author). The handler gets the protocol (validate/restli.ts): a call without
+ * X-Restli-Protocol-Version is read as 1.0, as LinkedIn documents, not refused.
  */
-export function restGuard(world: LinkedInWorld, opts: { restli2?: boolean } = {}) {
-  return (resource: string, scopes: string[], handler: (caller: Caller, input: RouteInput) => Reply | Promise<Reply>) =>
+export function restGuard(world: LinkedInWorld) {
+  return (resource: string, scopes: string[], handler: (caller: Caller, input: RestInput) => Reply | Promise<Reply>) =>
     (input: RouteInput): Reply | Promise<Reply> => {
       const version = checkVersion(world, input.headers);
       if (version) return version;
-      if (opts.restli2 && input.headers['x-restli-protocol-version'] !== '2.0.0') return protocolMissing();
+      const protocol = protocolOf(input.headers['x-restli-protocol-version']);
+      if (isRefusal(protocol)) return protocol;
       const caller = authenticate(world, input.headers);
       if (isReply(caller)) return caller;
       if (!world.quotas.spend(input.endpoint, caller.clientId, caller.sub, world.clock.now())) return throttled();
       if (scopes.length && !scopes.some((s) => caller.scopes.includes(s))) return accessDenied(resource);
-      return handler(caller, input);
+      return handler(caller, { ...input, protocol });
     };
 }
 

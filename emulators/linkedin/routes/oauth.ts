@@ -4,7 +4,7 @@ import type { Reply } from '../../shared/http.ts';
 import { rawBody } from '../../shared/http.ts';
 import { redirectBack, type IssuedToken } from '../../shared/oauth.ts';
 import { badCode, oauthError } from '../errors.ts';
-import type { LinkedInWorld } from '../world.ts';
+import type { LinkedInWorld } from '../state.ts';
 import type { Route, RouteInput } from './context.ts';
 
 export function oauthRoutes(world: LinkedInWorld): Route[] {

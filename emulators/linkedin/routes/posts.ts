@@ -5,15 +5,15 @@ import { jsonBody } from '../../shared/http.ts';
 import { accessDenied, contentError, duplicatePost, illegalArgument, notFound, schemaErrors } from '../errors.ts';
 import { parseLittle } from '../little.ts';
 import { assetStatus, noStats, type LinkedInPost, type PostContent } from '../publishing.ts';
-import { mayActAs, type LinkedInWorld } from '../world.ts';
+import { mayActAs, type LinkedInWorld } from '../state.ts';
 import { readScopeFor, restGuard, urnParam, writeScopeFor, type Caller, type Route } from './context.ts';
-import { readPostBody, type PostBody } from './post-body.ts';
+import { readPostBody, type PostBody } from '../validate/post-body.ts';
 
 const MAX_COMMENTARY = 3000;
 const AUTHOR = /^urn:li:(person|organization):[A-Za-z0-9_-]+$/;
 
 export function postRoutes(world: LinkedInWorld): Route[] {
-  const rest = restGuard(world, { restli2: true });
+  const rest = restGuard(world);
   const { publishing } = world;
 
   /** 403 unless the caller holds the scope for `author` and may act as it. */

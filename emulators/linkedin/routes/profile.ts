@@ -1,7 +1,7 @@
 // The member and organization lookups Crier's LinkedIn connect uses: OpenID userinfo (/v2), the
 // member's organization roles and an organization's profile (versioned /rest/).
 import { accessDenied, illegalArgument, invalidToken, notFound } from '../errors.ts';
-import type { LinkedInWorld } from '../world.ts';
+import type { LinkedInWorld } from '../state.ts';
 import { authenticate, isReply, memberUrn, orgUrn, restGuard, type Route } from './context.ts';
 
 export function profileRoutes(world: LinkedInWorld): Route[] {

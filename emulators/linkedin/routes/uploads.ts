@@ -7,7 +7,7 @@ import { send, type Reply } from '../../shared/http.ts';
 import { sniff } from '../../shared/sniff.ts';
 import { accessDenied, illegalArgument, notFound } from '../errors.ts';
 import { ByteDigest, receivePart, type Asset } from '../publishing.ts';
-import { mayActAs, type LinkedInWorld } from '../world.ts';
+import { mayActAs, type LinkedInWorld } from '../state.ts';
 import { VIDEO_PART_BYTES } from './assets.ts';
 import { authenticate, isReply, urnParam } from './context.ts';
 

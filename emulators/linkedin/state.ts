@@ -99,8 +99,12 @@ export interface ProcessingControls {
 export const POSTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'CONTENT_ADMINISTRATOR'];
 /** Roles that may comment as an organization (Comments API, w_organization_social). */
 export const COMMENTING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER', 'RECRUITING_POSTER'];
-/** Roles that may read an organization's statistics (share and follower statistics, rw_organization_admin). */
-export const STATISTICS_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'ANALYST', 'CONTENT_ADMINISTRATOR'];
+/**
+ * Roles that may read an organization's share statistics: the Share Statistics page restricts
+ * rw_organization_admin "to organizations in which the authenticated member has the following role:
+ * ADMINISTRATOR" (README.md, "Sources by route"; the Follower Statistics page says the same).
+ */
+export const STATISTICS_ROLES: readonly OrgRole[] = ['ADMINISTRATOR'];
 /** Roles that may read an organization's comments (Comments API, r_organization_social). */
 export const COMMENT_READING_ROLES: readonly OrgRole[] = ['ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER'];
 
