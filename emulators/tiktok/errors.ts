@@ -29,3 +29,8 @@ export const scopeNotAuthorized = (): Reply =>
 export const invalidParams = (message: string): Reply => apiError(400, 'invalid_params', message);
 export const internalError = (status = 500): Reply => apiError(status, 'internal_error', 'Something went wrong. Please try again later.');
 export const rateLimitExceeded = (): Reply => apiError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
+/** The 403 group of the Content Posting references (the status is from memory: see the README). */
+export const forbidden = (code: string, message: string): Reply => apiError(403, code, message);
+/** A PULL_FROM_URL media URL whose domain or URL prefix the app has not verified (Media Transfer Guide). */
+export const urlOwnershipUnverified = (): Reply =>
+  forbidden('url_ownership_unverified', 'The domain or URL prefix of the media URL is not verified for this client.');

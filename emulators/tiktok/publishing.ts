@@ -59,6 +59,19 @@ export interface VideoUpload {
   head: Buffer;
 }
 
+/** A PULL_FROM_URL video as the emulator downloaded it: only its size, digest and sniffed type are kept. */
+export interface VideoPull {
+  url: string;
+  /** Still downloading, then whether the download gave a usable video. */
+  state: 'downloading' | 'done' | 'failed';
+  bytes: number;
+  sha256: string | null;
+  mime?: string;
+  /** Why it failed: the download itself (`video_pull_failed`) or its bytes (`file_format_check_failed`). */
+  failReason?: 'video_pull_failed' | 'file_format_check_failed';
+  why?: string;
+}
+
 export interface PhotoPull {
   url: string;
   ok: boolean;
@@ -81,7 +94,10 @@ export interface Publish {
   postId: string | null;
   /** An inbox draft the creator finished or discarded in the app: no longer a pending share. */
   leftInbox: boolean;
+  /** A FILE_UPLOAD video's chunks. */
   upload?: VideoUpload;
+  /** A PULL_FROM_URL video's download. */
+  pulledVideo?: VideoPull;
   photos?: PhotoPull[];
   createdAt: number;
 }
@@ -115,9 +131,9 @@ export interface PublishingOptions {
   verifiedPrefixes?: string[];
   /** An unaudited app: direct posts only to private accounts (default false). */
   unaudited?: boolean;
-  /** Extra certificate authorities the emulator trusts when it downloads photos (tests' local HTTPS hosts). */
+  /** Extra certificate authorities the emulator trusts when it downloads photos and videos (tests' local HTTPS hosts). */
   trustedCa?: string[];
-  /** How photos are downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
+  /** How photos and pulled videos are downloaded instead of the emulator's own fetch (shared/media-fetch.ts): the sandbox's guarded one. */
   fetchMedia?: FetchMedia;
 }
 
@@ -159,21 +175,26 @@ export class Publishing {
     this.fetchMedia = options.fetchMedia;
   }
 
-  create(input: Pick<Publish, 'openId' | 'kind' | 'mode' | 'postInfo'> & { upload?: Omit<VideoUpload, 'received' | 'chunks' | 'hash' | 'sha256' | 'head'> }): Publish {
-    const prefix = input.kind === 'video' ? 'v_pub_file~v2-1' : 'p_pub_url~v2';
+  /**
+   * A new publish: a FILE_UPLOAD video waits for its chunks (PROCESSING_UPLOAD); a video or photos
+   * pulled from URLs wait for TikTok's download (PROCESSING_DOWNLOAD).
+   */
+  create(input: Pick<Publish, 'openId' | 'kind' | 'mode' | 'postInfo'> & { upload?: Omit<VideoUpload, 'received' | 'chunks' | 'hash' | 'sha256' | 'head'>; videoUrl?: string }): Publish {
+    const prefix = input.kind === 'photo' ? 'p_pub_url~v2' : input.upload ? 'v_pub_file~v2-1' : 'v_pub_url~v2-1';
     const publish: Publish = {
       publishId: `${prefix}.${randomBytes(9).toString('hex')}`,
       openId: input.openId,
       kind: input.kind,
       mode: input.mode,
       postInfo: input.postInfo,
-      status: input.kind === 'video' ? 'PROCESSING_UPLOAD' : 'PROCESSING_DOWNLOAD',
+      status: input.upload ? 'PROCESSING_UPLOAD' : 'PROCESSING_DOWNLOAD',
       failReason: null,
       pollsSinceReady: -1,
       postId: null,
       leftInbox: false,
       createdAt: this.clock.now(),
       ...(input.upload ? { upload: { ...input.upload, received: 0, chunks: [], hash: createHash('sha256'), sha256: null, head: Buffer.alloc(0) } } : {}),
+      ...(input.videoUrl ? { pulledVideo: { url: input.videoUrl, state: 'downloading', bytes: 0, sha256: null } } : {}),
     };
     if (input.mode === 'DIRECT_POST') this.directPosts.push({ openId: input.openId, at: publish.createdAt });
     this.publishes.set(publish.publishId, publish);

@@ -10,18 +10,19 @@ import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, jsonBody, listen, send, type ListenOptions } from '../shared/http.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls, type TokenLifetimes } from '../shared/oauth.ts';
 import { apiError, internalError, oauthError, rateLimitExceeded, accessTokenInvalid } from './errors.ts';
-import { DisplayVideos, displayRoutes, type AddVideoInput, type DisplayVideo } from './display.ts';
-import { TikTokInspection, type TikTokInspector } from './inspect.ts';
+import { DisplayVideos, type AddVideoInput, type DisplayVideo } from './display.ts';
+import { displayRoutes } from './routes/display.ts';
+import { TikTokInspection, type TikTokInspector } from './controls.ts';
 import { DEFAULT_CREATOR, Publishing, type CreatorSettings, type PublishingOptions } from './publishing.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { DEFAULT_RATE_LIMITS, publishRoutes, type RateLimits } from './routes/publish.ts';
 import { registerUpload } from './routes/upload.ts';
 import { userRoutes } from './routes/user.ts';
-import type { TikTokRoute, TikTokUser, TikTokWorld, UserStats } from './world.ts';
+import type { TikTokRoute, TikTokUser, TikTokWorld, UserStats } from './state.ts';
 
 export type { DisplayVideo } from './display.ts';
 
-export type { TikTokUser } from './world.ts';
+export type { TikTokUser } from './state.ts';
 export type { CreatorSettings } from './publishing.ts';
 
 /** TikTok's documented variants: the current one (2 h / 180 d, rotating) and the older one (24 h / 365 d). */

@@ -71,3 +71,16 @@ export const commentsDisabled = (): Reply =>
 /** 429: the member's calls this window are spent (code 9000 as reported by client libraries; unconfirmed). */
 export const tooManyRequests = (): Reply =>
   vimeoError(429, 9000, 'Too many API requests. Please wait and try again.', 'The rate limit for this user was exceeded.');
+
+/**
+ * 403: another member's video, which the caller may see but not change. The texts are api.yaml's
+ * 403 descriptions of edit_video and delete_video (schema `legacy-error`, which requires only
+ * `error`); the error_code is chosen.
+ */
+export const notVideoOwner = (action: 'edit' | 'delete'): Reply => action === 'edit'
+  ? vimeoError(403, 3200, 'The authenticated user doesn\'t own the video.', 'Only the video\'s owner may edit it.')
+  : vimeoError(403, 3200, 'The authenticated user doesn\'t own the video and can\'t delete it.', 'Only the video\'s owner may delete it.');
+
+/** 403 3412: "The authenticated user can't comment." (api.yaml create_comment): a comment section open to contacts only. */
+export const cannotComment = (): Reply =>
+  vimeoError(403, 3412, 'The authenticated user can\'t comment.', 'Comments on this video are open to the owner\'s contacts only.');

@@ -2,6 +2,9 @@
 // scopes, form-encoded token calls answered with {"error","error_description","log_id"} at HTTP 200,
 // rotating refresh tokens (or the older non-rotating variant), and /v2/user/info/ in the v2 envelope.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startTikTokEmulator, type TikTokEmulator } from '../../emulators/index.ts';
 
@@ -327,6 +330,86 @@ describe('the Content Posting API (inits and the status fetch)', () => {
     posting.clock.advance(24 * 3600_000 + 1);
     const fresh = posting.oauth.issue(c.openId, APP.clientId, ['video.upload']).accessToken;
     assert.equal((await call('/v2/post/publish/inbox/video/init/', fresh, { source_info: source })).status, 200, 'a day later the drafts no longer count');
+  });
+
+  describe('videos pulled from a URL (source_info.source PULL_FROM_URL)', () => {
+    /** A host serving VIDEO at /clip.mp4, text at /page.html and 404 elsewhere; it counts its GETs. */
+    let media: Server;
+    let mediaUrl = '';
+    const gets: string[] = [];
+    before(async () => {
+      media = createServer((req, res) => {
+        gets.push(req.url ?? '');
+        if (req.url === '/clip.mp4') return void res.writeHead(200, { 'content-type': 'video/mp4' }).end(VIDEO);
+        if (req.url === '/page.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a video</html>');
+        res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+      mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((resolve) => media.close(() => resolve())));
+
+    /** Status fetches until the publish leaves PROCESSING_DOWNLOAD (the download runs beside the API). */
+    const settled = async (token: string, publishId: string) => {
+      for (let i = 0; i < 100; i += 1) {
+        const status = await call('/v2/post/publish/status/fetch/', token, { publish_id: publishId });
+        if (status.body.data.status !== 'PROCESSING_DOWNLOAD') return status;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`${publishId} never left PROCESSING_DOWNLOAD`);
+    };
+    const pull = (path: string, c: { token: string }, videoUrl: string, postInfo: Record<string, unknown> = {}) =>
+      call(path, c.token, { ...(Object.keys(postInfo).length ? { post_info: postInfo } : {}), source_info: { source: 'PULL_FROM_URL', video_url: videoUrl } });
+
+    test('a direct post: the emulator downloads the video from video_url and publishes it', async () => {
+      posting.setVerifiedPrefixes([`${mediaUrl}/`]);
+      const c = creator();
+      const before = gets.length;
+      const init = await pull('/v2/post/publish/video/init/', c, `${mediaUrl}/clip.mp4`, { title: 'pulled', privacy_level: 'PUBLIC_TO_EVERYONE' });
+      assert.equal(init.status, 200, init.text);
+      assert.match(init.body.data.publish_id, /^v_pub_url~v2-1\./);
+      assert.equal(init.body.data.upload_url, undefined, 'nothing to upload: TikTok pulls the video');
+      const status = await settled(c.token, init.body.data.publish_id);
+      assert.equal(status.body.data.status, 'PUBLISH_COMPLETE', status.text);
+      assert.equal(status.body.data.downloaded_bytes, VIDEO.length);
+      assert.equal(status.body.data.publicaly_available_post_id.length, 1);
+      assert.deepEqual(gets.slice(before), ['/clip.mp4'], 'the video was fetched from its URL once');
+      const seen = posting.publishes().find((p) => p.publishId === init.body.data.publish_id)!;
+      assert.deepEqual([seen.pulledVideo?.bytes, seen.pulledVideo?.sha256], [VIDEO.length, createHash('sha256').update(VIDEO).digest('hex')]);
+    });
+
+    test('an inbox draft pulled from a URL lands in the inbox', async () => {
+      posting.setVerifiedPrefixes([`${mediaUrl}/`]);
+      const c = creator();
+      const init = await pull('/v2/post/publish/inbox/video/init/', c, `${mediaUrl}/clip.mp4`);
+      assert.equal(init.status, 200, init.text);
+      const status = await settled(c.token, init.body.data.publish_id);
+      assert.deepEqual([status.body.data.status, status.body.data.downloaded_bytes], ['SEND_TO_USER_INBOX', VIDEO.length]);
+    });
+
+    test('a URL outside the verified prefixes is 403 url_ownership_unverified, and nothing is downloaded', async () => {
+      posting.setVerifiedPrefixes(['https://cdn.example.com/']);
+      const c = creator();
+      const before = gets.length;
+      for (const path of ['/v2/post/publish/video/init/', '/v2/post/publish/inbox/video/init/']) {
+        const init = await pull(path, c, `${mediaUrl}/clip.mp4`, path.includes('inbox') ? {} : { privacy_level: 'SELF_ONLY' });
+        assert.deepEqual([init.status, init.body.error.code], [403, 'url_ownership_unverified'], init.text);
+      }
+      assert.equal(gets.length, before);
+    });
+
+    test('a missing video_url is 400; an unreachable URL ends video_pull_failed, one that is not a video file_format_check_failed', async () => {
+      posting.setVerifiedPrefixes([`${mediaUrl}/`]);
+      const c = creator();
+      const missing = await call('/v2/post/publish/inbox/video/init/', c.token, { source_info: { source: 'PULL_FROM_URL' } });
+      assert.deepEqual([missing.status, missing.body.error.code], [400, 'invalid_params']);
+      const gone = await pull('/v2/post/publish/inbox/video/init/', c, `${mediaUrl}/gone.mp4`);
+      const goneStatus = await settled(c.token, gone.body.data.publish_id);
+      assert.deepEqual([goneStatus.body.data.status, goneStatus.body.data.fail_reason], ['FAILED', 'video_pull_failed']);
+      const page = await pull('/v2/post/publish/inbox/video/init/', c, `${mediaUrl}/page.html`);
+      const pageStatus = await settled(c.token, page.body.data.publish_id);
+      assert.deepEqual([pageStatus.body.data.status, pageStatus.body.data.fail_reason], ['FAILED', 'file_format_check_failed']);
+    });
   });
 
   test('branded content cannot be private: brand_content_toggle with SELF_ONLY is 400 invalid_params', async () => {

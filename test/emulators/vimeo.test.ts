@@ -218,6 +218,56 @@ describe('the Vimeo paths engagement reads and writes', () => {
     assert.equal(deeper.body.error_code, 5000);
   });
 
+  test('another member\'s public video is read and commented on; editing and deleting it stay the owner\'s (403)', async () => {
+    const owner = member(['public', 'private', 'upload', 'interact', 'delete', 'edit']);
+    const other = member(['public', 'private', 'interact', 'edit', 'delete']);
+    const uri = await video(owner.token);
+    const read = await call('GET', `${uri}?fields=uri,name,privacy.view,user.uri,upload.upload_link`, other.token);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.deepEqual(read.body, { uri, name: 'V', privacy: { view: 'anybody' }, user: { uri: `/users/${owner.user.id}` }, upload: { upload_link: null } });
+    const comment = await call('POST', `${uri}/comments`, other.token, { text: 'nice one' });
+    assert.equal(comment.status, 201, JSON.stringify(comment.body));
+    assert.equal(comment.body.user.uri, `/users/${other.user.id}`);
+    const commentId = comment.body.uri.split('/').at(-1);
+    const reply = await call('POST', `${uri}/comments/${commentId}/replies`, owner.token, { text: 'thanks' });
+    assert.equal(reply.status, 201);
+    assert.equal((await call('POST', `${uri}/comments/${commentId}/replies`, other.token, { text: 'welcome' })).status, 201);
+    const listed = await call('GET', `${uri}/comments`, other.token);
+    assert.deepEqual(listed.body.data.map((c: any) => [c.text, c.metadata.connections.replies.total]), [['nice one', 2]]);
+    const replies = await call('GET', `${uri}/comments/${commentId}/replies?direction=asc`, other.token);
+    assert.deepEqual(replies.body.data.map((c: any) => c.text), ['thanks', 'welcome']);
+    for (const [method, body] of [['PATCH', { name: 'mine now' }], ['DELETE', undefined]] as const) {
+      const refused = await call(method, uri, other.token, body);
+      assert.equal(refused.status, 403, `${method}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(Object.keys(refused.body).sort(), ['developer_message', 'error', 'error_code', 'link']);
+      assert.match(refused.body.error, /^The authenticated user doesn't own the video/);
+    }
+    assert.equal(vimeo.videos().find((v) => v.uri === uri)!.name, 'V');
+    assert.equal(vimeo.videos().find((v) => v.uri === uri)!.deleted, false);
+  });
+
+  test('another member\'s private video stays 404 on every route; a contacts-only comment section refuses others 403 3412', async () => {
+    const owner = member(['public', 'private', 'upload', 'interact', 'edit']);
+    const other = member(['public', 'private', 'interact', 'edit', 'delete']);
+    const uri = await video(owner.token);
+    const id = uri.split('/').at(-1)!;
+    const top = vimeo.addComment(id, { userId: owner.user.id, text: 'top' });
+    assert.equal((await call('PATCH', uri, owner.token, { privacy: { view: 'nobody' } })).status, 200);
+    for (const [method, path, body] of [
+      ['GET', uri], ['PATCH', uri, { name: 'x' }], ['DELETE', uri], ['GET', `${uri}/comments`], ['POST', `${uri}/comments`, { text: 'hi' }],
+      ['GET', `${uri}/comments/${top}/replies`], ['POST', `${uri}/comments/${top}/replies`, { text: 'hi' }],
+    ] as const) {
+      const answer = await call(method, path, other.token, body);
+      assert.deepEqual([answer.status, answer.body.error_code], [404, 5000], `${method} ${path}`);
+    }
+    assert.equal((await call('GET', uri, owner.token)).status, 200, 'the owner still reads it');
+    assert.equal((await call('PATCH', uri, owner.token, { privacy: { view: 'users', comments: 'contacts' } })).status, 200);
+    assert.equal((await call('GET', uri, other.token)).status, 200, 'view users: any logged-in member');
+    const closed = await call('POST', `${uri}/comments`, other.token, { text: 'hi' });
+    assert.deepEqual([closed.status, closed.body.error_code], [403, 3412]);
+    assert.equal((await call('POST', `${uri}/comments`, owner.token, { text: 'mine' })).status, 201, 'the owner comments on their own video');
+  });
+
   test('DELETE /videos/{id} needs the delete scope; the video is gone after; the figures read back', async () => {
     const { user, token } = member();
     const narrow = vimeo.oauth.issue(user.id, APP.clientId, ['public', 'private']).accessToken;

@@ -9,7 +9,7 @@
 import { rawBody, type Reply } from '../../shared/http.ts';
 import { redirectBack, type IssuedToken } from '../../shared/oauth.ts';
 import { oauthError } from '../errors.ts';
-import type { TikTokRoute, TikTokWorld } from '../world.ts';
+import type { TikTokRoute, TikTokWorld } from '../state.ts';
 
 export const TIKTOK_SCOPES = new Set(['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.list', 'video.publish', 'video.upload']);
 

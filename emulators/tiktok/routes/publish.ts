@@ -1,28 +1,29 @@
 // The Content Posting API (open.tiktokapis.com), in TikTok's v2 envelope:
 // - POST /v2/post/publish/creator_info/query/ (video.publish): the creator's options.
 // - POST /v2/post/publish/video/init/ (video.publish, direct) and /inbox/video/init/ (video.upload):
-//   FILE_UPLOAD with TikTok's chunk rules checked at init; answers publish_id and upload_url.
+//   FILE_UPLOAD with TikTok's chunk rules checked at init (answers publish_id and upload_url), or
+//   PULL_FROM_URL from a verified prefix (answers publish_id; the emulator downloads the video).
 // - POST /v2/post/publish/content/init/ (PHOTO, PULL_FROM_URL; video.publish or video.upload by
 //   post_mode): the photos are downloaded by the emulator itself, from verified prefixes only.
 // - POST /v2/post/publish/status/fetch/: the publish's status; each fetch moves processing on.
 // Direct posts are checked against the creator (privacy options, an unaudited app's private-only
 // rule, the creator's posts of the day) and the app's cap on distinct creators in 24 hours.
-import { bearerToken, isPlainObject, jsonBody, type Reply } from '../../shared/http.ts';
+import { bearerToken, isPlainObject, type Reply } from '../../shared/http.ts';
 import { WindowLimiter } from '../../shared/rate.ts';
-import { accessTokenInvalid, apiError, invalidParams, logId, rateLimitExceeded, scopeNotAuthorized } from '../errors.ts';
+import {
+  accessTokenInvalid, forbidden, invalidParams, logId, rateLimitExceeded, scopeNotAuthorized, urlOwnershipUnverified,
+} from '../errors.ts';
 import { pullPhotos } from '../photos.ts';
 import type { Publish, Publishing } from '../publishing.ts';
-import type { TikTokRequest, TikTokRoute, TikTokUser, TikTokWorld } from '../world.ts';
-
-const MB = 1024 * 1024;
-const TITLE_MAX = { video: 2200, photo: 90 };
+import type { TikTokRequest, TikTokRoute, TikTokUser, TikTokWorld } from '../state.ts';
+import { jsonObjectBody, photoProblem, postInfoProblem, videoSourceProblem } from '../validate.ts';
+import { pullVideo } from '../video-pull.ts';
 
 /** Requests per minute per user token (Content Posting references; display: each Display API endpoint, 600). */
 export const DEFAULT_RATE_LIMITS = { creatorInfo: 20, init: 6, status: 30, display: 600 };
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 
 const ok = (data: Record<string, unknown>): Reply => ({ status: 200, body: { data, error: { code: 'ok', message: '', log_id: logId() } } });
-const forbidden = (code: string, message: string): Reply => apiError(403, code, message);
 
 interface Caller {
   user: TikTokUser;
@@ -48,12 +49,7 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
   };
   const isReply = (value: Caller | Reply): value is Reply => 'status' in value;
 
-  /** The JSON body; TikTok takes application/json only. */
-  const bodyOf = (req: TikTokRequest): Record<string, unknown> | undefined => {
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) return undefined;
-    const body = jsonBody(req.body);
-    return isPlainObject(body) ? body : undefined;
-  };
+  const bodyOf = (req: TikTokRequest) => jsonObjectBody(req.headers, req.body);
 
   /** The checks of a direct post against its creator and the app's caps; undefined when it may go. */
   const directRefusal = (user: TikTokUser, postInfo: Record<string, unknown>): Reply | undefined => {
@@ -92,12 +88,20 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     if (!body) return record(path, who.user, req.body, invalidParams('The request body must be a JSON object.'));
     const source = isPlainObject(body.source_info) ? body.source_info : {};
     const postInfo = isPlainObject(body.post_info) ? body.post_info : {};
-    const refusal = source.source !== 'FILE_UPLOAD'
-      ? invalidParams('source_info.source must be FILE_UPLOAD (PULL_FROM_URL of videos is not emulated).')
-      : chunkRuleBroken(source) ?? (mode === 'DIRECT_POST' ? postInfoProblem(postInfo, 'video') ?? directRefusal(who.user, postInfo) : inboxRefusal(who.user));
+    const refusal = videoSourceProblem(source)
+      ?? (mode === 'DIRECT_POST' ? postInfoProblem(postInfo, 'video') : undefined)
+      ?? (source.source === 'PULL_FROM_URL' && !publishing.isVerified(String(source.video_url)) ? urlOwnershipUnverified() : undefined)
+      ?? (mode === 'DIRECT_POST' ? directRefusal(who.user, postInfo) : inboxRefusal(who.user));
     if (refusal) return record(path, who.user, body, refusal);
+    const base = { openId: who.user.openId, kind: 'video' as const, mode, postInfo: mode === 'DIRECT_POST' ? postInfo : {} };
+    if (source.source === 'PULL_FROM_URL') {
+      // TikTok answers the publish id alone and downloads the video itself.
+      const publish = publishing.create({ ...base, videoUrl: String(source.video_url) });
+      void pullVideo(publishing, publish);
+      return record(path, who.user, body, ok({ publish_id: publish.publishId }), publish);
+    }
     const publish = publishing.create({
-      openId: who.user.openId, kind: 'video', mode, postInfo: mode === 'DIRECT_POST' ? postInfo : {},
+      ...base,
       upload: { videoSize: Number(source.video_size), chunkSize: Number(source.chunk_size), totalChunkCount: Number(source.total_chunk_count) },
     });
     const uploadUrl = `${world.origin}/upload/?upload_id=${encodeURIComponent(publish.publishId)}&upload_token=${publish.publishId.slice(-12)}`;
@@ -115,8 +119,7 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
     const postInfo = isPlainObject(body.post_info) ? body.post_info : {};
     const urls = Array.isArray(source.photo_images) ? source.photo_images.map(String) : [];
     const refusal = photoProblem(body, source, urls) ?? postInfoProblem(postInfo, 'photo', mode)
-      ?? (urls.find((u) => !publishing.isVerified(u)) !== undefined
-        ? forbidden('url_ownership_unverified', 'The domain or URL prefix of the media URL is not verified for this client.') : undefined)
+      ?? (urls.some((u) => !publishing.isVerified(u)) ? urlOwnershipUnverified() : undefined)
       ?? (mode === 'DIRECT_POST' ? directRefusal(who.user, postInfo) : inboxRefusal(who.user));
     if (refusal) return record(path, who.user, body, refusal);
     const publish = publishing.create({ openId: who.user.openId, kind: 'photo', mode, postInfo });
@@ -165,6 +168,7 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
           // list<int64>: JSON numbers written with every digit (beyond what a JS number holds exactly).
           publicaly_available_post_id: publish.postId ? [int64(publish.postId)] : [],
           ...(publish.upload ? { uploaded_bytes: publish.upload.received } : {}),
+          ...(publish.pulledVideo ? { downloaded_bytes: publish.pulledVideo.bytes } : {}),
           ...(publish.photos ? { downloaded_bytes: publish.photos.reduce((n, p) => n + (p.bytes ?? 0), 0) } : {}),
         });
       },
@@ -174,41 +178,3 @@ export function publishRoutes(world: TikTokWorld, publishing: Publishing): TikTo
 
 /** An int64 as a JSON number with all its digits (JSON.stringify writes a raw JSON text as is). */
 const int64 = (digits: string): unknown => (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(digits);
-
-/** TikTok's chunk rules (Media Transfer Guide), checked at init. */
-function chunkRuleBroken(source: Record<string, unknown>): Reply | undefined {
-  const size = Number(source.video_size);
-  const chunk = Number(source.chunk_size);
-  const count = Number(source.total_chunk_count);
-  if (![size, chunk, count].every((n) => Number.isInteger(n) && n > 0)) return invalidParams('video_size, chunk_size and total_chunk_count must be positive integers.');
-  if (size < 5 * MB && (chunk !== size || count !== 1)) return invalidParams('A video under 5 MB must be uploaded whole: chunk_size = video_size, total_chunk_count = 1.');
-  if (size >= 5 * MB && count > 1 && (chunk < 5 * MB || chunk > 64 * MB)) return invalidParams('chunk_size must be between 5 MB and 64 MB.');
-  if (size > 64 * MB && count === 1) return invalidParams('A video over 64 MB must be uploaded in several chunks.');
-  if (count !== Math.floor(size / chunk)) return invalidParams('total_chunk_count must be video_size / chunk_size rounded down.');
-  if (count > 1000) return invalidParams('At most 1000 chunks.');
-  if (size - (count - 1) * chunk > 128 * MB) return invalidParams('The last chunk may not exceed 128 MB.');
-  return undefined;
-}
-
-function postInfoProblem(postInfo: Record<string, unknown>, kind: 'video' | 'photo', mode: Publish['mode'] = 'DIRECT_POST'): Reply | undefined {
-  const title = postInfo.title;
-  if (title !== undefined && (typeof title !== 'string' || title.length > TITLE_MAX[kind])) return invalidParams(`post_info.title must be a string of at most ${TITLE_MAX[kind]} UTF-16 code units.`);
-  const description = postInfo.description;
-  if (description !== undefined && (typeof description !== 'string' || description.length > 4000)) return invalidParams('post_info.description must be a string of at most 4000 UTF-16 code units.');
-  if (mode === 'DIRECT_POST' && typeof postInfo.privacy_level !== 'string') return invalidParams('post_info.privacy_level is required.');
-  // The content sharing guidelines: branded content (a paid partnership) cannot be private.
-  if (mode === 'DIRECT_POST' && postInfo.brand_content_toggle === true && postInfo.privacy_level === 'SELF_ONLY') {
-    return invalidParams('Branded content visibility cannot be set to private: privacy_level SELF_ONLY with brand_content_toggle true.');
-  }
-  return undefined;
-}
-
-function photoProblem(body: Record<string, unknown>, source: Record<string, unknown>, urls: string[]): Reply | undefined {
-  if (body.media_type !== 'PHOTO') return invalidParams('media_type must be PHOTO.');
-  if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD') return invalidParams('post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
-  if (source.source !== 'PULL_FROM_URL') return invalidParams('source_info.source must be PULL_FROM_URL for photos.');
-  if (urls.length < 1 || urls.length > 35) return invalidParams('source_info.photo_images must hold 1 to 35 URLs.');
-  const cover = Number(source.photo_cover_index ?? 0);
-  if (!Number.isInteger(cover) || cover < 0 || cover >= urls.length) return invalidParams('source_info.photo_cover_index is out of range.');
-  return undefined;
-}

@@ -5,7 +5,7 @@
 // whose scope the user did not grant is 401 scope_not_authorized.
 import { bearerToken } from '../../shared/http.ts';
 import { accessTokenInvalid, invalidParams, logId, scopeNotAuthorized } from '../errors.ts';
-import type { TikTokRoute, TikTokUser, TikTokWorld } from '../world.ts';
+import type { TikTokRoute, TikTokUser, TikTokWorld } from '../state.ts';
 
 /** How many public videos a user has (the Display API's list): video_count when no test set one. */
 export type VideoCounter = (openId: string) => number;

@@ -100,7 +100,12 @@ describe('the Vimeo emulator (publishing)', () => {
     assert.deepEqual([done.upload.status, done.transcode.status], ['complete', 'complete']);
     const other = vm.addUser({ name: 'Eve' });
     const eve = vm.oauth.issue(other.id, APP.clientId, VIMEO_SCOPES).accessToken;
-    assert.equal((await api(uri, { token: eve })).body.error_code, 5000, 'another member cannot read it');
+    // The video is public (privacy.view anybody): another member reads it, without its upload link;
+    // a private one is answered as missing.
+    const seen = await api(`${uri}?fields=uri,upload.upload_link`, { token: eve });
+    assert.deepEqual([seen.status, seen.body], [200, { uri, upload: { upload_link: null } }], 'another member reads a public video');
+    const hidden = await create({ name: 'hidden', privacy: { view: 'nobody' }, upload: { approach: 'tus', size: '3' } });
+    assert.equal((await api(hidden.body.uri, { token: eve })).body.error_code, 5000, 'another member cannot read a private one');
   });
 
   it('every API answer carries the rate-limit headers; past the limit a 429', async () => {

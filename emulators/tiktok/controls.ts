@@ -1,9 +1,10 @@
-// The test handle of the Content Posting side: what the emulator received (inits with their bodies,
-// chunks in order, status fetches, creator info calls), what became of each publish, and the switches
-// that make TikTok answer otherwise (a creator's settings, verified prefixes, caps, failures).
+// What tests may do beyond the API on the Content Posting side: read what the emulator received
+// (inits with their bodies, chunks in order, status fetches, creator info calls) and what became of
+// each publish, and turn the switches that make TikTok answer otherwise (a creator's settings,
+// verified prefixes, caps, failures).
 import type { RateLimits } from './routes/publish.ts';
-import type { ChunkStall, CreatorSettings, InitCall, PhotoPull, Publishing, PublishStatusName, ReceivedChunk } from './publishing.ts';
-import type { TikTokWorld } from './world.ts';
+import type { ChunkStall, CreatorSettings, InitCall, PhotoPull, Publishing, PublishStatusName, ReceivedChunk, VideoPull } from './publishing.ts';
+import type { TikTokWorld } from './state.ts';
 
 export interface PublishView {
   publishId: string;
@@ -16,6 +17,8 @@ export interface PublishView {
   postId: string | null;
   /** A video: the size and chunking declared at init, the bytes received whole, their SHA-256 once complete. */
   video?: { size: number; chunkSize: number; chunkCount: number; receivedBytes: number; sha256: string | null };
+  /** A PULL_FROM_URL video: its URL, the download's state, the bytes downloaded and their SHA-256. */
+  pulledVideo?: VideoPull;
   photos?: PhotoPull[];
 }
 
@@ -33,7 +36,7 @@ export interface TikTokInspector {
   failNextPublish(failReason: string): void;
   setCreator(openId: string, settings: Partial<CreatorSettings>): void;
   setVerifiedPrefixes(prefixes: string[]): void;
-  /** Certificate authorities trusted when downloading photos (a test's local HTTPS host). */
+  /** Certificate authorities trusted when downloading photos and pulled videos (a test's local HTTPS host). */
   trustCa(ca: string): void;
   setCreatorCap(cap: number): void;
   setCreatorDailyPosts(max: number): void;
@@ -71,6 +74,7 @@ export class TikTokInspection {
         publishId: pub.publishId, openId: pub.openId, kind: pub.kind, mode: pub.mode, postInfo: structuredClone(pub.postInfo),
         status: pub.status, failReason: pub.failReason, postId: pub.postId,
         ...(pub.upload ? { video: { size: pub.upload.videoSize, chunkSize: pub.upload.chunkSize, chunkCount: pub.upload.totalChunkCount, receivedBytes: pub.upload.received, sha256: pub.upload.sha256 } } : {}),
+        ...(pub.pulledVideo ? { pulledVideo: { ...pub.pulledVideo } } : {}),
         ...(pub.photos ? { photos: pub.photos.map((ph) => ({ ...ph })) } : {}),
       })),
       activeCreators: () => [...p.activeCreators()],

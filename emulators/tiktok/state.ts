@@ -1,4 +1,5 @@
-// What the TikTok emulator's routes share.
+// What the TikTok emulator remembers beside its publishes (publishing.ts) and display videos
+// (display.ts): the users, the OAuth server, the token requests, the rate limits; and the shape of a route.
 import type { Clock } from '../shared/clock.ts';
 import type { Reply } from '../shared/http.ts';
 import type { OAuthServer } from '../shared/oauth.ts';

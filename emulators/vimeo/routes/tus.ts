@@ -7,8 +7,8 @@
 // offset a HEAD then reports counts them), as a tus server does.
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authScheme, send, type Reply } from '../shared/http.ts';
-import type { VideoStore, VimeoVideo } from './videos.ts';
+import { authScheme, send, type Reply } from '../../shared/http.ts';
+import type { VideoStore, VimeoVideo } from '../state.ts';
 
 const TUS_VERSION = '1.0.0';
 const OFFSET_TYPE = 'application/offset+octet-stream';

@@ -1,14 +1,43 @@
-// The videos the Vimeo emulator holds: what POST /me/videos created (name, description, privacy, the
-// tus upload's declared size), what the tus endpoint received (only a running sha256 and a byte count:
-// a 300 MB upload is never held), the transcode that follows a complete upload (in_progress for a
-// configurable number of reads, then complete, or error on demand), the comments, and the members'
-// upload quotas, the figures a video shows (stats.plays, likes). The JSON shapes follow the video,
-// comment and user schemas of vimeo/openapi api.yaml. Comments are one tier deep: a reply names its
-// top-level comment (`parentId`) and is listed only under /videos/{id}/comments/{cid}/replies.
+// What the Vimeo emulator remembers: the members, and the videos — what POST /me/videos created
+// (name, description, privacy, the tus upload's declared size), what the tus endpoint received (only a
+// running sha256 and a byte count: a 300 MB upload is never held), the transcode that follows a
+// complete upload (in_progress for a configurable number of reads, then complete, or error on demand),
+// the comments, the members' upload quotas, the figures a video shows (stats.plays, likes). Comments
+// are one tier deep: a reply names its top-level comment (`parentId`) and is listed only under
+// /videos/{id}/comments/{cid}/replies. Who may see a video follows its `privacy.view` (`canView`).
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 
 export type Status = 'in_progress' | 'complete' | 'error';
+
+export interface VimeoUser {
+  /** Numeric id, as in uri "/users/<id>". */
+  id: string;
+  name: string;
+  /** The path of https://vimeo.com/<username>: a custom URL, or "user<id>" without one. */
+  username: string;
+  /** Base link of a custom portrait (sizes get "_<w>x<h>"), or null for Vimeo's default picture. */
+  pictureBase: string | null;
+  /** The plan: 'basic' (Vimeo Basic: no unlisted or disable view), 'plus', 'pro', 'business'... */
+  account: string;
+  /** metadata.connections.followers/following totals. */
+  followers: number;
+  following: number;
+}
+
+/** One request as the emulator received it: what the quirk tests check. */
+export interface VimeoRequestLog {
+  method: string;
+  path: string;
+  accept: string | undefined;
+  contentType: string | undefined;
+  /** The scheme of the Authorization header: 'basic', 'bearer' or 'none'. */
+  auth: 'basic' | 'bearer' | 'none' | 'other';
+  /** The query string's parameters (`fields`, `page`...). */
+  query: Record<string, string | undefined>;
+  /** A JSON body as parsed, or undefined. */
+  json: unknown;
+}
 
 export interface VimeoComment {
   id: string;
@@ -154,6 +183,29 @@ export class VideoStore {
   }
 }
 
+/**
+ * Whether `memberId` may read the video (and its comments) through the API. The owner always may;
+ * another member may when `privacy.view` is `anybody` (everyone) or `users` (any logged-in Vimeo
+ * member: every API caller here is one). The other views keep it from them: `nobody` and `disable`
+ * (hidden on Vimeo), `contacts` (the emulator has no contacts), `password` and `unlisted` (the
+ * emulator takes neither a video password nor an unlisted hash on the API).
+ */
+export function canView(video: VimeoVideo, memberId: string): boolean {
+  return video.ownerId === memberId || OPEN_VIEWS.has(video.privacy.view);
+}
+
+const OPEN_VIEWS = new Set(['anybody', 'users']);
+
+/**
+ * Whether `memberId` may comment, or why not: `privacy.comments` `nobody` closes the section to all
+ * (3413), `contacts` to all but the owner here (3412: the emulator has no contacts).
+ */
+export function commentRefusal(video: VimeoVideo, memberId: string): 'disabled' | 'not_allowed' | undefined {
+  if (video.privacy.comments === 'nobody') return 'disabled';
+  if (video.ownerId !== memberId && video.privacy.comments !== 'anybody') return 'not_allowed';
+  return undefined;
+}
+
 /** upload.status: complete once every byte arrived (an error transcode keeps it complete). */
 export function uploadStatus(video: VimeoVideo): Status {
   return video.offset === video.size ? 'complete' : 'in_progress';
@@ -164,83 +216,4 @@ export function legacyStatus(video: VimeoVideo): string {
   if (video.offset < video.size) return 'uploading';
   if (video.transcode === 'error') return 'transcoding_error';
   return video.transcode === 'complete' ? 'available' : 'transcoding';
-}
-
-export function videoLink(video: VimeoVideo): string {
-  return video.privacy.view === 'unlisted' ? `https://vimeo.com/${video.id}/${video.unlistedHash}` : `https://vimeo.com/${video.id}`;
-}
-
-/** The video object as the owner reads it (the fields Crier uses, and enough others to look real). */
-export function videoJson(video: VimeoVideo, origin: string, user: Record<string, unknown> | null): Record<string, unknown> {
-  return {
-    uri: `/videos/${video.id}`,
-    name: video.name,
-    description: video.description,
-    type: 'video',
-    link: videoLink(video),
-    duration: 0,
-    created_time: video.createdTime,
-    privacy: { view: video.privacy.view, embed: video.privacy.embed, comments: video.privacy.comments, download: false, add: true },
-    status: legacyStatus(video),
-    upload: {
-      status: uploadStatus(video),
-      approach: 'tus',
-      upload_link: `${origin}/tus/files/${video.uploadToken}`,
-      size: video.size,
-      form: null,
-      complete_uri: null,
-      link: null,
-      redirect_url: null,
-    },
-    transcode: video.transcode ? { status: video.transcode } : null,
-    user,
-    stats: { plays: video.plays },
-    metadata: {
-      connections: {
-        comments: { uri: `/videos/${video.id}/comments`, options: ['GET', 'POST'], total: video.comments.length },
-        likes: { uri: `/videos/${video.id}/likes`, options: ['GET'], total: video.likes },
-      },
-    },
-    resource_key: `video-${video.id}`,
-  };
-}
-
-/** A comment; `replies` is how many answer it (0 for a reply). */
-export function commentJson(comment: VimeoComment, user: Record<string, unknown> | null, replies: number): Record<string, unknown> {
-  return {
-    uri: `/videos/${comment.videoId}/comments/${comment.id}`,
-    type: 'video',
-    text: comment.text,
-    created_on: comment.createdOn,
-    user,
-    metadata: { connections: { replies: { uri: `/videos/${comment.videoId}/comments/${comment.id}/replies`, options: ['GET', 'POST'], total: replies } } },
-    resource_key: `comment-${comment.id}`,
-  };
-}
-
-/**
- * `?fields=uri,upload.status`: only the named fields, dotted paths reaching into objects (Vimeo's
- * field filtering); without the parameter, everything.
- */
-export function pickFields(value: Record<string, unknown>, fields: string | undefined): Record<string, unknown> {
-  if (!fields) return value;
-  const out: Record<string, unknown> = {};
-  for (const path of fields.split(',').map((f) => f.trim()).filter(Boolean)) {
-    let keys = path.split('.');
-    let from: unknown = value;
-    for (const [i, key] of keys.entries()) {
-      from = from && typeof from === 'object' ? (from as Record<string, unknown>)[key] : undefined;
-      // A null object on the way (transcode: null before the upload ends) is answered as that null.
-      if (from === null) keys = keys.slice(0, i + 1);
-      if (from === null || from === undefined) break;
-    }
-    if (from === undefined) continue;
-    let into = out;
-    keys.slice(0, -1).forEach((key) => {
-      if (typeof into[key] !== 'object' || into[key] === null) into[key] = {};
-      into = into[key] as Record<string, unknown>;
-    });
-    into[keys.at(-1)!] = from;
-  }
-  return out;
 }

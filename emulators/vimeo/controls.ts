@@ -1,8 +1,9 @@
-// What a test may ask the Vimeo emulator about its publishing side (copies, never the live state) and
-// the switches it may turn: upload quotas, transcode speed and failures, a stalled tus answer, the
-// rate limit.
-import type { TusHead, TusLog, TusPatch } from './tus.ts';
-import { legacyStatus, uploadStatus, videoLink, type Status, type VideoStore } from './videos.ts';
+// What tests may do beyond the API: ask the Vimeo emulator about its publishing side (copies, never
+// the live state) and turn its switches: upload quotas, transcode speed and failures, a stalled tus
+// answer, the rate limit, another member's comment.
+import type { TusHead, TusLog, TusPatch } from './routes/tus.ts';
+import { videoLink } from './objects.ts';
+import { legacyStatus, uploadStatus, type Status, type VideoStore } from './state.ts';
 
 export interface VimeoVideoView {
   id: string;
