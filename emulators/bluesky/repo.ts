@@ -3,8 +3,8 @@
 import type { Reply } from '../shared/http.ts';
 import { cidForRecord } from './cid.ts';
 import { invalidRequest } from './errors.ts';
-import { jsonPath, LexIssue, RecordValidator, validateKnownRecord, type StrongRefUse } from './lexicon.ts';
-import type { StoredRecord } from './store.ts';
+import { jsonPath, LexIssue, RecordValidator, validateKnownRecord, type StrongRefUse } from './validate/lexicon.ts';
+import type { StoredRecord } from './state.ts';
 import { TID_PATTERN } from './tid.ts';
 import type { PdsWorld } from './xrpc.ts';
 

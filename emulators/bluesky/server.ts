@@ -8,18 +8,19 @@ import { Clock } from '../shared/clock.ts';
 import { FaultQueue, type FaultSpec } from '../shared/faults.ts';
 import { createApp, jsonBody, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { WindowLimiter, type LimitResult } from '../shared/rate.ts';
+import { blueskyControls, type BlueskyCall, type BlueskyControls } from './controls.ts';
 import { faultBody, internalError, invalidRequest, methodNotImplemented, payloadTooLarge, rateLimitExceeded } from './errors.ts';
-import { BLOB_FIELDS } from './lexicon.ts';
-import { commit, prepareWrite } from './repo.ts';
 import { appViewMethods } from './routes/appview.ts';
 import { readMethods } from './routes/read.ts';
 import { sessionMethods } from './routes/session.ts';
 import { writeMethods } from './routes/write.ts';
-import { PdsStore, type AddAccountInput, type StoredBlob, type StoredRecord } from './store.ts';
+import { PdsStore } from './state.ts';
 import { TidGenerator } from './tid.ts';
+import { BLOB_FIELDS } from './validate/lexicon.ts';
 import { authenticate, isReply, type PdsWorld, type RateSpend, type XrpcCall, type XrpcMethod } from './xrpc.ts';
 
-export type { AddAccountInput, AppPassword, StoredRecord } from './store.ts';
+export type { AddAccountInput, AppPassword, StoredRecord } from './state.ts';
+export type { BlueskyCall, BlueskyControls } from './controls.ts';
 export type { FaultSpec } from '../shared/faults.ts';
 
 export interface BlueskyEmulatorOptions extends ListenOptions {
@@ -35,40 +36,11 @@ export interface BlueskyEmulatorOptions extends ListenOptions {
   strictFacets?: boolean;
 }
 
-export interface BlueskyEmulator {
+export interface BlueskyEmulator extends BlueskyControls {
   url: string;
   /** Move it forward to expire sessions or reset rate-limit windows. */
   clock: Clock;
   close(): Promise<void>;
-  addAccount(input: AddAccountInput): { did: string; handle: string };
-  /** Live records in creation order, optionally of one repo. */
-  records(did?: string): StoredRecord[];
-  blobs(did?: string): Array<Omit<StoredBlob, 'bytes'> & { did: string }>;
-  /** Makes an access token answer 400 ExpiredToken from now on. */
-  expireToken(accessJwt: string): void;
-  /** Moves the account to another PDS: its DID document names `url` from the next session answer on. */
-  setPdsEndpoint(did: string, url: string): void;
-  /** Revokes every refresh token of the account: the next refreshSession answers ExpiredToken. */
-  revokeSessions(did: string): void;
-  failNext(fault: FaultSpec): void;
-  /**
-   * Writes a record into an account's repository as its owner would from another app (a reply or a
-   * like from another user, a follow, a profile), validated like createRecord. Returns its uri and cid.
-   */
-  addRecord(did: string, collection: string, record: Record<string, unknown>): { uri: string; cid: string };
-  /** How many people bookmarked a post (the AppView's bookmarkCount). */
-  setBookmarks(uri: string, count: number): void;
-  /** Every XRPC call, in order: method name, query parameters, JSON body, the caller's DID and the status answered. */
-  calls(): BlueskyCall[];
-}
-
-export interface BlueskyCall {
-  nsid: string;
-  method: string;
-  params: Record<string, unknown>;
-  body: unknown;
-  did: string | undefined;
-  status: number;
 }
 
 export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): Promise<BlueskyEmulator> {
@@ -141,45 +113,7 @@ export async function startBlueskyEmulator(opts: BlueskyEmulatorOptions = {}): P
 
   const server = await listen(app, opts);
   world.url = server.url;
-  return {
-    url: server.url,
-    clock,
-    close: () => server.close(),
-    addAccount: (input) => {
-      const account = world.store.addAccount(input);
-      commit(world, account.did);
-      return { did: account.did, handle: account.handle };
-    },
-    records: (did) => structuredClone(world.store.records.filter((r) => did === undefined || r.did === did)),
-    blobs: (did) =>
-      [...world.store.blobs.entries()]
-        .filter(([owner]) => did === undefined || owner === did)
-        .flatMap(([owner, blobs]) => [...blobs.values()].map(({ cid, mimeType, size }) => ({ did: owner, cid, mimeType, size }))),
-    expireToken: (accessJwt) => world.store.expiredTokens.add(accessJwt),
-    setPdsEndpoint: (did, url) => {
-      const account = world.store.accounts.get(did);
-      if (!account) throw new Error(`no account ${did}`);
-      account.pdsEndpoint = url;
-    },
-    revokeSessions: (did) => {
-      for (const [id, session] of world.store.refreshSessions) if (session.did === did) world.store.refreshSessions.delete(id);
-    },
-    failNext: (fault) => faults.add(fault),
-    addRecord: (did, collection, record) => {
-      if (!world.store.accounts.has(did)) throw new Error(`no account ${did}`);
-      const prepared = prepareWrite(world, did, collection, record, undefined);
-      if (isReply(prepared)) throw new Error(`invalid record: ${JSON.stringify(prepared.body)}`);
-      const rkey = collection === 'app.bsky.actor.profile' ? 'self' : world.tids.next(clock.now());
-      const uri = `at://${did}/${collection}/${rkey}`;
-      const existing = world.store.getRecord(did, collection, rkey);
-      if (existing) world.store.records.splice(world.store.records.indexOf(existing), 1);
-      world.store.records.push({ uri, cid: prepared.cid, did, collection, rkey, value: prepared.value, indexedAt: clock.iso() });
-      commit(world, did);
-      return { uri, cid: prepared.cid };
-    },
-    setBookmarks: (uri, count) => world.store.bookmarks.set(uri, count),
-    calls: () => structuredClone(calls),
-  };
+  return { url: server.url, clock, close: () => server.close(), ...blueskyControls(world, calls, faults) };
 }
 
 /** Spends rate-limit points, then runs the handler; responses carry the tightest limit's headers. */

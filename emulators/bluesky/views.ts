@@ -1,7 +1,7 @@
 // The AppView's hydrated views of what the repositories hold (app.bsky.feed.defs, app.bsky.actor.defs):
 // posts with their author and counts, profiles with follower counts, embed views. Counts are computed
 // from every hosted repository's like, repost, follow and post records, as an AppView indexes them.
-import type { StoredRecord } from './store.ts';
+import type { StoredRecord } from './state.ts';
 import type { PdsWorld } from './xrpc.ts';
 
 const POST = 'app.bsky.feed.post';

@@ -2,12 +2,12 @@
 // and the bearer-token checks of the reference PDS's auth verifier.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
-import { isPlainObject, jsonBody, type Reply } from '../shared/http.ts';
+import { isPlainObject, type Reply } from '../shared/http.ts';
 import type { WindowLimiter } from '../shared/rate.ts';
-import { authMissing, expiredToken, invalidRequest, invalidToken } from './errors.ts';
+import { authMissing, expiredToken, invalidToken } from './errors.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
-import type { Limits } from './lexicon.ts';
-import type { Account, PdsStore } from './store.ts';
+import type { Limits } from './validate/lexicon.ts';
+import type { Account, PdsStore } from './state.ts';
 import type { TidGenerator } from './tid.ts';
 
 export const SCOPE = {
@@ -121,28 +121,4 @@ export function authenticate(world: PdsWorld, kind: 'access' | 'refresh', header
 
 export function isReply(value: unknown): value is Reply {
   return isPlainObject(value) && typeof value.status === 'number';
-}
-
-/** The JSON object body of a procedure, or the error the PDS gives instead. */
-export function inputObject(call: XrpcCall): Record<string, unknown> | Reply {
-  if (!call.contentType.startsWith('application/json')) {
-    return invalidRequest(call.contentType ? `Wrong request encoding (Content-Type): ${call.contentType}` : 'Request encoding (Content-Type) required but not provided');
-  }
-  const body = jsonBody(call.body);
-  if (!isPlainObject(body)) return invalidRequest('Request body must be a JSON object');
-  return body;
-}
-
-/** Checks required keys and string types of an input or params object, in the lexicon wording. */
-export function requireStrings(obj: Record<string, unknown>, required: string[], optional: string[] = []): Reply | undefined {
-  for (const key of required) {
-    if (obj[key] === undefined) return invalidRequest(`Missing required key "${key}" at $`);
-  }
-  for (const key of [...required, ...optional]) {
-    const value = obj[key];
-    if (value !== undefined && typeof value !== 'string') {
-      return invalidRequest(`Expected string value type at $.${key} (got ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
-    }
-  }
-  return undefined;
 }

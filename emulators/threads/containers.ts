@@ -1,7 +1,7 @@
 // Container life on the emulator clock: IN_PROGRESS until its processing time has passed (and its
 // video fetched), then FINISHED; ERROR when the media could not be fetched or processed; EXPIRED when
 // not published within 24 h; PUBLISHED once published. A carousel is ready when all its children are.
-import type { ContainerStatus, ThreadsContainer, ThreadsWorld } from './world.ts';
+import type { ContainerStatus, ThreadsContainer, ThreadsWorld } from './state.ts';
 
 export function statusOf(world: ThreadsWorld, container: ThreadsContainer): { status: ContainerStatus; errorMessage?: string } {
   const now = world.clock.now();

@@ -46,3 +46,26 @@ export const redirectMismatch = (): Reply =>
 export const invalidParameter = (message: string): Reply => metaError(message, 100);
 export const serverError = (status = 500): Reply => metaError('An unexpected error has occurred. Please retry your request later.', 2, undefined, status);
 export const unknownPath = (): Reply => metaError('Unknown path components', 2500);
+
+// Graph node and parameter errors.
+
+/** A refused parameter or field of a Threads node: code 100 with Threads' exception type. */
+export const invalidThreadsParameter = (message: string, subcode?: number): Reply => metaError(message, 100, subcode, 400, 'THApiException');
+
+export const nonexistingField = (field: string, node: string): Reply =>
+  invalidThreadsParameter(`(#100) Tried accessing nonexisting field (${field}) on node type (${node})`);
+
+/** Graph's answer for an id that is not there or not the caller's. */
+export const objectNotFound = (id: string): Reply =>
+  metaError(`Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100, 33, 400, 'GraphMethodException');
+
+export const missingPermission = (scope: string): Reply =>
+  metaError(`(#10) The user has not granted the ${scope} permission.`, 10, undefined, 403);
+
+/** threads_publish of a container Threads does not know, or is still processing (Meta's threads_api issue #70). */
+export const mediaNotFound = (id: string): Reply => ({
+  status: 400,
+  body: { error: { message: 'The requested resource does not exist', type: 'OAuthException', code: 24, error_subcode: 4279009, is_transient: false, error_user_title: 'Media Not Found', error_user_msg: `The media with id ${id} cannot be found.`, fbtrace_id: randomBytes(8).toString('base64url') } },
+});
+
+export const isReply = (value: unknown): value is Reply => typeof value === 'object' && value !== null && 'status' in value;

@@ -8,21 +8,23 @@ import { FaultQueue } from '../shared/faults.ts';
 import { createApp, firstValues, listen, send, type ListenOptions } from '../shared/http.ts';
 import type { FetchMedia } from '../shared/media-fetch.ts';
 import { oauthControls, OAuthServer, tokenCallsOf, type OAuthEmulatorControls } from '../shared/oauth.ts';
+import { accountControls, type AccountControls } from './controls/accounts.ts';
+import { engagementControls, type EngagementControls } from './controls/engagement.ts';
+import { publishingControls, type PublishingControls } from './controls/publishing.ts';
 import { metaError, serverError, unknownPath } from './errors.ts';
-import { oauthRoutes } from './routes/oauth.ts';
-import { paramsOf } from './routes/params.ts';
-import { profileRoutes } from './routes/profile.ts';
-import { nodeRoutes } from './routes/nodes.ts';
-import { publishingRoutes } from './routes/publishing.ts';
-import type { ThreadsRoute } from './routes/route.ts';
-import { publishingControls, type PublishingControls } from './controls.ts';
-import { engagementControls, type EngagementControls } from './engagement-controls.ts';
 import { deleteRoutes } from './routes/delete.ts';
 import { insightRoutes } from './routes/insights.ts';
+import { nodeRoutes } from './routes/nodes.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { profileRoutes } from './routes/profile.ts';
+import { publishingRoutes } from './routes/publishing.ts';
 import { replyRoutes } from './routes/replies.ts';
-import type { PublishingSettings, ThreadsSettings, ThreadsUser, ThreadsWorld } from './world.ts';
+import type { ThreadsRoute } from './routes/route.ts';
+import type { PublishingSettings, ThreadsSettings, ThreadsWorld } from './state.ts';
+import { paramsOf } from './validate.ts';
 
-export type { ThreadsUser, ThreadsSettings, ThreadsMedia, ThreadsContainer, PublishingSettings, UserInsights } from './world.ts';
+export type { ThreadsUser, ThreadsSettings, ThreadsMedia, ThreadsContainer, PublishingSettings, UserInsights } from './state.ts';
+export type { AddThreadsUserInput } from './controls/accounts.ts';
 export type { SentWebhook } from './webhooks.ts';
 
 export interface ThreadsEmulatorOptions extends ListenOptions, Partial<ThreadsSettings> {
@@ -46,32 +48,17 @@ export interface ThreadsCall {
   status: number;
 }
 
-export interface AddThreadsUserInput {
-  id?: string;
-  username?: string;
-  name?: string;
-  /** null: the user has no picture (the field is then absent from /me). */
-  profilePictureUrl?: string | null;
-  biography?: string;
-  isVerified?: boolean;
-}
-
 /**
  * The common controls (an app is a Threads app id and secret with its valid OAuth redirect URIs;
  * clock: also ages a long-lived token past 24 h; revokeUser: every token of theirs answers 190/458;
  * omitNextRefreshToken: no effect, Threads has no refresh tokens) and these.
  */
-export interface ThreadsEmulator extends OAuthEmulatorControls, PublishingControls, EngagementControls {
+export interface ThreadsEmulator extends OAuthEmulatorControls, AccountControls, PublishingControls, EngagementControls {
   /** Every request answered, in order. */
   calls(): ThreadsCall[];
-  addUser(input?: AddThreadsUserInput): ThreadsUser;
-  /** Issues a long-lived token directly (tests that skip the browser flow), issued now on the emulator clock. */
-  issueLongLived(userId: string, clientId: string, scopes?: string[]): string;
   /** Token calls by grant: authorization_code, th_exchange_token, th_refresh_token. */
   tokenCalls(grant?: string): { grant: string; clientId: string; at: number }[];
 }
-
-let idCounter = 0;
 
 /** X-App-Usage: call_count, total_cputime, total_time as percentages; here from the calls answered (Meta's floor: 4800 x 10 impressions). */
 const appUsage = (calls: number) => {
@@ -130,33 +117,13 @@ export async function startThreadsEmulator(opts: ThreadsEmulatorOptions = {}): P
   app.setErrorHandler((_error, _req, reply) => send(reply, serverError()));
 
   const server = await listen(app, opts);
-  const addUser = (input: AddThreadsUserInput = {}): ThreadsUser => {
-    idCounter += 1;
-    // Numeric ids below 2^53, so user_id (a JSON number) survives any JSON parser.
-    const id = input.id ?? String(2_000_000_000_000_000 + Date.now() % 1_000_000_000 * 1000 + idCounter);
-    const username = input.username ?? `threads_user_${idCounter}`;
-    const user: ThreadsUser = {
-      id,
-      username,
-      name: input.name ?? username.replace(/_/g, ' '),
-      profilePictureUrl: input.profilePictureUrl === undefined ? `https://scontent.cdninstagram.com/v/t51/${id}.jpg` : input.profilePictureUrl,
-      biography: input.biography ?? '',
-      isVerified: input.isVerified ?? false,
-    };
-    world.users.set(id, user);
-    return structuredClone(user);
-  };
+  const accounts = accountControls(world);
   return {
     ...oauthControls(oauth, server, faults),
-    addUser,
-    issueLongLived: (userId, clientId, scopes = ['threads_basic', 'threads_content_publish']) => {
-      const { accessToken } = oauth.issue(userId, clientId, scopes, false, settings.longLivedSecs);
-      world.longLived.add(accessToken);
-      return accessToken;
-    },
+    ...accounts,
     tokenCalls: tokenCallsOf(oauth),
     calls: () => structuredClone(calls),
     ...publishingControls(world),
-    ...engagementControls(world, addUser),
+    ...engagementControls(world, accounts.addUser),
   };
 }

@@ -5,7 +5,7 @@
 // Threads app secret in X-Hub-Signature-256. A redelivery sends the same body again.
 import { metaSignature } from '../shared/meta-signature.ts';
 import { metaTime } from './routes/nodes.ts';
-import type { ThreadsMedia, ThreadsWorld } from './world.ts';
+import type { ThreadsMedia, ThreadsWorld } from './state.ts';
 
 export interface RepliesWebhookInput {
   /** The app's callback URL (Crier's /inbound/threads). */

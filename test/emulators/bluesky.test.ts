@@ -3,8 +3,8 @@
 // installed, the official client is also run against it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/index.ts';
-import { BLOB_FIELDS } from '../../emulators/bluesky/lexicon.ts';
+import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/bluesky/server.ts';
+import { BLOB_FIELDS } from '../../emulators/bluesky/validate/lexicon.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000003080600000000000000', 'hex');
 
@@ -166,6 +166,25 @@ describe('server and sessions', () => {
     assert.ok(Number(last?.headers.get('ratelimit-reset')) > Date.now() / 1000);
     pds.clock.advance(5 * 60 * 1000);
     assert.equal((await xrpc('com.atproto.server.createSession', { body: { identifier: 'busy.test', password: 'pw' } })).status, 200);
+  });
+
+  // Rate-limits guide: createSession is limited "per account", so the handle, the email address and
+  // the DID of one account draw on one allowance.
+  it('counts logins by handle, email and DID against one allowance per account', async () => {
+    const { did } = pds.addAccount({ handle: 'many-names.test', email: 'many@example.com', password: 'pw' });
+    const login = (identifier: string) => xrpc('com.atproto.server.createSession', { body: { identifier, password: 'pw' } });
+    const statuses: number[] = [];
+    for (const identifier of ['many-names.test', 'MANY@example.com', did]) {
+      for (let i = 0; i < 10; i++) statuses.push((await login(identifier)).status);
+    }
+    assert.deepEqual(statuses, Array(30).fill(200));
+    const refused = await login('many@example.com');
+    assert.deepEqual([refused.status, refused.body], [429, { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }]);
+    assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+    assert.equal((await login(did)).status, 429);
+    pds.addAccount({ handle: 'neighbour.test', password: 'pw' });
+    assert.equal((await login('neighbour.test')).status, 200, 'another account keeps its own allowance');
+    pds.clock.advance(5 * 60 * 1000);
   });
 });
 

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
+import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/threads/server.ts';
 
 const APP = { clientId: '990602627938098', clientSecret: 'threads-app-secret', redirectUris: ['https://app.example.com/threads/cb'] };
 const REDIRECT = APP.redirectUris[0]!;
@@ -231,6 +231,19 @@ describe('publishing', () => {
     assert.deepEqual(limit.body, { data: [{ quota_usage: 1, config: { quota_total: 250, quota_duration: 86400 } }] });
   });
 
+  // User reference, GET /{threads-user-id}/threads: since must be at least 1688540400 and before
+  // until; until not later than now and after since.
+  test('a user\'s posts and replies refuse a since before 1688540400, an until in the future, a since not before until', async () => {
+    const now = Math.floor(threads.clock.now() / 1000);
+    refusal(await read('/v1.0/me/threads', { since: '1688540399' }), 100);
+    refusal(await read('/v1.0/me/replies', { since: '1600000000' }), 100);
+    refusal(await read('/v1.0/me/threads', { until: String(now + 3600) }), 100);
+    refusal(await read('/v1.0/me/threads', { since: String(now - 60), until: String(now - 120) }), 100);
+    refusal(await read('/v1.0/me/threads', { since: String(now - 60), until: String(now - 60) }), 100);
+    const bounded = await read('/v1.0/me/threads', { since: '1688540400', until: String(now) });
+    assert.equal(bounded.status, 200, JSON.stringify(bounded.body));
+  });
+
   test('container refusals: missing text, over 500 characters, 6 links, a bad reply_control, a 1-item carousel, another user\'s path, no publish permission', async () => {
     refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT' }), 100);
     refusal(await post(`/v1.0/${user.id}/threads`, { media_type: 'TEXT', text: 'a'.repeat(499) + '😀' }), 100);
@@ -383,6 +396,10 @@ describe('threads emulator: replies, conversation, delete, insights and the repl
       ['followers_count', { value: 9 }],
     ]);
     refusal(await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'likes', since: '1700000000', until }), 100);
+    // Insights reference: follower_demographics "is not compatible with the since and until parameters".
+    refusal(await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'follower_demographics', since, until }), 100);
+    refusal(await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'likes,follower_demographics', since }), 100);
+    assert.equal((await call('GET', `/v1.0/${user.id}/threads_insights`, { metric: 'follower_demographics' })).status, 200);
     refusal(await call('GET', `/v1.0/${post.id}/insights`, { metric: 'likes' }, threads.issueLongLived(user.id, APP.clientId, ['threads_basic'])), 10);
   });
 

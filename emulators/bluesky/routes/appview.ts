@@ -1,11 +1,11 @@
 // The AppView methods Crier reads through the account's PDS (which proxies app.bsky.* to the
 // AppView): an author's feed, a post's thread, posts by URI and a profile, computed from the records
 // the emulator hosts. Other app.bsky.* methods still answer "No service configured".
-import type { Reply } from '../../shared/http.ts';
 import { invalidRequest, xrpcError } from '../errors.ts';
-import type { StoredRecord } from '../store.ts';
+import type { StoredRecord } from '../state.ts';
+import { intParam, requireStrings } from '../validate/params.ts';
 import { postView, profileViewBasic, profileViewDetailed } from '../views.ts';
-import { requireStrings, type PdsWorld, type XrpcMethod } from '../xrpc.ts';
+import type { PdsWorld, XrpcMethod } from '../xrpc.ts';
 
 const POST = 'app.bsky.feed.post';
 const REPOST = 'app.bsky.feed.repost';
@@ -151,13 +151,4 @@ function keptBy(filter: string, record: StoredRecord, did: string): boolean {
     default:
       return true;
   }
-}
-
-function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number): number | Reply {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) return invalidRequest(`Expected integer value type at $.${name} (got ${JSON.stringify(raw)})`);
-  if (value < min) return invalidRequest(`integer too small (minimum ${min}, got ${value}) at $.${name}`);
-  if (value > max) return invalidRequest(`integer too big (maximum ${max}, got ${value}) at $.${name}`);
-  return value;
 }

@@ -2,7 +2,8 @@
 // com.atproto.identity.resolveHandle.
 import { invalidRequest } from '../errors.ts';
 import { recordView } from '../repo.ts';
-import { requireStrings, type PdsWorld, type XrpcMethod } from '../xrpc.ts';
+import { intParam, requireStrings } from '../validate/params.ts';
+import type { PdsWorld, XrpcMethod } from '../xrpc.ts';
 
 export function readMethods(world: PdsWorld): XrpcMethod[] {
   const { store } = world;
@@ -32,10 +33,8 @@ export function readMethods(world: PdsWorld): XrpcMethod[] {
       handler: ({ params }) => {
         const problem = requireStrings(params, ['repo', 'collection'], ['cursor']);
         if (problem) return problem;
-        const limit = params.limit === undefined ? 50 : Number(params.limit);
-        if (!Number.isInteger(limit)) return invalidRequest(`Expected integer value type at $.limit (got ${JSON.stringify(params.limit)})`);
-        if (limit < 1) return invalidRequest(`integer too small (minimum 1, got ${limit}) at $.limit`);
-        if (limit > 100) return invalidRequest(`integer too big (maximum 100, got ${limit}) at $.limit`);
+        const limit = intParam(params.limit, 'limit', 50, 1, 100);
+        if (typeof limit !== 'number') return limit;
         const account = store.findAccount(params.repo as string);
         if (!account) return invalidRequest(`Could not find repo: ${params.repo}`);
         const reverse = params.reverse === 'true';

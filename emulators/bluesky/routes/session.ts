@@ -1,7 +1,8 @@
 // com.atproto.server.*: describeServer, createSession, refreshSession, getSession, deleteSession.
 import { authRequired, expiredToken, invalidRequest } from '../errors.ts';
-import type { Account } from '../store.ts';
-import { inputObject, isReply, issueSession, REFRESH_GRACE_MS, requireStrings, SCOPE, type PdsWorld, type XrpcMethod } from '../xrpc.ts';
+import type { Account } from '../state.ts';
+import { inputObject, requireStrings } from '../validate/params.ts';
+import { isReply, issueSession, REFRESH_GRACE_MS, SCOPE, type PdsWorld, type XrpcMethod } from '../xrpc.ts';
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
@@ -47,10 +48,13 @@ export function sessionMethods(world: PdsWorld): XrpcMethod[] {
       nsid: 'com.atproto.server.createSession',
       type: 'procedure',
       auth: 'none',
-      // Per identifier: 30 logins per 5 minutes and 300 per day, as on bsky.social.
+      // 30 logins per 5 minutes and 300 per day "per account" (rate-limits guide): the handle, the
+      // email and the DID of one account share the allowance. An identifier that names no account
+      // is counted by itself, so guessing at unknown names is limited too.
       rateLimits: (call) => {
         const body = inputObject(call);
-        const key = `login:${isReply(body) ? '' : String(body.identifier ?? '').toLowerCase()}`;
+        const identifier = isReply(body) ? '' : String(body.identifier ?? '');
+        const key = `login:${store.findAccount(identifier)?.did ?? identifier.toLowerCase()}`;
         return [
           { key: `${key}:5m`, limit: 30, windowMs: 5 * MINUTE, points: 1 },
           { key: `${key}:1d`, limit: 300, windowMs: DAY, points: 1 },

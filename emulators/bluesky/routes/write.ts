@@ -4,8 +4,9 @@ import { rawBody, type Reply } from '../../shared/http.ts';
 import { cidForBlob } from '../cid.ts';
 import { authRequired, internalError, invalidRequest, payloadTooLarge } from '../errors.ts';
 import { checkCollection, checkRecordKey, commit, currentCommitCid, prepareWrite } from '../repo.ts';
-import type { Account } from '../store.ts';
-import { inputObject, isReply, requireStrings, type AuthedCall, type PdsWorld, type RateSpend, type XrpcMethod } from '../xrpc.ts';
+import type { Account } from '../state.ts';
+import { inputObject, requireStrings } from '../validate/params.ts';
+import { isReply, type AuthedCall, type PdsWorld, type RateSpend, type XrpcMethod } from '../xrpc.ts';
 
 const HOUR = 60 * 60 * 1000;
 

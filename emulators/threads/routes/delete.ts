@@ -3,9 +3,10 @@
 // GET /me/threads_publishing_limit?fields=delete_quota_usage,delete_config, publishing.ts). Deleting a
 // root leaves the replies below it in place (their root_post still names it).
 import type { Reply } from '../../shared/http.ts';
-import { metaError } from '../errors.ts';
-import type { ThreadsWorld } from '../world.ts';
-import { callerOf, isReply, missingPermission, objectNotFound, paramsOf } from './params.ts';
+import { isReply, metaError, missingPermission, objectNotFound } from '../errors.ts';
+import type { ThreadsWorld } from '../state.ts';
+import { paramsOf, versionProblem } from '../validate.ts';
+import { callerOf } from './caller.ts';
 import type { ThreadsRoute } from './route.ts';
 
 export function deleteRoutes(world: ThreadsWorld): ThreadsRoute[] {
@@ -14,7 +15,8 @@ export function deleteRoutes(world: ThreadsWorld): ThreadsRoute[] {
     url: '/:version/:id',
     handler: (req) => {
       const params = paramsOf(req);
-      if (!/^v\d+\.\d+$/.test(req.params.version ?? '')) return objectNotFound(req.params.version ?? '');
+      const badVersion = versionProblem(req.params.version);
+  if (badVersion) return badVersion;
       const caller = callerOf(world, req, params);
       if (isReply(caller)) return caller;
       if (!caller.scopes.includes('threads_delete')) return missingPermission('threads_delete');

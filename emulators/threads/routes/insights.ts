@@ -5,22 +5,23 @@
 // range (followers_count: the current total, whatever the range). since/until are refused before
 // 2024-04-13 (1712991600); without them the range is yesterday through today.
 import type { Reply } from '../../shared/http.ts';
-import { metaError } from '../errors.ts';
-import { POST_METRICS, USER_METRICS, type PostMetric, type ThreadsMedia, type ThreadsWorld, type UserInsightsDay } from '../world.ts';
-import { metaTime, timeParam } from './nodes.ts';
-import { callerOf, isReply, missingPermission, objectNotFound, paramsOf, type Caller } from './params.ts';
+import { invalidThreadsParameter, isReply, missingPermission, objectNotFound } from '../errors.ts';
+import { POST_METRICS, USER_METRICS, type PostMetric, type ThreadsMedia, type ThreadsWorld, type UserInsightsDay } from '../state.ts';
+import { demographicsRangeProblem, metricsOf, paramsOf, timeParam, versionProblem } from '../validate.ts';
+import { callerOf, type Caller } from './caller.ts';
+import { metaTime } from './nodes.ts';
 import type { ThreadsRequest, ThreadsRoute } from './route.ts';
 
 /** Insights doc: user insights since/until do not work before April 13, 2024. */
 const EARLIEST_SECS = 1712991600;
 const DAY_MS = 86_400_000;
 
-const invalid = (message: string) => metaError(message, 100, undefined, 400, 'THApiException');
 const TITLES: Record<string, string> = { views: 'Views', likes: 'Likes', replies: 'Replies', reposts: 'Reposts', quotes: 'Quotes', shares: 'Shares', clicks: 'Clicks', followers_count: 'Followers count' };
 
 export function insightRoutes(world: ThreadsWorld): ThreadsRoute[] {
   const insightsCaller = (req: ThreadsRequest, params: Record<string, string | undefined>, pathUser?: string): Caller | Reply => {
-    if (!/^v\d+\.\d+$/.test(req.params.version ?? '')) return objectNotFound(req.params.version ?? '');
+    const badVersion = versionProblem(req.params.version);
+  if (badVersion) return badVersion;
     const caller = callerOf(world, req, params, pathUser);
     if (isReply(caller)) return caller;
     return caller.scopes.includes('threads_manage_insights') ? caller : missingPermission('threads_manage_insights');
@@ -49,13 +50,6 @@ export function insightRoutes(world: ThreadsWorld): ThreadsRoute[] {
   ];
 }
 
-function metricsOf(value: string | undefined, known: readonly string[]): string[] | Reply {
-  const metrics = (value ?? '').split(',').map((m) => m.trim()).filter(Boolean);
-  if (metrics.length === 0) return invalid('(#100) The parameter metric is required');
-  const unknown = metrics.find((m) => !known.includes(m));
-  return unknown ? invalid(`(#100) metric[0] must be one of the following values: ${known.join(', ')}`) : metrics;
-}
-
 /** `replies` on a root counts every reply below it; on a reply, its direct replies (insights doc). */
 function repliesCount(world: ThreadsWorld, media: ThreadsMedia): number {
   if (media.rootId !== media.id) return world.publishing.media.filter((m) => m.replyToId === media.id).length;
@@ -80,11 +74,13 @@ function mediaInsights(world: ThreadsWorld, media: ThreadsMedia, metric: string 
 function userInsights(world: ThreadsWorld, userId: string, params: Record<string, string | undefined>): Reply {
   const metrics = metricsOf(params.metric, USER_METRICS);
   if (!Array.isArray(metrics)) return metrics;
+  const badRange = demographicsRangeProblem(metrics, params);
+  if (badRange) return badRange;
   const now = world.clock.now();
   const since = timeParam(params.since) ?? Math.floor(now / DAY_MS - 1) * DAY_MS;
   const until = timeParam(params.until) ?? now;
-  if (since < EARLIEST_SECS * 1000 || until < EARLIEST_SECS * 1000) return invalid(`(#100) since and until must not be before ${EARLIEST_SECS} (April 13, 2024)`);
-  if (since > until) return invalid('(#100) since must be before until');
+  if (since < EARLIEST_SECS * 1000 || until < EARLIEST_SECS * 1000) return invalidThreadsParameter(`(#100) since and until must not be before ${EARLIEST_SECS} (April 13, 2024)`);
+  if (since > until) return invalidThreadsParameter('(#100) since must be before until');
   const insights = world.engagement.userInsights.get(userId) ?? { followersCount: 0, days: [] };
   const days = insights.days.filter((d) => {
     const start = Date.parse(`${d.day}T00:00:00Z`);

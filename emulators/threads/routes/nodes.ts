@@ -4,14 +4,13 @@
 // GET /{media-id}/replies (a post's replies) shares its path with the user's replies: replies.ts.
 import type { Reply } from '../../shared/http.ts';
 import { statusOf } from '../containers.ts';
-import { metaError } from '../errors.ts';
-import type { ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../world.ts';
+import { isReply, nonexistingField, objectNotFound } from '../errors.ts';
+import type { ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../state.ts';
+import { listRangeProblem, paramsOf, timeParam, versionProblem } from '../validate.ts';
+import { callerOf } from './caller.ts';
 import { pageOf } from './paging.ts';
-import { callerOf, isReply, objectNotFound, paramsOf } from './params.ts';
 import { mediaRepliesOf } from './replies.ts';
 import type { ThreadsRequest, ThreadsRoute } from './route.ts';
-
-const invalidField = (field: string, node: string): Reply => metaError(`(#100) Tried accessing nonexisting field (${field}) on node type (${node})`, 100, undefined, 400, 'THApiException');
 
 /** Meta's timestamp format: 2024-07-01T12:00:00+0000. */
 export const metaTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -60,7 +59,7 @@ export function pick<T>(node: T, fields: string, known: Record<string, (n: T) =>
   const values: Record<string, unknown> = {};
   for (const field of fields.split(',').map((f) => f.trim()).filter(Boolean)) {
     const read = known[field];
-    if (!read) return { refused: invalidField(field, type) };
+    if (!read) return { refused: nonexistingField(field, type) };
     const value = read(node);
     if (value !== undefined) values[field] = value;
   }
@@ -79,7 +78,8 @@ export function nodeRoutes(world: ThreadsWorld): ThreadsRoute[] {
 function readNode(world: ThreadsWorld, req: ThreadsRequest): Reply {
   const params = paramsOf(req);
   const id = req.params.id!;
-  if (!/^v\d+\.\d+$/.test(req.params.version ?? '')) return objectNotFound(req.params.version ?? '');
+  const badVersion = versionProblem(req.params.version);
+  if (badVersion) return badVersion;
   const caller = callerOf(world, req, params);
   if (isReply(caller)) return caller;
   const container = world.publishing.containers.get(id);
@@ -102,20 +102,14 @@ function readContainer(world: ThreadsWorld, container: ThreadsContainer, fields:
   return { status: 200, body: { ...out.values, id: container.id } };
 }
 
-/** Epoch seconds or a date string, as Graph's since/until take them. */
-export function timeParam(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? date : undefined;
-}
-
 function listOf(world: ThreadsWorld, req: ThreadsRequest, replies: boolean): Reply {
   const params = paramsOf(req);
-  if (!/^v\d+\.\d+$/.test(req.params.version ?? '')) return objectNotFound(req.params.version ?? '');
+  const badVersion = versionProblem(req.params.version);
+  if (badVersion) return badVersion;
   const caller = callerOf(world, req, params, req.params.id);
   if (isReply(caller)) return caller;
+  const badRange = listRangeProblem(params, world.clock.now());
+  if (badRange) return badRange;
   const since = timeParam(params.since) ?? -Infinity;
   const until = timeParam(params.until) ?? Infinity;
   const all = world.publishing.media

@@ -12,7 +12,7 @@ import {
   badClientSecret, expiredCode, expiredToken, invalidCode, invalidParameter, invalidToken, metaError, missingClientId,
   redirectMismatch, revokedToken, unknownApp, usedCode,
 } from '../errors.ts';
-import type { ThreadsWorld } from '../world.ts';
+import type { ThreadsWorld } from '../state.ts';
 import type { ThreadsRoute } from './route.ts';
 
 export const THREADS_SCOPES = new Set([

@@ -3,7 +3,7 @@
 // requested fields are returned (id when `fields` is absent), as Graph nodes do.
 import { checkToken } from './oauth.ts';
 import { invalidParameter, metaError, noActiveToken, unknownPath } from '../errors.ts';
-import type { ThreadsUser, ThreadsWorld } from '../world.ts';
+import type { ThreadsUser, ThreadsWorld } from '../state.ts';
 import type { ThreadsRoute } from './route.ts';
 
 const FIELDS: Record<string, (user: ThreadsUser) => unknown> = {

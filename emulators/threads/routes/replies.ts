@@ -4,10 +4,12 @@
 // threads_read_replies, and read replies under posts of the caller only. Replies carry no author id
 // and no like count: the author is `username`.
 import type { Reply } from '../../shared/http.ts';
-import type { ThreadsMedia, ThreadsWorld } from '../world.ts';
+import { isReply, missingPermission, objectNotFound } from '../errors.ts';
+import type { ThreadsMedia, ThreadsWorld } from '../state.ts';
+import { paramsOf, versionProblem } from '../validate.ts';
+import { callerOf } from './caller.ts';
 import { mediaNodeFields, pick } from './nodes.ts';
 import { pageOf } from './paging.ts';
-import { callerOf, isReply, missingPermission, objectNotFound, paramsOf } from './params.ts';
 import type { ThreadsRequest, ThreadsRoute } from './route.ts';
 
 export function replyRoutes(world: ThreadsWorld): ThreadsRoute[] {
@@ -39,7 +41,8 @@ function descendantsOf(world: ThreadsWorld, id: string): ThreadsMedia[] {
 
 export function mediaRepliesOf(world: ThreadsWorld, req: ThreadsRequest, conversation: boolean): Reply {
   const params = paramsOf(req);
-  if (!/^v\d+\.\d+$/.test(req.params.version ?? '')) return objectNotFound(req.params.version ?? '');
+  const badVersion = versionProblem(req.params.version);
+  if (badVersion) return badVersion;
   const caller = callerOf(world, req, params);
   if (isReply(caller)) return caller;
   const media = world.publishing.media.find((m) => m.id === req.params.id);

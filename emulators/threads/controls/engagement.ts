@@ -2,9 +2,9 @@
 // itself) under a post, seeded posts of kinds Crier cannot publish, the figures insights answer,
 // the deletions made, and the `replies` webhook sent to a callback URL.
 import { randomBytes } from 'node:crypto';
-import { graphId } from './routes/publishing.ts';
-import { notifyReply, sendRepliesWebhook, type RepliesWebhookInput, type SentWebhook } from './webhooks.ts';
-import type { PostMetric, ThreadsMedia, ThreadsUser, ThreadsWorld, UserInsights } from './world.ts';
+import { graphId } from '../routes/publishing.ts';
+import { notifyReply, sendRepliesWebhook, type RepliesWebhookInput, type SentWebhook } from '../webhooks.ts';
+import type { PostMetric, ThreadsMedia, ThreadsUser, ThreadsWorld, UserInsights } from '../state.ts';
 
 export interface AddReplyInput {
   /** The post or reply answered. */

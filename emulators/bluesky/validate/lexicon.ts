@@ -3,7 +3,7 @@
 // Known collections: app.bsky.feed.post (in full), app.bsky.feed.like / repost, app.bsky.actor.profile.
 // Objects are open (unknown keys pass) and so are unions (an unknown `$type` passes), as in atproto.
 import { readFileSync } from 'node:fs';
-import { isCid } from './cid.ts';
+import { isCid } from '../cid.ts';
 
 export type Path = ReadonlyArray<string | number>;
 
@@ -39,7 +39,7 @@ interface BlobField {
 
 /** A blob field's constraints in the vendored official lexicon (description/README.md says which commit). */
 function blobField(nsid: string, def: string, property: string): BlobField {
-  const url = new URL(`./description/lexicons/${nsid.replaceAll('.', '/')}.json`, import.meta.url);
+  const url = new URL(`../description/lexicons/${nsid.replaceAll('.', '/')}.json`, import.meta.url);
   const defs = (JSON.parse(readFileSync(url, 'utf8')) as { defs: Record<string, { properties?: Record<string, BlobField>; record?: { properties: Record<string, BlobField> } }> }).defs;
   const field = (defs[def]?.properties ?? defs[def]?.record?.properties)?.[property];
   if (!field?.accept || typeof field.maxSize !== 'number') throw new Error(`${nsid}#${def}.${property} is not a blob field with accept and maxSize`);

@@ -1,4 +1,4 @@
-// The PDS emulator's in-memory world: accounts and app passwords, refresh-token sessions,
+// The PDS emulator's state: accounts and app passwords, refresh-token sessions,
 // repositories of records, and uploaded blobs.
 import { randomBytes } from 'node:crypto';
 

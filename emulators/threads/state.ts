@@ -1,5 +1,6 @@
-// The state the Threads emulator's routes share: users, the OAuth server, and which tokens are
-// long-lived (only those can be refreshed, once they are 24 hours old by the OAuthServer's records).
+// The Threads emulator's state, shared by its routes and controls: users, the OAuth server, which
+// tokens are long-lived (only those can be refreshed, once 24 hours old), containers and published
+// media, deletions, user insights and the replies webhook subscription.
 import type { FetchMedia } from '../shared/media-fetch.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { OAuthServer } from '../shared/oauth.ts';

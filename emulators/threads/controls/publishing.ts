@@ -1,8 +1,8 @@
 // The test handle of the emulator's publishing side: what was created and published, in order, and
 // one-shot behaviours (a container that fails, expires or never finishes; a FINISHED container whose
 // publish answers "Media Not Found"; the publishing limit spent).
-import { statusOf } from './containers.ts';
-import type { ContainerStatus, ThreadsContainer, ThreadsMedia, ThreadsWorld } from './world.ts';
+import { statusOf } from '../containers.ts';
+import type { ContainerStatus, ThreadsContainer, ThreadsMedia, ThreadsWorld } from '../state.ts';
 
 export interface PublishingControls {
   /** Published posts and replies, in publishing order (copies). */
