@@ -30,3 +30,17 @@ export const tooManyRequests = (): Reply => statusError(429);
 
 /** The token endpoint's errors come back with HTTP 200 unless said otherwise. */
 export const tokenError = (error: string, status = 200): Reply => ({ status, body: { error } });
+
+/**
+ * A posting call Reddit refused: HTTP 200 with `json.errors` as [CODE, message, field] triples (and
+ * `json.ratelimit` next to RATELIMIT); without api_type=json the old jQuery-style answer (not reproduced
+ * in detail).
+ */
+export function refused(form: URLSearchParams, errors: [string, string, string][], ratelimit?: number): Reply {
+  return form.get('api_type') === 'json'
+    ? { status: 200, body: { json: { ...(ratelimit === undefined ? {} : { ratelimit }), errors } } }
+    : { status: 200, body: { jquery: [], success: false } };
+}
+
+/** The authorize page's 400: every problem with the request itself, never a redirect. */
+export const authorizePageError = (reason: string, fields?: string[]): Reply => ({ status: 400, body: { message: 'Bad Request', error: 400, reason, ...(fields ? { fields } : {}) } });

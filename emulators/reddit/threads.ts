@@ -4,8 +4,8 @@
 // left out, and the "continue this thread" stub (id "_", no children) below `depth`.
 // POST|GET /api/morechildren hands the left-out comments back, flat, each with its `depth` and
 // `parent_id` for the caller to rebuild the tree.
-import type { Comment, SubmissionStore } from './submissions.ts';
-import { commentThing, listing } from './submissions.ts';
+import type { Comment, RedditState } from './state.ts';
+import { commentThing, listing } from './things.ts';
 
 /** Reddit's default subtree depth when `depth` is not given (the site shows about ten levels). */
 export const DEFAULT_DEPTH = 10;
@@ -16,19 +16,25 @@ export interface TreeOptions {
   depth: number;
 }
 
-/** A parent's answers in the order `sort` asks (new: newest first; anything else: oldest first). */
-export function childrenOf(store: SubmissionStore, parentName: string, sort: string | undefined): Comment[] {
+/**
+ * A parent's answers in the order `sort` asks, as reddit's SORT_OPERATOR_BY_NAME (r2/models/builder.py):
+ * new newest first, top highest score first (ties oldest first), anything else oldest first (README:
+ * confidence, controversial and qa are not reproduced).
+ */
+export function childrenOf(store: RedditState, parentName: string, sort: string | undefined): Comment[] {
   const kids = store.comments.filter((c) => c.parentId === parentName);
-  return sort === 'new' ? kids.reverse() : kids;
+  if (sort === 'new') return kids.reverse();
+  if (sort === 'top') return kids.sort((a, b) => b.score - a.score);
+  return kids;
 }
 
 /** How many comments hang below `comment`, at any depth. */
-function descendants(store: SubmissionStore, comment: Comment): number {
+function descendants(store: RedditState, comment: Comment): number {
   return childrenOf(store, comment.name, undefined).reduce((sum, c) => sum + 1 + descendants(store, c), 0);
 }
 
 /** The things of one level: comments while `budget` lasts, then one `more` stub for the rest. */
-export function renderLevel(store: SubmissionStore, parentName: string, level: number, opts: TreeOptions, budget: { left: number }): unknown[] {
+export function renderLevel(store: RedditState, parentName: string, level: number, opts: TreeOptions, budget: { left: number }): unknown[] {
   const kids = childrenOf(store, parentName, opts.sort);
   const out: unknown[] = [];
   for (const [index, comment] of kids.entries()) {
@@ -42,7 +48,7 @@ export function renderLevel(store: SubmissionStore, parentName: string, level: n
   return out;
 }
 
-function repliesOf(store: SubmissionStore, comment: Comment, level: number, opts: TreeOptions, budget: { left: number }): unknown {
+function repliesOf(store: RedditState, comment: Comment, level: number, opts: TreeOptions, budget: { left: number }): unknown {
   const hasAnswers = store.comments.some((c) => c.parentId === comment.name);
   if (!hasAnswers) return '';
   if (level + 1 >= opts.depth) {
@@ -53,13 +59,13 @@ function repliesOf(store: SubmissionStore, comment: Comment, level: number, opts
   return answers.length ? listing(answers) : '';
 }
 
-function moreStub(store: SubmissionStore, rest: Comment[], parentName: string, level: number) {
+function moreStub(store: RedditState, rest: Comment[], parentName: string, level: number) {
   const count = rest.reduce((sum, c) => sum + 1 + descendants(store, c), 0);
   return { kind: 'more', data: { count, name: `t1_${rest[0]!.id}`, id: rest[0]!.id, parent_id: parentName, depth: level, children: rest.map((c) => c.id) } };
 }
 
 /** /api/morechildren's things: each comment asked for, then its answers, depth first, flat. */
-export function moreChildren(store: SubmissionStore, linkId: string, ids: string[], sort: string | undefined): unknown[] {
+export function moreChildren(store: RedditState, linkId: string, ids: string[], sort: string | undefined): unknown[] {
   const depthOf = (c: Comment): number => (c.parentId.startsWith('t3_') ? 0 : 1 + depthOf(store.comments.find((p) => p.name === c.parentId)!));
   const out: unknown[] = [];
   const walk = (comment: Comment) => {

@@ -184,3 +184,63 @@ describe('Pinterest emulator: pins after publishing and analytics', () => {
     assert.deepEqual(await get(`/v5/user_account/analytics?start_date=${day(7)}&end_date=${day(0)}`, narrow), { status: 403, body: { code: 29, message: 'You are not permitted to access that resource.' } });
   });
 });
+
+describe('Pinterest emulator: requests held to the description (api-description v5, emulators/pinterest/description/)', () => {
+  const call = async (path: string, accessToken: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`${pin.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${accessToken}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  test('pins/get needs boards:read as well as pins:read, as its security lists', async () => {
+    const user = pin.addUser({});
+    const board = pin.addBoard({ ownerId: user.id });
+    const made = pin.addPin({ boardId: board.id });
+    const pinsOnly = pin.issueToken(user.id, ['pins:read']);
+    assert.deepEqual(await call(`/v5/pins/${made.id}`, pinsOnly), { status: 403, body: { code: 29, message: 'You are not permitted to access that resource.' } });
+    const both = pin.issueToken(user.id, ['boards:read', 'pins:read']);
+    assert.equal((await call(`/v5/pins/${made.id}`, both)).body.id, made.id);
+  });
+
+  test('boards/list answers the boards of the `privacy` asked; a value outside BoardPrivacyFilter is code 1', async () => {
+    const user = pin.addUser({});
+    const open = pin.addBoard({ ownerId: user.id, name: 'open', privacy: 'PUBLIC' });
+    const hidden = pin.addBoard({ ownerId: user.id, name: 'hidden', privacy: 'SECRET' });
+    const guarded = pin.addBoard({ ownerId: user.id, name: 'guarded', privacy: 'PROTECTED' });
+    const token = pin.issueToken(user.id);
+    const ids = async (query: string) => (await call(`/v5/boards${query}`, token)).body.items.map((b: any) => b.id);
+    assert.deepEqual(await ids(''), [open.id, hidden.id, guarded.id]);
+    assert.deepEqual(await ids('?privacy=SECRET'), [hidden.id]);
+    assert.deepEqual(await ids('?privacy=PUBLIC_AND_SECRET'), [open.id, hidden.id]);
+    const refused = await call('/v5/boards?privacy=HIDDEN', token);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, 1);
+    assert.match(refused.body.message, /'privacy' must be one of ALL, PUBLIC, PROTECTED, SECRET, PUBLIC_AND_SECRET/);
+  });
+
+  test('a repeated query parameter is checked in every value, not only the first', async () => {
+    const user = pin.addUser({});
+    const token = pin.issueToken(user.id);
+    assert.equal((await call('/v5/pins?creative_types=REGULAR&creative_types=VIDEO', token)).status, 200);
+    const refused = await call('/v5/pins?creative_types=REGULAR&creative_types=MOVIE', token);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /'creative_types\[1\]' must be one of REGULAR, VIDEO,/);
+  });
+
+  test('request bodies are checked against their schema: a field of the wrong type or pattern is code 1 naming it', async () => {
+    const user = pin.addUser({});
+    const board = pin.addBoard({ ownerId: user.id });
+    const token = pin.issueToken(user.id);
+    const board400 = await call('/v5/boards', token, { method: 'POST', body: { name: 'Ads', is_ads_only: 'yes' } });
+    assert.deepEqual(board400, { status: 400, body: { code: 1, message: "Invalid parameters: 'is_ads_only' must be a boolean" } });
+    const source = { source_type: 'image_url', url: 'https://example.com/a.jpg' };
+    const pin400 = await call('/v5/pins', token, { method: 'POST', body: { board_id: board.id, parent_pin_id: 'abc', media_source: source } });
+    assert.deepEqual(pin400, { status: 400, body: { code: 1, message: "Invalid parameters: 'parent_pin_id' must match ^\\d+$" } });
+    const media400 = await call('/v5/media', token, { method: 'POST', body: { media_type: 'image' } });
+    assert.deepEqual(media400, { status: 400, body: { code: 1, message: "Invalid parameters: 'media_type' must be one of video" } });
+    assert.equal(pin.pins().filter((p) => p.boardId === board.id).length, 0, 'nothing was made');
+  });
+});

@@ -335,3 +335,85 @@ describe('posting on oauth.reddit.com', () => {
     assert.deepEqual([me.link_karma, me.comment_karma, me.total_karma, me.subreddit.subscribers], [10, 5, 15, 3]);
   });
 });
+
+describe('reddit emulator: listings as the API reference and reddit\'s source order them', () => {
+  const get = async (token: string, path: string) => {
+    const res = await fetch(`${reddit.url}${path}`, { headers: { authorization: `bearer ${token}`, 'user-agent': UA } });
+    return (await res.json()) as any;
+  };
+  let token: string;
+  const submitted: string[] = [];
+
+  before(async () => {
+    const user = reddit.addUser({ name: 'lister' });
+    token = reddit.oauth.issue(user.id, APP.clientId, ['submit', 'read', 'history']).accessToken;
+    reddit.addSubreddit({ name: 'listed' });
+    for (const title of ['p1', 'p2', 'p3', 'p4']) {
+      const res = await fetch(`${reddit.url}/api/submit`, {
+        method: 'POST',
+        headers: { authorization: `bearer ${token}`, 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ api_type: 'json', sr: 'listed', kind: 'self', title }).toString(),
+      });
+      submitted.push(((await res.json()) as any).json.data.name);
+    }
+  });
+
+  test('/user/{name}/submitted pages backward with `before`: the items just above the anchor, in listing order', async () => {
+    const [p1, p2, p3, p4] = submitted;
+    const names = (listing: any) => listing.data.children.map((c: any) => c.data.name);
+    // Newest first: p4, p3, p2, p1.
+    const page = await get(token, `/user/lister/submitted?limit=2&before=${p1}`);
+    assert.deepEqual(names(page), [p3, p2]);
+    assert.equal(page.data.after, p2, 'the anchor and what follows it are still ahead');
+    assert.deepEqual(names(await get(token, `/user/lister/submitted?limit=2&before=${p3}`)), [p4]);
+    assert.deepEqual(names(await get(token, `/user/lister/submitted?limit=2&after=${p3}`)), [p2, p1]);
+    assert.deepEqual(names(await get(token, '/user/lister/submitted?limit=2&before=t3_nothing')), [p4, p3], 'an anchor that names nothing: the first page');
+  });
+
+  test('/comments/{id}?sort=top answers the highest score first at every level; sort=old oldest first', async () => {
+    const post = submitted[0]!;
+    const low = reddit.addComment({ on: post, author: 'someone', body: 'low', score: 1 });
+    reddit.addComment({ on: post, author: 'someone', body: 'high', score: 50 });
+    reddit.addComment({ on: post, author: 'someone', body: 'middle', score: 9 });
+    reddit.addComment({ on: low.name, author: 'someone', body: 'low-a', score: 2 });
+    reddit.addComment({ on: low.name, author: 'someone', body: 'low-b', score: 3 });
+    const bodies = (tree: any) => tree.data.children.map((c: any) => c.data.body);
+    const [, top] = await get(token, `/comments/${post.slice(3)}?sort=top`);
+    assert.deepEqual(bodies(top), ['high', 'middle', 'low']);
+    assert.deepEqual(bodies(top.data.children[2].data.replies), ['low-b', 'low-a']);
+    const [, old] = await get(token, `/comments/${post.slice(3)}?sort=old`);
+    assert.deepEqual(bodies(old), ['low', 'high', 'middle']);
+    const more = await get(token, `/api/morechildren?api_type=json&link_id=${post}&children=${low.id}&sort=top`);
+    assert.deepEqual(more.json.data.things.map((t: any) => t.data.body), ['low', 'low-b', 'low-a']);
+  });
+});
+
+describe('reddit emulator: what the brief\'s doc check found already matching', () => {
+  test('X-Ratelimit-Used counts each call of the client, Remaining is what is left of 1,000, Reset the seconds left of the 10-minute window', async () => {
+    const user = reddit.addUser({});
+    const app = { clientId: 'rate-client', clientSecret: 's', redirectUris: ['https://crier.example/cb'] };
+    reddit.addApp(app);
+    const token = reddit.oauth.issue(user.id, app.clientId, ['identity']).accessToken;
+    const headers = async () => {
+      const res = await fetch(`${reddit.url}/api/v1/me`, { headers: { authorization: `bearer ${token}`, 'user-agent': UA } });
+      await res.arrayBuffer();
+      return ['used', 'remaining', 'reset'].map((h) => Number(res.headers.get(`x-ratelimit-${h}`)));
+    };
+    const [used1, remaining1, reset1] = await headers();
+    reddit.clock.advance(60_000);
+    const [used2, remaining2, reset2] = await headers();
+    assert.deepEqual([used1, remaining1, used2, remaining2], [1, 999, 2, 998]);
+    assert.ok(reset1! <= 600 && reset2 === reset1! - 60, `${reset1} then ${reset2}`);
+  });
+
+  test('a kind outside the documented ones is INVALID_OPTION on kind', async () => {
+    const user = reddit.addUser({});
+    const token = reddit.oauth.issue(user.id, APP.clientId, ['submit']).accessToken;
+    const res = await fetch(`${reddit.url}/api/submit`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'user-agent': UA, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ api_type: 'json', sr: `u_${user.name}`, kind: 'poll', title: 't' }).toString(),
+    });
+    assert.deepEqual(((await res.json()) as any).json.errors, [['INVALID_OPTION', 'that option is not valid', 'kind']]);
+  });
+});

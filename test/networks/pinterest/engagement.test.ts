@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/pinterest/server.ts';
-import type { PinterestBoard } from '../../../emulators/pinterest/store.ts';
+import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/networks/errors.ts';
 import { capabilitiesAt, sessionOf } from './engagement-session.ts';

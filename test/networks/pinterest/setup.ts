@@ -3,7 +3,7 @@
 // test certificates; a connected account with a board; and helpers to post and read the outcome.
 import assert from 'node:assert/strict';
 import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/pinterest/server.ts';
-import type { PinterestBoard } from '../../../emulators/pinterest/store.ts';
+import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';

@@ -1,6 +1,7 @@
-// What the Pinterest emulator holds beyond OAuth: users' boards, pins, registered video media with
-// their uploads (sha256 and byte count only) and processing, and every API call in order — the
-// inspection handle tests read.
+// Everything the Pinterest emulator remembers beyond the shared OAuthServer's apps and tokens: users,
+// token requests, boards, pins, registered video media with their uploads (sha256 and byte count
+// only) and processing, analytics a test seeded, and every API call in order — what controls.ts
+// lets tests read.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 
@@ -103,7 +104,29 @@ export interface ProcessingSettings {
   failNext: boolean;
 }
 
-export class PinterestStore {
+export type PinterestAccountType = 'BUSINESS' | 'PINNER';
+
+export interface PinterestUser {
+  id: string;
+  username: string;
+  accountType: PinterestAccountType;
+  businessName: string | null;
+  profileImage: string | null;
+  websiteUrl: string | null;
+  about: string;
+}
+
+/** One call to the token endpoint as received (form fields, never the app secret). */
+export interface TokenRequest {
+  grant: string | null;
+  form: Record<string, string>;
+  /** The app authenticated with HTTP Basic. */
+  basic: boolean;
+}
+
+export class PinterestState {
+  readonly users = new Map<string, PinterestUser>();
+  readonly tokenRequests: TokenRequest[] = [];
   readonly boards = new Map<string, PinterestBoard>();
   readonly pins: PinterestPin[] = [];
   readonly media = new Map<string, PinterestMedia>();
@@ -119,6 +142,8 @@ export class PinterestStore {
   readonly processing: ProcessingSettings = { polls: 2, held: false, failNext: false };
   /** Upload forms are refused as expired (S3's "Policy expired") while true. */
   uploadsExpired = false;
+  /** Writes (pins, media) a user may make in a window; undefined: unlimited. */
+  writeLimit: { limit: number; windowMs: number } | undefined;
   readonly #clock: Clock;
 
   constructor(clock: Clock) {
@@ -141,6 +166,11 @@ export class PinterestStore {
     };
     this.boards.set(board.id, board);
     return board;
+  }
+
+  /** A user's profile counts, zeros where a test set none. */
+  countsOf(userId: string): AccountCounts {
+    return { board_count: 0, pin_count: 0, follower_count: 0, following_count: 0, monthly_views: 0, ...this.counts.get(userId) };
   }
 
   boardsOf(userId: string): PinterestBoard[] {

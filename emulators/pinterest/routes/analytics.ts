@@ -1,11 +1,13 @@
-// The analytics of the Pinterest emulator (API v5): GET /v5/pins/{pin_id}/analytics and
-// GET /v5/user_account/analytics. Both take start_date/end_date (UTC YYYY-MM-DD, the start at most 90
+// Analytics (API v5): pins/analytics (GET /v5/pins/{pin_id}/analytics) and user_account/analytics
+// (GET /v5/user_account/analytics). Both take start_date/end_date (UTC YYYY-MM-DD, the start at most 90
 // days back, the range at most 90 days) and metric_types (comma-separated, from the operation's own
 // list), sum the days a test seeded over the range, and answer `{all: {daily_metrics, summary_metrics,
 // lifetime_metrics?}}` — the key `all` being the NO_SPLIT group. Refusals are Pinterest's `{code, message}`.
-import type { Reply } from '../shared/http.ts';
-import { apiError } from './pins.ts';
-import type { DailyMetrics, PinterestPin } from './store.ts';
+import { firstValues, type Reply } from '../../shared/http.ts';
+import { apiError, pinNotFound } from '../errors.ts';
+import type { DailyMetrics, PinterestPin } from '../state.ts';
+import { operation, type ApiContext, type Route } from './common.ts';
+import { ownPin } from './pins.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 90;
@@ -20,9 +22,25 @@ const isRate = (metric: string) => metric.endsWith('_RATE') || metric === 'VIDEO
 
 type Query = Record<string, string | undefined>;
 
+/** The one answer Pinterest gives to any parameter of these operations it refuses. */
+const invalidPinQuery = () => apiError(400, 400, 'Invalid pins analytics parameters.');
+const invalidAccountQuery = () => apiError(400, 400, 'Invalid user accounts analytics parameters.');
+
+export function registerAnalyticsRoutes(route: Route, ctx: ApiContext): void {
+  const { state } = ctx;
+  operation(route, ctx, { method: 'GET', url: '/v5/pins/:pin_id/analytics', template: '/pins/{pin_id}/analytics', refuse: invalidPinQuery }, (u, req) => {
+    const pin = ownPin(state, u, req);
+    if (!pin) return pinNotFound();
+    return pinAnalytics(pin, state.pinDays.get(pin.id) ?? [], state.pinLifetime.get(pin.id) ?? {}, firstValues(req.query), ctx.now());
+  });
+  operation(route, ctx, { method: 'GET', url: '/v5/user_account/analytics', template: '/user_account/analytics', refuse: invalidAccountQuery }, (u, req) => {
+    return accountAnalytics(state.accountDays.get(u.id) ?? [], firstValues(req.query), ctx.now());
+  });
+}
+
 /** GET /v5/pins/{pin_id}/analytics for the user's own pin. */
-export function pinAnalytics(pin: PinterestPin, days: DailyMetrics[], lifetime: Record<string, number>, query: Query, now: number): Reply {
-  const invalid = () => apiError(400, 400, 'Invalid pins analytics parameters.');
+function pinAnalytics(pin: PinterestPin, days: DailyMetrics[], lifetime: Record<string, number>, query: Query, now: number): Reply {
+  const invalid = invalidPinQuery;
   const range = rangeOf(query, now);
   if (!range) return invalid();
   // The operation lists video metrics apart from standard ones (README: that a video metric of an image pin is refused is not confirmed).
@@ -40,8 +58,8 @@ export function pinAnalytics(pin: PinterestPin, days: DailyMetrics[], lifetime: 
 }
 
 /** GET /v5/user_account/analytics. */
-export function accountAnalytics(days: DailyMetrics[], query: Query, now: number): Reply {
-  const invalid = () => apiError(400, 400, 'Invalid user accounts analytics parameters.');
+function accountAnalytics(days: DailyMetrics[], query: Query, now: number): Reply {
+  const invalid = invalidAccountQuery;
   const range = rangeOf(query, now);
   if (!range) return invalid();
   // "Metric types to get data for, default is all."
