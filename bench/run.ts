@@ -19,13 +19,14 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
+import { NETWORK_LIST } from '../src/networks/registry.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify, measureRawInserts } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
 import { cpuSeconds, machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
 import { createFixture, seedPosts, type Fixture, type SeededHistory } from './seed.ts';
-import { decodeId } from '../src/ids.ts';
+import { decodeId } from '../src/core/ids.ts';
 import { postWhere, type PostFilter } from '../src/posts/totals.ts';
 import { round } from './stats.ts';
 
@@ -40,7 +41,7 @@ const profile = flags.smoke
 /** One concurrency for every HTTP figure and ceiling, and for the raw insert loops, so they compare. */
 const CONNECTIONS = 20;
 /** The API's pool size, parsed the way Crier parses it (same default), and passed on to the API. */
-const POOL_SIZE = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
+const POOL_SIZE = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }, NETWORK_LIST).databasePoolSize;
 /**
  * The issue's goals for creates: the plain create at least the raw insert rate with p99 under 20 ms;
  * with an Idempotency-Key or with media, at least 70% of it. Reported, not enforced.

@@ -2,7 +2,7 @@
 // for the list figures a large history of posts written straight into the tables with SQL.
 import type { Db } from '../src/db/pool.ts';
 import { upsertSocialAccount } from '../src/accounts/social-accounts.ts';
-import { encodeId } from '../src/ids.ts';
+import { encodeId } from '../src/core/ids.ts';
 import type { NetworkId } from '../src/networks/types.ts';
 import { createOrg } from '../src/orgs/orgs.ts';
 import type { SecretBox } from '../src/security/crypto.ts';

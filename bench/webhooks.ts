@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { startXEmulator, type XEmulator } from '../emulators/x/server.ts';
 import { loadConfig } from '../src/config.ts';
+import { NETWORK_LIST } from '../src/networks/registry.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { withTransaction, type Db } from '../src/db/pool.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
@@ -48,7 +49,7 @@ const { values: flags } = parseArgs({
 });
 const profile = flags.smoke ? { name: 'smoke', events: 1_000, posts: 40 } : { name: 'full', events: 5_000, posts: 200 };
 /** Attempts one worker sends at once, parsed as Crier parses it (same default). */
-const CONCURRENCY = loadConfig({ CRIER_WEBHOOK_CONCURRENCY: process.env.CRIER_WEBHOOK_CONCURRENCY }).webhooks.concurrency;
+const CONCURRENCY = loadConfig({ CRIER_WEBHOOK_CONCURRENCY: process.env.CRIER_WEBHOOK_CONCURRENCY }, NETWORK_LIST).webhooks.concurrency;
 /** Posts in flight at once in the latency figure. */
 const LATENCY_LANES = 4;
 const X_ACCOUNTS = 10;

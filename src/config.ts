@@ -1,11 +1,44 @@
 // Environment -> typed configuration, validated once at start with messages that say what to fix.
+// It imports nothing of Crier but core/: what it must know of the networks (their ids, their own
+// variables) is handed in by the composition root (`loadConfig(env, NETWORK_LIST)`), so the networks,
+// which read their settings from here, sit above it, never beside it.
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { ConfigError } from './failures.ts';
-import { LOGIN_CONFIG_ID } from './networks/oauth.ts';
-import { NETWORK_LIST } from './networks/registry.ts';
-import { isNetworkId, type ManagedApps, type NetworkId } from './networks/types.ts';
-import { parseSecretKey } from './security/crypto.ts';
+import { ConfigError } from './core/errors.ts';
+
+/** A configuration id of a login dialog (Meta's Facebook Login for Business `config_id`): digits. */
+export const LOGIN_CONFIG_ID = /^\d{1,32}$/;
+
+/** The operator's own OAuth app of a network (the "managed key"), from CRIER_<NETWORK>_CLIENT_ID/_SECRET. */
+export interface ManagedApp {
+  clientId: string;
+  clientSecret: string;
+  /** CRIER_<NETWORK>_LOGIN_CONFIG_ID, where the network's dialog takes one (Meta's config_id). */
+  loginConfigId?: string;
+}
+
+/** By network id. */
+export type ManagedApps = Partial<Record<string, ManagedApp>>;
+
+/** loadConfig's readers, bound to the environment and its list of problems: what a network reads its own variables with. */
+export interface NetworkEnv {
+  /** An http(s) URL without trailing slashes; `fallback` when unset. */
+  url(name: string, fallback: string): string;
+  /** Same, undefined when unset. */
+  optionalUrl(name: string): string | undefined;
+  /** A whole number from `min` up; `fallback` when unset. */
+  integer(name: string, fallback: number, min?: number): number;
+  /** The trimmed value; undefined when unset or empty. */
+  text(name: string): string | undefined;
+}
+
+/** What the configuration reads of each network (its Network, networks/contract.ts), in the registry's order. */
+export interface ConfigurableNetwork {
+  id: string;
+  label: string;
+  connect: { kind: string; loginConfiguration?: string };
+  config: { read(env: NetworkEnv): unknown };
+}
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -30,7 +63,7 @@ export interface Config {
    * Each network's own settings (where its API is: tests and the sandbox point them at the emulators),
    * read by the network's `config` (src/networks/<network>/index.ts); only that network reads them back.
    */
-  networks: Readonly<Record<NetworkId, unknown>>;
+  networks: Readonly<Record<string, unknown>>;
   /**
    * The operator's own OAuth apps (CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, the "managed key"):
    * an organization that registered no app of a network connects through the operator's.
@@ -117,11 +150,11 @@ export interface Config {
 export { ConfigError };
 
 /** Per network: its own quota (absent), another one, or none (`off`); or `off` for every network. */
-export type AccountQuotaOverrides = 'off' | Partial<Record<NetworkId, { max: number; windowMs: number } | 'off'>>;
+export type AccountQuotaOverrides = 'off' | Partial<Record<string, { max: number; windowMs: number } | 'off'>>;
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv, networkList: readonly ConfigurableNetwork[]): Config {
   const problems: string[] = [];
   const port = integer(env, 'PORT', 3000, 0, 65535, problems);
   const host = env.HOST?.trim() || '0.0.0.0';
@@ -142,8 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databasePoolSize = integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500, problems);
   const metricsToken = env.CRIER_METRICS_TOKEN?.trim() || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push('CRIER_METRICS_TOKEN must be at least 16 characters (a random token: openssl rand -hex 24)');
-  const networks = networkSettings(env, problems);
-  const operatorApps = managedApps(env, problems);
+  const networks = networkSettings(env, networkList, problems);
+  const operatorApps = managedApps(env, networkList, problems);
   const publishing = {
     concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 256, 1, 1024, problems),
     mediaConcurrency: integer(env, 'CRIER_PUBLISH_MEDIA_CONCURRENCY', 8, 1, 256, problems),
@@ -151,7 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
     heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 2, 3600, problems),
     superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),
-    accountQuotas: accountQuotaOverrides(env, problems),
+    accountQuotas: accountQuotaOverrides(env, networkList.map((network) => network.id), problems),
   };
   const allowLoopbackFetch = env.CRIER_ALLOW_LOOPBACK_FETCH === 'true';
   const sandbox = env.CRIER_SANDBOX === 'true';
@@ -195,6 +228,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Parses CRIER_SECRET_KEY (64 hex chars or base64 of 32 bytes). */
+export function parseSecretKey(value: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('CRIER_SECRET_KEY must be 32 bytes: 64 hex characters or base64');
+  return key;
+}
+
 /** Checked with the rest of the configuration, so a bad key stops Crier before it touches the database. */
 function secretKeyProblem(value: string): string[] {
   try {
@@ -209,9 +249,9 @@ function secretKeyProblem(value: string): string[] {
  * CRIER_<NETWORK>_CLIENT_ID and _CLIENT_SECRET, for any network that connects through OAuth: both or
  * neither; and CRIER_<NETWORK>_LOGIN_CONFIG_ID where the network's dialog takes a saved configuration.
  */
-function managedApps(env: NodeJS.ProcessEnv, problems: string[]): ManagedApps {
+function managedApps(env: NodeJS.ProcessEnv, networkList: readonly ConfigurableNetwork[], problems: string[]): ManagedApps {
   const apps: ManagedApps = {};
-  for (const network of NETWORK_LIST) {
+  for (const network of networkList) {
     if (network.connect.kind !== 'oauth') continue;
     const prefix = `CRIER_${network.id.toUpperCase()}_CLIENT`;
     const clientId = env[`${prefix}_ID`]?.trim();
@@ -228,27 +268,27 @@ function managedApps(env: NodeJS.ProcessEnv, problems: string[]): ManagedApps {
 }
 
 /** Every network reads its own variables (its `config`), reporting problems with the rest. */
-function networkSettings(env: NodeJS.ProcessEnv, problems: string[]): Config['networks'] {
+function networkSettings(env: NodeJS.ProcessEnv, networkList: readonly ConfigurableNetwork[], problems: string[]): Config['networks'] {
   const reader = {
     url: (name: string, fallback: string) => url(env, name, fallback, problems),
     optionalUrl: (name: string) => (env[name]?.trim() ? url(env, name, '', problems) : undefined),
     integer: (name: string, fallback: number, min = 0) => integer(env, name, fallback, min, Number.MAX_SAFE_INTEGER, problems),
     text: (name: string) => env[name]?.trim() || undefined,
   };
-  return Object.fromEntries(NETWORK_LIST.map((network) => [network.id, network.config.read(reader)])) as Config['networks'];
+  return Object.fromEntries(networkList.map((network) => [network.id, network.config.read(reader)]));
 }
 
 const WINDOW_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** CRIER_ACCOUNT_QUOTAS: `off`, or `x=300/3h,linkedin=off` (a window in s, m, h or d). */
-function accountQuotaOverrides(env: NodeJS.ProcessEnv, problems: string[]): AccountQuotaOverrides {
+function accountQuotaOverrides(env: NodeJS.ProcessEnv, networkIds: readonly string[], problems: string[]): AccountQuotaOverrides {
   const raw = env.CRIER_ACCOUNT_QUOTAS?.trim() ?? '';
   if (raw === 'off') return 'off';
   const overrides: Exclude<AccountQuotaOverrides, 'off'> = {};
   for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
     const match = /^([a-z_]+)=(?:(off)|(\d+)\/(\d+)([smhd]))$/.exec(entry);
     const network = match?.[1];
-    if (!match || !isNetworkId(network) || (!match[2] && Number(match[3]) < 1) || (!match[2] && Number(match[4]) < 1)) {
+    if (!match || !network || !networkIds.includes(network) || (!match[2] && Number(match[3]) < 1) || (!match[2] && Number(match[4]) < 1)) {
       problems.push(`CRIER_ACCOUNT_QUOTAS must be "off" or a comma-separated list of <network>=<max>/<window> (window like 15m, 24h) or <network>=off; not "${entry}"`);
       continue;
     }

@@ -1,11 +1,10 @@
 // `crier doctor`: checks what most often goes wrong in a deployment, and says how to fix it.
 import pg from 'pg';
-import type { Config } from './config.ts';
+import { type Config, parseSecretKey } from './config.ts';
 import { locateDatabase } from './db/database.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkInstalled, LAZY_PACKAGES } from './lazy.ts';
-import { parseSecretKey } from './security/crypto.ts';
 
 interface Check {
   name: string;

@@ -3,16 +3,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';
-
-/** An error whose message is already written for the operator: printed as it is. */
-export class OperatorError extends Error {}
-
-/**
- * An invalid configuration (loadConfig). Declared here, not in config.ts, so that this module imports
- * config.ts for its type only: config.ts reads the network registry, whose modules load lazy.ts, which
- * needs this one.
- */
-export class ConfigError extends Error {}
+import { ConfigError, OperatorError } from './core/errors.ts';
 
 interface SystemError {
   message: string;

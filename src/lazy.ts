@@ -9,18 +9,10 @@
 //     resolves every package below (resolving reads package.json files, it loads no code);
 //   - a package that fails to load fails the use that needed it, with the package's name and the
 //     cause (never disguised as that use's own errors); the next use tries again.
-import { OperatorError } from './failures.ts';
+import { ModuleLoadError, OperatorError } from './core/errors.ts';
 
 /** Every package loaded on first use, for `checkInstalled`. */
 export const LAZY_PACKAGES = ['@atproto/api', '@atproto/common-web', 'stripe', 'ioredis', 'prom-client', 'undici', '@modelcontextprotocol/sdk'] as const;
-
-/** A module that could not be loaded when first needed. */
-export class ModuleLoadError extends Error {
-  constructor(what: string, cause: unknown) {
-    super(`Crier could not load ${what}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`, { cause });
-    this.name = 'ModuleLoadError';
-  }
-}
 
 /**
  * `load` (a dynamic import) run once, on the first call; concurrent first calls share it. `what`

@@ -15,7 +15,7 @@ import { createApiKey, revokeApiKeysNamed } from './orgs/api-keys.ts';
 import { saveSocialNetwork } from './accounts/social-networks.ts';
 import { loadConfig, type Config } from './config.ts';
 import type { Db } from './db/pool.ts';
-import { encodeId } from './ids.ts';
+import { encodeId } from './core/ids.ts';
 import { tokenOfPublicUrl } from './media/context.ts';
 import type { Network, SandboxControls, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
@@ -70,7 +70,7 @@ export async function startSandbox(processEnv: NodeJS.ProcessEnv = process.env):
   // The configuration Crier runs with is loaded from this same environment, once the emulators'
   // addresses are in it: by the first download, it is.
   let config: MediaFetchSettings | undefined;
-  const fetchMedia = sandboxMediaFetch(() => (config ??= loadConfig({ ...processEnv, ...env })));
+  const fetchMedia = sandboxMediaFetch(() => (config ??= loadConfig({ ...processEnv, ...env }, NETWORK_LIST)));
   const served = [...emulatorsOfRegistry()];
   const started = await Promise.allSettled(served.map(([spec]) => spec.start(host, fetchMedia)));
   const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

@@ -4,7 +4,7 @@
 // targets), for the drain and scheduling figures, written straight into the tables.
 import type { Db } from '../../src/db/pool.ts';
 import { upsertSocialAccount } from '../../src/accounts/social-accounts.ts';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { createOrg } from '../../src/orgs/orgs.ts';
 import type { SecretBox } from '../../src/security/crypto.ts';
 import type { XEmulator } from '../../emulators/x/server.ts';

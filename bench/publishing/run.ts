@@ -35,6 +35,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
 import { loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
 import type { Db } from '../../src/db/pool.ts';
 import { createSecretBox } from '../../src/security/crypto.ts';
 import { machineBusyShare } from '../proc.ts';
@@ -58,7 +59,7 @@ const ACCOUNTS = 50;
 /** Concurrent POST /v1/posts loops, as bench/run.ts's CONNECTIONS. */
 const CREATE_CONNECTIONS = 20;
 /** Destinations one worker has in flight, parsed the way Crier parses it (same default), passed on to the workers. */
-const CONCURRENCY = loadConfig({ CRIER_PUBLISH_CONCURRENCY: process.env.CRIER_PUBLISH_CONCURRENCY }).publishing.concurrency;
+const CONCURRENCY = loadConfig({ CRIER_PUBLISH_CONCURRENCY: process.env.CRIER_PUBLISH_CONCURRENCY }, NETWORK_LIST).publishing.concurrency;
 /** Ceiling runs post at least this many tweets, so that a smoke run's ceiling is not a blink. */
 const MIN_CEILING_TWEETS = 6_000;
 /** Due targets are written this long before they are due: the workers find them by their own timers. */

@@ -2,7 +2,7 @@
 // are done, and checking every one against the emulator — one tweet per target, one attempt each.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { XTweet } from '../../emulators/x/server.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import type { Env } from './run.ts';
 
 /** A phase that finishes no target for this long is stuck: reported as broken. */

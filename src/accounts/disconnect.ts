@@ -1,6 +1,6 @@
 // An account whose token no longer works is disconnected: one statement and one event, whoever finds out.
 import type { Queryable } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 
 /**

@@ -3,7 +3,7 @@
 // Which lists exist is the networks' to say (capabilities.ts AccountListing); this file only finds
 // the account and calls the list (session.ts refreshes a refused token and turns the
 // network's refusal into an answer).
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from './session.ts';
 
 export type ListingDeps = AccountCallDeps;

@@ -5,11 +5,12 @@
 // Which network does what is behind NetworkOAuth (src/networks/<network>/oauth.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import { encodeId } from '../ids.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { networkFor } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
+import { type ManagedApps } from '../config.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createConnectedSession, createPendingConnection } from './pending-connections.ts';
 import { accountApp, connectApp } from './social-networks.ts';

@@ -4,7 +4,7 @@
 // only its SHA-256 is stored, it expires, and finalize consumes it (a second use is a 404).
 import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
+import { RequestError, validationError } from '../core/errors.ts';
 import type { ConnectCandidate } from '../networks/oauth.ts';
 import type { NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';

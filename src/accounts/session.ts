@@ -4,9 +4,8 @@
 // refreshed once when the network refuses it (as the publishing engine does), and the network's
 // refusal turned into Crier's answer. The publishing claim opens its accounts with `openAccount` too.
 import type { Db, Queryable } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
+import { RequestError, PublishError } from '../core/errors.ts';
 import type { AccountSession } from '../networks/capabilities.ts';
-import { PublishError } from '../networks/errors.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { AccountCredentials, NetworkId } from '../networks/types.ts';
 import { createLedger } from './ledger.ts';

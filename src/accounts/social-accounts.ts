@@ -1,7 +1,7 @@
 // Connected social accounts: listing with the filters of docs/design.md §7, and storing (tokens encrypted).
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import { decodeId, encodeId } from '../ids.ts';
+import { RequestError, validationError } from '../core/errors.ts';
+import { decodeId, encodeId } from '../core/ids.ts';
 import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets, type AccountSecrets } from './secrets.ts';

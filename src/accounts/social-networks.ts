@@ -1,11 +1,11 @@
 // Social networks: an org's own OAuth app per network ("bring your own keys"). The client secret is
 // sealed with the row id as associated data and never leaves this module except to call the network.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { validationError } from '../errors.ts';
-import { encodeId } from '../ids.ts';
-import { LOGIN_CONFIG_ID } from '../networks/oauth.ts';
+import { validationError, type FieldIssue } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
+import { LOGIN_CONFIG_ID, type ManagedApps } from '../config.ts';
 import { connectsWithPassword, loginConfigurationOf } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type FieldIssue, type ManagedApps, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
 export interface SocialNetworkJson {

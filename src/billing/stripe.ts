@@ -4,10 +4,10 @@
 // creating the subscription), else by the customer linked to it (orgs.stripe_customer_id).
 import type Stripe from 'stripe';
 import type { Queryable } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
-import { decodeId } from '../ids.ts';
+import { RequestError } from '../core/errors.ts';
+import { decodeId } from '../core/ids.ts';
 import { lazy } from '../lazy.ts';
-import type { SubscriptionStatus } from '../orgs/orgs.ts';
+import type { SubscriptionStatus } from '../orgs/subscription.ts';
 
 /**
  * Stripe's subscription statuses onto the six the API knows. Only `active` opens the API, so the

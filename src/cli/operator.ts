@@ -2,15 +2,18 @@
 // they run Crier or work on its database. main.ts imports this file only for them.
 import { flushCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config, parseSecretKey } from '../config.ts';
 import { locateDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, type Db } from '../db/pool.ts';
-import { explainFailure, OperatorError } from '../failures.ts';
-import { encodeId } from '../ids.ts';
+import { explainFailure } from '../failures.ts';
+import { OperatorError } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
 import { checkInstalled } from '../lazy.ts';
 import { createLogger } from '../log.ts';
-import { createApiKey, createOrg, findOrgs, revokeApiKey, setSubscriptionStatus, SUBSCRIPTION_STATUSES, type OrgMatch, type SubscriptionStatus } from '../orgs/orgs.ts';
+import { createApiKey, revokeApiKey } from '../orgs/api-keys.ts';
+import { createOrg, findOrgs, setSubscriptionStatus, type OrgMatch } from '../orgs/orgs.ts';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../orgs/subscription.ts';
 import { setApiKeyRateLimit } from '../limits/quotas.ts';
 import { linkStripeCustomer } from '../billing/stripe.ts';
 import { startCrier, type Roles, type Running, type StartOptions } from '../runtime.ts';
@@ -19,7 +22,6 @@ import type { SandboxAccount } from '../sandbox.ts';
 import { sandboxInboxUrl } from '../webhooks/inbox.ts';
 import { runDoctor } from '../doctor.ts';
 import { NETWORK_LIST, networkFor } from '../networks/registry.ts';
-import { parseSecretKey } from '../security/crypto.ts';
 import { rotateSecretKey } from '../security/secret-key.ts';
 import { CLIENT_USAGE, CRIER_COMMAND } from './usage.ts';
 
@@ -77,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(process.env, NETWORK_LIST);
   try {
     return await run(config, command, rest);
   } catch (error) {
@@ -148,7 +150,7 @@ async function serveSandbox(): Promise<number> {
   // The emulators are loaded only here: every other command would carry them in memory for nothing.
   const { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox } = await import('../sandbox.ts');
   const sandbox = await startSandbox();
-  const config = loadConfig({ ...process.env, ...sandbox.env });
+  const config = loadConfig({ ...process.env, ...sandbox.env }, NETWORK_LIST);
   let guide: SandboxGuide | undefined;
   try {
     return await serve(config, { api: true, worker: true }, {

@@ -3,7 +3,7 @@
 // sent is dropped when Crier sent it (already emitted as message.sent), or relayed as message.sent
 // from the network's own app (not stored). Every redelivery of an item emits nothing.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import type { AccountSession, InboundItem, NetworkCapabilities } from '../networks/capabilities.ts';
 import type { InboundAccount } from '../accounts/inbound-accounts.ts';
 import type { EventDataMap } from '../webhooks/events.ts';

@@ -4,13 +4,12 @@
 // conversation.started for a conversation's first emitted message) or message.failed with the
 // network's reason, and the answer says the same.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import { decodeId, encodeId } from '../ids.ts';
+import { RequestError, validationError, PublishError, type FieldIssue } from '../core/errors.ts';
+import { decodeId, encodeId } from '../core/ids.ts';
 import { accountSession } from '../accounts/session.ts';
 import type { AccountSession, NetworkCapabilities } from '../networks/capabilities.ts';
-import { PublishError } from '../networks/errors.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { FieldIssue, NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../networks/types.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import type { EventDataMap } from '../webhooks/events.ts';
 import { emitEvent } from '../webhooks/outbox.ts';

@@ -1,7 +1,7 @@
 // Conversations and their messages as stored: one conversation per (account, contact), created by
 // the contact's first message or the account's first send; messages received, sent and failed.
 import type { Queryable } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import type { NetworkId } from '../networks/types.ts';
 
 export interface ConversationRow {

@@ -1,8 +1,7 @@
 // A message a client asks Crier to send: text, and optional quick-reply buttons with the ids the
 // client chose (sent back in message.received's `interaction` when the contact taps one). Limits are
 // the network's (engagement.md §4.7.3-4): 1,000 bytes of text, 13 buttons, 20-character titles.
-import { validationError } from '../errors.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import { validationError, type FieldIssue } from '../core/errors.ts';
 
 export const MAX_TEXT_BYTES = 1000;
 export const MAX_QUICK_REPLIES = 13;

@@ -1,7 +1,7 @@
 // Where Crier's database is: DATABASE_URL, or the embedded PostgreSQL under the data dir.
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { OperatorError } from '../failures.ts';
+import { OperatorError } from '../core/errors.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
 
 export interface DatabaseLocation {

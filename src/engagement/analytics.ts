@@ -2,9 +2,9 @@
 // with the accounts' tokens. A figure a network does not give is null, never 0; a destination whose
 // network gives no post figures says so (`metrics: null`, `unavailable`). The answer keeps the shape
 // clients of the hosted API read (`metrics_by_account`, `aggregated_metrics`).
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 import type { AccountMetrics, PostMetrics } from '../networks/capabilities.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { loadDestinations, onNetwork, type Destination } from './destinations.ts';
 

@@ -2,8 +2,8 @@
 // network, and the containers as the network knows them (target_parts), so a capability can read
 // comments under, count or delete exactly what Crier published.
 import type { Queryable } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
-import { decodeId } from '../ids.ts';
+import { RequestError } from '../core/errors.ts';
+import { decodeId } from '../core/ids.ts';
 import type { PublishedPost } from '../networks/capabilities.ts';
 import type { NetworkId } from '../networks/types.ts';
 

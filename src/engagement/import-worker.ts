@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { startLoop } from '../background/loop.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import type { OwnPost } from '../networks/capabilities.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import { callAsAccount, loadAccount, type AccountCallDeps } from '../accounts/session.ts';

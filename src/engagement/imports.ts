@@ -1,10 +1,9 @@
 // POST /v1/social-accounts/:id/imports and reading import jobs back. The job itself runs in the
 // worker (import-worker.ts); this file creates it and shows it as the API's record.
 import type { Queryable } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import { decodeId, encodeId } from '../ids.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
+import { decodeId, encodeId } from '../core/ids.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { FieldIssue } from '../networks/types.ts';
 import { DATE_OR_DATE_TIME_BODY_MESSAGE, parseDateOrDateTime } from '../validation/date-time.ts';
 
 /** LISTEN/NOTIFY channel: "an import job was created", sent at its commit; wakes the import runner. */

@@ -2,8 +2,8 @@
 // network's API allows it, and says per account what happened. A removed destination (or one the
 // network no longer has) becomes `deleted` in Crier's record; the record itself stays (DELETE
 // /v1/posts/:id removes it).
-import { RequestError } from '../errors.ts';
-import { encodeId } from '../ids.ts';
+import { RequestError } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { loadDestinations, type Destination } from './destinations.ts';
 

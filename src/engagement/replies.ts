@@ -5,7 +5,7 @@
 // a post with more reads the newest the network gives first), and kept REPLIES_CACHE_MS: a client
 // polling every few seconds costs the network one read per window, not one per poll. Answering
 // through Crier forgets the cached list, so the answer shows up on the next read.
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 import type { CommentListOptions, Reply } from '../networks/capabilities.ts';
 import type { SandboxControls } from '../networks/contract.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';

@@ -4,8 +4,7 @@
 // Invalid keys are counted per client address (auth-failures.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/pool.ts';
-import { createKeyOwnerLookup, type KeyOwner } from '../orgs/api-keys.ts';
-import { hashApiKey } from '../orgs/api-keys.ts';
+import { createKeyOwnerLookup, type KeyOwner, hashApiKey } from '../orgs/api-keys.ts';
 import type { AuthFailureGuard } from './auth-failures.ts';
 import { errorBody } from './errors.ts';
 

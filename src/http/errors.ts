@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 import type { ErrorObject } from 'ajv';
 import { ajvErrorsToIssues } from '../validation/ajv.ts';
 

@@ -1,5 +1,5 @@
 // The Idempotency-Key header (spec rule 6): its form. What a key holds is kept by idempotency/keys.ts.
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 

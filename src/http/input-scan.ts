@@ -6,8 +6,7 @@
 // minimum/maximum let through (its number keywords skip what is not finite), and PostgreSQL then
 // refuses it. Every numeric parameter of every route is therefore a finite number, or a 400 naming it.
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../errors.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import { validationError, type FieldIssue } from '../core/errors.ts';
 import { unstorableInput } from '../validation/json-input.ts';
 
 export function installInputScan(app: FastifyInstance): void {

@@ -2,7 +2,7 @@
 // issued (a number beyond the id range, a float, an encoding we never produced): 404, exactly as for
 // an unknown id or another organization's (docs/design.md §8), never a 400 for one form and a 500 for another.
 import { Type } from '../validation/json-schema.ts';
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, description: 'the id as the API returned it' }) });
 

@@ -5,7 +5,7 @@
 // response (Idempotency-Replayed: true); the same key with another body is a 422.
 import { createHash } from 'node:crypto';
 import { prepared, type Db, type Queryable } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 

@@ -3,14 +3,13 @@
 // and the commenter's profile only when the commenter has messaged the account (the network shows a
 // profile to the account only then).
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
-import type { ContactLookup, InboundItem, NetworkCapabilities } from '../networks/capabilities.ts';
+import { encodeId } from '../core/ids.ts';
+import type { ContactLookup, InboundItem, NetworkCapabilities, AccountSession } from '../networks/capabilities.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
 import type { EventDataMap } from '../webhooks/events.ts';
 import type { InboundAccount } from '../accounts/inbound-accounts.ts';
 import { contactProfile } from '../conversations/contacts.ts';
 import { hasMessaged } from '../conversations/store.ts';
-import type { AccountSession } from '../networks/capabilities.ts';
 
 type CommentItem = Extract<InboundItem, { kind: 'comment' }>;
 

@@ -4,7 +4,8 @@
 // the operator's managed app has one derived from its secret, so it needs no configuration of its own.
 import { createHmac } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
-import type { ManagedApps, NetworkId } from '../networks/types.ts';
+import type { ManagedApps } from '../config.ts';
+import type { NetworkId } from '../networks/types.ts';
 
 /** The path a network's webhooks are sent to, below PUBLIC_BASE_URL. */
 export const inboundPath = (network: NetworkId) => `/inbound/${network}`;

@@ -2,7 +2,7 @@
 // HTTP (CRIER_URL, CRIER_API_KEY) rather than opening the database itself: the agent's machine needs
 // no database access or secret key, any Crier (local or remote) can be driven, and every tool call is
 // authenticated, scoped and validated by the API exactly as any other client's.
-import { OperatorError } from '../failures.ts';
+import { OperatorError } from '../core/errors.ts';
 import { httpCaller } from './api.ts';
 
 export async function runMcpStdio(env: Record<string, string | undefined> = process.env): Promise<number> {

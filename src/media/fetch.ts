@@ -10,7 +10,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PublishError } from '../networks/errors.ts';
+import { PublishError } from '../core/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
 import type { MediaFetcher, MediaSource } from '../networks/types.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';

@@ -1,6 +1,6 @@
 // An organization's media: read, list, delete, and the public lookup of a served file by its token.
 import { withTransaction } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
+import { RequestError } from '../core/errors.ts';
 import { publicMediaUrl, TOKEN, type MediaContext } from './context.ts';
 
 export interface MediaRow {

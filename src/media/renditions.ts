@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import { withTransaction, type Db } from '../db/pool.ts';
 import { isVideo } from '../networks/media-kind.ts';
 import type { ContainerInput, MediaFetcher, MediaInput, NetworkId } from '../networks/types.ts';
-import { PublishError } from '../networks/errors.ts';
+import { PublishError } from '../core/errors.ts';
 import { judge, planRendition } from './conform.ts';
 import { mediaStorage, newToken, publicMediaUrl, tokenOfPublicUrl } from './context.ts';
 import { encodeVideo } from './encode.ts';

@@ -4,8 +4,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { parseGuardedUrl, ssrfCause, type GuardedClient } from '../security/ssrf.ts';
 import { withTransaction, type Queryable } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { newToken, type MediaContext } from './context.ts';
 import { mediaJson, MEDIA_COLUMNS, type MediaJson, type MediaRow } from './library.ts';
 import { checkUpload, signUpload, uploadSigningKey } from './signing.ts';

@@ -1,7 +1,7 @@
 // What an organization was billed for: one usage record per rendition processMedia made, counted in
 // 10-second blocks of output (renditions.ts). Totals cover the whole period; the list is paginated.
 import type { Queryable } from '../db/pool.ts';
-import { validationError } from '../errors.ts';
+import { validationError } from '../core/errors.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
 
 export interface UsageQuery {

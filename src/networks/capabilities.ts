@@ -2,8 +2,7 @@
 // shapes the engagement side (docs/networks/engagement.md, the spec's Reply record and its
 // comment and message events) is built on. A network declares a capability only once it works: the
 // contract suite checks that every declared one is implemented and tested (test/networks/contract.test.ts).
-import type { PreflightPost } from './contract.ts';
-import type { AccountCredentials, NetworkLedger, PartRef } from './types.ts';
+import type { PreflightPost, AccountCredentials, NetworkLedger, PartRef } from './types.ts';
 
 /** An account as a capability calls its network with: credentials, and where refreshed tokens go. */
 export interface AccountSession {
@@ -173,7 +172,7 @@ export interface NetworkCapabilities {
   /**
    * Deletes a published post from the network (every container it published: thread replies and
    * first comments too, where they are posts of their own); 'absent' when the network no longer has it.
-   * PublishError (errors.ts) for a refusal. DELETE /v1/posts/:id/remote.
+   * PublishError (core/errors.ts) for a refusal. DELETE /v1/posts/:id/remote.
    */
   remove?(session: AccountSession, post: PublishedPost): Promise<'removed' | 'absent'>;
   /**

@@ -6,10 +6,11 @@
 // A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
 // the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
 // NetworkOAuth, which types.ts could not import without a cycle.
+import type { NetworkEnv } from '../config.ts';
 import type { NetworkCapabilities, PublishedPost } from './capabilities.ts';
 import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import type { ContainerInput, NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions } from './types.ts';
+import type { ContainerInput, NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions, PreflightPost } from './types.ts';
 
 /**
  * One network. `S` is the shape of its own settings, read from the environment by `config` at start
@@ -101,12 +102,6 @@ export interface NetworkMedia {
 /** Publishing (and the dry run, which says what publishing will say), or the create's static refusals. */
 export type JudgedWhen = 'publish' | 'create';
 
-/** A post as one target would publish it: its containers and the network's platform block. */
-export interface PreflightPost {
-  containers: ContainerInput[];
-  block: Record<string, unknown> | undefined;
-}
-
 /** How accounts of the network are connected. */
 export type NetworkConnect<S> =
   | {
@@ -169,18 +164,6 @@ export interface AccountQuota {
 export interface NetworkConfig<S> {
   variables: readonly string[];
   read(env: NetworkEnv): S;
-}
-
-/** loadConfig's readers, bound to the environment and its list of problems. */
-export interface NetworkEnv {
-  /** An http(s) URL without trailing slashes; `fallback` when unset. */
-  url(name: string, fallback: string): string;
-  /** Same, undefined when unset. */
-  optionalUrl(name: string): string | undefined;
-  /** A whole number from `min` up; `fallback` when unset. */
-  integer(name: string, fallback: number, min?: number): number;
-  /** The trimmed value; undefined when unset or empty. */
-  text(name: string): string | undefined;
 }
 
 /** What `crier start --sandbox` needs of a network. */

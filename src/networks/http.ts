@@ -8,7 +8,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { lazy } from '../lazy.ts';
-import { PublishError, type FailureCode } from './errors.ts';
+import { PublishError, type FailureCode } from '../core/errors.ts';
 
 /** No answer (headers, or the next piece of the body) within this: the call fails and is retried. */
 const TIMEOUT_MS = 60_000;

@@ -6,9 +6,6 @@ import { exchange } from './http.ts';
 import type { NetworkId } from './types.ts';
 
 /** The org's own app on the network (POST /v1/social-networks). */
-/** A saved login configuration's id (Meta's config_id): digits. */
-export const LOGIN_CONFIG_ID = /^\d{1,32}$/;
-
 export interface OAuthApp {
   clientId: string;
   clientSecret: string;

@@ -1,9 +1,9 @@
 // A network's judgement (contract.ts NetworkMedia.judge) throws the PublishError publishing would fail
 // the destination with; the dry run and the create read that refusal as a reason instead.
-import type { JudgedWhen, PreflightPost } from './contract.ts';
-import { PublishError } from './errors.ts';
+import type { JudgedWhen } from './contract.ts';
+import type { PreflightPost, NetworkId } from './types.ts';
+import { PublishError } from '../core/errors.ts';
 import { networkFor } from './registry.ts';
-import type { NetworkId } from './types.ts';
 
 /** Why `network` would refuse `post`: the judgement's message, or undefined when it would not. */
 export function refusalOf(network: NetworkId, post: PreflightPost, when: JudgedWhen = 'publish'): string | undefined {

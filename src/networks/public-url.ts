@@ -7,7 +7,7 @@
 // Crier directly.
 import { isIP } from 'node:net';
 import { classifyAddress } from '../security/ip-ranges.ts';
-import { PublishError } from './errors.ts';
+import { PublishError } from '../core/errors.ts';
 
 export interface PublicUrlContext {
   /** Crier's PUBLIC_BASE_URL. */

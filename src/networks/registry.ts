@@ -8,7 +8,7 @@
 //  - its configured sides (the OAuth provider and the adapter, built with its settings from
 //    loadConfig): a NetworkRegistry, built once at start by createNetworkRegistry(config) and handed
 //    to the HTTP app, the publishing worker and the token refresher.
-import type { Config } from '../config.ts';
+import type { Config, ManagedApps } from '../config.ts';
 import { bluesky } from './bluesky/index.ts';
 import type { Network, PasswordAccount, PasswordLoginInput } from './contract.ts';
 import { facebook } from './facebook/index.ts';
@@ -21,7 +21,7 @@ import { reddit } from './reddit/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import type { NetworkCapabilities } from './capabilities.ts';
-import type { ManagedApps, NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
+import type { NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
 import { vimeo } from './vimeo/index.ts';
 import { x } from './x/index.ts';
 import { youtube } from './youtube/index.ts';

@@ -2,7 +2,8 @@
 // (same field paths, same wording) whichever network complains about it.
 import { Type } from '../validation/json-schema.ts';
 import { mediaKind } from './media-kind.ts';
-import type { FieldIssue, MediaInput, NetworkId, PostContent } from './types.ts';
+import type { FieldIssue } from '../core/errors.ts';
+import type { MediaInput, NetworkId, PostContent } from './types.ts';
 
 /** Every block's `content`: the root text published on that network instead of the shared body. */
 export const ContentOverride = () => Type.Optional(Type.String({ minLength: 1 }));

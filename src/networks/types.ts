@@ -1,6 +1,7 @@
 // Shared types for the twelve networks. A network's specifics live in its own folder;
 // the rest of Crier only sees these shapes.
 import type { Readable } from 'node:stream';
+import type { FieldIssue } from '../core/errors.ts';
 import type { TObject } from '../validation/json-schema.ts';
 
 export const NETWORKS = [
@@ -12,22 +13,6 @@ export type NetworkId = (typeof NETWORKS)[number];
 
 export function isNetworkId(value: unknown): value is NetworkId {
   return typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
-}
-
-/** The operator's own OAuth app of a network (the "managed key"), from CRIER_<NETWORK>_CLIENT_ID/_SECRET. */
-export interface ManagedApp {
-  clientId: string;
-  clientSecret: string;
-  /** CRIER_<NETWORK>_LOGIN_CONFIG_ID, where the network's dialog takes one (Meta's config_id). */
-  loginConfigId?: string;
-}
-
-export type ManagedApps = Partial<Record<NetworkId, ManagedApp>>;
-
-/** One problem with one field of a request; `field` is a dotted path such as `instagram.collaborators[2]`. */
-export interface FieldIssue {
-  field: string;
-  message: string;
 }
 
 export interface MediaInput {
@@ -47,6 +32,12 @@ export interface PostContent {
   containers: ContainerInput[];
   /** Every platform block of the request, already schema-valid and stripped of unknown keys. */
   blocks: Partial<Record<NetworkId, Record<string, unknown>>>;
+}
+
+/** A post as one target would publish it: its containers and the network's platform block. */
+export interface PreflightPost {
+  containers: ContainerInput[];
+  block: Record<string, unknown> | undefined;
 }
 
 /** What a target rule sees besides: the networks of the accounts the request resolved to. */

@@ -5,8 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BatchQueue } from '../db/batch-queue.ts';
 import { prepared, type Db, type Queryable } from '../db/pool.ts';
-import { encodeId, parseEncodedOrNumericId } from '../ids.ts';
-import type { SubscriptionStatus } from './orgs.ts';
+import { encodeId, parseEncodedOrNumericId } from '../core/ids.ts';
+import type { SubscriptionStatus } from './subscription.ts';
 
 // ---- tokens --------------------------------------------------------------------------------------
 

@@ -1,13 +1,9 @@
-// Organizations, their users and API keys.
+// Organizations and their users; a new organization's first API key (api-keys.ts).
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { decodeId } from '../ids.ts';
+import { decodeId } from '../core/ids.ts';
 import { insertApiKey } from './api-keys.ts';
+import type { SubscriptionStatus } from './subscription.ts';
 
-// API keys live in api-keys.ts; re-exported so existing imports keep working.
-export { createApiKey, findKeyOwner, insertApiKey, revokeApiKey, type KeyOwner } from './api-keys.ts';
-
-export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'canceled'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface CreatedOrg {
   orgId: number;

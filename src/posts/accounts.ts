@@ -1,6 +1,6 @@
 // Rules 1-3 of POST /v1/posts: which connected accounts a request's `accounts` entries name.
 import { BatchQueue } from '../db/batch-queue.ts';
-import { decodeId } from '../ids.ts';
+import { decodeId } from '../core/ids.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 import type { NetworkId } from '../networks/types.ts';
 

@@ -6,14 +6,12 @@
 // targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
 // is always queued — there is no separate job that could fail to be queued after the post was
 // stored. Drafts are written with nothing due.
-import type { Db, Tx } from '../db/pool.ts';
-import { prepared } from '../db/pool.ts';
+import { type Db, type Tx, prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
-import { RequestError, validationError } from '../errors.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import {
   claimError, claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses, type KeyedRequest, type StoredResponse,
 } from '../idempotency/keys.ts';
-import type { FieldIssue } from '../networks/types.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
 import { checkTargets, type CreateRequest, type Parsed } from './validate.ts';

@@ -7,13 +7,12 @@
 // own words, where publishing would fail that destination (a text over X's or Bluesky's length, which
 // the spec leaves to publishing); then by the size of the media Crier holds and what the network says
 // of the account now.
-import { RequestError, validationError } from '../errors.ts';
-import { encodeId } from '../ids.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/session.ts';
-import type { PreflightPost } from '../networks/contract.ts';
+import type { PreflightPost } from '../networks/types.ts';
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
-import type { FieldIssue } from '../networks/types.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { accountProblem } from './create.ts';
 import type { CreateRequest, Parsed } from './validate.ts';

@@ -1,8 +1,8 @@
 // What happened to a post after it was created: each destination's publishing attempts (the
 // engine's `attempts` rows), for GET /v1/posts/:id/attempts.
 import type { Queryable } from '../db/pool.ts';
-import { RequestError } from '../errors.ts';
-import { decodeId, encodeId } from '../ids.ts';
+import { RequestError } from '../core/errors.ts';
+import { decodeId, encodeId } from '../core/ids.ts';
 
 export interface PublishAttemptJson {
   socialAccountId: string;

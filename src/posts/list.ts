@@ -1,7 +1,7 @@
 // GET /v1/posts: filters combined with AND, newest first, with the exact total across pages.
 import { prepared, type Queryable } from '../db/pool.ts';
-import { validationError } from '../errors.ts';
-import { parseEncodedOrNumericId } from '../ids.ts';
+import { validationError } from '../core/errors.ts';
+import { parseEncodedOrNumericId } from '../core/ids.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
 import { MAX_PAGE_SIZE } from '../validation/pagination.ts';
 import { toPostJson, type PostJson, type PostRow, type TargetRow } from './serialize.ts';

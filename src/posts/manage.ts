@@ -4,9 +4,8 @@
 // `publishing` (and is left alone). The targets are the publishing queue: rescheduling moves their
 // due time, cancelling clears it, and nothing of the old schedule remains to publish.
 import type { Tx } from '../db/pool.ts';
-import { RequestError, validationError } from '../errors.ts';
-import { decodeId } from '../ids.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
+import { decodeId } from '../core/ids.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';

@@ -1,6 +1,6 @@
 // Reading posts back: one query builds each post with its accounts, containers and media.
 import { prepared, type Queryable } from '../db/pool.ts';
-import { decodeId } from '../ids.ts';
+import { decodeId } from '../core/ids.ts';
 import { toPostJson, type PostJson, type PostRow } from './serialize.ts';
 
 /** SELECT list producing a PostRow for `p` (a posts row alias). */

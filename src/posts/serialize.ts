@@ -1,5 +1,5 @@
 // Database rows -> the API's Post object (encoded ids, ISO dates, `<network>Configuration` keys).
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 
 export interface TargetRow {
   id: number;

@@ -4,7 +4,8 @@
 // network can never publish are reported together.
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
-import { NETWORKS, type ContainerInput, type FieldIssue, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
+import { NETWORKS, type ContainerInput, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
+import { type FieldIssue } from '../core/errors.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';

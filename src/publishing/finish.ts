@@ -4,7 +4,7 @@
 // it builds go to the outbox in the same statement.
 import { markAccountDisconnected } from '../accounts/disconnect.ts';
 import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import { encodeId } from '../ids.ts';
+import { encodeId } from '../core/ids.ts';
 import { emitEvent, outboxCtes } from '../webhooks/outbox.ts';
 import type { Claim } from './claim.ts';
 import type { ConfirmedPart } from './parts.ts';

@@ -36,10 +36,3 @@ export function createSecretBox(key: Buffer): SecretBox {
     },
   };
 }
-
-/** Parses CRIER_SECRET_KEY (64 hex chars or base64 of 32 bytes). */
-export function parseSecretKey(value: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-  if (key.length !== 32) throw new Error('CRIER_SECRET_KEY must be 32 bytes: 64 hex characters or base64');
-  return key;
-}

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
-import { createSecretBox, parseSecretKey, type SecretBox } from './crypto.ts';
+import { parseSecretKey } from '../config.ts';
+import { createSecretBox, type SecretBox } from './crypto.ts';
 import { checkSecretKey, rotateSecrets, type RotationCount } from './sealed-columns.ts';
 
 const keyFile = (dataDir: string) => path.join(dataDir, 'secret-key');
@@ -35,12 +35,18 @@ export async function loadSecretKey(configured: string | undefined, dataDir: str
   return (await readKeyFile(keyFile(dataDir)))!;
 }
 
+/** Where the key comes from: CRIER_SECRET_KEY, or the key file in the data directory. */
+interface KeyLocation {
+  secretKey: string | undefined;
+  dataDir: string;
+}
+
 /**
  * The sealing box for a running Crier, checked against the database: a key that is not the
  * database's fails the start (fail closed). A `secret-key.next` left by an interrupted rotation is
  * adopted when it is the database's key.
  */
-export async function openSecretBox(config: Config, db: Db): Promise<SecretBox> {
+export async function openSecretBox(config: KeyLocation, db: Db): Promise<SecretBox> {
   const box = createSecretBox(await loadSecretKey(config.secretKey, config.dataDir));
   try {
     await checkSecretKey(db, box);
@@ -67,7 +73,7 @@ export interface RotationResult {
  * `crier secrets rotate`: every sealed value re-sealed under a new key in one transaction. Run it
  * with Crier stopped: running processes hold the old key and would fail closed until restarted.
  */
-export async function rotateSecretKey(config: Config, db: Db, newKey: Buffer = randomBytes(32)): Promise<RotationResult> {
+export async function rotateSecretKey(config: KeyLocation, db: Db, newKey: Buffer = randomBytes(32)): Promise<RotationResult> {
   const from = createSecretBox(await loadSecretKey(config.secretKey, config.dataDir));
   await checkSecretKey(db, from);
   const to = createSecretBox(newKey);

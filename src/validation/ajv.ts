@@ -2,7 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from './json-schema.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import type { FieldIssue } from '../core/errors.ts';
 import { DATE_OR_DATE_TIME_MESSAGE, DATE_TIME_MESSAGE, parseDateOrDateTime, parseDateTime } from './date-time.ts';
 import { FETCHED_URL_KEYWORD, fetchedUrlProblem, STRICT_FETCH_POLICY, type FetchPolicy } from './fetched-url.ts';
 

@@ -5,7 +5,7 @@
 // such as a fingerprint, overflows the stack at a few thousand levels).
 //
 // The walk is iterative, so a deep body cannot overflow it either, and it looks at object keys too.
-import type { FieldIssue } from '../networks/types.ts';
+import type { FieldIssue } from '../core/errors.ts';
 import { childField } from './ajv.ts';
 
 /** Deeper than any request body of the API (a post is about 5 levels deep). */

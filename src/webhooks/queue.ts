@@ -5,8 +5,7 @@
 // a worker killed mid-attempt simply never records the result, the lease lapses, and the next claim
 // marks that attempt `interrupted` and tries again: at-least-once, with every attempt on record.
 import type { Queryable } from '../db/pool.ts';
-import type { EventType } from './outbox.ts';
-import { wakeDeliverers } from './outbox.ts';
+import { type EventType, wakeDeliverers } from './outbox.ts';
 
 export type ErrorKind = 'timeout' | 'connect' | 'redirect' | 'http_status' | 'blocked' | 'too_large' | 'interrupted' | 'internal';
 

@@ -1,8 +1,7 @@
 // Webhook endpoints of an org: create, read, edit, delete. The signing secret and the custom headers
 // (which often carry a receiver's credentials) are encrypted at rest; the secret is never returned.
 import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts';
-import { validationError } from '../errors.ts';
-import type { FieldIssue } from '../networks/types.ts';
+import { validationError, type FieldIssue } from '../core/errors.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { checkUrl, SsrfError } from '../security/ssrf.ts';
 import { webhookHeadersData, webhookSecretData } from '../security/sealed-columns.ts';

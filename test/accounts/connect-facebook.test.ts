@@ -5,7 +5,7 @@
 // expire and there is no refresh grant, so the refresher never touches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { FACEBOOK_SCOPES, metaError } from '../../src/networks/facebook/oauth.ts';
 import { GRAPH_VERSION } from '../../src/networks/meta/graph-version.ts';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';

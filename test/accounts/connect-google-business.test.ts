@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/index.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, finalizeConnection, listedAccount, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';
 

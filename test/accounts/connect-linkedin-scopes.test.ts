@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
 import { assertAuthorizeUrl, callbackUrl, connectBackToApp, connectPending, finalizeConnection, pendingConnection, registerApp, startConnectServer, stopConnectServer } from '../helpers/connect.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
@@ -30,8 +31,8 @@ describe('a LinkedIn app without the Community Management API (the operator\'s a
   after(() => stopConnectServer(server, li));
 
   test('CRIER_LINKEDIN_SCOPES is read as a list; unset, the settings carry none (the defaults apply)', () => {
-    assert.deepEqual(loadConfig({ CRIER_LINKEDIN_SCOPES: 'openid, profile email  w_member_social,openid' }).networks.linkedin, { baseUrl: undefined, scopes: SHARE_SCOPES });
-    assert.deepEqual(loadConfig({}).networks.linkedin, { baseUrl: undefined });
+    assert.deepEqual(loadConfig({ CRIER_LINKEDIN_SCOPES: 'openid, profile email  w_member_social,openid' }, NETWORK_LIST).networks.linkedin, { baseUrl: undefined, scopes: SHARE_SCOPES });
+    assert.deepEqual(loadConfig({}, NETWORK_LIST).networks.linkedin, { baseUrl: undefined });
   });
 
   test('asks for the configured scopes only; the member connects and is offered alone', async () => {

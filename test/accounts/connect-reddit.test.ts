@@ -5,7 +5,7 @@
 // the account with exactly one account.token_expired.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { startRedditEmulator, type RedditEmulator } from '../../emulators/reddit/server.ts';
 import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectNewUser, connectOne, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/index.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, connectTrip, expectDisconnectedOnce, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';
 

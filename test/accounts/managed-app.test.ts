@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/index.ts';
 import { loadConfig } from '../../src/config.ts';
-import { decodeId } from '../../src/ids.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { callbackUrl, connectOne, refreshWhenDue, registerApp, storedAccount } from '../helpers/connect.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 
@@ -77,16 +78,16 @@ describe('the operator’s managed app', () => {
   });
 
   test('an ID without its secret (or the reverse) stops Crier at start', () => {
-    assert.throws(() => loadConfig({ CRIER_YOUTUBE_CLIENT_ID: 'x' }), /set both CRIER_YOUTUBE_CLIENT_ID and CRIER_YOUTUBE_CLIENT_SECRET/);
-    assert.throws(() => loadConfig({ CRIER_TIKTOK_CLIENT_SECRET: 'y' }), /set both CRIER_TIKTOK_CLIENT_ID and CRIER_TIKTOK_CLIENT_SECRET/);
-    assert.deepEqual(loadConfig({ CRIER_BLUESKY_CLIENT_ID: 'x' }).managedApps, {}, 'a password network has no app to manage');
-    assert.deepEqual(loadConfig({ CRIER_YOUTUBE_CLIENT_ID: 'a', CRIER_YOUTUBE_CLIENT_SECRET: 'b' }).managedApps, { youtube: { clientId: 'a', clientSecret: 'b' } });
+    assert.throws(() => loadConfig({ CRIER_YOUTUBE_CLIENT_ID: 'x' }, NETWORK_LIST), /set both CRIER_YOUTUBE_CLIENT_ID and CRIER_YOUTUBE_CLIENT_SECRET/);
+    assert.throws(() => loadConfig({ CRIER_TIKTOK_CLIENT_SECRET: 'y' }, NETWORK_LIST), /set both CRIER_TIKTOK_CLIENT_ID and CRIER_TIKTOK_CLIENT_SECRET/);
+    assert.deepEqual(loadConfig({ CRIER_BLUESKY_CLIENT_ID: 'x' }, NETWORK_LIST).managedApps, {}, 'a password network has no app to manage');
+    assert.deepEqual(loadConfig({ CRIER_YOUTUBE_CLIENT_ID: 'a', CRIER_YOUTUBE_CLIENT_SECRET: 'b' }, NETWORK_LIST).managedApps, { youtube: { clientId: 'a', clientSecret: 'b' } });
   });
 
   test('a login configuration (Meta\'s config_id) for the operator\'s Business app: only where the login takes one, digits, with its app', () => {
-    assert.deepEqual(loadConfig({ CRIER_FACEBOOK_CLIENT_ID: 'a', CRIER_FACEBOOK_CLIENT_SECRET: 'b', CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }).managedApps, { facebook: { clientId: 'a', clientSecret: 'b', loginConfigId: '42' } });
-    assert.throws(() => loadConfig({ CRIER_X_CLIENT_ID: 'a', CRIER_X_CLIENT_SECRET: 'b', CRIER_X_LOGIN_CONFIG_ID: '42' }), /CRIER_X_LOGIN_CONFIG_ID: X's login takes no saved configuration/);
-    assert.throws(() => loadConfig({ CRIER_INSTAGRAM_CLIENT_ID: 'a', CRIER_INSTAGRAM_CLIENT_SECRET: 'b', CRIER_INSTAGRAM_LOGIN_CONFIG_ID: 'x1' }), /CRIER_INSTAGRAM_LOGIN_CONFIG_ID must be the configuration's id/);
-    assert.throws(() => loadConfig({ CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }), /CRIER_FACEBOOK_LOGIN_CONFIG_ID needs CRIER_FACEBOOK_CLIENT_ID/);
+    assert.deepEqual(loadConfig({ CRIER_FACEBOOK_CLIENT_ID: 'a', CRIER_FACEBOOK_CLIENT_SECRET: 'b', CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }, NETWORK_LIST).managedApps, { facebook: { clientId: 'a', clientSecret: 'b', loginConfigId: '42' } });
+    assert.throws(() => loadConfig({ CRIER_X_CLIENT_ID: 'a', CRIER_X_CLIENT_SECRET: 'b', CRIER_X_LOGIN_CONFIG_ID: '42' }, NETWORK_LIST), /CRIER_X_LOGIN_CONFIG_ID: X's login takes no saved configuration/);
+    assert.throws(() => loadConfig({ CRIER_INSTAGRAM_CLIENT_ID: 'a', CRIER_INSTAGRAM_CLIENT_SECRET: 'b', CRIER_INSTAGRAM_LOGIN_CONFIG_ID: 'x1' }, NETWORK_LIST), /CRIER_INSTAGRAM_LOGIN_CONFIG_ID must be the configuration's id/);
+    assert.throws(() => loadConfig({ CRIER_FACEBOOK_LOGIN_CONFIG_ID: '42' }, NETWORK_LIST), /CRIER_FACEBOOK_LOGIN_CONFIG_ID needs CRIER_FACEBOOK_CLIENT_ID/);
   });
 });

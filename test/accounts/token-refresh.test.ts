@@ -4,7 +4,7 @@
 // failing as "disconnected" until the user connects again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { connectTrip, makeTokenDue, refreshDueAccount, refreshTokens, refreshWhenDue, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
-import { checkInstalled, lazy, LAZY_PACKAGES, ModuleLoadError } from '../../src/lazy.ts';
-import { OperatorError } from '../../src/failures.ts';
+import { checkInstalled, lazy, LAZY_PACKAGES } from '../../src/lazy.ts';
+import { ModuleLoadError, OperatorError } from '../../src/core/errors.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 import { CRIER_BIN } from '../helpers/process.ts';
 

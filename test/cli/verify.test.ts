@@ -3,13 +3,12 @@
 // write); a live run on X and Bluesky publishes a text, an image and a thread, reads them back,
 // deletes them from the network and Crier's records, and says so step by step.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { runCrier } from '../helpers/process.ts';
-import { writeFile } from 'node:fs/promises';
 import { emulatorCalls, runSandbox, sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
 import { makeVideo } from '../media/helpers.ts';
 

@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
-import { decodeId } from '../../src/ids.ts';
-import { MESSAGING_SCOPES } from '../../src/networks/instagram/oauth.ts';
-import { INSTAGRAM_SCOPES } from '../../src/networks/instagram/oauth.ts';
+import { decodeId } from '../../src/core/ids.ts';
+import { MESSAGING_SCOPES, INSTAGRAM_SCOPES } from '../../src/networks/instagram/oauth.ts';
 import { authorizeTrip, connectPending, finalizeConnection, pendingConnection, startConnectServer, stopConnectServer } from '../helpers/connect.ts';
 import type { TestOrg, TestServer } from '../helpers/harness.ts';
 

@@ -5,7 +5,7 @@
 // field against the spec's data shapes, and what the emulator received in order.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { startInboundStack, type InboundStack } from '../inbound/helpers.ts';
 import { until } from '../helpers/until.ts';
 

@@ -3,7 +3,7 @@
 // one import.completed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { workerProcesses } from '../helpers/process.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { openSecret } from '../../src/accounts/secrets.ts';
 import { refreshDueTokens, type RefreshOutcome } from '../../src/accounts/token-refresh.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import type { NetworkId } from '../../src/networks/types.ts';
 import { startTestServer, type TestOrg, type TestServer } from './harness.ts';
 

@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { NETWORK_LIST, createNetworkRegistry, type NetworkRegistry } from '../../src/networks/registry.ts';
 import { ensureDatabase } from '../../src/db/database.ts';
 import { createPool, type Db } from '../../src/db/pool.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { upsertSocialAccount, type NewSocialAccount } from '../../src/accounts/social-accounts.ts';
-import { encodeId } from '../../src/ids.ts';
-import { createNetworkRegistry, type NetworkRegistry } from '../../src/networks/registry.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import type { NetworkId } from '../../src/networks/types.ts';
-import { createOrg, type SubscriptionStatus } from '../../src/orgs/orgs.ts';
+import { createOrg } from '../../src/orgs/orgs.ts';
+import { type SubscriptionStatus } from '../../src/orgs/subscription.ts';
 import { createPublishWaker } from '../../src/publishing/wake.ts';
 import { createSecretBox, type SecretBox } from '../../src/security/crypto.ts';
 
@@ -64,7 +65,7 @@ export async function createTestDatabase(): Promise<string> {
 export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const databaseUrl = await createTestDatabase();
   // Window limits far above what any test sends, so only the tests of limits (which pass their own) meet them.
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, CRIER_RATE_LIMIT_FLOOR: '1000000', CRIER_RATE_LIMIT_CEILING: '1000000', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, CRIER_RATE_LIMIT_FLOOR: '1000000', CRIER_RATE_LIMIT_CEILING: '1000000', ...env }, NETWORK_LIST);
   const db = createPool(databaseUrl, 10);
   const waker = createPublishWaker(db);
   const networks = createNetworkRegistry(config);

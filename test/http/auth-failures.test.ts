@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { createApiKey } from '../../src/orgs/orgs.ts';
+import { createApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/harness.ts';
 import { startSecondServer } from '../limits/helpers.ts';
 

@@ -1,7 +1,9 @@
 // Authentication (401) and the subscription gate (402) on every /v1 endpoint.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SUBSCRIPTION_STATUSES, revokeApiKey, setSubscriptionStatus } from '../../src/orgs/orgs.ts';
+import { SUBSCRIPTION_STATUSES } from '../../src/orgs/subscription.ts';
+import { setSubscriptionStatus } from '../../src/orgs/orgs.ts';
+import { revokeApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;
@@ -39,7 +41,7 @@ describe('401', () => {
   }
 
   test('a revoked key is refused; the others of the org keep working', async () => {
-    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const { createApiKey } = await import('../../src/orgs/api-keys.ts');
     const extra = await createApiKey(server.db, org.orgId, 'ci');
     assert.equal((await server.request('GET', '/v1/posts', { key: extra.key })).status, 200);
     assert.equal(await revokeApiKey(server.db, String(extra.id)), true);
@@ -50,7 +52,7 @@ describe('401', () => {
   test('concurrent requests with many keys share lookups, and each is answered as its own key', async () => {
     // Key lookups of requests in flight together go to the database as one statement: each request
     // must still get its own org, and a revoked or unknown key its 401, whatever it was batched with.
-    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const { createApiKey } = await import('../../src/orgs/api-keys.ts');
     const other = await server.createOrg();
     const otherPost = (await server.request('POST', '/v1/posts', { key: other.key, body: { accounts: [(await server.addAccount(other, 'x', 'other_x')).id], content: 'theirs' } })).body.post.id;
     const revoked = await createApiKey(server.db, org.orgId, 'to revoke');
@@ -104,7 +106,7 @@ describe('402 subscription gate', () => {
   });
 
   test('a 402 carries the key\'s X-RateLimit-* headers; a fixed quota is shown there, not spent', async () => {
-    const { createApiKey } = await import('../../src/orgs/orgs.ts');
+    const { createApiKey } = await import('../../src/orgs/api-keys.ts');
     const quotaKey = await createApiKey(server.db, org.orgId, 'quota', 3);
     await setSubscriptionStatus(server.db, org.orgId, 'past_due');
     try {

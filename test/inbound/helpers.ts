@@ -4,9 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
 import { startInboundWorker, type InboundWorker } from '../../src/inbound/worker.ts';
 import { createLogger } from '../../src/log.ts';
-import { INSTAGRAM_SCOPES } from '../../src/networks/instagram/oauth.ts';
-import { MESSAGING_SCOPES } from '../../src/networks/instagram/oauth.ts';
-import { encodeId } from '../../src/ids.ts';
+import { INSTAGRAM_SCOPES, MESSAGING_SCOPES } from '../../src/networks/instagram/oauth.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { until } from '../helpers/until.ts';
 

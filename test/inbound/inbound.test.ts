@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { seedPublishedPost, startInboundStack, type InboundStack } from './helpers.ts';
 
 let s: InboundStack;

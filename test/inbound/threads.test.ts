@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/threads/server.ts';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { startInboundWorker, type InboundWorker } from '../../src/inbound/worker.ts';
 import { createLogger } from '../../src/log.ts';
 import { THREADS_SCOPES } from '../../src/networks/threads/oauth.ts';

@@ -2,8 +2,8 @@
 // tenant isolation.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeId } from '../../src/ids.ts';
-import { createApiKey, insertApiKey } from '../../src/orgs/orgs.ts';
+import { encodeId } from '../../src/core/ids.ts';
+import { createApiKey, insertApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 const VIEW_FIELDS = ['createdAt', 'fixedQuota', 'id', 'lastUsedAt', 'name', 'prefix', 'quotaUsed', 'rateLimit', 'revokedAt', 'userId'];

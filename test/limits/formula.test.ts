@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { windowLimit } from '../../src/limits/window-limit.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
 import { startTestServer } from '../helpers/harness.ts';
 import { rateHeaders } from './helpers.ts';
 
@@ -31,14 +32,14 @@ test('always within [floor, ceiling], and never lower for more accounts or more 
 });
 
 test('limits configuration: defaults, and clear messages for bad values', () => {
-  const config = loadConfig({});
+  const config = loadConfig({}, NETWORK_LIST);
   assert.deepEqual(config.rateLimit, { enabled: true, floor: 600, ceiling: 3000, windowSeconds: 60, redisPrefix: 'crier:rl' });
   assert.equal(config.redisUrl, undefined);
   assert.equal(config.stripe, undefined);
 
   const problems = (env: Record<string, string>) => {
     try {
-      loadConfig(env);
+      loadConfig(env, NETWORK_LIST);
     } catch (error) {
       assert.ok(error instanceof ConfigError);
       return error.message;
@@ -52,8 +53,8 @@ test('limits configuration: defaults, and clear messages for bad values', () => 
   assert.match(problems({ STRIPE_SECRET_KEY: 'sk_test_1' }), /set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
   assert.match(problems({ STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }), /STRIPE_SECRET_KEY must be a Stripe secret key/);
   assert.match(problems({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'secret' }), /STRIPE_WEBHOOK_SECRET must be/);
-  assert.equal(loadConfig({ CRIER_RATE_LIMIT_ENABLED: 'false' }).rateLimit.enabled, false);
-  assert.deepEqual(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe, { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' });
+  assert.equal(loadConfig({ CRIER_RATE_LIMIT_ENABLED: 'false' }, NETWORK_LIST).rateLimit.enabled, false);
+  assert.deepEqual(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, NETWORK_LIST).stripe, { secretKey: 'sk_test_1', webhookSecret: 'whsec_1' });
 });
 
 test("with the default limits, a new org's first script does not meet 429: 600 requests a minute", async () => {

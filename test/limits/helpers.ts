@@ -2,10 +2,10 @@
 // database as a test server (what an operator runs behind a load balancer).
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST, createNetworkRegistry } from '../../src/networks/registry.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
-import { createNetworkRegistry } from '../../src/networks/registry.ts';
 import { createPublishWaker } from '../../src/publishing/wake.ts';
 import type { ApiResponse, TestServer } from '../helpers/harness.ts';
 
@@ -31,7 +31,7 @@ export interface SecondServer {
 
 /** Another Crier API on `first`'s database, with its own pool, counters and Redis connection. */
 export async function startSecondServer(first: TestServer, env: Record<string, string>): Promise<SecondServer> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: first.databaseUrl, ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: first.databaseUrl, ...env }, NETWORK_LIST);
   const db = createPool(first.databaseUrl, 5);
   const waker = createPublishWaker(db);
   const app: FastifyInstance = await buildApp({ config, db, waker, box: first.box, networks: createNetworkRegistry(config) }, createLogger('silent'));

@@ -2,7 +2,7 @@
 // switch that turns window limits off (quotas stay).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createApiKey } from '../../src/orgs/orgs.ts';
+import { createApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { rateHeaders } from './helpers.ts';
 

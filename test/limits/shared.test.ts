@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
-import { createApiKey } from '../../src/orgs/orgs.ts';
+import { createApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
 import { rateHeaders, startSecondServer, type SecondServer } from './helpers.ts';
 

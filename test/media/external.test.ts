@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DownloadCache } from '../../src/media/download-cache.ts';
 import { createMediaFetcher as fetcherWith, createMediaOpener as openerWith } from '../../src/media/fetch.ts';
-import { PublishError } from '../../src/networks/errors.ts';
+import { PublishError } from '../../src/core/errors.ts';
 import { createGuardedClient, type GuardedClient } from '../../src/security/ssrf.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 

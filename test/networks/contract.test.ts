@@ -3,8 +3,7 @@
 //      TypeScript compiler and its string literals and identifiers are looked at (comments are not);
 //  (b) one suite run for each registered network: what any network object must satisfy.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
@@ -109,7 +108,7 @@ describe('nothing outside src/networks/ names a network', () => {
 });
 
 const empty: PostContent = { containers: [{ content: '', media: [] }], blocks: {} };
-const config = loadConfig({});
+const config = loadConfig({}, NETWORK_LIST);
 const registry = createNetworkRegistry(config);
 
 /** Blocks that exercise a network's video-profile variants: none, empty, and each boolean field set. */
@@ -213,20 +212,20 @@ for (const id of NETWORKS) {
 
 describe('the networks read their variables through loadConfig, as before the registry', () => {
   test('defaults: X and Bluesky have their own hosts, every other network its real hosts unless CRIER_<NETWORK>_BASE_URL is set', () => {
-    const settings = loadConfig({}).networks;
+    const settings = loadConfig({}, NETWORK_LIST).networks;
     assert.deepEqual(settings.x, { apiUrl: 'https://api.x.com', authorizeUrl: 'https://x.com/i/oauth2/authorize' });
     assert.deepEqual(settings.bluesky, { service: 'https://bsky.social' });
     for (const id of NETWORKS.filter((id) => id !== 'x' && id !== 'bluesky' && id !== 'tiktok' && id !== 'youtube')) assert.deepEqual(settings[id], { baseUrl: undefined }, id);
     // YouTube also reads its upload chunk size and its managed-key pool (src/networks/youtube/settings.ts).
     assert.equal((settings.youtube as { baseUrl?: string }).baseUrl, undefined);
     assert.deepEqual(settings.tiktok, { baseUrl: undefined, creatorCap: 5, statusPollMs: 5000 });
-    const pointed = loadConfig({ CRIER_GOOGLE_BUSINESS_BASE_URL: 'http://127.0.0.1:4000/', CRIER_X_API_URL: 'http://127.0.0.1:4001//' }).networks;
+    const pointed = loadConfig({ CRIER_GOOGLE_BUSINESS_BASE_URL: 'http://127.0.0.1:4000/', CRIER_X_API_URL: 'http://127.0.0.1:4001//' }, NETWORK_LIST).networks;
     assert.deepEqual(pointed.google_business, { baseUrl: 'http://127.0.0.1:4000' });
     assert.deepEqual(pointed.x, { apiUrl: 'http://127.0.0.1:4001', authorizeUrl: 'https://x.com/i/oauth2/authorize' });
   });
 
   test('a bad URL stops the start with the variable named, alongside the other problems', () => {
-    assert.throws(() => loadConfig({ CRIER_BLUESKY_SERVICE: 'ftp://pds.example', CRIER_LINKEDIN_BASE_URL: 'not a url', PORT: 'many' }), (error: Error) => {
+    assert.throws(() => loadConfig({ CRIER_BLUESKY_SERVICE: 'ftp://pds.example', CRIER_LINKEDIN_BASE_URL: 'not a url', PORT: 'many' }, NETWORK_LIST), (error: Error) => {
       assert.match(error.message, /PORT must be an integer from 0 to 65535, got "many"/);
       assert.match(error.message, /CRIER_BLUESKY_SERVICE must be an http\(s\) URL, got "ftp:\/\/pds\.example"/);
       assert.match(error.message, /CRIER_LINKEDIN_BASE_URL must be an http\(s\) URL, got "not a url"/);

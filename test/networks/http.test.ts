@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { NetworkHttp, retryAfterMs, untilUtcMidnight, type NetworkAnswer } from '../../src/networks/http.ts';
-import { PublishError } from '../../src/networks/errors.ts';
+import { PublishError } from '../../src/core/errors.ts';
 
 interface Received {
   method: string;

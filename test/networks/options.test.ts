@@ -8,7 +8,8 @@ import { blockCases, type BlockCase } from '../posts/platform-blocks.cases.ts';
 import { networkFor } from '../../src/networks/registry.ts';
 import { mediaKind } from '../../src/networks/media-kind.ts';
 import { threadsLength } from '../../src/networks/threads/options.ts';
-import { NETWORKS, type FieldIssue, type MediaInput, type NetworkId, type TargetContext } from '../../src/networks/types.ts';
+import { NETWORKS, type MediaInput, type NetworkId, type TargetContext } from '../../src/networks/types.ts';
+import { type FieldIssue } from '../../src/core/errors.ts';
 import { checkPlatformRules, parseCreateBody } from '../../src/posts/validate.ts';
 import { STRICT_FETCH_POLICY } from '../../src/validation/fetched-url.ts';
 

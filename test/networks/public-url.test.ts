@@ -3,7 +3,7 @@
 // emulator (the sandbox, tests) fetches from Crier directly, and media elsewhere is passed as it is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PublishError } from '../../src/networks/errors.ts';
+import { PublishError } from '../../src/core/errors.ts';
 import { checkFetchableByNetwork } from '../../src/networks/public-url.ts';
 
 const own = (base: string) => `${base}/media/tok123/clip.mp4`;

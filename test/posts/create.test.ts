@@ -313,7 +313,7 @@ describe('bad bodies never 500', () => {
 
 /** When the post's targets are due: the publishing queue is the targets table (none for a draft). */
 async function dueFor(postId: string): Promise<Date[]> {
-  const { decodeId } = await import('../../src/ids.ts');
+  const { decodeId } = await import('../../src/core/ids.ts');
   const { rows } = await server.db.query('SELECT due_at FROM targets WHERE post_id = $1 AND due_at IS NOT NULL ORDER BY id', [decodeId(postId)]);
   return rows.map((r) => r.due_at);
 }

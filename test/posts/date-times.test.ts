@@ -4,7 +4,7 @@
 // never a silently shifted date), and PATCH keeps a draft a draft unless told otherwise.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { DATE_OR_DATE_TIME_MESSAGE, DATE_TIME_MESSAGE } from '../../src/validation/date-time.ts';
 import { countRows, startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 

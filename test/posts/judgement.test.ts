@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST, createNetworkRegistry } from '../../src/networks/registry.ts';
 import { freePort } from '../../src/db/embedded.ts';
-import { PublishError } from '../../src/networks/errors.ts';
-import { createNetworkRegistry } from '../../src/networks/registry.ts';
+import { PublishError } from '../../src/core/errors.ts';
 import type { ContainerInput, NetworkId, PublishInput } from '../../src/networks/types.ts';
 import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
 import { makeJpeg, makeVideo } from '../media/helpers.ts';
@@ -52,7 +52,7 @@ const accountOf = (network: NetworkId) => run.accounts.find((a) => a.network ===
 const send = (body: object, query = '') => api(`/v1/posts${query}`, run.key, { method: 'POST', body: JSON.stringify(body) });
 
 /** The network's publishing side as the worker builds it, unconfigured: what it refuses before calling anyone. */
-const adapters = createNetworkRegistry(loadConfig({ DATABASE_URL: 'postgres://judgement@127.0.0.1:1/none', LOG_LEVEL: 'silent' })).adapters();
+const adapters = createNetworkRegistry(loadConfig({ DATABASE_URL: 'postgres://judgement@127.0.0.1:1/none', LOG_LEVEL: 'silent' }, NETWORK_LIST)).adapters();
 
 async function publishingRefusal(network: NetworkId, body: Record<string, any>): Promise<unknown> {
   const containers: ContainerInput[] = body.content !== undefined

@@ -5,7 +5,7 @@
 // total equal to count(*) of the same filter, with bounds on day and five-minute boundaries.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 import { listPosts } from '../../src/posts/list.ts';
 import type { ListPostsQuery } from '../../src/posts/schema.ts';
 import { postWhere, type PostFilter } from '../../src/posts/totals.ts';

@@ -4,7 +4,7 @@
 // would say "nothing was published" while it is on the network. Both answer 409 and change nothing.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 let server: TestServer;

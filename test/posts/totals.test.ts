@@ -163,7 +163,7 @@ describe('exact totals from counters', () => {
     for (let i = 0; i < 12; i++) await createPost(w, i, i % 3 === 0 ? undefined : (i % 7) * 20 + 1);
     await finishAll(server.db, w.org.orgId);
     const finished = (await server.db.query<{ id: number }>('SELECT id FROM posts WHERE org_id = $1 ORDER BY id', [w.org.orgId])).rows;
-    const { encodeId } = await import('../../src/ids.ts');
+    const { encodeId } = await import('../../src/core/ids.ts');
 
     for (let round = 0; round < 3; round++) {
       const pending = await Promise.all(Array.from({ length: 4 }, (_, i) => createPost(w, 20 + round * 4 + i, 30 + i * 25)));
@@ -211,7 +211,7 @@ describe('exact totals from counters', () => {
   test('a target added to an existing post counts the post once more per account, never twice per tenant', async () => {
     const w = await world();
     const id = await createPost(w, 0b0001); // account 0, tenant t1
-    const { decodeId } = await import('../../src/ids.ts');
+    const { decodeId } = await import('../../src/core/ids.ts');
     await server.db.query('INSERT INTO targets (org_id, post_id, account_id) VALUES ($1, $2, $3), ($1, $2, $4)',
       [w.org.orgId, decodeId(id), w.accounts[1]!.rawId, w.accounts[2]!.rawId]); // t1 again, and t2
     await assertCountersExact(server.db, w.org.orgId);

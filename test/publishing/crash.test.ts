@@ -5,7 +5,7 @@
 // network call), after-network (the network accepted a container, Crier has not recorded it).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startCrierProcess, type Started } from '../helpers/process.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { claimNetworkPost } from '../../src/publishing/parts.ts';
 
 let stack: PublishingStack;

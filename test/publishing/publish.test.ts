@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 import { until } from '../helpers/until.ts';
-import { encodeId } from '../../src/ids.ts';
+import { encodeId } from '../../src/core/ids.ts';
 
 let stack: PublishingStack;
 let org: TestOrg;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createPool, type Db } from '../../src/db/pool.ts';
-import { decodeId } from '../../src/ids.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import { claimDue, msUntilNextDue, registerWorker, removeWorker, renewWorker, sweepDeadWorkers, type ClaimRow } from '../../src/publishing/queue.ts';
 import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 

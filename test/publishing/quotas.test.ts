@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig, ConfigError } from '../../src/config.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 
@@ -102,13 +103,13 @@ describe('per-account quotas', () => {
 
 describe('CRIER_ACCOUNT_QUOTAS', () => {
   test('off, per-network quotas and per-network off are read; anything else stops Crier at start', () => {
-    assert.equal(loadConfig({ CRIER_ACCOUNT_QUOTAS: 'off' }).publishing.accountQuotas, 'off');
-    assert.deepEqual(loadConfig({ CRIER_ACCOUNT_QUOTAS: 'x=300/3h, linkedin=off,bluesky=10/30s' }).publishing.accountQuotas, {
+    assert.equal(loadConfig({ CRIER_ACCOUNT_QUOTAS: 'off' }, NETWORK_LIST).publishing.accountQuotas, 'off');
+    assert.deepEqual(loadConfig({ CRIER_ACCOUNT_QUOTAS: 'x=300/3h, linkedin=off,bluesky=10/30s' }, NETWORK_LIST).publishing.accountQuotas, {
       x: { max: 300, windowMs: 3 * 3_600_000 }, linkedin: 'off', bluesky: { max: 10, windowMs: 30_000 },
     });
-    assert.deepEqual(loadConfig({}).publishing.accountQuotas, {});
+    assert.deepEqual(loadConfig({}, NETWORK_LIST).publishing.accountQuotas, {});
     for (const wrong of ['x=100', 'mastodon=5/1m', 'x=0/1m', 'x=5/0h', 'x=5/1w', 'on']) {
-      assert.throws(() => loadConfig({ CRIER_ACCOUNT_QUOTAS: wrong }), (error: unknown) => {
+      assert.throws(() => loadConfig({ CRIER_ACCOUNT_QUOTAS: wrong }, NETWORK_LIST), (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.match((error as Error).message, /CRIER_ACCOUNT_QUOTAS must be "off" or a comma-separated list/);
         return true;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { NetworkAdapter, PartRef, PublishInput } from '../../src/networks/types.ts';
-import { PublishError, PublishWait } from '../../src/networks/errors.ts';
-import { decodeId } from '../../src/ids.ts';
+import { PublishError, PublishWait } from '../../src/core/errors.ts';
+import { decodeId } from '../../src/core/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 import { until } from '../helpers/until.ts';

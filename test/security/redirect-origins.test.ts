@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { NETWORK_LIST } from '../../src/networks/registry.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
 const authUrl = (server: TestServer, org: TestOrg, redirect_uri: string) =>
@@ -58,8 +59,8 @@ describe('without it', () => {
 });
 
 test('CRIER_REDIRECT_ORIGINS takes origins only: a path or another scheme stops the start', () => {
-  assert.throws(() => loadConfig({ CRIER_REDIRECT_ORIGINS: 'https://app.example.com/callback' }), /CRIER_REDIRECT_ORIGINS must be http\(s\) origins.*"https:\/\/app.example.com\/callback"/);
-  assert.throws(() => loadConfig({ CRIER_REDIRECT_ORIGINS: 'ftp://files.example.com' }), /CRIER_REDIRECT_ORIGINS/);
-  assert.deepEqual(loadConfig({ CRIER_REDIRECT_ORIGINS: 'https://App.Example.com/' }).redirectOrigins, ['https://app.example.com']);
-  assert.equal(loadConfig({}).redirectOrigins, undefined);
+  assert.throws(() => loadConfig({ CRIER_REDIRECT_ORIGINS: 'https://app.example.com/callback' }, NETWORK_LIST), /CRIER_REDIRECT_ORIGINS must be http\(s\) origins.*"https:\/\/app.example.com\/callback"/);
+  assert.throws(() => loadConfig({ CRIER_REDIRECT_ORIGINS: 'ftp://files.example.com' }, NETWORK_LIST), /CRIER_REDIRECT_ORIGINS/);
+  assert.deepEqual(loadConfig({ CRIER_REDIRECT_ORIGINS: 'https://App.Example.com/' }, NETWORK_LIST).redirectOrigins, ['https://app.example.com']);
+  assert.equal(loadConfig({}, NETWORK_LIST).redirectOrigins, undefined);
 });

@@ -6,8 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { classifyAddress } from '../../src/security/ip-ranges.ts';
-import { checkUrl, createGuardedClient, guardedFetch, SsrfError } from '../../src/security/ssrf.ts';
-import type { SsrfErrorCode } from '../../src/security/ssrf.ts';
+import { checkUrl, createGuardedClient, guardedFetch, SsrfError, type SsrfErrorCode } from '../../src/security/ssrf.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 
 async function rejectsWith(promise: Promise<unknown>, code: SsrfErrorCode): Promise<SsrfError> {

@@ -2,7 +2,7 @@
 // prefix only.
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RequestError, validationError } from '../../errors.ts';
+import { RequestError, validationError } from '../../core/errors.ts';
 import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';

@@ -5,7 +5,7 @@
 //   authenticates the call). Without Stripe configured it answers 404.
 import type { FastifyInstance } from 'fastify';
 import { applySubscriptionChange, createStripeWebhookVerifier, subscriptionChange } from '../../billing/stripe.ts';
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import type { AppContext } from '../context.ts';
 
 export function billingRoutes(app: FastifyInstance, ctx: AppContext): void {

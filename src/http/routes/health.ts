@@ -3,7 +3,7 @@
 // (CRIER_METRICS_TOKEN) and is not served at all without one.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import { bearerToken } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import type { Metrics } from '../metrics.ts';

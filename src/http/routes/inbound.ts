@@ -4,7 +4,7 @@
 // (src/inbound/README.md).
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import { receiveDelivery } from '../../inbound/receive.ts';
 import { isIssuedVerifyToken } from '../../inbound/verify-tokens.ts';
 import type { InboundRequest, NetworkCapabilities } from '../../networks/capabilities.ts';

@@ -10,7 +10,7 @@ import { deleteMedia, findServedFile, getMedia, listMedia, type ServedFile } fro
 import { parseRange } from '../../media/range.ts';
 import { confirmUpload, importUpload, receiveUpload, startUpload } from '../../media/uploads.ts';
 import { createGuardedClient } from '../../security/ssrf.ts';
-import { parseNumericId } from '../../ids.ts';
+import { parseNumericId } from '../../core/ids.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { errorBody } from '../errors.ts';

@@ -4,7 +4,7 @@ import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { publishAttempts } from '../../posts/history.ts';
 import { getPost } from '../../posts/read.ts';
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import { listPostAttempts } from '../../webhooks/queue.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';

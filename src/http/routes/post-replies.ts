@@ -1,7 +1,7 @@
 // /v1/posts/:id/replies: a published post's comments as the spec's Reply records, and answering them.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../errors.ts';
+import { validationError } from '../../core/errors.ts';
 import { listReplies, postReply, type ReplyCache, MAX_COMMENTS, REPLIES_CACHE_MS, type ReplyListQuery } from '../../engagement/replies.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';

@@ -1,7 +1,7 @@
 // /v1/posts: create, list, read.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { RequestError, validationError } from '../../errors.ts';
+import { RequestError, validationError } from '../../core/errors.ts';
 import { accountProblem, createPostWriter } from '../../posts/create.ts';
 import { dryRunCreate, networkPreview, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
 import { userFetchFor } from '../../security/ssrf.ts';

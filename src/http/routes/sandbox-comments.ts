@@ -3,7 +3,7 @@
 // push comments) and the dashboard's replies with no network account.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../errors.ts';
+import { validationError } from '../../core/errors.ts';
 import { addSandboxComment, type ReplyCache } from '../../engagement/replies.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';

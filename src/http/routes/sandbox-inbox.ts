@@ -3,7 +3,7 @@
 // has in flight), and the list an organization reads its own received deliveries from.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import { INBOX_KEEP, INBOX_PATH, listInbox, receiveAtInbox, sandboxInboxUrl } from '../../webhooks/inbox.ts';
 import type { AppContext } from '../context.ts';
 

@@ -4,8 +4,8 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { orgAccount } from '../../accounts/session.ts';
-import { RequestError, validationError } from '../../errors.ts';
-import { decodeId } from '../../ids.ts';
+import { RequestError, validationError } from '../../core/errors.ts';
+import { decodeId } from '../../core/ids.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 import { SANDBOX_HANDLE } from './sandbox-comments.ts';

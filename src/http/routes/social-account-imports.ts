@@ -2,7 +2,7 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { createImport, getImport, listImports, MAX_IMPORT, type ImportRequest } from '../../engagement/imports.ts';
-import { decodeId } from '../../ids.ts';
+import { decodeId } from '../../core/ids.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 

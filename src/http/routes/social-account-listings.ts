@@ -4,7 +4,7 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { readListing } from '../../accounts/listings.ts';
-import { decodeId } from '../../ids.ts';
+import { decodeId } from '../../core/ids.ts';
 import type { AccountListing } from '../../networks/capabilities.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { AppContext } from '../context.ts';

@@ -1,8 +1,8 @@
 // GET /v1/social-accounts/:id/metrics: an account's figures, read from its network.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../errors.ts';
-import { decodeId } from '../../ids.ts';
+import { validationError } from '../../core/errors.ts';
+import { decodeId } from '../../core/ids.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import { parseDateTime } from '../../validation/date-time.ts';
 import type { AppContext } from '../context.ts';

@@ -2,8 +2,8 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { connectWithPassword, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
-import { decodeId } from '../../ids.ts';
-import { RequestError } from '../../errors.ts';
+import { decodeId } from '../../core/ids.ts';
+import { RequestError } from '../../core/errors.ts';
 import type { Network } from '../../networks/contract.ts';
 import { PaginationQuery } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';

@@ -1,13 +1,13 @@
 // /v1/webhooks: the org's webhook endpoints, their Test action, their delivery log and redelivery.
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { RequestError, validationError } from '../../errors.ts';
+import { RequestError, validationError } from '../../core/errors.ts';
 import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/queue.ts';
 import { sandboxInboxUrl } from '../../webhooks/inbox.ts';
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
 import { SECRET_MAX_LENGTH } from '../../webhooks/signing.ts';
 import { MAX_CUSTOM_HEADERS, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, type StoreDeps, type WebhookInput } from '../../webhooks/store.ts';
-import { parseNumericId } from '../../ids.ts';
+import { parseNumericId } from '../../core/ids.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';

@@ -3,7 +3,7 @@
 // The account's PDS address is the user's (see pds.ts): calls to it go through the SSRF guard.
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api';
 import { TID } from '@atproto/common-web';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { classifierFor, openSession, type Classifier } from './session.ts';
 import { judge, textsOf } from './shape.ts';

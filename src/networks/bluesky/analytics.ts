@@ -1,7 +1,7 @@
 // Counts, the only figures Bluesky has: app.bsky.feed.getPosts for a post, app.bsky.actor.getProfile
 // for the account (current totals). No views, reach or impressions exist.
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { parsePostUri, type PostViewLike } from './views.ts';
 import { withAgent } from './with-agent.ts';
 

@@ -3,7 +3,7 @@
 // parent looked up by its uri.
 import { RichText, type AtpAgent } from '@atproto/api';
 import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { parsePostUri, POST, recordOf, replyOf, type PostViewLike } from './views.ts';
 import { withAgent } from './with-agent.ts';
 

@@ -1,6 +1,6 @@
 // Connecting a Bluesky account with an app password: validated by logging in; the app password is
 // kept (encrypted) so the session can always be re-established, and the session tokens with it.
-import { RequestError } from '../../errors.ts';
+import { RequestError } from '../../core/errors.ts';
 import { lazy } from '../../lazy.ts';
 import { isTransientSsrf, SsrfError } from '../../security/ssrf.ts';
 import { checkPdsAddress } from './pds.ts';

@@ -1,8 +1,7 @@
 // Bluesky takes bytes: blobs uploaded to the account's PDS.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, H264_420, MB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { judge } from './shape.ts';
-import { H264_420, MB } from '../video.ts';
 
 export const profiles = {
   // §6.3: MP4 only; the PDS caps a blob at 50 MB (the adapter uploads with uploadBlob). Up to 3 min

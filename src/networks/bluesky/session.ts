@@ -4,7 +4,7 @@
 // mean as PublishError.
 import { AtpAgent, XRPCError, type AtpSessionData } from '@atproto/api';
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { isTransientSsrf, ssrfCause } from '../../security/ssrf.ts';
 import { isServiceOrigin, pdsFetch } from './pds.ts';
 

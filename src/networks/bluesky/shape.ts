@@ -1,8 +1,9 @@
 // Bluesky's judgement: what Bluesky cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), a dry run reports it (media.ts judge), and the create
 // refuses its media part (the spec leaves Bluesky's 300-character limit to publishing).
-import type { JudgedWhen, PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { JudgedWhen } from '../contract.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 
 const MAX_IMAGES = 4;

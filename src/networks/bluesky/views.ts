@@ -1,6 +1,6 @@
 // Bluesky's AppView answers as Crier reads them: the post view fields it uses, at-uris, and the
 // mapping of a reply in a thread to the spec's Reply record (engagement.md §1.1).
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { Reply } from '../capabilities.ts';
 
 export const POST = 'app.bsky.feed.post';

@@ -5,7 +5,8 @@
 // that quote them. After a crash, a post is looked for among the Page's recent posts (same message,
 // created since the reservation; a photo post only if its `ready` checkpoint was stored), a comment
 // among the post's comments.
-import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import { isVideo } from '../media-kind.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { FacebookClient, type FacebookVideoHosts } from './client.ts';

@@ -3,7 +3,7 @@
 // account's token, Graph's errors (graph-errors.ts), Graph's lists ({data, paging}) and the page
 // cursor Crier hands out, which is the query of Graph's `paging.next` without the token.
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { NetworkHttp } from '../http.ts';
 import { GRAPH_VERSION } from './client.ts';
 import { classifyGraph, graphReason } from './graph-errors.ts';

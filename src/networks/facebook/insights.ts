@@ -2,7 +2,7 @@
 // retires metrics often (impressions, plays, page_fans...) and then answers the whole call with
 // "(#100) ... must be a valid insights metric"; so when a call naming several metrics is refused as
 // invalid, each is asked alone and the refused ones are left out (unknown, never 0).
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { node, type GraphApi } from './graph-api.ts';
 
 export interface InsightEntry {

@@ -4,10 +4,7 @@
 // token; the user picks. No refresh grant exists: a dead Page token (error 190) means reconnecting.
 // Instagram with Facebook Login (../instagram/oauth.ts) is the same login with other scopes and fields.
 import { createHmac } from 'node:crypto';
-import {
-  networkHosts, OAuthError, oauthCall, withQuery,
-  type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthErrorKind, type OAuthResponse,
-} from '../oauth.ts';
+import { networkHosts, OAuthError, oauthCall, withQuery, type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthErrorKind, type OAuthResponse } from '../oauth.ts';
 import type { NetworkId } from '../types.ts';
 import { GRAPH_VERSION } from '../meta/graph-version.ts';
 

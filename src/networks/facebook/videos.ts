@@ -7,7 +7,7 @@
 // finishing again, so a crash never finishes twice and reconcile knows when nothing was finished.
 // Meta reports the upload phase complete once the bytes are in, before finish: only processing or
 // publishing having started shows that finish was received (client.ts, videoStatusOf).
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
 import type { FacebookClient } from './client.ts';
 

@@ -2,10 +2,7 @@
 // URL (offline access, consent screen, PKCE S256), the code and refresh grants at
 // oauth2.googleapis.com, and the classification of Google's token and API error bodies. Each network
 // adds its scopes and the listing of what a login grants (src/networks/<network>/oauth.ts).
-import {
-  FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthLogin, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthLogin, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 import type { NetworkId } from '../types.ts';
 
 export const GOOGLE_HOSTS = {

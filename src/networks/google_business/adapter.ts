@@ -8,7 +8,8 @@
 // Google has no client-chosen ids, so after a crash the post is looked for among the location's
 // localPosts (same summary, topic, event title and photo, created since the reservation), or read by
 // the name a review checkpoint holds; one found still PROCESSING goes on waiting for the review.
-import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { GoogleBusinessClient, type LocalPost } from './client.ts';

@@ -3,7 +3,7 @@
 // details}} means for a post: a location that may not post (FAILED_PRECONDITION), one the account no
 // longer manages (PERMISSION_DENIED), a token without the scope, field violations (a ValidationError's
 // errorDetails, a BadRequest's fieldViolations), a photo Google could not fetch, and quotas (429).
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { NetworkHttp, retryAfterMs, type Failure, type NetworkAnswer } from '../http.ts';
 
 /** One metric's series of a fetchMultiDailyMetricsTimeSeries answer. */

@@ -3,7 +3,7 @@
 // Google gives location figures only — no followers, and no figures per post (the v4
 // localPosts:reportInsights falls under the deprecated v4 reportInsights: README.md).
 import type { AccountMetrics, AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './posts.ts';
 
 /** Views of the profile, by platform and surface. */

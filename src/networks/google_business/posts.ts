@@ -2,7 +2,7 @@
 // for imports and crash reconciliation (localPosts.list, pageToken-paged). Posts have no comments
 // (reviews are the location's, not a post's: engagement.md §10.3), so nothing reads or answers them.
 import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { GoogleBusinessClient, type LocalPost } from './client.ts';
 
 /** Google's largest page. */

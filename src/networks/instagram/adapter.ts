@@ -4,7 +4,8 @@
 // of its step), and every later container a comment on it. After a crash, a root whose ready
 // checkpoint was stored is looked up by its container: PUBLISHED means it is on the account (found
 // among the recent media by caption), any other status means it was never published.
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { InstagramClient } from './client.ts';

@@ -5,7 +5,7 @@
 // Publishing happens only in a step that began from a stored `ready` checkpoint: a worker that dies
 // in any earlier step resumes polling the stored ids and creates nothing again, and reconcile knows
 // that without `ready` nothing was published.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { InstagramClient } from './client.ts';
 import type { ContainerPlan } from './plan.ts';
 

@@ -1,8 +1,7 @@
 // Instagram's containers take public URLs (image_url, video_url) that Meta downloads; feed videos are Reels.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, H264_HEVC_420, MB, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { checkShape } from './plan.ts';
-import { H264_HEVC_420, MB, MP4_MOV } from '../video.ts';
 
 export const profiles = {
   // §3.3: Reels 3 s-15 min, MP4/MOV, H.264/HEVC + AAC. Meta's Reels spec (unverified): <=300 MB,

@@ -13,7 +13,7 @@
 import { classifyGraph, graphErrorOf, graphReason } from '../facebook/graph-errors.ts';
 import type { AccountSession, ContactLookup, NetworkCapabilities } from '../capabilities.ts';
 import { NetworkHttp, type NetworkAnswer } from '../http.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { GRAPH_VERSION } from './client.ts';
 import { MESSAGING_SCOPES } from './oauth.ts';
 

@@ -5,7 +5,8 @@
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, isSingleVideo, storyMediaIssues } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
-import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';
+import type { FieldIssue } from '../../core/errors.ts';
+import type { NetworkOptions, TargetContext } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

@@ -6,7 +6,8 @@
 // the reservation) and a comment among the root's comments. A refusal as a duplicate names the post
 // already live: it is the result only when it provably came from this destination's own attempt
 // (afterDuplicate); otherwise the destination fails with LinkedIn's refusal.
-import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { duplicateOf, LinkedInClient, type LinkedInPost } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';

@@ -8,7 +8,7 @@
 // failure. A member account: LinkedIn gives ordinary apps no follower count or totals, so every
 // figure is null.
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { LinkedInClient } from './client.ts';
 import { LINKEDIN_VERSION } from './oauth.ts';
 import { actorOf, clientOf } from './session.ts';

@@ -4,7 +4,7 @@
 // forbids keeping Profile API data of anyone but the authenticated member — so only the connected
 // member's own name is looked up (GET /v2/userinfo). Names are kept in memory, at most a day and
 // MAX_ENTRIES of them; a lookup LinkedIn refuses is remembered an hour as "no name".
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { LinkedInClient } from './client.ts';
 
 export interface AuthorName {

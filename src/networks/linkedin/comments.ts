@@ -4,7 +4,7 @@
 // answer, on the parent comment's URN with `parentComment` (the Comments API's nested comment).
 // Reading needs r_organization_social (organization posts) or the restricted r_member_social.
 import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { resolveAuthors, type AuthorName } from './authors.ts';
 import type { LinkedInClient } from './client.ts';
 import { actorOf, clientOf } from './session.ts';

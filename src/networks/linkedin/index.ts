@@ -2,12 +2,12 @@
 // every network reads (CRIER_LINKEDIN_BASE_URL: the emulator in tests and the sandbox) and the scopes
 // connects ask for when the app registered none (CRIER_LINKEDIN_SCOPES; oauth.ts says which LinkedIn
 // product grants which scope).
-import { LINKEDIN_API_VERSION } from './oauth.ts';
+import { LINKEDIN_API_VERSION, createLinkedInOAuth } from './oauth.ts';
 import { baseUrlConfig, baseUrlNetwork, type BaseUrlSettings } from '../base-url.ts';
-import type { Network, NetworkEnv } from '../contract.ts';
+import type { Network } from '../contract.ts';
+import type { NetworkEnv } from '../../config.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
-import { createLinkedInOAuth } from './oauth.ts';
 import { options } from './options.ts';
 import { linkedinEmulator } from './sandbox.ts';
 import { lazyCapabilities } from '../lazy-capabilities.ts';

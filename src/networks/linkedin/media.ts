@@ -1,8 +1,7 @@
 // LinkedIn takes bytes: images and videos are initialized, then uploaded to the URLs it gives.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, H264_420, MB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { checkShape } from './shape.ts';
-import { H264_420, MB } from '../video.ts';
 
 export const profiles = {
   // §5.3: MP4, 3 s-30 min, 75 KB-500 MB.

@@ -4,10 +4,7 @@
 // refresh tokens exist only for apps LinkedIn approved for programmatic refresh (365 days, not
 // rotated, not extended): without one the account is reconnected when the token expires.
 import type { ApiVersion } from '../contract.ts';
-import {
-  apiError, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery,
-  type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { apiError, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery, type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 
 /**
  * The scopes a connect asks for by default, by the developer-portal product that grants them (an

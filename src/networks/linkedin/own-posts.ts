@@ -3,7 +3,7 @@
 // a posting role; a member's own posts need r_member_social, a restricted permission LinkedIn grants
 // to few apps — its 403 is said as such. Reshares and content Crier cannot show are `unsupported`.
 import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { fromLittle } from './commentary.ts';
 import { actorOf, clientOf } from './session.ts';
 import { encodeUrn, isOrganization } from './urn.ts';

@@ -2,7 +2,7 @@
 // post's comments with it — Crier's later containers are comments on the root, so one call removes
 // everything. 404: LinkedIn no longer has it.
 import type { AccountSession, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientOf } from './session.ts';
 import { encodeUrn, postUrn } from './urn.ts';
 

@@ -1,6 +1,6 @@
 // The LinkedIn client a capability calls with, and whom the account acts as (its person or organization URN).
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { LinkedInClient } from './client.ts';
 
 export function clientOf(apiUrl: string, session: AccountSession): LinkedInClient {

@@ -1,7 +1,8 @@
 // LinkedIn's judgement: what LinkedIn cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { JudgedWhen, PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { JudgedWhen } from '../contract.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 
 const MAX_IMAGES = 20;
 /** A post's commentary (meta-x-linkedin-bluesky.md §5.3: 3,000 characters). */

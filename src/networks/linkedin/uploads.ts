@@ -5,7 +5,7 @@
 // Whatever has to wait — the next range, LinkedIn's processing — ends the step with the checkpoint
 // (PublishWait): the worker slot is freed, and the next step, in this worker or another after a
 // crash, resumes from what the checkpoint says is done.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaInput, MediaSource, PublishInput } from '../types.ts';
 import type { LinkedInClient, VideoUpload } from './client.ts';
 

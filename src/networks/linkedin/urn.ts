@@ -1,7 +1,7 @@
 // LinkedIn URNs as the versioned API wants them in paths and Rest.li 2.0 query values: fully
 // URL-encoded, parentheses and commas too — a comment URN, urn:li:comment:(urn:li:activity:1,2),
 // would otherwise be read as Rest.li syntax.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 
 export const encodeUrn = (urn: string): string => encodeURIComponent(urn).replace(/\(/g, '%28').replace(/\)/g, '%29');
 

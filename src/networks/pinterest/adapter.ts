@@ -8,7 +8,8 @@
 // destination says so (a note on the root). Pinterest has no client-chosen ids, so after a crash a pin
 // is looked for among the board's pins (same title and description, created since the reservation).
 import { checkFetchableByNetwork } from '../public-url.ts';
-import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { pinUrl, PinterestClient, type PinterestPin } from './client.ts';
 import { descriptionOf, titleOf, type PinterestBlock } from './options.ts';

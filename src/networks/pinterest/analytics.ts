@@ -3,7 +3,7 @@
 // reaction counts; GET /v5/user_account for the profile counts and GET /v5/user_account/analytics
 // over the period asked. Metric names are Pinterest's (pinterest/api-description v5).
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './posts.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 // The account's boards, for a client to fill `pinterest.board_id` (GET /v1/social-accounts/:id/boards):
 // every page of GET /v5/boards (bookmark-paged, up to 250 a page), as {id, name, description, privacy}.
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { PinterestClient } from './client.ts';
 
 /** Pinterest's largest page. */

@@ -1,10 +1,9 @@
 // Pinterest takes bytes: images in the pin (by URL from Crier's public address, else base64), videos
 // registered then uploaded to the upload URL /v5/media hands out (adapter.ts, uploads.ts).
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { ignoredFields } from './options.ts';
 import { judge } from './shape.ts';
-import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 
 export const profiles = {
   // part 2 §4.5: .mp4/.mov/.m4v, H.264/H.265, <=2 GB, 4 s-15 min, aspect 1:2 to 1.91:1.

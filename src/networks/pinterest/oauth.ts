@@ -1,10 +1,7 @@
 // Pinterest OAuth (API v5): authorization code with the app's credentials in HTTP Basic (the
 // token endpoint refuses them in the form), continuous refresh tokens (60 days, a new one with
 // every refresh, the old one dead: rotation), and the connected user account.
-import {
-  apiError, basicAuth, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokens, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { apiError, basicAuth, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 
 /** Reading boards to pick one, creating pins, and the account itself. */
 export const PINTEREST_SCOPES = ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'];

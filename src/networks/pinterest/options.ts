@@ -8,8 +8,8 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { mediaKind } from '../media-kind.ts';
 import { FetchedUrl, HttpUrl } from '../../validation/schema.ts';
-import type { PreflightPost } from '../contract.ts';
-import type { FieldIssue, NetworkOptions, TargetContext } from '../types.ts';
+import type { PreflightPost, NetworkOptions, TargetContext } from '../types.ts';
+import type { FieldIssue } from '../../core/errors.ts';
 
 export const MAX_TITLE = 100;
 export const MAX_DESCRIPTION = 800;

@@ -2,7 +2,7 @@
 // the pins the account owns for imports and crash reconciliation (GET /v5/pins, bookmark-paged).
 // Pinterest's v5 API has no comments (engagement.md §11.3), so only these and the analytics are offered.
 import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { PinterestClient, pinUrl, type PinterestPin } from './client.ts';
 
 /** Pins per page of an import (Pinterest allows 1 to 250). */

@@ -6,7 +6,7 @@
 // step (PublishWait): a worker that dies resumes from what the checkpoint says is done.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaInput, MediaSource, PublishInput } from '../types.ts';
 import type { PinterestClient, RegisteredMedia } from './client.ts';
 

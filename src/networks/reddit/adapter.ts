@@ -4,7 +4,8 @@
 // (the spec: replies to the root). Reddit has no client-chosen ids, so after a crash a submission is
 // looked for among the account's newest submissions (same subreddit and title, made since the
 // reservation) and a comment among the submission's comments (same author and text, since then).
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { postUrl, RedditClient } from './client.ts';
 import type { RedditBlock } from './options.ts';

@@ -2,7 +2,7 @@
 // num_comments, view_count — null for API clients), an account's its karma from /api/v1/me and the
 // subscribers of its profile subreddit (followers). Nothing is ranged: they are current totals.
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientOf, fullname } from './session.ts';
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -2,7 +2,7 @@
 // (../http.ts): submit, comment, and the reads reconcile needs. Reddit refuses a submission or a
 // comment with HTTP 200 and `json.errors` ([CODE, message, field] triples), so every posting answer
 // is read for them; a 429 waits for X-Ratelimit-Reset (seconds), which http.ts reads; 401 is auth.
-import { PublishError, type FailureCode } from '../errors.ts';
+import { PublishError, type FailureCode } from '../../core/errors.ts';
 import { NetworkHttp } from '../http.ts';
 
 export interface RedditThing {

@@ -5,7 +5,7 @@
 // MAX_EXPANSIONS calls a page — past that, and for "continue this thread" stubs (Reddit names no
 // ids), the parent's platform_specific.more_replies says how many answers were not read.
 import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { RedditClient } from './client.ts';
 import { ReplyTree, type MoreStub } from './replies.ts';
 import { clientOf, fullname } from './session.ts';

@@ -2,7 +2,7 @@
 // choose the reddit block's `flairId` (and see whether `flairText` may change its text). Reddit lists
 // them only where users may assign their own flair (403 otherwise: said as such).
 import type { AccountListing } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { RedditClient } from './client.ts';
 
 /** The subreddit names Reddit allows (3–21 letters, digits, _), or a profile's u_<username>. */

@@ -3,10 +3,7 @@
 // www.reddit.com/api/v1/access_token (HTTP Basic client credentials, form body), and the connected
 // user from oauth.reddit.com/api/v1/me. Every call carries a descriptive User-Agent: Reddit
 // throttles generic ones.
-import {
-  basicAuth, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokens, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { basicAuth, FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 
 /**
  * identity: read the member's name and avatar (/api/v1/me); submit: post; read: read posts and

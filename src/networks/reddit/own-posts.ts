@@ -3,7 +3,7 @@
 // stop once one reaches back before `since`. Galleries, images and videos are listed as unsupported
 // (Crier publishes only text and link posts to Reddit), crossposts too (another post's content).
 import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { postUrl, type ListedSubmission } from './client.ts';
 import { clientOf } from './session.ts';
 

@@ -3,7 +3,7 @@
 // nothing (only the author can delete), so /api/info is read before (what is still there) and after
 // (the submission shows author "[deleted]").
 import type { AccountSession, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { RawThing } from './client.ts';
 import { clientOf, fullname } from './session.ts';
 

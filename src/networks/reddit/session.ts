@@ -1,6 +1,6 @@
 // The Reddit client a capability calls with: the account's token and its User-Agent (client.ts).
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { RedditClient } from './client.ts';
 
 export function clientOf(apiUrl: string, session: AccountSession): RedditClient {

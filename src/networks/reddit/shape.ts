@@ -1,8 +1,8 @@
 // Reddit's judgement: what Crier cannot publish to Reddit, judged from the post alone. The publishing
 // side refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge;
 // the create's own rules, options.ts, name the field first).
-import type { PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { RedditBlock } from './options.ts';
 
 /** A self post's text (youtube-tiktok-gbp-pinterest-vimeo-reddit.md §6.3: about 40,000 characters, a third-party figure). */

@@ -7,7 +7,8 @@
 // marked ready, so a crash before it leaves a checkpoint that proves nothing was published. After a
 // crash in that step, the container's status says whether it was published (PUBLISHED) and the post
 // is then found among the profile's recent posts or replies.
-import { PublishError, PublishWait, reconcileErrors } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isMediaNotFound, ThreadsClient, type ThreadsPost } from './client.ts';

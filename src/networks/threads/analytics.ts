@@ -3,7 +3,7 @@
 // account: GET /{user-id}/threads_insights over the period, `views` being daily profile views and the
 // others totals over the range, except followers_count, Threads' current total.
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './session.ts';
 
 const POST_METRICS = 'views,likes,replies,reposts,quotes,shares';

@@ -5,7 +5,7 @@
 // any depth once, and each is nested under the one it answers (`replied_to`). Replies carry no author
 // id, no display name and no like count: the author is the `username` (engagement.md §1.1).
 import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { ThreadsClient } from './client.ts';
 import { clientFor, graphPage, isoTime, profileUrl } from './session.ts';
 

@@ -5,7 +5,7 @@
 // next call, so a worker killed at any point resumes polling the same container instead of creating
 // another. FINISHED is stored as `ready` in a step of its own before the publish call: a stored
 // checkpoint without it proves the container was never published (reconcile).
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import type { ContainerInput, MediaInput } from '../types.ts';
 import type { ThreadsClient } from './client.ts';

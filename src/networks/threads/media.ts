@@ -1,8 +1,7 @@
 // Threads downloads media from public URLs (image_url, video_url) itself.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { judge } from './shape.ts';
-import { GB, H264_HEVC_420, MP4_MOV } from '../video.ts';
 
 export const profiles = {
   // §2.3: MOV/MP4, <=1 GB, <=5 min, H.264/HEVC + AAC, 23-60 fps. Width <=1920 (Meta media spec, unverified).

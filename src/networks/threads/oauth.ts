@@ -2,10 +2,7 @@
 // threads.com, the code exchange for a short-lived token (1 h), its exchange for a long-lived one
 // (60 days) which is what Crier stores, and the refresh of that long-lived token itself (there is no
 // refresh token: th_refresh_token takes the access token, at least 24 h old and unexpired).
-import {
-  expiresIn, FORM, formBody, networkHosts, OAuthError, oauthCall, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { expiresIn, FORM, formBody, networkHosts, OAuthError, oauthCall, withQuery, type NetworkOAuth, type OAuthApp, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 
 /**
  * Publishing, reading and answering replies (first comment, thread chains, comment inbox), deleting

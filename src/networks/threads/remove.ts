@@ -2,7 +2,7 @@
 // published — the later ones first, since deleting a root leaves its replies in place — with the
 // 100-deletes-per-24 h limit checked first, so that a post is never left half deleted by it.
 import type { AccountSession, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { ThreadsClient } from './client.ts';
 import { clientFor } from './session.ts';
 

@@ -4,7 +4,7 @@
 // and bounded: a text container is normally ready at once. "Media Not Found" right after FINISHED (a
 // known Threads race, as publishing meets it) is tried again a few times.
 import type { AccountSession, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { isMediaNotFound, type ThreadsClient } from './client.ts';
 import { THREADS_MAX_LENGTH, threadsLength } from './options.ts';
 import { clientFor } from './session.ts';

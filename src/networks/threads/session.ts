@@ -2,7 +2,7 @@
 // by the token refresher, never here: Threads tokens refresh themselves only after 24 h) and its
 // Threads user id. Also the shapes every capability reads: Meta's timestamps and profile addresses.
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { ThreadsClient } from './client.ts';
 
 export function clientFor(apiUrl: string, session: AccountSession): ThreadsClient {

@@ -7,7 +7,8 @@
 //
 // TikTok takes no replies or comments through its API: later containers are not published; the root
 // says so in its note, and they are recorded with the root's ref (nothing of theirs exists on TikTok).
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { postModeOf, textOf } from './bodies.ts';

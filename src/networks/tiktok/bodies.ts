@@ -2,7 +2,7 @@
 // against the creator's current settings (creator_info): the Content Posting API's Direct Post,
 // Upload (inbox) and Photo references name the fields; the UX guidelines say the creator's privacy
 // options and disabled interactions bind the app.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { ChunkPlan } from './chunks.ts';
 import type { CreatorInfo } from './client.ts';
 import { TIKTOK_DESCRIPTION_MAX, TIKTOK_TITLE_MAX, type TiktokBlock } from './options.ts';

@@ -4,7 +4,7 @@
 // `direct_post_creators`, shared by every worker of every process, one entry per admitted direct post
 // (subject: the creator's open_id). A creator already inside the window always posts; a new one beyond
 // the cap is refused, saying when the oldest creator leaves the window and a slot frees up.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { LedgerSpend, NetworkLedger } from '../types.ts';
 
 export const DIRECT_POST_POOL = 'direct_post_creators';

@@ -5,7 +5,7 @@
 // and anything else is classified here by its code (errors.ts of TikTok's v2 error table and the
 // Content Posting references' error lists).
 import type { Readable } from 'node:stream';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 
 export type PrivacyLevel = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';

@@ -3,7 +3,7 @@
 // a video's counts (POST /v2/video/query/ by id) and the account's (GET /v2/user/info/ stats fields).
 // TikTok has no delete and no comment API for an ordinary app (engagement.md §9): README.md.
 import type { AccountMetrics, AccountSession, OwnPost, Page, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { TikTokClient, type DisplayVideo } from './client.ts';
 
 const LIST_FIELDS = ['id', 'title', 'video_description', 'create_time', 'share_url', 'cover_image_url', 'duration'];

@@ -1,9 +1,8 @@
 // TikTok pulls photos from public URLs only (PULL_FROM_URL, the URL's domain verified for the app);
 // videos may be pulled the same way or uploaded (FILE_UPLOAD).
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, GB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { shapeOf } from './shape.ts';
-import { GB } from '../video.ts';
 
 export const profiles = {
   // part 2 §2.4: MP4/WebM/MOV; H.264 recommended, H.265/VP8/VP9 accepted; <=4 GB; <=600 s (the common

@@ -2,10 +2,7 @@
 // `client_key` (TikTok's name for the client id) and comma-separated scopes, the token endpoint on
 // open.tiktokapis.com (form body with client_key and client_secret; no Basic auth, no PKCE for web
 // apps), rotating refresh tokens, and the connected user from /v2/user/info/.
-import {
-  FORM, formBody, networkHosts, oauthCall, OAuthError, standardTokenError, standardTokens, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthTokens,
-} from '../oauth.ts';
+import { FORM, formBody, networkHosts, oauthCall, OAuthError, standardTokenError, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthTokens } from '../oauth.ts';
 
 /**
  * user.info.basic: open_id, avatar, display name. user.info.profile: the @username (needed for the

@@ -3,7 +3,8 @@
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, noRules } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
-import type { FieldIssue, NetworkOptions } from '../types.ts';
+import type { FieldIssue } from '../../core/errors.ts';
+import type { NetworkOptions } from '../types.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

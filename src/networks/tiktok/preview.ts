@@ -2,8 +2,8 @@
 // privacy level they are offered now and the interactions they turned off. The video's length
 // against max_video_post_duration_sec needs the file's bytes, so it is judged when publishing.
 import type { AccountSession } from '../capabilities.ts';
-import type { PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 import { checkAgainstCreator, postModeOf } from './bodies.ts';
 import { TikTokClient } from './client.ts';
 import type { TiktokBlock } from './options.ts';

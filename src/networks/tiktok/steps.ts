@@ -10,7 +10,7 @@
 //     fetch, uploaded_bytes) and resumes at the first chunk TikTok lacks.
 //  4. `status`: status fetch until SEND_TO_USER_INBOX, PUBLISH_COMPLETE or FAILED, waiting longer
 //     each time.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
 import { checkAgainstCreator, photoInitBody, postModeOf, videoInitBody } from './bodies.ts';
 import { admitCreator } from './cap.ts';

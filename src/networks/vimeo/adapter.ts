@@ -7,7 +7,8 @@
 // every step after it resumes that video. The one gap — a worker killed between Vimeo's answer to the
 // creation and that checkpoint — is closed by reconcile, which looks among the member's newest videos
 // for one of this name and size created since the reservation, and hands it to publishPart to resume.
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { MediaSource, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { idOf, VimeoClient, type ListedVideo } from './client.ts';
 import type { VimeoBlock } from './options.ts';

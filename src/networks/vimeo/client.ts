@@ -8,7 +8,7 @@
 // {error, link, developer_message, error_code}; every answer carries X-RateLimit-Limit/-Remaining/
 // -Reset, the reset an ISO 8601 date (as observed) or epoch seconds.
 import type { Readable } from 'node:stream';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { NetworkHttp, retryAfterMs, type Failure, type NetworkAnswer } from '../http.ts';
 import { VIMEO_ACCEPT } from './oauth.ts';
 

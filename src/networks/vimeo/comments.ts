@@ -3,7 +3,7 @@
 // …/comments/{cid}/replies (oldest first: a conversation reads in order), fetched only when the
 // comment says it has some. Answering: POST …/comments, or …/comments/{cid}/replies for a comment.
 import type { NetworkCapabilities, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { idOf, type VimeoClient } from './client.ts';
 import { clientOf, pageOf, PER_PAGE, videoUriOf } from './session.ts';
 

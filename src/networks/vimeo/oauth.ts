@@ -3,10 +3,7 @@
 // HTTP Basic client credentials and a JSON body; its answer already holds the user, so no profile
 // call is needed (GET /me is the fallback). Vimeo user tokens do not expire and come without a
 // refresh token: there is no refresh, and the account stays connected until the user revokes it.
-import {
-  basicAuth, OAuthError, oauthCall, networkHosts, withQuery,
-  type NetworkOAuth, type OAuthResponse, type OAuthTokens,
-} from '../oauth.ts';
+import { basicAuth, OAuthError, oauthCall, networkHosts, withQuery, type NetworkOAuth, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
 
 /** API version 3.4, asked for on every call (without it Vimeo answers with the app's default version). */
 export const VIMEO_ACCEPT = 'application/vnd.vimeo.*+json;version=3.4';

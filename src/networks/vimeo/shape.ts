@@ -1,7 +1,7 @@
 // Vimeo's judgement: what Vimeo cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 
 /**

@@ -5,7 +5,7 @@
 // next chunk from there (PATCH), read from the media source range by range: a video is never held
 // whole in memory, and after a crash at most the chunk in flight is sent again. Once every byte is
 // there, Vimeo's transcode is waited on (GET /videos/{id}) until it completes or fails.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaSource } from '../types.ts';
 import type { CreatedVideo, VideoStatus, VimeoClient } from './client.ts';
 

@@ -5,7 +5,8 @@
 // whatever X cannot answer for sure ends `unknown`, never a repost and never `failed`. A refusal as
 // duplicate content fails the destination with X's reason unless the post X means is provably this
 // destination's own (afterDuplicate).
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';
 import { judge } from './shape.ts';

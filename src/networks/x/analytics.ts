@@ -3,7 +3,7 @@
 // for only then (the post's age is read from its id, a snowflake: no extra call). The account's
 // figures are X's current totals (no history): `ranged` is false.
 import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { checkPostId, clientFor, createdAtOf, notFoundIn } from './session.ts';
 
 /** "Non-public, organic, and promoted metrics are only available for Posts … created within the last 30 days"; a margin for clocks. */

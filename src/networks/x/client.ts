@@ -1,6 +1,6 @@
 // A small typed client for the X API v2 calls Crier makes, through the one network HTTP client
 // (../http.ts): errors come back classified as PublishError, with the network's own reason.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 import { fieldsParameter, inTweetVocabulary, otherVocabulary, refusesVocabulary, remember, vocabularyOf } from './vocabulary.ts';
 

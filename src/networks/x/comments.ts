@@ -3,7 +3,7 @@
 // its parent (referenced_tweets replied_to): the tree is rebuilt from that, any depth. Replies to the
 // root or to one of the post's own thread posts are its comments; the thread posts are not.
 import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { XClient } from './client.ts';
 import { unescape } from './own-posts.ts';
 import { checkPostId, clientFor } from './session.ts';

@@ -1,8 +1,7 @@
 // X takes media as bytes (chunked upload), and one video profile.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, H264_420, MB, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { judge } from './shape.ts';
-import { H264_420, MB, MP4_MOV } from '../video.ts';
 
 export const profiles = {
   // networks/meta-x-linkedin-bluesky.md §1.3: MP4/MOV, H.264 + AAC-LC, 0.5-140 s, <=1280x1024,

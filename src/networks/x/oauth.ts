@@ -1,9 +1,6 @@
 // X OAuth 2.0 (authorization code with PKCE, confidential client): the authorize URL, the code
 // exchange, the refresh grant (single-use, rotating refresh tokens) and the connected user.
-import {
-  basicAuth, FORM, formBody, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery,
-  type NetworkOAuth, type OAuthApp, type OAuthTokens,
-} from '../oauth.ts';
+import { basicAuth, FORM, formBody, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthTokens } from '../oauth.ts';
 
 /** What publishing needs; `offline.access` is what makes X issue a refresh token. */
 export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'];

@@ -3,7 +3,7 @@
 // and answers to others are not posts to import); reposts are listed as unsupported. X lists only the
 // account's 3,200 most recent posts.
 import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './session.ts';
 
 interface TimelineTweet {

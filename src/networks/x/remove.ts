@@ -2,7 +2,7 @@
 // are posts of their own: deleting the root leaves them), last first so a half-done removal never
 // leaves replies under a missing root for longer than needed.
 import type { AccountSession, PublishedPost } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { checkPostId, clientFor, notFoundIn } from './session.ts';
 
 export async function removePost(apiUrl: string, session: AccountSession, post: PublishedPost): Promise<'removed' | 'absent'> {

@@ -1,6 +1,6 @@
 // The X client of a connected account, for the engagement calls (capabilities.ts).
 import type { AccountSession } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { XClient } from './client.ts';
 
 export function clientFor(apiUrl: string, session: AccountSession): XClient {

@@ -1,8 +1,9 @@
 // X's judgement: what X cannot publish, judged from the post alone. The publishing side refuses it
 // before any call (adapter.ts prepare), a dry run reports it (media.ts judge),
 // and the create refuses its media part (the spec leaves X's length to publishing).
-import type { JudgedWhen, PreflightPost } from '../contract.ts';
-import { PublishError } from '../errors.ts';
+import type { JudgedWhen } from '../contract.ts';
+import type { PreflightPost } from '../types.ts';
+import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { weightedLength, X_MAX_WEIGHTED_LENGTH } from './weighted-length.ts';
 

@@ -4,10 +4,11 @@
 // a top-level comment on it (commentThreads.insert), in order. After a crash, the video is never
 // created again: the session in the checkpoint is asked what it has; a comment is looked for among
 // the video's comment threads (our channel, the same text, since the reservation).
-import { PublishError, reconcileErrors } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
+import { reconcileErrors } from '../errors.ts';
 import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
 import { isProjectQuota, YoutubeClient } from './client.ts';
-import { metadataFor } from './metadata.ts';
+import { metadataFor } from './video-resource.ts';
 import type { YoutubeBlock } from './options.ts';
 import { markExhausted } from './pool.ts';
 import { checked } from './shape.ts';

@@ -5,7 +5,7 @@
 // playlistItems, commentThreads and comments lists, comments.insert, statistics: engagement.ts,
 // comments.ts). Google's errors are {error:{code, message, errors:[{reason}]}}.
 import type { Readable } from 'node:stream';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import { exchange, NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 import { pacificDay } from './pool.ts';
 

@@ -5,7 +5,7 @@
 // for the video, comments.insert for a comment — an answer to a reply goes to its thread's top-level
 // comment (YouTube threads are one tier), found with comments.list?id= (1 unit).
 import type { AccountSession, NetworkCapabilities, Reply } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { YoutubeClient } from './client.ts';
 import { checkedCommentId, checkedCursor, videoIdOf } from './session.ts';
 

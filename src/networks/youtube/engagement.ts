@@ -8,7 +8,7 @@
 // commentThreads.insert 50, charged to the managed-key pool's units for accounts on the operator's key
 // (session.ts metered, pool.ts).
 import type { AccountMetrics, AccountSession, NetworkCapabilities, OwnPost, Page, PostMetrics } from '../capabilities.ts';
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { YoutubeClient } from './client.ts';
 import { youtubeComments } from './comments.ts';
 import type { PoolSettings } from './settings.ts';

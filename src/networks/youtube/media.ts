@@ -1,8 +1,7 @@
 // YouTube takes bytes (resumable upload) and transcodes whatever it is given.
-import type { VideoProfile } from '../video.ts';
+import { type VideoProfile, GB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { checked } from './shape.ts';
-import { GB } from '../video.ts';
 
 export const profiles = {
   // part 2 §1.2: any video/* up to 256 GB; YouTube transcodes everything itself.

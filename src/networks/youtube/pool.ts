@@ -15,7 +15,7 @@
 //    every upload until the reset is denied (provider_quota_exhausted).
 // An admitted upload is charged its call and the units known then (its thumbnail, its comments);
 // processing polls and engagement calls are charged as they happen. Nothing is refunded on failure.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { LedgerSpend, NetworkLedger } from '../types.ts';
 import type { PoolSettings } from './settings.ts';
 

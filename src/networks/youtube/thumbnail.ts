@@ -4,7 +4,7 @@
 // the video is processed. A refusal by YouTube then (the channel may not set custom thumbnails yet;
 // its limit is 50 MB since the 2026-09-14 revision, 2 MB before) leaves the video published with its
 // automatic thumbnail, and says so.
-import { PublishError } from '../errors.ts';
+import { PublishError } from '../../core/errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
 import type { YoutubeClient } from './client.ts';
 

@@ -8,7 +8,7 @@
 // answer was lost), or be complete (its answer names the video). The video id is stored before
 // anything else is done with it, then YouTube's processing is polled (videos.list) with backoff.
 // A video is only ever created by its session, so no step can create a second one.
-import { PublishError, PublishWait } from '../errors.ts';
+import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaSource, PublishInput } from '../types.ts';
 import { isProjectQuota, type SessionState, type VideoMetadata, type YoutubeClient } from './client.ts';
 import { admitUpload, chargeSpent, denied, markExhausted } from './pool.ts';

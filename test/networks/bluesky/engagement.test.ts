@@ -9,7 +9,7 @@ import { startBlueskyEmulator, type BlueskyEmulator } from '../../../emulators/b
 import { createBlueskyAdapter } from '../../../src/networks/bluesky/adapter.ts';
 import { blueskyCapabilities } from '../../../src/networks/bluesky/capabilities.ts';
 import type { AccountSession, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import type { ContainerInput, PartRef } from '../../../src/networks/types.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 

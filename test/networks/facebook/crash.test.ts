@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
 import type { AccountMetrics, AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { FacebookClient } from '../../../src/networks/facebook/client.ts';
 import { facebook } from '../../../src/networks/facebook/index.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';

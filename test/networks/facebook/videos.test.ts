@@ -11,7 +11,7 @@ import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators
 import { createFacebookAdapter, type FacebookAdapterOptions } from '../../../src/networks/facebook/adapter.ts';
 import { facebookHosts } from '../../../src/networks/facebook/index.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
-import { PublishWait } from '../../../src/networks/errors.ts';
+import { PublishWait } from '../../../src/core/errors.ts';
 import type { MediaSource, PartRef, PublishInput } from '../../../src/networks/types.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };

@@ -4,7 +4,7 @@
 // checkpoint) instead of posting it again: the emulator holds exactly one post.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';
 import { startGbpStack, type GbpStack } from './setup.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { capabilitiesAt, sessionOf } from '../pinterest/engagement-session.ts';
 import { APP } from './setup.ts';
 

@@ -3,7 +3,7 @@
 // words, and what Google was left with (nothing created). Bad blocks are refused at create time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { until } from '../../helpers/until.ts';
 import { failedWith, startGbpStack, type GbpStack } from './setup.ts';
 

@@ -4,7 +4,7 @@
 // (every block field where the v4 API expects it) and the destination's id, URL and note.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { makeJpeg } from '../../media/helpers.ts';
 import { failedWith, startGbpStack, storedFor, type GbpStack } from './setup.ts';
 

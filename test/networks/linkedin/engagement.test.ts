@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
 import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { authorNames } from '../../../src/networks/linkedin/authors.ts';
 import { linkedin } from '../../../src/networks/linkedin/index.ts';
 import { LINKEDIN_SCOPES, LINKEDIN_VERSION } from '../../../src/networks/linkedin/oauth.ts';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
 import { LINKEDIN_SCOPES } from '../../../src/networks/linkedin/oauth.ts';
-import { decodeId, encodeId } from '../../../src/ids.ts';
+import { decodeId, encodeId } from '../../../src/core/ids.ts';
 import { notifyDue } from '../../../src/publishing/queue.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/pinterest/server.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { NETWORK_LIST } from '../../../src/networks/registry.ts';
 import type { TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../../helpers/publishing.ts';
 
@@ -29,8 +30,8 @@ describe('CRIER_PINTEREST_API_URL', () => {
   });
 
   it('is read with the other settings, and unset leaves the real hosts', () => {
-    assert.deepEqual(loadConfig({ CRIER_PINTEREST_API_URL: 'https://api-sandbox.pinterest.com/' }).networks.pinterest, { baseUrl: undefined, apiUrl: 'https://api-sandbox.pinterest.com' });
-    assert.deepEqual(loadConfig({}).networks.pinterest, { baseUrl: undefined });
+    assert.deepEqual(loadConfig({ CRIER_PINTEREST_API_URL: 'https://api-sandbox.pinterest.com/' }, NETWORK_LIST).networks.pinterest, { baseUrl: undefined, apiUrl: 'https://api-sandbox.pinterest.com' });
+    assert.deepEqual(loadConfig({}, NETWORK_LIST).networks.pinterest, { baseUrl: undefined });
   });
 
   it('pins are created and boards read there, not at the base URL', async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/pinterest/server.ts';
 import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { capabilitiesAt, sessionOf } from './engagement-session.ts';
 
 const DAY_MS = 86_400_000;

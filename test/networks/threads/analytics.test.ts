@@ -4,7 +4,7 @@
 // followers being Threads' current total; refusals as PublishErrors.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);

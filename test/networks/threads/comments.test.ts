@@ -4,7 +4,7 @@
 // with reply_to_id, status until FINISHED, threads_publish); and Threads' refusals as PublishErrors.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import type { Reply } from '../../../src/networks/capabilities.ts';
 import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
 

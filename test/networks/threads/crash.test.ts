@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/threads/server.ts';
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';

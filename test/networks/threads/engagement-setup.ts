@@ -3,8 +3,8 @@
 // through Crier's own Threads client (container, then threads_publish; later containers reply to the root).
 import { startThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../../emulators/threads/server.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { NETWORK_LIST, createNetworkRegistry } from '../../../src/networks/registry.ts';
 import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { createNetworkRegistry } from '../../../src/networks/registry.ts';
 import { ThreadsClient } from '../../../src/networks/threads/client.ts';
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
 
@@ -32,7 +32,7 @@ let accountIds = 0;
 
 export async function engagementSetup(options: ThreadsEmulatorOptions = {}): Promise<EngagementSetup> {
   const th = await startThreadsEmulator(options);
-  const caps = createNetworkRegistry(loadConfig({ CRIER_THREADS_BASE_URL: th.url })).capabilities('threads');
+  const caps = createNetworkRegistry(loadConfig({ CRIER_THREADS_BASE_URL: th.url }, NETWORK_LIST)).capabilities('threads');
   return {
     th,
     caps,

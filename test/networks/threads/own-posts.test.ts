@@ -4,7 +4,7 @@
 // profiles' posts not listed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
 
 const HOUR = 3600_000;

@@ -4,7 +4,7 @@
 // a token without threads_delete refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
 
 describe('Threads remove', () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { createTikTokAdapter } from '../../../src/networks/tiktok/adapter.ts';
 import { chunkPlan, chunkRange, chunksHeld, isoDurationSeconds } from '../../../src/networks/tiktok/chunks.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import type { PublishInput } from '../../../src/networks/types.ts';
 import { makeVideo } from '../../media/helpers.ts';
 

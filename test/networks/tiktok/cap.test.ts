@@ -5,7 +5,7 @@
 // clock the test controls), and two workers admitting new creators at once never exceed the cap.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { createLedger } from '../../../src/accounts/ledger.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { paddedVideo } from '../../media/helpers.ts';

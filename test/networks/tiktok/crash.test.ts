@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';
 import { paddedVideo } from '../../media/helpers.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import { TIKTOK_ENGAGEMENT_SCOPES, TIKTOK_SCOPES } from '../../../src/networks/tiktok/oauth.ts';
 import { paddedVideo } from '../../media/helpers.ts';
 import { capabilitiesAt, sessionOf } from '../pinterest/engagement-session.ts';

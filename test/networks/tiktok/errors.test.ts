@@ -5,7 +5,7 @@
 // refused and the account disconnected.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
 import { until } from '../../helpers/until.ts';
 import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';

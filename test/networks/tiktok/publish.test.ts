@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { makeJpeg, makeVideo, paddedVideo } from '../../media/helpers.ts';
 import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startVimeoEmulator, type VimeoEmulator } from '../../../emulators/vimeo/server.ts';
-import { PublishError, PublishWait } from '../../../src/networks/errors.ts';
+import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
 import { rateLimitWaitMs } from '../../../src/networks/vimeo/client.ts';
 import { VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';

@@ -8,12 +8,11 @@ import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startVimeoEmulator, type VimeoEmulator, type VimeoRequestLog } from '../../../emulators/vimeo/server.ts';
 import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import { vimeo as vimeoNetwork } from '../../../src/networks/vimeo/index.ts';
 import { VimeoClient } from '../../../src/networks/vimeo/client.ts';
 import { VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
-import { PublishWait } from '../../../src/networks/errors.ts';
 import type { PartRef, PublishInput } from '../../../src/networks/types.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startVimeoEmulator, type VimeoEmulator } from '../../../emulators/vimeo/server.ts';
 import { VIMEO_ACCEPT, VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { PublishWait } from '../../../src/networks/errors.ts';
+import { PublishWait } from '../../../src/core/errors.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
 import { vimeoEmulator } from '../../../src/networks/vimeo/sandbox.ts';
 import type { PartRef, PublishInput } from '../../../src/networks/types.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startXEmulator, type XEmulator } from '../../../emulators/x/server.ts';
 import type { AccountSession } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import type { AccountCredentials, MediaInput, PartRef } from '../../../src/networks/types.ts';
 import { createXAdapter } from '../../../src/networks/x/adapter.ts';
 import { xCapabilities } from '../../../src/networks/x/capabilities.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startXEmulator, type VocabularySetting, type XEmulator } from '../../../emulators/x/server.ts';
 import type { AccountSession, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError } from '../../../src/networks/errors.ts';
+import { PublishError } from '../../../src/core/errors.ts';
 import type { PartRef } from '../../../src/networks/types.ts';
 import { createXAdapter } from '../../../src/networks/x/adapter.ts';
 import { xCapabilities } from '../../../src/networks/x/capabilities.ts';

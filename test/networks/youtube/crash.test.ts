@@ -5,7 +5,7 @@
 // there: no byte range is taken twice, one session, one video.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';

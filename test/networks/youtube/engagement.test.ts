@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
 import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
-import { PublishError, PublishWait } from '../../../src/networks/errors.ts';
+import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import type { PartRef, PublishInput } from '../../../src/networks/types.ts';
 import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
 import { youtube } from '../../../src/networks/youtube/index.ts';

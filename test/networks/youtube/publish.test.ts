@@ -4,8 +4,8 @@
 // the comments and their order — and what Crier reports.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeId } from '../../../src/ids.ts';
-import type { PublishError } from '../../../src/networks/errors.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import type { PublishError } from '../../../src/core/errors.ts';
 import type { PublishInput } from '../../../src/networks/types.ts';
 import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';

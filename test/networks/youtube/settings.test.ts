@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../../src/config.ts';
+import { NETWORK_LIST } from '../../../src/networks/registry.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';
 
-const poolOf = (env: Record<string, string>) => (loadConfig(env).networks.youtube as YoutubeSettings).pool;
+const poolOf = (env: Record<string, string>) => (loadConfig(env, NETWORK_LIST).networks.youtube as YoutubeSettings).pool;
 
 describe('the YouTube pool settings', () => {
   test('by default, Google\'s current buckets: 100 uploads and 10,000 units a day, an upload costing no units', () => {

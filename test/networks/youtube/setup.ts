@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
 import { YOUTUBE_SCOPES } from '../../../src/networks/youtube/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
 import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';

@@ -7,7 +7,7 @@ import type { TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../../helpers/publishing.ts';
 import { pdsInstalled, startPds, INSTALL_HINT } from './pds.ts';
 import { saveAccountSecrets } from '../../../src/accounts/secrets.ts';
-import { decodeId } from '../../../src/ids.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 import { storedAccount } from '../../helpers/connect.ts';
 
 type Pds = Awaited<ReturnType<typeof startPds>>;
