@@ -119,3 +119,12 @@ test('the graph is read: a known import is seen, type-only and dynamic ones incl
   assert.deepEqual(kinds, ['./a.ts', './b.ts']);
   assert.ok(graph.size > 300, `${graph.size} files`);
 });
+
+test("every network assembles what it does beyond publishing in its own capabilities.ts", () => {
+  const networks = readdirSync(path.join(src, 'networks'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && readdirSync(path.join(src, 'networks', e.name)).includes('index.ts'))
+    .map((e) => e.name);
+  assert.equal(networks.length, 12, networks.join(', '));
+  const without = networks.filter((network) => !readdirSync(path.join(src, 'networks', network)).includes('capabilities.ts'));
+  assert.deepEqual(without, []);
+});

@@ -29,8 +29,8 @@ export const facebook: Network<BaseUrlSettings> = {
     publisher: (baseUrl) => lazyAdapter('facebook', 'the Facebook adapter', async () => (await import('./adapter.ts')).createFacebookAdapter(facebookHosts(baseUrl))),
     limits: {},
   }),
-  // Deleting, own posts, comments and figures (engagement.ts); baseUrlNetwork assembles no capabilities.
+  // Deleting, own posts, comments and figures (capabilities.ts); baseUrlNetwork assembles no capabilities.
   capabilities: ({ settings }) => lazyCapabilities('the Facebook engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
-    async () => (await import('./engagement.ts')).facebookCapabilities(settings.baseUrl ?? GRAPH_URL)),
+    async () => (await import('./capabilities.ts')).facebookCapabilities(settings.baseUrl ?? GRAPH_URL)),
   apiVersions: [GRAPH_API_VERSION],
 };

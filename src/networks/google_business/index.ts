@@ -5,6 +5,7 @@ import { googleEmulator } from '../google/sandbox.ts';
 import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createGoogleBusinessOAuth } from './oauth.ts';
+import { googleBusinessCapabilities } from './capabilities.ts';
 import { options } from './options.ts';
 
 const POSTS_API = 'https://mybusiness.googleapis.com';
@@ -24,17 +25,8 @@ const base = baseUrlNetwork({
 
 export const googleBusiness: Network<BaseUrlSettings> = {
   ...base,
-  // After publishing (README.md): no comments (reviews are the location's), no per-post figures.
-  capabilities: ({ settings }) => {
-    const postsApi = settings.baseUrl ?? POSTS_API;
-    const performanceApi = settings.baseUrl ?? PERFORMANCE_API;
-    return {
-      // Each loads its module on first use: a process that never reads them does not carry them.
-      remove: async (session, post) => (await import('./posts.ts')).removeLocalPost(postsApi, session, post),
-      ownPosts: async (session, options) => (await import('./posts.ts')).ownLocalPosts(postsApi, session, options),
-      analytics: { account: async (session, period) => (await import('./performance.ts')).locationMetrics(performanceApi, session, period) },
-    };
-  },
+  // After publishing (capabilities.ts): no comments (reviews are the location's), no per-post figures.
+  capabilities: ({ settings }) => googleBusinessCapabilities(settings.baseUrl ?? POSTS_API, settings.baseUrl ?? PERFORMANCE_API),
   // The Business Profile APIs (v1, v4 for local posts) have no dated versions.
   apiVersions: [],
 };

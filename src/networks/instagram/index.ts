@@ -27,14 +27,14 @@ const base = baseUrlNetwork({
 
 export const instagram: Network<BaseUrlSettings> = {
   ...base,
-  // baseUrlNetwork assembles no capabilities. Deleting, own media, comments and figures: engagement.ts;
+  // baseUrlNetwork assembles no capabilities. Deleting, own media, comments and figures: capabilities.ts;
   // comments and direct messages arriving as Meta webhooks: inbound.ts; messages sent with the Page token: messaging.ts.
   // Loaded on first use, but for the webhook checks (synchronous) and the messaging scopes a connect asks.
   capabilities: ({ settings }) => lazyCapabilities('the Instagram engagement module', {
     remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true }, messages: { send: true, contact: true },
   }, async () => {
     const apiUrl = settings.baseUrl ?? 'https://graph.facebook.com';
-    const [{ instagramCapabilities }, { instagramMessaging }] = await Promise.all([import('./engagement.ts'), import('./messaging.ts')]);
+    const [{ instagramCapabilities }, { instagramMessaging }] = await Promise.all([import('./capabilities.ts'), import('./messaging.ts')]);
     return { ...instagramCapabilities(apiUrl), messages: instagramMessaging(apiUrl) };
   }, { inbound: instagramInbound, messages: { scopes: MESSAGING_SCOPES } }),
   apiVersions: [GRAPH_API_VERSION],

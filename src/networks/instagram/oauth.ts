@@ -15,7 +15,7 @@ export const MESSAGING_SCOPES = ['instagram_manage_messages', 'pages_manage_meta
 export const INSTAGRAM_SCOPES = [
   'instagram_basic', 'instagram_content_publish', 'instagram_manage_comments',
   'pages_show_list', 'pages_read_engagement', 'business_management',
-  // Engagement: figures (insights) and deleting media (engagement.ts).
+  // Engagement: figures (insights) and deleting media (capabilities.ts).
   'instagram_manage_insights', 'instagram_manage_contents',
 ] as const;
 

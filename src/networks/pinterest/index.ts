@@ -5,11 +5,11 @@ import { lazyAdapter } from '../lazy-adapter.ts';
 import { media } from './media.ts';
 import { createPinterestOAuth } from './oauth.ts';
 import { options } from './options.ts';
+import { pinterestCapabilities } from './capabilities.ts';
 import { pinterestEmulator } from './sandbox.ts';
 
 const API_URL = 'https://api.pinterest.com';
 /** GET /v1/social-accounts/:id/boards (boards.ts lists them). */
-const BOARDS_LISTING = { path: 'boards', summary: 'The account\'s Pinterest boards (id, name, description, privacy): the values pinterest.board_id takes' };
 /**
  * Where pins are created and boards read, when not api.pinterest.com: an app with Trial access may not
  * create pins in production and is told to use https://api-sandbox.pinterest.com (Pinterest's 403
@@ -43,21 +43,9 @@ export const pinterest: Network<PinterestSettings> = {
   publisher: ({ settings, publicBaseUrl }) => lazyAdapter('pinterest', 'the Pinterest adapter', async () => (await import('./adapter.ts')).createPinterestAdapter({
     apiUrl: apiUrlOf(settings), publicBaseUrl, realNetwork: settings.baseUrl === undefined,
   })),
-  // The boards a client picks `pinterest.board_id` from (baseUrlNetwork assembles no capabilities), and
-  // what Pinterest offers after publishing: no comments (README.md).
-  capabilities: ({ settings }) => {
-    const apiUrl = apiUrlOf(settings);
-    return {
-      // Each loads its module on first use: a process that never reads them does not carry them.
-      listings: [{ ...BOARDS_LISTING, list: async (session, params) => (await import('./boards.ts')).listBoards(apiUrl, session, params) }],
-      remove: async (session, post) => (await import('./posts.ts')).removePin(apiUrl, session, post),
-      ownPosts: async (session, options) => (await import('./posts.ts')).ownPins(apiUrl, session, options),
-      analytics: {
-        post: async (session, post) => (await import('./analytics.ts')).pinMetrics(apiUrl, session, post),
-        account: async (session, period) => (await import('./analytics.ts')).accountMetrics(apiUrl, session, period),
-      },
-    };
-  },
+  // The boards a client picks `pinterest.board_id` from, and what Pinterest offers after publishing
+  // (capabilities.ts; baseUrlNetwork assembles none).
+  capabilities: ({ settings }) => pinterestCapabilities(apiUrlOf(settings)),
   // Pinterest's /v5/ has no documented end.
   apiVersions: [],
 };

@@ -8,6 +8,7 @@ import { creatorCapUsage, DEFAULT_CREATOR_CAP } from './cap.ts';
 import { media } from './media.ts';
 import { createTikTokOAuth } from './oauth.ts';
 import { options } from './options.ts';
+import { tiktokCapabilities } from './capabilities.ts';
 import { tiktokEmulator } from './sandbox.ts';
 
 export interface TikTokSettings {
@@ -36,19 +37,8 @@ export const tiktok: Network<TikTokSettings> = {
     pollMs: settings.statusPollMs,
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
   })),
-  // After publishing (README.md): no delete and no comments (no such API for an ordinary app).
-  // Each loads its module on first use: a process that never reads them does not carry them.
-  capabilities: ({ settings }) => {
-    const apiUrl = settings.baseUrl ?? API_URL;
-    return {
-      preview: async (session, post) => (await import('./preview.ts')).creatorPreview(apiUrl, session, post),
-      ownPosts: async (session, options) => (await import('./display.ts')).ownVideos(apiUrl, session, options),
-      analytics: {
-        post: async (session, post) => (await import('./display.ts')).videoMetrics(apiUrl, session, post),
-        account: async (session) => (await import('./display.ts')).creatorMetrics(apiUrl, session),
-      },
-    };
-  },
+  // After publishing (capabilities.ts): no delete and no comments (no such API for an ordinary app).
+  capabilities: ({ settings }) => tiktokCapabilities(settings.baseUrl ?? API_URL),
   usage: ({ settings }, ledger, orgId) => creatorCapUsage(ledger, settings.creatorCap, orgId),
   // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §2.2: video and photo init, 6 per minute per user token.
   limits: { accountQuota: { max: 6, windowMs: 60_000, counts: 'posts' } },

@@ -2,7 +2,7 @@
 // one network HTTP client (../http.ts): the member's upload quota, creating a video with the tus
 // approach, its status, the member's newest videos, a video's comments; what engagement reads and
 // writes (deleting a video, raw pages of videos, comments and replies, a video's or the member's
-// figures; engagement.ts, comments.ts); and the tus 1.0.0 calls on the
+// figures; capabilities.ts, comments.ts); and the tus 1.0.0 calls on the
 // video's upload link (HEAD for the offset, PATCH for the next bytes), which carry no bearer token: the
 // link itself is the credential, on Vimeo's own upload host. Vimeo's errors are
 // {error, link, developer_message, error_code}; every answer carries X-RateLimit-Limit/-Remaining/

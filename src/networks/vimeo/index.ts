@@ -19,9 +19,9 @@ const base = baseUrlNetwork({
 
 export const vimeo: Network<BaseUrlSettings> = {
   ...base,
-  // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and member figures.
+  // Engagement (capabilities.ts): delete, own videos, comments one tier deep, video and member figures.
   capabilities: ({ settings }) => lazyCapabilities('the Vimeo engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true, legacy: true }, analytics: { post: true, account: true } },
-    async () => (await import('./engagement.ts')).vimeoCapabilities(settings.baseUrl ?? API_URL)),
+    async () => (await import('./capabilities.ts')).vimeoCapabilities(settings.baseUrl ?? API_URL)),
   // Vimeo's API 3.4 (Accept header) has no documented end.
   apiVersions: [],
 };

@@ -12,7 +12,7 @@ export const VIMEO_ACCEPT = 'application/vnd.vimeo.*+json;version=3.4';
  * public: read public data (every token needs it); private: read the member's own private and
  * unlisted videos (their upload and transcode status); upload: create videos; edit: set title,
  * description and privacy after the upload; interact: read and answer comments; delete: delete a
- * published video (DELETE /videos/{id}, engagement.ts). Accounts connected before `delete` was asked
+ * published video (DELETE /videos/{id}, capabilities.ts). Accounts connected before `delete` was asked
  * for are refused a delete (403) until they connect again.
  */
 export const VIMEO_SCOPES = ['public', 'private', 'upload', 'edit', 'interact', 'delete'];

@@ -2,7 +2,7 @@
 // the resumable upload (session, chunks, status query — 308 answers are not failures, so those go
 // through `exchange` and only real refusals are classified), videos.list for processing,
 // thumbnails.set, and commentThreads; and what engagement reads and writes (videos.delete, channels,
-// playlistItems, commentThreads and comments lists, comments.insert, statistics: engagement.ts,
+// playlistItems, commentThreads and comments lists, comments.insert, statistics: capabilities.ts,
 // comments.ts). Google's errors are {error:{code, message, errors:[{reason}]}}.
 import type { Readable } from 'node:stream';
 import { PublishError } from '../../core/errors.ts';

@@ -23,9 +23,9 @@ export const youtube: Network<YoutubeSettings> = {
   config,
   publisher: ({ settings }) => lazyAdapter('youtube', 'the YouTube adapter', async () => (await import('./adapter.ts')).createYoutubeAdapter({ apiUrl: settings.baseUrl ?? 'https://www.googleapis.com', settings })),
   usage: ({ settings }, ledger, orgId) => poolUsage(settings.pool, ledger, orgId),
-  // Engagement (engagement.ts): delete, own videos, comments one tier deep, video and channel figures.
+  // Engagement (capabilities.ts): delete, own videos, comments one tier deep, video and channel figures.
   capabilities: ({ settings }) => lazyCapabilities('the YouTube engagement module', { remove: true, ownPosts: true, comments: { list: true, reply: true }, analytics: { post: true, account: true } },
-    async () => (await import('./engagement.ts')).youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool)),
+    async () => (await import('./capabilities.ts')).youtubeCapabilities(settings.baseUrl ?? 'https://www.googleapis.com', settings.pool)),
   // YouTube Data API v3 has no dated versions.
   apiVersions: [],
 };
