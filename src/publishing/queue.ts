@@ -2,6 +2,7 @@
 // workers claim due targets in batches. This file is the queue's SQL: claiming, how long until the
 // next target is due, the workers' leases, and handing the targets of a dead worker to the others.
 import os from 'node:os';
+import type { SealedAccount } from '../accounts/session.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 
 /** A worker looks at the next due time at least this often, notified or not. */
@@ -10,10 +11,9 @@ export const WORKER_MAX_SLEEP_MS = 1000;
 /** LISTEN/NOTIFY channel: "targets are due now, or sooner than you planned to look". Payload: epoch ms, or empty for now. */
 export const PUBLISH_CHANNEL = 'crier_publish';
 
-/** A claimed target as the claim statement returns it, tokens still sealed. */
-export interface ClaimRow {
+/** A claimed target as the claim statement returns it, with its account's row, tokens still sealed (claim.ts opens them). */
+export interface ClaimRow extends Omit<SealedAccount, 'id'> {
   target_id: number;
-  org_id: number;
   post_id: number;
   attempt_id: number;
   attempt_count: number;
@@ -27,16 +27,7 @@ export interface ClaimRow {
   network_options: Record<string, Record<string, unknown>> | null;
   process_media: boolean;
   account_id: number;
-  network: string;
-  username: string;
-  network_unique_id: string;
-  service_url: string | null;
-  is_active: boolean;
-  access_token_enc: Buffer | null;
-  refresh_token_enc: Buffer | null;
-  credential_enc: Buffer | null;
   token_expires_at: Date | null;
-  managed_app: boolean;
   containers: { content: string; media: { url: string; filename: string; altText: string | null }[] }[];
   /** Milliseconds until the next target not claimed here is due (null: none queued), so that a worker need not ask. */
   next_due_ms: number | null;
