@@ -210,7 +210,7 @@ describe('the Facebook emulator: Instagram content publishing', () => {
   test('a container is IN_PROGRESS until the emulator\'s clock passes its processing, then media_publish gives the media; the container says PUBLISHED', async () => {
     const created = await post(`/${igId}/media`, { image_url: `${media.url}/a.png`, caption: 'hi' });
     assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.deepEqual(await statusOf(created.body.id), { status_code: 'IN_PROGRESS', status: 'IN_PROGRESS' });
+    assert.deepEqual(await statusOf(created.body.id), { status_code: 'IN_PROGRESS', status: 'IN_PROGRESS', id: created.body.id });
     const early = await post(`/${igId}/media_publish`, { creation_id: created.body.id });
     assertMetaError(early.body, 9007, /Media ID is not available/, 2207027);
     fb.clock.advance(60_000);
@@ -248,7 +248,7 @@ describe('the Facebook emulator: Instagram content publishing', () => {
       }
       return undefined;
     })();
-    assert.deepEqual(status, { status_code: 'ERROR', status: 'Error: Media download has failed. The media URI doesn\'t meet our requirements. (2207052)' });
+    assert.deepEqual(status, { id: reel.body.id, status_code: 'ERROR', status: 'Error: Media download has failed. The media URI doesn\'t meet our requirements. (2207052)' });
   });
 
   test('an unpublished container expires after 24 hours', async () => {

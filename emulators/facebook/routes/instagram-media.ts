@@ -150,11 +150,13 @@ export function instagramMediaRoutes(world: FbWorld): FbRoute[] {
     if (refused(account)) return account;
     store.calls.push({ method: 'GET', path: `/${id}`, params: paramsOf(req) });
     if (container) {
-      return withUsage(owner, render(req, fieldList('id'), (fields) => pick(fields, {
+      // Graph answers a node's id whatever fields were asked: the IG Container reference's example
+      // asks fields=status_code and gets {"status_code":"FINISHED","id":"…"}.
+      return withUsage(owner, render(req, fieldList('id'), (fields) => ({ ...pick(fields, {
         id: () => container.id,
         status_code: () => store.statusOf(container),
         status: () => container.error ?? store.statusOf(container),
-      }, 'IGContainer')));
+      }, 'IGContainer'), id: container.id })));
     }
     return withUsage(owner, render(req, fieldList('id'), (fields) => renderMedia(media!, fields, account)));
   });
