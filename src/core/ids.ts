@@ -6,7 +6,7 @@
 // numbers, rebuilding and reshuffling its alphabet on every call) was 20-30% of the API's CPU there.
 // For one number everything but the digits depends only on which of the 62 rotations of the shuffled
 // alphabet the number selects, so those 62 states are built once here, from the algorithm of the
-// Sqids specification, and an encode is a base-61 conversion. test/ids.test.ts checks the output
+// Sqids specification, and an encode is a base-61 conversion. test/core/ids.test.ts checks the output
 // against the reference `sqids` package.
 
 const ALPHABET = 'k3G7QAe51FCsPW92uEOyq4Bg6Sp8YzVTmnU0liwDdHXLajZrfxNcohRJIMbtKv';

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { emulatorCalls, runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
-import { makeJpeg, makeVideo } from '../media/helpers.ts';
+import { makeJpeg, makeVideo } from '../helpers/media.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
-import { makeJpeg } from '../media/helpers.ts';
+import { makeJpeg } from '../helpers/media.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;

@@ -13,7 +13,7 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../src/db/embedded.ts';
 import { runCrier } from '../helpers/process.ts';
 import { runSandbox as runSandboxWith, sandboxApi, waitForSettledPost } from '../helpers/sandbox.ts';
-import { makeJpeg } from '../media/helpers.ts';
+import { makeJpeg } from '../helpers/media.ts';
 
 const readme = await readFile(path.join(import.meta.dirname, '../../README.md'), 'utf8');
 

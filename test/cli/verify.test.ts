@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { runCrier } from '../helpers/process.ts';
 import { emulatorCalls, runSandbox, sandboxApi, type SandboxRun } from '../helpers/sandbox.ts';
-import { makeVideo } from '../media/helpers.ts';
+import { makeVideo } from '../helpers/media.ts';
 
 let dataDir: string;
 let env: Record<string, string | undefined>;

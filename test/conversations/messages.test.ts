@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { encodeId } from '../../src/core/ids.ts';
-import { startInboundStack, type InboundStack } from '../inbound/helpers.ts';
+import { startInboundStack, type InboundStack } from '../helpers/inbound.ts';
 import { until } from '../helpers/until.ts';
 
 let s: InboundStack;

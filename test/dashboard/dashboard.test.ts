@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { makeJpeg } from '../media/helpers.ts';
+import { makeJpeg } from '../helpers/media.ts';
 import type { sandboxApi, SandboxRun } from '../helpers/sandbox.ts';
 import { chromiumPath, openDashboard, screenshots, type DashboardSession } from './browser.ts';
 

@@ -12,7 +12,7 @@ import { googleEmulator } from '../../src/networks/google/sandbox.ts';
 import { pinterestEmulator } from '../../src/networks/pinterest/sandbox.ts';
 import { threadsEmulator } from '../../src/networks/threads/sandbox.ts';
 import { tiktokEmulator } from '../../src/networks/tiktok/sandbox.ts';
-import { makeJpeg } from '../media/helpers.ts';
+import { makeJpeg } from '../helpers/media.ts';
 
 let jpeg: Buffer;
 /** Every URL the given fetch was asked for, in order. */

@@ -13,7 +13,7 @@ import { openApiChecker, type Exchange } from '../helpers/openapi-check.ts';
 import { startRecordingProxy, type RecordedExchange, type RecordingProxy } from '../helpers/recording-proxy.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import type { PublishingStack } from '../helpers/publishing.ts';
-import { makeJpeg, paddedVideo, startMediaPublishing, type MediaHarness } from '../media/helpers.ts';
+import { makeJpeg, paddedVideo, startMediaPublishing, type MediaHarness } from '../helpers/media.ts';
 
 const description = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../emulators/pinterest/description/openapi-v5-subset.json'), 'utf8'));
 // Pinterest writes its times in UTC without a zone ("2024-01-01T20:10:40", as its own examples show)

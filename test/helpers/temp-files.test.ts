@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startHttpsServer } from './https-server.ts';
 import { startPublishingStack } from './publishing.ts';
-import { startWebhookStack } from '../webhooks/helpers.ts';
+import { startWebhookStack } from './webhooks.ts';
 
 let tempDir: string;
 const originalTmpdir = process.env.TMPDIR;

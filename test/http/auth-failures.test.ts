@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { createApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type ApiResponse, type TestServer } from '../helpers/harness.ts';
-import { startSecondServer } from '../limits/helpers.ts';
+import { startSecondServer } from '../helpers/second-server.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const servers: TestServer[] = [];

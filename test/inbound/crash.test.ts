@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { workerProcesses } from '../helpers/process.ts';
 import { TEST_SECRET_KEY_HEX } from '../helpers/harness.ts';
 import { until } from '../helpers/until.ts';
-import { startInboundStack, type InboundStack } from './helpers.ts';
+import { startInboundStack, type InboundStack } from '../helpers/inbound.ts';
 
 let s: InboundStack;
 const workers = workerProcesses(() => ({

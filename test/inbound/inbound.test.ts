@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { encodeId } from '../../src/core/ids.ts';
-import { seedPublishedPost, startInboundStack, type InboundStack } from './helpers.ts';
+import { seedPublishedPost, startInboundStack, type InboundStack } from '../helpers/inbound.ts';
 
 let s: InboundStack;
 before(async () => {

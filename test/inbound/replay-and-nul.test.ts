@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { metaSignature } from '../../src/networks/meta/webhooks.ts';
-import { APP, startInboundStack, type InboundStack } from './helpers.ts';
+import { APP, startInboundStack, type InboundStack } from '../helpers/inbound.ts';
 
 let s: InboundStack;
 

@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import { freePort } from '../../src/db/embedded.ts';
 import { createApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestServer } from '../helpers/harness.ts';
-import { rateHeaders, startSecondServer, type SecondServer } from './helpers.ts';
+import { startSecondServer, type SecondServer } from '../helpers/second-server.ts';
+import { rateHeaders } from './helpers.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const LIMIT = 6;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1 } from '../helpers/publishing.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
-import { startMediaServer, type MediaHarness } from './helpers.ts';
+import { startMediaServer, type MediaHarness } from '../helpers/media.ts';
 
 describe('media import from a URL', () => {
   let h: MediaHarness;

@@ -13,7 +13,7 @@ import { VIDEO_PROFILES } from '../../src/media/profiles.ts';
 import { createVideoProcessor } from '../../src/media/renditions.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../helpers/publishing.ts';
-import { makeVideo, startMediaPublishing, tools, type MediaHarness } from './helpers.ts';
+import { makeVideo, startMediaPublishing, tools, type MediaHarness } from '../helpers/media.ts';
 
 describe('processMedia', () => {
   let h: MediaHarness & { stack: PublishingStack };

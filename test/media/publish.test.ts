@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cidForBlob } from '../../emulators/bluesky/cid.ts';
 import type { TestOrg } from '../helpers/harness.ts';
-import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from './helpers.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../helpers/media.ts';
 import { PNG_1X1, startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 
 describe('publishing uploaded media', () => {

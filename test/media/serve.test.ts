@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { parseRange } from '../../src/media/range.ts';
 import type { TestOrg } from '../helpers/harness.ts';
-import { startMediaServer, type MediaHarness } from './helpers.ts';
+import { startMediaServer, type MediaHarness } from '../helpers/media.ts';
 
 describe('public media URLs', () => {
   let h: MediaHarness;

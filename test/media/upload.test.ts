@@ -11,7 +11,7 @@ import { mediaStorage } from '../../src/media/context.ts';
 import { purgeExpiredMedia } from '../../src/media/maintenance.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { PNG_1X1 } from '../helpers/publishing.ts';
-import { startMediaServer, type MediaHarness } from './helpers.ts';
+import { startMediaServer, type MediaHarness } from '../helpers/media.ts';
 
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(200, 7), Buffer.from('ffd9', 'hex')]);
 

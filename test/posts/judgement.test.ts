@@ -15,7 +15,7 @@ import { freePort } from '../../src/db/embedded.ts';
 import { PublishError } from '../../src/core/errors.ts';
 import type { ContainerInput, NetworkId, PublishInput } from '../../src/networks/types.ts';
 import { runSandbox, sandboxApi, waitForSettledPost, type SandboxRun } from '../helpers/sandbox.ts';
-import { makeJpeg, makeVideo } from '../media/helpers.ts';
+import { makeJpeg, makeVideo } from '../helpers/media.ts';
 import { judgementCases, type CaseMedia, type JudgementCase } from './judgement.cases.ts';
 
 let dataDir: string;

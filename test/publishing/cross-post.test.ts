@@ -14,7 +14,7 @@ import { LINKEDIN_SCOPES } from '../../src/networks/linkedin/oauth.ts';
 import { THREADS_SCOPES } from '../../src/networks/threads/oauth.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import type { PublishingStack } from '../helpers/publishing.ts';
-import { makeJpeg, startMediaPublishing, type MediaHarness } from '../media/helpers.ts';
+import { makeJpeg, startMediaPublishing, type MediaHarness } from '../helpers/media.ts';
 
 const APP = { clientId: 'crier-cross', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

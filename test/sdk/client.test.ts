@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Crier, CrierError, type FetchLike } from '../../sdk/src/index.ts';
 import type { TestAccount, TestOrg } from '../helpers/harness.ts';
-import { startMediaServer, type MediaHarness } from '../media/helpers.ts';
+import { startMediaServer, type MediaHarness } from '../helpers/media.ts';
 
 let harness: MediaHarness;
 let org: TestOrg;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Crier, verifyWebhook } from '../../sdk/src/index.ts';
-import { startWebhookStack, waitUntil, type WebhookStack } from '../webhooks/helpers.ts';
+import { startWebhookStack, waitUntil, type WebhookStack } from '../helpers/webhooks.ts';
 
 let stack: WebhookStack;
 before(async () => {

@@ -7,7 +7,7 @@ import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { createSchedule } from '../../src/webhooks/schedule.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startCrierProcess, type Started } from '../helpers/process.ts';
-import { sleep, startWebhookStack, waitUntil, type Arrival, type WebhookStack } from './helpers.ts';
+import { sleep, startWebhookStack, waitUntil, type Arrival, type WebhookStack } from '../helpers/webhooks.ts';
 
 /** Retries after 0.5 s and 1.5 s, attempt timeout 1.5 s: long enough to kill a worker between them. */
 const SCALE = 0.05;

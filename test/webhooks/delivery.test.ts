@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import type { TestOrg } from '../helpers/harness.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { createSchedule } from '../../src/webhooks/schedule.ts';
-import { sleep, startWebhookStack, waitUntil, type Arrival, type WebhookStack } from './helpers.ts';
+import { sleep, startWebhookStack, waitUntil, type Arrival, type WebhookStack } from '../helpers/webhooks.ts';
 
 let stack: WebhookStack;
 let org: TestOrg;

@@ -11,7 +11,7 @@ import { freePort } from '../../src/db/embedded.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { createSchedule } from '../../src/webhooks/schedule.ts';
 import type { TestOrg } from '../helpers/harness.ts';
-import { closeServer, listenOn, sleep, startWebhookStack, TIME_SCALE, waitUntil, type WebhookStack } from './helpers.ts';
+import { closeServer, listenOn, sleep, startWebhookStack, TIME_SCALE, waitUntil, type WebhookStack } from '../helpers/webhooks.ts';
 
 let stack: WebhookStack;
 let org: TestOrg;

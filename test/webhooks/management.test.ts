@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { startWebhookStack, type WebhookStack } from './helpers.ts';
+import { startWebhookStack, type WebhookStack } from '../helpers/webhooks.ts';
 
 let stack: WebhookStack;
 let org: TestOrg;

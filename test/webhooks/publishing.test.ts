@@ -9,7 +9,7 @@ import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks
 import type { TestOrg } from '../helpers/harness.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
-import { TIME_SCALE, waitUntil } from './helpers.ts';
+import { TIME_SCALE, waitUntil } from '../helpers/webhooks.ts';
 
 let stack: PublishingStack;
 let receiver: TestHttpsServer;

@@ -10,7 +10,7 @@ import { decodeId } from '../../../src/core/ids.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
-import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

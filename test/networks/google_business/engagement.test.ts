@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import { capabilitiesAt, sessionOf } from '../pinterest/engagement-session.ts';
+import { capabilitiesAt, sessionOf } from '../../helpers/engagement-session.ts';
 import { APP } from './setup.ts';
 
 const SCOPE = 'https://www.googleapis.com/auth/business.manage';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
-import { makeJpeg } from '../../media/helpers.ts';
+import { makeJpeg } from '../../helpers/media.ts';
 import { failedWith, startGbpStack, storedFor, type GbpStack } from './setup.ts';
 
 const event = { title: 'Spring tasting', startDate: { year: 2030, month: 5, day: 1 }, startTime: { hours: 18, minutes: 30 }, endDate: { year: 2030, month: 5, day: 3 }, endTime: { hours: 21, minutes: 0 } };

@@ -7,7 +7,7 @@ import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/goo
 import { GOOGLE_BUSINESS_SCOPES } from '../../../src/networks/google_business/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 export const APP = { clientId: 'crier-google', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

@@ -11,7 +11,7 @@ import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
-import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

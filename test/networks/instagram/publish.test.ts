@@ -11,7 +11,7 @@ import { INSTAGRAM_SCOPES } from '../../../src/networks/instagram/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
-import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -11,7 +11,7 @@ import { decodeId, encodeId } from '../../../src/core/ids.ts';
 import { notifyDue } from '../../../src/publishing/queue.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1, type PublishingStack } from '../../helpers/publishing.ts';
-import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 import { until } from '../../helpers/until.ts';
 
 const APP = { clientId: 'crier-linkedin', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };

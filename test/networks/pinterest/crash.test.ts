@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';
-import { paddedVideo } from '../../media/helpers.ts';
+import { paddedVideo } from '../../helpers/media.ts';
 import { createPost, media, pinOf, startPinterestSetup, type PinterestSetup } from './setup.ts';
 
 const MB = 1024 * 1024;

@@ -8,7 +8,7 @@ import { startPinterestEmulator, type PinterestEmulator } from '../../../emulato
 import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import { capabilitiesAt, sessionOf } from './engagement-session.ts';
+import { capabilitiesAt, sessionOf } from '../../helpers/engagement-session.ts';
 
 const DAY_MS = 86_400_000;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);

@@ -11,7 +11,7 @@ import { decodeId } from '../../../src/core/ids.ts';
 import { notifyDue } from '../../../src/publishing/queue.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
-import { paddedVideo } from '../../media/helpers.ts';
+import { paddedVideo } from '../../helpers/media.ts';
 import { createPost, failure, media, pinOf, publish, startPinterestSetup, type PinterestSetup } from './setup.ts';
 
 const GIF = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex');

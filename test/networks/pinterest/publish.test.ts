@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
-import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
+import { makeJpeg, paddedVideo } from '../../helpers/media.ts';
 import { media, pinOf, publish, startPinterestSetup, type PinterestSetup } from './setup.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

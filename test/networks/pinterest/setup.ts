@@ -6,7 +6,7 @@ import { startPinterestEmulator, type PinterestEmulator } from '../../../emulato
 import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 export interface PinterestSetup {
   pin: PinterestEmulator;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PublishError } from '../../../src/core/errors.ts';
 import type { Reply } from '../../../src/networks/capabilities.ts';
-import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
+import { engagementSetup, type EngagementSetup, type Profile } from './setup.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

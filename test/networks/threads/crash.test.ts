@@ -10,7 +10,7 @@ import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 import { until } from '../../helpers/until.ts';
 
 let th: ThreadsEmulator;

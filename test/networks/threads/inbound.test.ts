@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { InboundRequest } from '../../../src/networks/capabilities.ts';
 import { metaSignature, metaSignatureValid } from '../../../src/networks/meta/webhooks.ts';
 import { until } from '../../helpers/until.ts';
-import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
+import { engagementSetup, type EngagementSetup, type Profile } from './setup.ts';
 
 const APP = { appId: '1234567890', appSecret: 'threads-app-secret' };
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PublishError } from '../../../src/core/errors.ts';
-import { engagementSetup, type EngagementSetup, type Profile } from './engagement-setup.ts';
+import { engagementSetup, type EngagementSetup, type Profile } from './setup.ts';
 
 const HOUR = 3600_000;
 

@@ -12,7 +12,7 @@ import type { PublishInput } from '../../../src/networks/types.ts';
 import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeJpeg, makeVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 import { until } from '../../helpers/until.ts';
 
 const CLIENT_ID = 'crier-threads';

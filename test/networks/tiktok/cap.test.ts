@@ -8,8 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
 import { createLedger } from '../../../src/accounts/ledger.ts';
 import { workerProcesses } from '../../helpers/process.ts';
-import { paddedVideo } from '../../media/helpers.ts';
-import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { paddedVideo } from '../../helpers/media.ts';
+import { MB, startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 const CAP = 3;
 const DAY = "interval '24 hours 1 second'";

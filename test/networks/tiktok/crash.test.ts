@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';
-import { paddedVideo } from '../../media/helpers.ts';
-import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { paddedVideo } from '../../helpers/media.ts';
+import { MB, startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { countRows } from '../../helpers/harness.ts';
-import { startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 describe('a dry run of a TikTok direct post', () => {
   let s: TikTokStack;

@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { TIKTOK_ENGAGEMENT_SCOPES, TIKTOK_SCOPES } from '../../../src/networks/tiktok/oauth.ts';
-import { paddedVideo } from '../../media/helpers.ts';
-import { capabilitiesAt, sessionOf } from '../pinterest/engagement-session.ts';
-import { APP, MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { paddedVideo } from '../../helpers/media.ts';
+import { capabilitiesAt, sessionOf } from '../../helpers/engagement-session.ts';
+import { APP, MB, startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 const published = (platformId: string, url = 'https://www.tiktok.com/'): PublishedPost => {
   const root = { platformId, url };

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
-import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
+import { makeJpeg, paddedVideo } from '../../helpers/media.ts';
 import { until } from '../../helpers/until.ts';
-import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { MB, startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 describe('TikTok\'s refusals, classified', () => {
   let s: TikTokStack;

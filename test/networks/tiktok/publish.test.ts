@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
-import { makeJpeg, makeVideo, paddedVideo } from '../../media/helpers.ts';
-import { MB, startTikTokStack, type Creator, type TikTokStack } from './stack.ts';
+import { makeJpeg, makeVideo, paddedVideo } from '../../helpers/media.ts';
+import { MB, startTikTokStack, type Creator, type TikTokStack } from './setup.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const INBOX = '/v2/post/publish/inbox/video/init/';

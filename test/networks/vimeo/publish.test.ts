@@ -10,7 +10,7 @@ import { VIMEO_ACCEPT, VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts
 import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { makeVideo, paddedVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 const MiB = 1024 * 1024;

@@ -9,7 +9,7 @@ import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
 import { until } from '../../helpers/until.ts';
-import { paddedVideo } from '../../media/helpers.ts';
+import { paddedVideo } from '../../helpers/media.ts';
 import { CHUNK, KIB, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
 let yt: YoutubeHarness;

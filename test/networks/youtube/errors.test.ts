@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pacificDay } from '../../../src/networks/youtube/pool.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
-import { paddedVideo } from '../../media/helpers.ts';
+import { paddedVideo } from '../../helpers/media.ts';
 import { APP, CHUNK, KIB, publishingTo, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
 describe('YouTube\'s refusals', () => {

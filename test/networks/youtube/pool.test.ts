@@ -13,7 +13,7 @@ import { admitUpload, pacificDay } from '../../../src/networks/youtube/pool.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { workerProcesses } from '../../helpers/process.ts';
-import { paddedVideo } from '../../media/helpers.ts';
+import { paddedVideo } from '../../helpers/media.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 import { APP, KIB, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 

@@ -12,7 +12,7 @@ import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts'
 import { createLedger } from '../../../src/accounts/ledger.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
-import { makeJpeg, paddedVideo } from '../../media/helpers.ts';
+import { makeJpeg, paddedVideo } from '../../helpers/media.ts';
 import { CHUNK, KIB, publishingTo, sha256, startYoutubeHarness, type YoutubeHarness } from './setup.ts';
 
 describe('publishing to YouTube', () => {

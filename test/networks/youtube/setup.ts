@@ -9,7 +9,7 @@ import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { decodeId } from '../../../src/core/ids.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
 import { until } from '../../helpers/until.ts';
-import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { paddedVideo, startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 export const APP = { clientId: '555-crier.apps.googleusercontent.com', clientSecret: 'GOCSPX-crier', redirectUris: ['http://localhost/cb'] };
 export const KIB = 1024;

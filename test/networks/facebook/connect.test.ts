@@ -5,12 +5,12 @@
 // expire and there is no refresh grant, so the refresher never touches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { FACEBOOK_SCOPES, metaError } from '../../src/networks/facebook/oauth.ts';
-import { GRAPH_VERSION } from '../../src/networks/meta/graph-version.ts';
-import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, registerApp, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { FACEBOOK_SCOPES, metaError } from '../../../src/networks/facebook/oauth.ts';
+import { GRAPH_VERSION } from '../../../src/networks/meta/graph-version.ts';
+import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, registerApp, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 let fb: FacebookEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '1234567890', clientSecret: 'facebook-app-secret' };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Sqids from 'sqids';
-import { decodeId, encodeId } from '../src/core/ids.ts';
+import { decodeId, encodeId } from '../../src/core/ids.ts';
 
 const reference = new Sqids({ alphabet: 'k3G7QAe51FCsPW92uEOyq4Bg6Sp8YzVTmnU0liwDdHXLajZrfxNcohRJIMbtKv', minLength: 8, blocklist: new Set() });
 

@@ -6,10 +6,10 @@
 // location it connected, once each.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/index.ts';
-import { decodeId } from '../../src/core/ids.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, finalizeConnection, listedAccount, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/index.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, finalizeConnection, listedAccount, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 const APP = { clientId: '777-gbp.apps.googleusercontent.com', clientSecret: 'GOCSPX-gbp-secret' };
 const BUSINESS = 'https://www.googleapis.com/auth/business.manage';

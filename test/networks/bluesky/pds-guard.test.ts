@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { TestOrg } from '../helpers/harness.ts';
-import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
+import type { TestOrg } from '../../helpers/harness.ts';
+import { startPublishingStack, type PublishingStack } from '../../helpers/publishing.ts';
 
 const SECRET = 'internal-service-says-db-password-is-hunter2';
 const APP_PASSWORD = 'abcd-efgh-ijkl-mnop';

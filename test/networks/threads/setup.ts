@@ -1,4 +1,4 @@
-// What the Threads engagement tests share: the emulator, Crier's registry pointed at it (the
+// What the Threads engagement tests share (publish and crash start Crier with test/helpers/media.ts): the emulator, Crier's registry pointed at it (the
 // capabilities as Crier builds them), a connected profile as an AccountSession, and posts published
 // through Crier's own Threads client (container, then threads_publish; later containers reply to the root).
 import { startThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../../emulators/threads/server.ts';

@@ -5,9 +5,9 @@
 // make one call, a revoked grant (TikTok's invalid_grant at HTTP 200) disconnects once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTikTokEmulator, type TikTokEmulator } from '../../emulators/index.ts';
-import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { startTikTokEmulator, type TikTokEmulator } from '../../../emulators/index.ts';
+import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 let tiktok: TikTokEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: 'awcrierclientkey01', clientSecret: 'crier-tiktok-secret' };

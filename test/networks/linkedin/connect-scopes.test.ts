@@ -4,11 +4,11 @@
 // and a member is offered every organization they may post for, not only those they administer.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { NETWORK_LIST } from '../../src/networks/registry.ts';
-import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
-import { assertAuthorizeUrl, callbackUrl, connectBackToApp, connectPending, finalizeConnection, pendingConnection, registerApp, startConnectServer, stopConnectServer } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { NETWORK_LIST } from '../../../src/networks/registry.ts';
+import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/index.ts';
+import { assertAuthorizeUrl, callbackUrl, connectBackToApp, connectPending, finalizeConnection, pendingConnection, registerApp, startConnectServer, stopConnectServer } from '../../helpers/connect.ts';
+import { startTestServer, type TestOrg, type TestServer } from '../../helpers/harness.ts';
 
 const SHARE_ONLY = { clientId: 'li-share-only', clientSecret: 'share-secret' };
 const SHARE_SCOPES = ['openid', 'profile', 'email', 'w_member_social'];

@@ -3,10 +3,10 @@
 // app's redirect_uri with the account id. Tokens are sealed; states are single-use and expire.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
-import { accountRowsText, authorizeTrip, storedAccount } from '../helpers/connect.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { startXEmulator, type XEmulator } from '../../../emulators/x/server.ts';
+import { accountRowsText, authorizeTrip, storedAccount } from '../../helpers/connect.ts';
+import { startTestServer, type TestOrg, type TestServer } from '../../helpers/harness.ts';
 
 let x: XEmulator;
 let server: TestServer;

@@ -4,9 +4,9 @@
 import { browser } from './dom.ts';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { startLinkedInEmulator, startThreadsEmulator, type LinkedInEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
-import { APP_REDIRECT_URI, callbackUrl, registerApp } from '../helpers/connect.ts';
-import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { startLinkedInEmulator, startThreadsEmulator, type LinkedInEmulator, type ThreadsEmulator } from '../../../emulators/index.ts';
+import { APP_REDIRECT_URI, callbackUrl, registerApp } from '../../helpers/connect.ts';
+import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../../helpers/harness.ts';
 import { browserFetch, type BrowserCall } from './browser.ts';
 import { fireEvent, screen } from '@testing-library/react';
 import { createElement } from 'react';

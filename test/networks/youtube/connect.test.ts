@@ -5,10 +5,10 @@
 // upload permission, connects nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/index.ts';
-import { decodeId } from '../../src/core/ids.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, connectTrip, expectDisconnectedOnce, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/index.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, connectTrip, expectDisconnectedOnce, listedProfile, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 const APP = { clientId: '555-youtube.apps.googleusercontent.com', clientSecret: 'GOCSPX-youtube-secret' };
 const UPLOAD = 'https://www.googleapis.com/auth/youtube.upload';

@@ -6,8 +6,8 @@ import { startInboundWorker, type InboundWorker } from '../../src/inbound/worker
 import { createLogger } from '../../src/log.ts';
 import { INSTAGRAM_SCOPES, MESSAGING_SCOPES } from '../../src/networks/instagram/oauth.ts';
 import { encodeId } from '../../src/core/ids.ts';
-import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { until } from '../helpers/until.ts';
+import { startTestServer, type TestAccount, type TestOrg, type TestServer } from './harness.ts';
+import { until } from './until.ts';
 
 export const APP = { clientId: 'crier-meta-app', clientSecret: 'meta-app-secret-1234', redirectUris: ['http://localhost/cb'] };
 

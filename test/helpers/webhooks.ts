@@ -7,8 +7,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/worker.ts';
-import { startTestServer, TEST_SECRET_KEY_HEX, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { selfSignedCertificate, startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
+import { startTestServer, TEST_SECRET_KEY_HEX, type TestOrg, type TestServer } from './harness.ts';
+import { selfSignedCertificate, startHttpsServer, type TestHttpsServer } from './https-server.ts';
 
 /** Attempt timeout 300 ms; retries after 100 ms, 300 ms, 900 ms, 2.7 s, 3 s (each up to +10%). */
 export const TIME_SCALE = 0.01;

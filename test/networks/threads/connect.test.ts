@@ -5,10 +5,10 @@
 // after, and an expired or revoked token ending in one account.token_expired.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/index.ts';
-import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, finalizeConnection, listedAccount, listedProfile, pendingConnection, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
-import { decodeId } from '../../src/core/ids.ts';
+import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/index.ts';
+import { accountRowsText, assertAuthorizeUrl, connectNewUser, connectTrip, expectConsentDeclined, expectDisconnectedOnce, finalizeConnection, listedAccount, listedProfile, pendingConnection, reconnectSameAccount, refreshDueAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
 
 let threads: ThreadsEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '1239876543210', clientSecret: 'crier-threads-secret' };

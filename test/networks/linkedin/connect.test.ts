@@ -5,11 +5,11 @@
 // connecting again; a partner app's token is refreshed and its unrotated refresh token kept.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { startLinkedInEmulator, type LinkedInEmulator } from '../../emulators/index.ts';
-import type { LinkedInMember } from '../../emulators/linkedin/server.ts';
-import { accountRowsText, assertAuthorizeUrl, callbackUrl, connectPending, finalizeConnection, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/index.ts';
+import type { LinkedInMember } from '../../../emulators/linkedin/server.ts';
+import { accountRowsText, assertAuthorizeUrl, callbackUrl, connectPending, finalizeConnection, makeTokenDue, pendingConnection, refreshDueAccount, refreshTokens, refreshWhenDue, registerApp, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 let li: LinkedInEmulator;
 let server: TestServer;

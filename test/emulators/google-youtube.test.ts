@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
-import { YOUTUBE_SCOPES } from '../../../src/networks/youtube/oauth.ts';
-import { APP, CHUNK } from './setup.ts';
+import { startGoogleEmulator, type GoogleEmulator } from '../../emulators/google/server.ts';
+import { YOUTUBE_SCOPES } from '../../src/networks/youtube/oauth.ts';
+
+const APP = { clientId: '555-crier.apps.googleusercontent.com', clientSecret: 'GOCSPX-crier', redirectUris: ['http://localhost/cb'] };
+/** Google's granularity for resumable chunks: every chunk but the last is a multiple of 256 KiB. */
+const CHUNK = 256 * 1024;
 
 let google: GoogleEmulator;
 let token: string;

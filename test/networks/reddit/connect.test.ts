@@ -5,10 +5,10 @@
 // the account with exactly one account.token_expired.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { startRedditEmulator, type RedditEmulator } from '../../emulators/reddit/server.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectNewUser, connectOne, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { startRedditEmulator, type RedditEmulator } from '../../../emulators/reddit/server.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectNewUser, connectOne, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount, tokenExpiredEvents } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 const APP = { clientId: 'crier-reddit-app', clientSecret: 'crier-reddit-secret' };
 const TEST_UA = 'web:crier-tests:1.0 (by /u/crier_dev)';

@@ -1,8 +1,8 @@
-// What the Pinterest engagement tests share: the network's capabilities as the registry builds them
-// for the emulator's origin, and an AccountSession for a user of the emulator.
-import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
-import { createNetworkRegistry } from '../../../src/networks/registry.ts';
-import type { NetworkId } from '../../../src/networks/types.ts';
+// What network engagement tests share (pinterest, tiktok, google_business): a network's capabilities
+// as the registry builds them for its emulator's origin, and an AccountSession for a user of it.
+import type { AccountSession, NetworkCapabilities } from '../../src/networks/capabilities.ts';
+import { createNetworkRegistry } from '../../src/networks/registry.ts';
+import type { NetworkId } from '../../src/networks/types.ts';
 
 /** The capabilities `network` declares when its base URL is `baseUrl` (an emulator). */
 export function capabilitiesAt(network: NetworkId, baseUrl: string): NetworkCapabilities {

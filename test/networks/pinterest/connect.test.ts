@@ -4,9 +4,9 @@
 // is stored, the old one is dead), an answer without refresh token, and a revoked grant.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startPinterestEmulator, type PinterestEmulator } from '../../emulators/index.ts';
-import { accountRowsText, assertAuthorizeUrl, connectNewUser, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/index.ts';
+import { accountRowsText, assertAuthorizeUrl, connectNewUser, expectDisconnectedOnce, listedAccount, listedProfile, makeTokenDue, reconnectSameAccount, refreshDueAccount, refreshTokens, refreshWhenDue, startConnectServer, stopConnectServer, storedAccount } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 let pin: PinterestEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '1498765', clientSecret: 'crier-pinterest-secret' };

@@ -4,11 +4,11 @@
 // each publishes with its Page's never-expiring token. Pages without an IG account are left out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { GRAPH_VERSION } from '../../src/networks/meta/graph-version.ts';
-import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { GRAPH_VERSION } from '../../../src/networks/meta/graph-version.ts';
+import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectPending, connectTrip, expectConsentDeclined, finalizeConnection, listedAccount, pendingConnection, refreshTokens, startConnectServer, stopConnectServer, storedAccount, whileConsentDeclined } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 let fb: FacebookEmulator, server: TestServer, org: TestOrg;
 const APP = { clientId: '9876543210', clientSecret: 'instagram-via-facebook-secret' };

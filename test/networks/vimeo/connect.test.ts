@@ -4,10 +4,10 @@
 // do not expire: none is stored with an expiry, and the refresher never touches them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { decodeId } from '../../src/core/ids.ts';
-import { startVimeoEmulator, type VimeoEmulator } from '../../emulators/vimeo/server.ts';
-import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, expectConsentDeclined, listedAccount, listedProfile, reconnectSameAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount } from '../helpers/connect.ts';
-import type { TestOrg, TestServer } from '../helpers/harness.ts';
+import { decodeId } from '../../../src/core/ids.ts';
+import { startVimeoEmulator, type VimeoEmulator } from '../../../emulators/vimeo/server.ts';
+import { accountRowsText, assertAuthorizeUrl, connectBackToApp, connectOne, expectConsentDeclined, listedAccount, listedProfile, reconnectSameAccount, refreshTokens, startConnectServer, stopConnectServer, storedAccount } from '../../helpers/connect.ts';
+import type { TestOrg, TestServer } from '../../helpers/harness.ts';
 
 const APP = { clientId: 'crier-vimeo-app', clientSecret: 'crier-vimeo-secret' };
 const ACCEPT = 'application/vnd.vimeo.*+json;version=3.4';

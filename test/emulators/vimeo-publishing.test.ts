@@ -4,8 +4,8 @@
 // upload quota on GET /me, and comments. What the adapter relies on, checked on its own.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startVimeoEmulator, type VimeoEmulator } from '../../../emulators/vimeo/server.ts';
-import { VIMEO_ACCEPT, VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
+import { startVimeoEmulator, type VimeoEmulator } from '../../emulators/vimeo/server.ts';
+import { VIMEO_ACCEPT, VIMEO_SCOPES } from '../../src/networks/vimeo/oauth.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

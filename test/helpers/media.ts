@@ -1,5 +1,6 @@
-// Media tests run Crier behind a local TLS front, as production runs it behind a proxy: PUBLIC_BASE_URL
-// is https://127.0.0.1:<front>, so the media URLs Crier hands out are real HTTPS URLs that any client
+// The starter of tests that need media (the media tests, most network tests, the SDK's and the CLI's):
+// Crier behind a local TLS front, as production runs it behind a proxy. PUBLIC_BASE_URL is
+// https://127.0.0.1:<front>, so the media URLs Crier hands out are real HTTPS URLs that any client
 // (and a network fetching by URL) can fetch through the front. Videos come from ffmpeg's test sources.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,9 +12,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
 import { mediaTools } from '../../src/media/tools.ts';
-import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { selfSignedCertificate } from '../helpers/https-server.ts';
-import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
+import { startTestServer, type TestOrg, type TestServer } from './harness.ts';
+import { selfSignedCertificate } from './https-server.ts';
+import { startPublishingStack, type PublishingStack } from './publishing.ts';
 
 export const tools = mediaTools();
 
@@ -142,7 +143,6 @@ export async function makeVideo(spec: TestVideo): Promise<Buffer> {
   }
 }
 
-/** A JPEG of ffmpeg's test pattern. */
 /**
  * A real MP4's bytes followed by filler up to `size`: a large "video" in no time. Networks and Crier
  * judge a video by its first bytes; every 4 KiB of filler differs, so every uploaded range does too.
@@ -155,6 +155,7 @@ export async function paddedVideo(size: number): Promise<Buffer> {
   return bytes;
 }
 
+/** A JPEG of ffmpeg's test pattern. */
 export async function makeJpeg(size = '320x240'): Promise<Buffer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'crier-image-'));
   const file = path.join(dir, 'i.jpg');

@@ -4,14 +4,14 @@
 // containers is a top-level comment), once whatever the redeliveries, never for the account's own reply.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/threads/server.ts';
-import { encodeId } from '../../src/core/ids.ts';
-import { startInboundWorker, type InboundWorker } from '../../src/inbound/worker.ts';
-import { createLogger } from '../../src/log.ts';
-import { THREADS_SCOPES } from '../../src/networks/threads/oauth.ts';
-import { ThreadsClient } from '../../src/networks/threads/client.ts';
-import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { until } from '../helpers/until.ts';
+import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/threads/server.ts';
+import { encodeId } from '../../../src/core/ids.ts';
+import { startInboundWorker, type InboundWorker } from '../../../src/inbound/worker.ts';
+import { createLogger } from '../../../src/log.ts';
+import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
+import { ThreadsClient } from '../../../src/networks/threads/client.ts';
+import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../../helpers/harness.ts';
+import { until } from '../../helpers/until.ts';
 
 const APP = { clientId: '1234567890', clientSecret: 'threads-app-secret' };
 

@@ -7,7 +7,7 @@ import type { CreatorSettings } from '../../../emulators/tiktok/publishing.ts';
 import { TIKTOK_SCOPES } from '../../../src/networks/tiktok/oauth.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';
-import { startMediaPublishing, type MediaHarness } from '../../media/helpers.ts';
+import { startMediaPublishing, type MediaHarness } from '../../helpers/media.ts';
 
 export const APP = { clientId: 'crier-tiktok', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 export const MB = 1024 * 1024;
