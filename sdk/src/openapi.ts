@@ -151,6 +151,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's events, oldest first after a cursor
+         * @description The events webhooks deliver (whether or not a webhook subscribed to them), with the same `id`, `event`, `timestamp` and `data` as the delivery body, kept as long as the delivery log keeps them. Pass the page's `next` as `after` to continue: an event that commits later never appears before one already read, so following `next` never skips an event. An event appears once every database transaction older than the one that wrote it has ended.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media": {
         parameters: {
             query?: never;
@@ -1473,6 +1493,68 @@ export interface operations {
             };
             /** @description Default Response */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description an opaque cursor: an event's `cursor` or a page's `next`; omitted: from the oldest event kept */
+                after?: string;
+                /** @description events per page */
+                limit?: number;
+                /** @description comma-separated event types to list (post.published, post.error, account.token_expired, import.completed, import.failed, conversation.started, message.received, message.sent, message.failed, comment.received, test); omitted: all */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description pass it as `after` to read the events that follow this one */
+                            cursor: string;
+                            /** @description the event's data, exactly as its webhook deliveries carry it */
+                            data: unknown;
+                            /** @enum {string} */
+                            event: "post.published" | "post.error" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test";
+                            /** @description the event id: the webhook body `id` and the `webhook-id` header of its deliveries */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description when the event occurred, as in the webhook body
+                             */
+                            timestamp: string;
+                        }[];
+                        /** @description more events can be read now after `next` */
+                        hasMore: boolean;
+                        /** @description the cursor to pass as `after` next: the last event's, or `after` itself when no event followed it; null when there is no event yet */
+                        next: string | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -92,3 +92,35 @@ export function webhooksApi(http: CrierHttp) {
 export function usageApi(http: CrierHttp) {
   return { get: () => http.request<ResponseBody<'getUsage'>>('GET', '/v1/usage') };
 }
+
+/** One event of the feed: the webhook body (`id`, `event`, `timestamp`, `data`) and its `cursor`. */
+export type CrierEvent = ResponseBody<'listEvents'>['data'][number];
+
+export interface EventsQuery {
+  /** A cursor: an event's `cursor` or a page's `next`; omitted, from the oldest event kept. */
+  after?: string;
+  /** The event types to list; omitted, all. */
+  types?: CrierEvent['event'][] | string;
+  limit?: number;
+}
+
+const eventsQuery = ({ after, types, limit }: EventsQuery) => ({ after, limit, types: Array.isArray(types) ? types.join(',') : types });
+
+export function eventsApi(http: CrierHttp) {
+  const list = (query: EventsQuery = {}) => http.request<ResponseBody<'listEvents'>>('GET', '/v1/events', { query: eventsQuery(query) });
+  /** Pages of the feed after `after`, following each page's `next` until the events there are now are read. */
+  async function* pages(query: Omit<EventsQuery, 'limit'> = {}, pageSize?: number): AsyncGenerator<CrierEvent[]> {
+    let after = query.after;
+    for (;;) {
+      const page = await list({ ...query, after, limit: pageSize });
+      if (page.data.length > 0) yield page.data;
+      after = page.next ?? after;
+      if (!page.hasMore) return;
+    }
+  }
+  /** Every event after `after`, oldest first; the last one's `cursor` is where to resume. */
+  async function* all(query: Omit<EventsQuery, 'limit'> = {}, pageSize?: number): AsyncGenerator<CrierEvent> {
+    for await (const page of pages(query, pageSize)) yield* page;
+  }
+  return { list, pages, all };
+}

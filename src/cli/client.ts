@@ -9,6 +9,7 @@ import { statusCommand } from './status.ts';
 import { verifyCommand } from './verify.ts';
 import { CLIENT_USAGE, CRIER_COMMAND, EXIT, type ClientCommand } from './usage.ts';
 import { webhooksCommand } from './webhooks.ts';
+import { eventsCommand } from './events.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -33,6 +34,7 @@ const OPTIONS: Record<ClientCommand, Options> = {
     dry: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
   },
   webhooks: { name: { type: 'string' }, endpoint: { type: 'string' }, events: { type: 'string' }, secret: { type: 'string' }, 'generate-secret': { type: 'boolean', default: false } },
+  events: { after: { type: 'string' }, types: { type: 'string' }, limit: { type: 'string' }, follow: { type: 'boolean', default: false } },
 };
 
 /** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
@@ -77,6 +79,8 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
       return verifyCommand(conn, verifyFlags(values, positionals));
     case 'webhooks':
       return webhooksCommand(conn, positionals, { name: values.name as string, endpoint: values.endpoint as string, events: values.events as string, secret: values.secret as string, generateSecret: values['generate-secret'] === true, json });
+    case 'events':
+      return eventsCommand(conn, { after: values.after as string | undefined, types: values.types as string | undefined, limit: values.limit as string | undefined, follow: values.follow === true, json });
     case 'post':
       return postCommand(conn, {
         to: values.to as string[], text: values.text as string | undefined, reply: values.reply as string[], media: values.media as string[],

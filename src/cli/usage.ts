@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks', 'events'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -40,6 +40,9 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
                                       --dry only plans
   webhooks list | create --name <n> --endpoint <https url> --events <e1,e2> [--generate-secret]
          | delete <id> | test <id>
+  events [--after <cursor>] [--types <t1,t2>] [--limit <n>] [--follow]
+                                      the org's events (what webhooks carry), oldest first;
+                                      --follow prints new ones until interrupted
   mcp                                 an MCP server on stdin/stdout for AI agents (README, Clients → MCP)
 Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, or a dry run with a destination refused),
 3 Crier unreachable or failing (5xx), 4 a destination failed (status), a test delivery failed

@@ -41,6 +41,7 @@ import { pendingConnectionsRoutes } from './routes/pending-connections.ts';
 import { oauthCallbackRoutes, socialNetworksRoutes } from './routes/social-networks.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhooksRoutes } from './routes/webhooks.ts';
+import { eventsRoutes } from './routes/events.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const CORS_PATH = /^\/(v1|media-uploads)\//;
@@ -131,6 +132,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     pendingConnectionsRoutes(v1, ctx);
     socialNetworksRoutes(v1, ctx);
     webhooksRoutes(v1, ctx);
+    eventsRoutes(v1, ctx);
     conversationsRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);

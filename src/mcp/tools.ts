@@ -33,6 +33,8 @@ const POST_TEXT = ['content', 'altText', 'nickname'];
 const REPLY_TEXT = ['text', 'author_name', 'author_username', 'platform_specific'];
 /** What a network's listing holds that its users named (a board's name and description, a flair's text). */
 const LISTING_TEXT = ['name', 'description', 'text', 'title'];
+/** What an event's data carries that someone wrote on a network: a comment's or a message's text, a commenter's name. */
+const EVENT_TEXT = ['text', 'content', 'authorUsername'];
 
 const MEDIA_NOTE =
   'Media: give each file as `{url, filename}` in a container\'s `media`. The URL is one Crier can fetch (a public https URL, or a file uploaded to Crier); Crier fetches it when it publishes and checks it against each network\'s rules.';
@@ -59,6 +61,10 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   { name: 'delete_post_from_networks', method: 'DELETE', path: '/v1/posts/{id}/remote', readOnly: false, description: 'Delete a published post from every network it went to where the network allows it; answers per account deleted, not_supported, failed or not_published.' },
   { name: 'upload_media_from_url', method: 'POST', path: '/v1/media/import', readOnly: false, description: "Have Crier download a file from a public URL and keep it: answers the media with its Crier `url`, to give as a post's media (`{url, filename}`). Checked as an upload is (type from the bytes, size limit)." },
   { name: 'list_media', method: 'GET', path: '/v1/media', readOnly: true, description: 'Files uploaded to Crier; the `url` of a ready one can be given as a post\'s media.' },
+  {
+    name: 'list_events', method: 'GET', path: '/v1/events', readOnly: true, networkText: EVENT_TEXT,
+    description: "The organization's events (post.published, post.error, comment.received…), oldest first, with the same id and data as their webhooks. Pass the answer's `next` as `after` to read only what happened since; `types` filters (comma-separated).",
+  },
 ];
 
 /** Where the networks' listings are served (capabilities.ts AccountListing): below an account, one GET each. */
