@@ -44,9 +44,14 @@ const files = requested.length ? requested : await testFiles(path.join(root, 'te
 // time took 15 min 25 s, four at a time 7 min 22 s with the cores 73% busy (2026-11-29).
 const concurrency = Number(process.env.CRIER_TEST_CONCURRENCY ?? 4);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`CRIER_TEST_CONCURRENCY must be a whole number of 1 or more, not "${process.env.CRIER_TEST_CONCURRENCY}"`);
+// Every test file is a process of its own that strips the types of the same few hundred modules: with
+// Node's compile cache it spends about 0.2 s of CPU less starting (0.52 s -> 0.22 s of user time to
+// import the publishing stack, measured 2026-11-29), which on two cores is most of a minute a run.
+// Kept in the temp folder between runs; NODE_COMPILE_CACHE chooses another, NODE_DISABLE_COMPILE_CACHE=1 none.
+const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'crier-test-compile-cache');
 const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files], {
   stdio: 'inherit',
-  env: { ...process.env, CRIER_TEST_ADMIN_URL: adminUrl, CRIER_TEST_TEMPLATE: template },
+  env: { ...process.env, NODE_COMPILE_CACHE: compileCache, CRIER_TEST_ADMIN_URL: adminUrl, CRIER_TEST_TEMPLATE: template },
 });
 const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 
