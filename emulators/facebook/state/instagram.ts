@@ -2,7 +2,7 @@
 // /{ig-user-id}/media, processed on the emulator's clock), published media, comments, and each
 // account's 24-hour publishing count. Kept apart from accounts.ts (users, Pages, tokens): only the
 // Instagram routes read it.
-import type { Clock } from '../../shared/clock.ts';
+import { NumberedIds } from './numbered-ids.ts';
 
 export type ContainerKind = 'IMAGE' | 'VIDEO' | 'REELS' | 'STORIES' | 'CAROUSEL';
 export type StatusCode = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
@@ -70,7 +70,7 @@ export type MediaInsights = Record<string, number>;
 /** Containers live 24 hours unpublished; the publishing limit counts the last 24 hours. */
 export const DAY_MS = 24 * 3_600_000;
 
-export class InstagramStore {
+export class InstagramStore extends NumberedIds {
   readonly containers = new Map<string, IgContainer>();
   readonly media = new Map<string, IgMedia>();
   readonly comments: IgComment[] = [];
@@ -87,21 +87,6 @@ export class InstagramStore {
   readonly failNext: string[] = [];
   /** Until this time every Instagram call answers #80002 (the account's BUC limit). */
   throttledUntil = 0;
-  readonly #clock: Clock;
-  #seq = startOfIds();
-
-  constructor(clock: Clock) {
-    this.#clock = clock;
-  }
-
-  now(): number {
-    return this.#clock.now();
-  }
-
-  nextId(prefix: string): string {
-    this.#seq += 1;
-    return `${prefix}${String(this.#seq).padStart(10, '0')}`;
-  }
 
   /** A container's status_code now. */
   statusOf(c: IgContainer): StatusCode {
@@ -131,14 +116,4 @@ export class InstagramStore {
       .filter((m) => m.igUserId === igUserId && (stories ? m.productType === 'STORY' && m.timestamp > since : m.productType !== 'STORY'))
       .sort((a, b) => b.timestamp - a.timestamp || b.id.localeCompare(a.id));
   }
-}
-
-/**
- * Where an emulator's numbered ids start: at its start time (tenths of a millisecond), so a restart
- * never gives out an id of the previous run. Crier keeps what it was sent (the comment ids it has seen,
- * the media it published) across sandbox runs while the emulator starts empty, and an id given out again
- * would be a comment already seen. It also makes ids as long as Instagram's (17 to 18 digits).
- */
-export function startOfIds(): number {
-  return Date.now() * 10;
 }

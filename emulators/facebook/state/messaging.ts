@@ -4,8 +4,7 @@
 // Send API and the User Profile API (routes/instagram-messaging.ts) read it; the webhook sender
 // (webhooks.ts) writes to it as the test's "other users" act.
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../shared/clock.ts';
-import { startOfIds } from './instagram.ts';
+import { NumberedIds } from './numbered-ids.ts';
 
 /** The standard window after the person's last message (engagement.md §4.7.6). */
 export const WINDOW_MS = 24 * 3_600_000;
@@ -51,7 +50,7 @@ export interface IgContactComment {
   privateReplyMid?: string;
 }
 
-export class InstagramMessaging {
+export class InstagramMessaging extends NumberedIds {
   readonly contacts = new Map<string, IgContact>();
   readonly messages: IgDirectMessage[] = [];
   readonly comments = new Map<string, IgContactComment>();
@@ -59,21 +58,6 @@ export class InstagramMessaging {
   readonly calls: { method: string; path: string; body: unknown }[] = [];
   /** After a Send API message, its echo is sent as a webhook (as Meta does when message_echoes is subscribed). */
   echoSends = true;
-  readonly #clock: Clock;
-  #seq = startOfIds();
-
-  constructor(clock: Clock) {
-    this.#clock = clock;
-  }
-
-  now(): number {
-    return this.#clock.now();
-  }
-
-  nextId(prefix: string): string {
-    this.#seq += 1;
-    return `${prefix}${String(this.#seq).padStart(10, '0')}`;
-  }
 
   /** Message ids look like Meta's: long base64 strings. */
   nextMid(): string {
