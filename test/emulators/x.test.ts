@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startXEmulator, type XEmulator } from '../../emulators/index.ts';
+import { mp4Lasting } from '../helpers/media.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000003080600000000000000', 'hex');
 const UNAUTHORIZED = { title: 'Unauthorized', detail: 'Unauthorized', type: 'about:blank', status: 401 };
@@ -479,20 +480,6 @@ describe('engagement reads and the reply rule', () => {
     ]);
   });
 });
-
-/** An MP4 whose movie header says it lasts `seconds` (ftyp, then moov with a version-0 mvhd). */
-function mp4Lasting(seconds: number): Buffer {
-  const box = (type: string, payload: Buffer) => {
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(8 + payload.length);
-    header.write(type, 4, 'latin1');
-    return Buffer.concat([header, payload]);
-  };
-  const mvhd = Buffer.alloc(100);
-  mvhd.writeUInt32BE(600, 12);
-  mvhd.writeUInt32BE(seconds * 600, 16);
-  return Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0isommp41', 'latin1')), box('moov', box('mvhd', mvhd))]);
-}
 
 describe('what X documents that a self-serve user may not do', () => {
   it('refuses quote_tweet_id from a self-serve app with 403 and takes it from an enterprise one', async () => {

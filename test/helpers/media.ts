@@ -166,3 +166,17 @@ export async function makeJpeg(size = '320x240'): Promise<Buffer> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** An MP4 whose movie header says it lasts `seconds` (ftyp, then moov with a version-0 mvhd): what a network's processing reads the length from. */
+export function mp4Lasting(seconds: number): Buffer {
+  const box = (type: string, payload: Buffer) => {
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(8 + payload.length);
+    header.write(type, 4, 'latin1');
+    return Buffer.concat([header, payload]);
+  };
+  const mvhd = Buffer.alloc(100);
+  mvhd.writeUInt32BE(1000, 12);
+  mvhd.writeUInt32BE(seconds * 1000, 16);
+  return Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0isommp41', 'latin1')), box('moov', box('mvhd', mvhd))]);
+}

@@ -10,6 +10,7 @@ import type { AccountCredentials, MediaInput, PartRef } from '../../../src/netwo
 import { createXAdapter } from '../../../src/networks/x/adapter.ts';
 import { xCapabilities } from '../../../src/networks/x/capabilities.ts';
 import { X_SCOPES } from '../../../src/networks/x/oauth.ts';
+import { mp4Lasting } from '../../helpers/media.ts';
 
 let x: XEmulator;
 let count = 0;
@@ -25,20 +26,6 @@ function account(extra: { premium?: boolean; scopes?: string[] } = {}) {
   const user = x.addUser({ username: `refused${count}`, accessToken: token, ...extra });
   const credentials: AccountCredentials = { id: count, orgId: 1, network: 'x', username: user.username, networkUniqueId: user.id, serviceUrl: null, accessToken: token, refreshToken: null, credential: null };
   return { user, token, account: credentials };
-}
-
-/** An MP4 whose movie header says it lasts `seconds`: what X's processing reads the length from. */
-function mp4Lasting(seconds: number): Buffer {
-  const box = (type: string, payload: Buffer) => {
-    const header = Buffer.alloc(8);
-    header.writeUInt32BE(8 + payload.length);
-    header.write(type, 4, 'latin1');
-    return Buffer.concat([header, payload]);
-  };
-  const mvhd = Buffer.alloc(100);
-  mvhd.writeUInt32BE(1000, 12);
-  mvhd.writeUInt32BE(seconds * 1000, 16);
-  return Buffer.concat([box('ftyp', Buffer.from('isom\0\0\0\0isommp41', 'latin1')), box('moov', box('mvhd', mvhd))]);
 }
 
 /** Publishes one container through the X adapter; the video's processing waits on the emulator clock. */
