@@ -3,18 +3,11 @@
 // each publish, and turn the switches that make TikTok answer otherwise (a creator's settings,
 // verified prefixes, caps, failures).
 import type { RateLimits } from './routes/publish.ts';
-import type { ChunkStall, CreatorSettings, InitCall, PhotoPull, Publishing, PublishStatusName, ReceivedChunk, VideoPull } from './publishing.ts';
+import type { ChunkStall, CreatorSettings, InitCall, PhotoPull, Publish, Publishing, ReceivedChunk, VideoPull } from './publishing.ts';
 import type { TikTokWorld } from './state.ts';
 
-export interface PublishView {
-  publishId: string;
-  openId: string;
-  kind: 'video' | 'photo';
-  mode: 'DIRECT_POST' | 'MEDIA_UPLOAD';
-  postInfo: Record<string, unknown>;
-  status: PublishStatusName;
-  failReason: string | null;
-  postId: string | null;
+/** A publish as tests read it: its state (publishing.ts Publish) without the emulator's bookkeeping. */
+export interface PublishView extends Pick<Publish, 'publishId' | 'openId' | 'kind' | 'mode' | 'postInfo' | 'status' | 'failReason' | 'postId'> {
   /** A video: the size and chunking declared at init, the bytes received whole, their SHA-256 once complete. */
   video?: { size: number; chunkSize: number; chunkCount: number; receivedBytes: number; sha256: string | null };
   /** A PULL_FROM_URL video: its URL, the download's state, the bytes downloaded and their SHA-256. */

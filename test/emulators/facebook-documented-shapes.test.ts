@@ -6,37 +6,20 @@
 // by their first element), and no key the example lacks unless the fixture names it in
 // `extraKeysAllowed` with a reason. Ids and values may differ.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startFacebookEmulator, type FacebookEmulator } from '../../emulators/facebook/server.ts';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server.ts';
 import { PNG_1X1 } from '../helpers/publishing.ts';
-import { shapeProblems } from '../helpers/documented-shape.ts';
+import { assertShape, fixtureNames, loadFixture, type BodyFixture } from '../helpers/documented-shape.ts';
 
-const DESCRIPTION = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../emulators/facebook/description');
+const DESCRIPTION = new URL('../../emulators/facebook/description/', import.meta.url);
 const APP = { clientId: '4242424242', clientSecret: 'emulator-secret' };
 const REDIRECT = 'https://crier.example/oauth/callback/facebook';
 const V = 'v23.0';
 
-interface Fixture {
-  source: string;
-  checked: string;
-  request: { method: string; path: string; params?: Record<string, string> };
-  response: unknown;
-  error?: unknown;
-  extraKeysAllowed?: Record<string, string>;
-}
-
-const fixtures = readdirSync(DESCRIPTION).filter((f) => f.endsWith('.json')).sort()
-  .map((file) => ({ file, fixture: JSON.parse(readFileSync(path.join(DESCRIPTION, file), 'utf8')) as Fixture }));
-
-function assertShape(example: unknown, actual: unknown, allowed: Record<string, string> = {}) {
-  assert.deepEqual(shapeProblems(example, actual, allowed), [], `answer: ${JSON.stringify(actual)}`);
-}
+const fixtures = fixtureNames(DESCRIPTION).map((file) => ({ file, fixture: loadFixture<BodyFixture>(DESCRIPTION, file) }));
 
 describe('the Facebook emulator answers as Meta documents (emulators/facebook/description/)', () => {
   let fb: FacebookEmulator;

@@ -7,33 +7,16 @@
 // `extraKeysAllowed` with a reason. Ids and values may differ. (The shape check is the one in
 // facebook-documented-shapes.test.ts: test files cannot import each other without running them.)
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startThreadsEmulator, type ThreadsEmulator } from '../../emulators/threads/server.ts';
-import { shapeProblems } from '../helpers/documented-shape.ts';
+import { assertShape, fixtureNames, loadFixture, type BodyFixture } from '../helpers/documented-shape.ts';
 
-const DESCRIPTION = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../emulators/threads/description');
+const DESCRIPTION = new URL('../../emulators/threads/description/', import.meta.url);
 const APP = { clientId: '990602627938098', clientSecret: 'threads-app-secret', redirectUris: ['https://app.example.com/threads/cb'] };
 
-interface Fixture {
-  source: string;
-  checked: string;
-  request: { method: string; path: string; params?: Record<string, string> };
-  response: unknown;
-  error?: unknown;
-  extraKeysAllowed?: Record<string, string>;
-}
-
-const fixtures = readdirSync(DESCRIPTION).filter((f) => f.endsWith('.json')).sort()
-  .map((file) => ({ file, fixture: JSON.parse(readFileSync(path.join(DESCRIPTION, file), 'utf8')) as Fixture }));
-
-function assertShape(example: unknown, actual: unknown, allowed: Record<string, string> = {}) {
-  assert.deepEqual(shapeProblems(example, actual, allowed), [], `answer: ${JSON.stringify(actual)}`);
-}
+const fixtures = fixtureNames(DESCRIPTION).map((file) => ({ file, fixture: loadFixture<BodyFixture>(DESCRIPTION, file) }));
 
 type Answer = { status: number; body: unknown };
 const json = async (res: Response): Promise<Answer> => ({ status: res.status, body: await res.json() });

@@ -45,8 +45,22 @@ export function shapeProblems(documented: unknown, actual: unknown, allowed: Rec
   return problems;
 }
 
-export function loadFixture(dir: URL, name: string): Fixture {
-  const fixture = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as Fixture;
+/** What every fixture carries, whatever its request and answer look like. */
+export interface FixtureSource {
+  source: string;
+  checked: string;
+  extraKeysAllowed?: Record<string, string>;
+}
+
+/** A fixture whose `response` is the documented answer body itself (Meta's and Threads' pages show bodies only). */
+export interface BodyFixture extends FixtureSource {
+  request: { method: string; path: string; params?: Record<string, string> };
+  response: unknown;
+  error?: unknown;
+}
+
+export function loadFixture<F extends FixtureSource = Fixture>(dir: URL, name: string): F {
+  const fixture = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as F;
   assert.match(fixture.source, /^https:\/\//, `${name}: source`);
   assert.match(fixture.checked, /^\d{4}-\d{2}-\d{2}$/, `${name}: checked`);
   for (const [key, why] of Object.entries(fixture.extraKeysAllowed ?? {})) assert.ok(why.length > 10, `${name}: extraKeysAllowed.${key} needs a reason`);
@@ -61,4 +75,9 @@ export function fixtureNames(dir: URL): string[] {
 export function assertDocumentedShape(fixture: Fixture, status: number, body: unknown, label: string): void {
   assert.equal(status, fixture.response.status, `${label}: status; body ${JSON.stringify(body)}`);
   assert.deepEqual(shapeProblems(fixture.response.body, body, fixture.extraKeysAllowed), [], `${label}: ${JSON.stringify(body)}`);
+}
+
+/** `actual` has the shape of the documented `example` (see shapeProblems). */
+export function assertShape(example: unknown, actual: unknown, allowed: Record<string, string> = {}): void {
+  assert.deepEqual(shapeProblems(example, actual, allowed), [], `answer: ${JSON.stringify(actual)}`);
 }
