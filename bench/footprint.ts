@@ -26,7 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { freePort } from '../src/db/embedded.ts';
 import { networkFor } from '../src/networks/registry.ts';
-import type { NetworkId } from '../src/networks/types.ts';
+import type { NetworkId } from '../src/core/network-id.ts';
 import { createCleanups, runBenchmark } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { machineBusyShare } from './proc.ts';

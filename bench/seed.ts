@@ -3,7 +3,7 @@
 import type { Db } from '../src/db/pool.ts';
 import { upsertSocialAccount } from '../src/accounts/social-accounts.ts';
 import { encodeId } from '../src/core/ids.ts';
-import type { NetworkId } from '../src/networks/types.ts';
+import type { NetworkId } from '../src/core/network-id.ts';
 import { createOrg } from '../src/orgs/orgs.ts';
 import type { SecretBox } from '../src/security/crypto.ts';
 

@@ -19,7 +19,7 @@ import { encodeId } from './core/ids.ts';
 import { tokenOfPublicUrl } from './media/context.ts';
 import type { Network, SandboxControls, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
 import { NETWORK_LIST } from './networks/registry.ts';
-import type { NetworkId } from './networks/types.ts';
+import type { NetworkId } from './core/network-id.ts';
 import type { SecretBox } from './security/crypto.ts';
 import { createGuardedClient, guardedFetch, type GuardOptions } from './security/ssrf.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { NETWORKS } from '../src/networks/types.ts';
+import { NETWORKS } from '../src/networks/ids.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const src = path.join(root, 'src');

@@ -1,6 +1,6 @@
 // The connected accounts a verified delivery is for, as processing needs them.
 import type { Queryable } from '../db/pool.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 export interface InboundAccount {
   id: number;

@@ -1,9 +1,10 @@
-// A network's ledger (networks/types.ts NetworkLedger) on PostgreSQL: table network_ledger
+// A network's ledger (networks/contract.ts NetworkLedger) on PostgreSQL: table network_ledger
 // (migration 018). A pool's lock is a transaction-scoped advisory lock on (network, pool), so every
 // worker of every process admitting to one pool takes turns, and what one read stays true until it
 // has recorded its entry.
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import type { LedgerPool, LedgerSpend, NetworkId, NetworkLedger } from '../networks/types.ts';
+import type { LedgerPool, LedgerSpend, NetworkLedger } from '../core/ledger.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 interface SpendRow {
   subject: string;

@@ -9,7 +9,8 @@ import { RequestError, validationError, type FieldIssue } from '../core/errors.t
 import { encodeId } from '../core/ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { networkFor } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS } from '../networks/ids.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { type ManagedApps } from '../config.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createConnectedSession, createPendingConnection } from './pending-connections.ts';

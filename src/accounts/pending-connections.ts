@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../core/errors.ts';
 import type { ConnectCandidate } from '../networks/oauth.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { pendingCandidatesData } from '../security/sealed-columns.ts';
 import { getSocialAccount, upsertSocialAccount, type SocialAccountJson } from './social-accounts.ts';

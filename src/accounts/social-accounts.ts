@@ -2,7 +2,8 @@
 import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { RequestError, validationError } from '../core/errors.ts';
 import { decodeId, encodeId } from '../core/ids.ts';
-import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS } from '../networks/ids.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { saveAccountSecrets, type AccountSecrets } from './secrets.ts';
 import type { PasswordAccount, PasswordLoginInput } from '../networks/contract.ts';

@@ -5,7 +5,8 @@ import { validationError, type FieldIssue } from '../core/errors.ts';
 import { encodeId } from '../core/ids.ts';
 import { LOGIN_CONFIG_ID, type ManagedApps } from '../config.ts';
 import { connectsWithPassword, loginConfigurationOf } from '../networks/registry.ts';
-import { isNetworkId, NETWORKS, type NetworkId } from '../networks/types.ts';
+import { isNetworkId, NETWORKS } from '../networks/ids.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 
 export interface SocialNetworkJson {

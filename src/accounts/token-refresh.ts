@@ -12,7 +12,7 @@ import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
 import type { ManagedApps } from '../config.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { markAccountDisconnected } from './disconnect.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { purgeExpiredPendingConnections } from './pending-connections.ts';

@@ -9,7 +9,7 @@ import { decodeId, encodeId } from '../core/ids.ts';
 import { accountSession } from '../accounts/session.ts';
 import type { AccountSession, NetworkCapabilities } from '../networks/capabilities.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import type { EventDataMap } from '../webhooks/events.ts';
 import { emitEvent } from '../webhooks/outbox.ts';

@@ -2,7 +2,7 @@
 // the contact's first message or the account's first send; messages received, sent and failed.
 import type { Queryable } from '../db/pool.ts';
 import { encodeId } from '../core/ids.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 export interface ConversationRow {
   id: number;

@@ -3,7 +3,7 @@
 // a growing wait when processing fails. A delivery is never dropped: it waits at most MAX_WAIT_MS.
 import type { Db, Queryable } from '../db/pool.ts';
 import type { InboundRequest } from '../networks/capabilities.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 /** How long a claim holds a delivery before another worker may take it. */
 export const LEASE_MS = 30_000;

@@ -6,7 +6,7 @@ import type { Db } from '../db/pool.ts';
 import { accountApp } from '../accounts/social-networks.ts';
 import type { InboundRequest, NetworkCapabilities } from '../networks/capabilities.ts';
 import type { ManagedApps } from '../config.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { isStorableText } from '../validation/json-input.ts';
 

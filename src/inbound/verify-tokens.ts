@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
 import type { ManagedApps } from '../config.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 /** The path a network's webhooks are sent to, below PUBLIC_BASE_URL. */
 export const inboundPath = (network: NetworkId) => `/inbound/${network}`;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PublishError } from '../core/errors.ts';
 import { isTransientSsrf, SsrfError, type GuardedClient } from '../security/ssrf.ts';
-import type { MediaFetcher, MediaSource } from '../networks/types.ts';
+import type { MediaFetcher, MediaSource } from '../networks/contract.ts';
 import { tokenOfPublicUrl, type MediaContext } from './context.ts';
 import { DownloadCache, type Downloaded } from './download-cache.ts';
 import { findServedFile } from './library.ts';

@@ -3,7 +3,7 @@
 // profiles themselves live with each network (src/networks/<network>/media.ts, figures and sources
 // there); nothing here knows one network from another.
 import { NETWORK_LIST, networkFor } from '../networks/registry.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { VideoProfile } from '../networks/video.ts';
 
 /** Every network's video profiles, by key (the key is unique across networks: test/networks/contract.test.ts). */

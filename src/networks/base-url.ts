@@ -1,8 +1,8 @@
 // CRIER_<NETWORK>_BASE_URL: one origin that replaces every host of a network (its emulator, in tests
 // and the sandbox). Every network reads it except x and bluesky, which have variables of their own.
-import type { Network, NetworkConfig, NetworkContext, NetworkLimits, NetworkMedia, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
+import type { Network, NetworkAdapter, NetworkConfig, NetworkContext, NetworkLimits, NetworkMedia, NetworkOptions, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import type { NetworkAdapter, NetworkId, NetworkOptions } from './types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 export interface BaseUrlSettings {
   /** Undefined: the network's real hosts. */

@@ -2,7 +2,9 @@
 // shapes the engagement side (docs/networks/engagement.md, the spec's Reply record and its
 // comment and message events) is built on. A network declares a capability only once it works: the
 // contract suite checks that every declared one is implemented and tested (test/networks/contract.test.ts).
-import type { PreflightPost, AccountCredentials, NetworkLedger, PartRef } from './types.ts';
+import type { PartRef, PreflightPost } from '../core/post.ts';
+import type { AccountCredentials } from '../core/account.ts';
+import type { NetworkLedger } from '../core/ledger.ts';
 
 /** An account as a capability calls its network with: credentials, and where refreshed tokens go. */
 export interface AccountSession {

@@ -2,15 +2,20 @@
 // exported by src/networks/<id>/index.ts and listed once in registry.ts. The rest of Crier asks the
 // registry about a network (its block, its video profile, how it connects, whether it publishes)
 // and never names one.
-//
-// A file of its own rather than more of types.ts: types.ts holds the shapes the engine, the rules and
-// the OAuth side share (and oauth.ts imports it); the Network object composes those with oauth.ts's
-// NetworkOAuth, which types.ts could not import without a cycle.
+// Below the Network object: the adapter protocol (a network's options and its publishing side), the
+// shapes only the engine and the networks share. The post and account vocabulary every room uses is
+// in src/core/.
+import type { Readable } from 'node:stream';
 import type { NetworkEnv } from '../config.ts';
+import type { AccountCredentials } from '../core/account.ts';
+import type { FieldIssue } from '../core/errors.ts';
+import type { NetworkId } from '../core/network-id.ts';
+import type { NetworkLedger } from '../core/ledger.ts';
+import type { ContainerInput, PartRef, PostContent, PreflightPost, TargetContext } from '../core/post.ts';
+import type { TObject } from '../validation/json-schema.ts';
 import type { NetworkCapabilities, PublishedPost } from './capabilities.ts';
-import type { VideoProfile } from './video.ts';
 import type { NetworkOAuth } from './oauth.ts';
-import type { ContainerInput, NetworkAdapter, NetworkId, NetworkLedger, NetworkOptions, PreflightPost } from './types.ts';
+import type { VideoProfile } from './video.ts';
 
 /**
  * One network. `S` is the shape of its own settings, read from the environment by `config` at start
@@ -20,7 +25,7 @@ export interface Network<S = unknown> {
   id: NetworkId;
   /** For people: "LinkedIn", "Google Business Profile". */
   label: string;
-  /** Its platform block: schema, block rules, target rules (types.ts). */
+  /** Its platform block: schema, block rules, target rules (below). */
   options: NetworkOptions;
   media: NetworkMedia;
   connect: NetworkConnect<S>;
@@ -265,4 +270,113 @@ export interface SandboxAccountSeed {
    * Pinterest's board): the guide's example posts carry it.
    */
   exampleBlock?: Record<string, unknown>;
+}
+
+// The adapter protocol: what a network's options and publishing side offer the engine.
+
+/**
+ * A network's platform block. Its schema (validated by Ajv; unknown keys are stripped and reported as
+ * warnings before validation, so schemas do not set additionalProperties) and its rules apply in two
+ * ways, kept apart so that what a block says is judged the same whatever the post targets:
+ *  - `schema` and `blockRules`: everything that concerns the block alone (types, enums, lengths in the
+ *    spec's units, required fields, how its fields combine, the text they refer to). They run whenever
+ *    the block is present, targeted or not, and cannot see the targets.
+ *  - `targetRules`: what holds only because an account of the network is targeted (the shape of the
+ *    shared containers for that network, cross-posting, a block the network cannot publish without).
+ *    `block` is undefined when the request has none.
+ */
+export interface NetworkOptions {
+  network: NetworkId;
+  schema: TObject;
+  blockRules(block: Record<string, unknown>, post: PostContent): FieldIssue[];
+  targetRules(block: Record<string, unknown> | undefined, ctx: TargetContext): FieldIssue[];
+  /**
+   * Named examples of a create body that uses the block, shown in the OpenAPI document beside the
+   * network-neutral ones (http/openapi-examples.ts): OpenAPI Example Objects, by name.
+   */
+  examples?: Record<string, { summary: string; value: Record<string, unknown> }>;
+}
+
+/**
+ * Downloads a file a post names by URL: media, and any other file URL a platform block carries (a
+ * cover or thumbnail URL). Crier's own media is read from storage; every other URL goes through the
+ * SSRF guard, at publish time. Adapters never fetch such a URL any other way.
+ */
+export type MediaFetcher = (url: string) => Promise<{ bytes: Buffer; contentType: string }>;
+
+/**
+ * A file a post names, opened for reading in pieces: chunked and resumable uploads read the byte
+ * range they send, so a video is never held whole in memory. Crier's own media is read from storage;
+ * a file from another URL is streamed through the SSRF guard (up to its cap) into a temporary file
+ * before the first read, removed when the engine disposes of the source at the end of the attempt.
+ */
+export interface MediaSource {
+  size: number;
+  /** The media type the file was served or stored with, parameters stripped, lower case. */
+  contentType: string;
+  /** The bytes `start`..`end` (inclusive), or all of them. */
+  read(range?: { start: number; end: number }): Readable;
+  /** All the bytes at once: for small files (images) only. */
+  bytes(): Promise<Buffer>;
+  /** Lets go of what opening it took (a temporary file); the engine calls it, never an adapter. */
+  dispose?(): Promise<void>;
+}
+
+export type MediaOpener = (url: string) => Promise<MediaSource>;
+
+/**
+ * Every address an adapter learns from a user rather than from Crier's configuration is reached through
+ * the SSRF guard (https only, addresses judged when the socket opens, redirects judged again):
+ *  - files a post names (containers' media, a block's cover or thumbnail URL): `fetchMedia`;
+ *  - any other call to such an address (a Bluesky account's PDS named by its DID document): `userFetch`.
+ * The network's own API hosts (configured, e.g. CRIER_X_API_URL) are called directly.
+ */
+export interface PublishInput {
+  account: AccountCredentials;
+  containers: ContainerInput[];
+  /** The request's platform block for this network, if any. */
+  block: Record<string, unknown> | undefined;
+  fetchMedia: MediaFetcher;
+  /** The same files, opened for ranged reads (MediaSource). */
+  openMedia: MediaOpener;
+  /** A standard fetch through the SSRF guard, for an API address the user chose. */
+  userFetch: typeof fetch;
+  /** New tokens after a refresh; stored encrypted before the next call needs them. */
+  saveTokens(tokens: { accessToken?: string; refreshToken?: string; expiresAt?: Date | null }): Promise<void>;
+  /** What the adapter stored when it last asked to wait (PublishWait); undefined on a fresh start. */
+  checkpoint?: Record<string, unknown>;
+  /** The network's shared counters in PostgreSQL (a daily quota pool, a cap on distinct creators). */
+  ledger: NetworkLedger;
+  /**
+   * Which of these network post ids of the account another destination already owns (published
+   * through Crier or imported): a search for this destination's own post skips them. Given by the
+   * publishing engine; absent elsewhere (an engagement call publishes nothing).
+   */
+  ownedElsewhere?(platformIds: string[]): Promise<Set<string>>;
+}
+
+/**
+ * One publish of one target, prepared: credentials checked, text and media validated (a problem
+ * throws PublishError before anything is written to the network).
+ */
+export interface PreparedPublish {
+  /** Chosen before the call and stored, so a crash between call and record can be reconciled. */
+  reserve(position: number): Record<string, unknown>;
+  /**
+   * Publishes container `position`; `root` is the first container's ref for replies. The call that
+   * publishes is its last network call: a `rate_limited` or `quota` refusal from it means the
+   * container is not published, and the engine sends it again without reconciling.
+   */
+  publishPart(position: number, reservation: Record<string, unknown>, root: PartRef | undefined): Promise<PartRef>;
+  /**
+   * After a crash: is container `position` (reserved with `reservation`) on the network? Returns its
+   * ref, 'absent' when the network can say for sure it is not, or throws PublishError('unknown').
+   */
+  reconcile(position: number, reservation: Record<string, unknown>, root: PartRef | undefined): Promise<PartRef | 'absent'>;
+}
+
+/** A network's publishing side. The engine only ever talks to this. */
+export interface NetworkAdapter {
+  network: NetworkId;
+  prepare(input: PublishInput): Promise<PreparedPublish>;
 }

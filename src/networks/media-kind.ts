@@ -1,6 +1,6 @@
 // What a piece of media is, decided from its filename extension. The spec asks clients for a filename
 // "with extension" precisely so this can be known at request time, before anything is downloaded.
-import type { MediaInput } from './types.ts';
+import type { MediaInput } from '../core/post.ts';
 
 export type MediaKind = 'image' | 'video' | 'other';
 

@@ -3,7 +3,7 @@
 // src/networks/<network>/oauth.ts; the network's error bodies are classified there, so callers only
 // see OAuthError kinds. Also the small HTTP helpers every implementation shares.
 import { exchange } from './http.ts';
-import type { NetworkId } from './types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 /** The org's own app on the network (POST /v1/social-networks). */
 export interface OAuthApp {

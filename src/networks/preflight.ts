@@ -1,7 +1,8 @@
 // A network's judgement (contract.ts NetworkMedia.judge) throws the PublishError publishing would fail
 // the destination with; the dry run and the create read that refusal as a reason instead.
 import type { JudgedWhen } from './contract.ts';
-import type { PreflightPost, NetworkId } from './types.ts';
+import type { PreflightPost } from '../core/post.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { PublishError } from '../core/errors.ts';
 import { networkFor } from './registry.ts';
 

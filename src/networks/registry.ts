@@ -10,7 +10,8 @@
 //    to the HTTP app, the publishing worker and the token refresher.
 import type { Config, ManagedApps } from '../config.ts';
 import { bluesky } from './bluesky/index.ts';
-import type { Network, PasswordAccount, PasswordLoginInput } from './contract.ts';
+import type { Network, NetworkAdapter, PasswordAccount, PasswordLoginInput } from './contract.ts';
+import type { NetworkLedger } from '../core/ledger.ts';
 import { facebook } from './facebook/index.ts';
 import { googleBusiness } from './google_business/index.ts';
 import { instagram } from './instagram/index.ts';
@@ -21,13 +22,13 @@ import { reddit } from './reddit/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import type { NetworkCapabilities } from './capabilities.ts';
-import type { NetworkAdapter, NetworkId, NetworkLedger } from './types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { vimeo } from './vimeo/index.ts';
 import { x } from './x/index.ts';
 import { youtube } from './youtube/index.ts';
 
 /**
- * Every network, one line each, in NETWORKS order (types.ts). Each object is typed with its own
+ * Every network, one line each, in NETWORKS order (ids.ts). Each object is typed with its own
  * settings (Network<XSettings>…) and listed with them unknown: the registry only ever hands a network
  * the settings its own `config.read` produced.
  */

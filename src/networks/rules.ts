@@ -3,7 +3,8 @@
 import { Type } from '../validation/json-schema.ts';
 import { mediaKind } from './media-kind.ts';
 import type { FieldIssue } from '../core/errors.ts';
-import type { MediaInput, NetworkId, PostContent } from './types.ts';
+import type { MediaInput, PostContent } from '../core/post.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 /** Every block's `content`: the root text published on that network instead of the shared body. */
 export const ContentOverride = () => Type.Optional(Type.String({ minLength: 1 }));

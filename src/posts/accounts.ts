@@ -2,7 +2,7 @@
 import { BatchQueue } from '../db/batch-queue.ts';
 import { decodeId } from '../core/ids.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 
 export interface ResolvedAccount {
   id: number;

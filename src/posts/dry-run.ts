@@ -10,7 +10,7 @@
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/session.ts';
-import type { PreflightPost } from '../networks/types.ts';
+import type { PreflightPost } from '../core/post.ts';
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
 import type { ResolvedAccount } from './accounts.ts';

@@ -2,7 +2,7 @@
 // OpenAPI document is generated from them.
 import { Type, type Static, type TSchema } from '../validation/json-schema.ts';
 import { networkFor } from '../networks/registry.ts';
-import { NETWORKS } from '../networks/types.ts';
+import { NETWORKS } from '../networks/ids.ts';
 import { PaginationQuery } from '../validation/pagination.ts';
 import { FetchedUrl, RangeBound } from '../validation/schema.ts';
 

@@ -4,7 +4,9 @@
 // network can never publish are reported together.
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
-import { NETWORKS, type ContainerInput, type NetworkId, type PostContent, type TargetContext } from '../networks/types.ts';
+import { NETWORKS } from '../networks/ids.ts';
+import type { ContainerInput, PostContent, TargetContext } from '../core/post.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { type FieldIssue } from '../core/errors.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { AccountQuotaOverrides } from '../config.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 import type { AccountQuota, Network } from '../networks/contract.ts';
-import type { NetworkId } from '../networks/types.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import { Batcher } from './batcher.ts';
 
 export type AccountQuotas = Partial<Record<NetworkId, AccountQuota>>;

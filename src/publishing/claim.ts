@@ -3,7 +3,9 @@
 // current attempt, and only the current attempt may call the network or record a result.
 import { openAccount } from '../accounts/session.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { AccountCredentials, ContainerInput, NetworkId } from '../networks/types.ts';
+import type { AccountCredentials } from '../core/account.ts';
+import type { ContainerInput } from '../core/post.ts';
+import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import type { ClaimRow } from './queue.ts';
 

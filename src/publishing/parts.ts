@@ -3,7 +3,7 @@
 // confirmation right after it (with the next container's reservation, or with the outcome), so a
 // crash at any point leaves a record saying exactly how far the thread got.
 import { prepared, withTransaction, type Db, type Queryable } from '../db/pool.ts';
-import type { PartRef } from '../networks/types.ts';
+import type { PartRef } from '../core/post.ts';
 
 export interface StoredPart {
   position: number;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { openSecret } from '../../src/accounts/secrets.ts';
 import { refreshDueTokens, type RefreshOutcome } from '../../src/accounts/token-refresh.ts';
 import { decodeId } from '../../src/core/ids.ts';
-import type { NetworkId } from '../../src/networks/types.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 import { startTestServer, type TestOrg, type TestServer } from './harness.ts';
 
 /** Where a connect's own redirect_uri sends the user back to: the app's page, not Crier's. */

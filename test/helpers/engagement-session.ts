@@ -2,7 +2,7 @@
 // as the registry builds them for its emulator's origin, and an AccountSession for a user of it.
 import type { AccountSession, NetworkCapabilities } from '../../src/networks/capabilities.ts';
 import { createNetworkRegistry } from '../../src/networks/registry.ts';
-import type { NetworkId } from '../../src/networks/types.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 
 /** The capabilities `network` declares when its base URL is `baseUrl` (an emulator). */
 export function capabilitiesAt(network: NetworkId, baseUrl: string): NetworkCapabilities {

@@ -10,7 +10,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/log.ts';
 import { upsertSocialAccount, type NewSocialAccount } from '../../src/accounts/social-accounts.ts';
 import { encodeId } from '../../src/core/ids.ts';
-import type { NetworkId } from '../../src/networks/types.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 import { createOrg } from '../../src/orgs/orgs.ts';
 import { type SubscriptionStatus } from '../../src/orgs/subscription.ts';
 import { createPublishWaker } from '../../src/publishing/wake.ts';

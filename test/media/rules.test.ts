@@ -7,7 +7,7 @@ import type { VideoInfo } from '../../src/media/probe.ts';
 import { VIDEO_PROFILES, videoProfileFor } from '../../src/media/profiles.ts';
 import { billedBlocks } from '../../src/media/renditions.ts';
 import { sniffType, typeFromFilename } from '../../src/media/sniff.ts';
-import { NETWORKS } from '../../src/networks/types.ts';
+import { NETWORKS } from '../../src/networks/ids.ts';
 
 const hex = (h: string) => Buffer.from(h.replace(/\s/g, ''), 'hex');
 const ftyp = (brand: string) => Buffer.concat([hex('00000018'), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(12)]);

@@ -10,7 +10,9 @@ import ts from 'typescript';
 import { loadConfig } from '../../src/config.ts';
 import { verifyLazyShape } from '../../src/networks/lazy-capabilities.ts';
 import { NETWORK_LIST, createNetworkRegistry, networkFor } from '../../src/networks/registry.ts';
-import { NETWORKS, type NetworkId, type PostContent, type TargetContext } from '../../src/networks/types.ts';
+import { NETWORKS } from '../../src/networks/ids.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
+import type { PostContent, TargetContext } from '../../src/core/post.ts';
 import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */

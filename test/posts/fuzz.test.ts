@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { NETWORKS } from '../../src/networks/types.ts';
+import { NETWORKS } from '../../src/networks/ids.ts';
 import { countRows, startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { blockCases } from './platform-blocks.cases.ts';
 

@@ -3,7 +3,7 @@
 // Lengths are at each network's limit (published) and one past it (refused: at create for every
 // network but X and Bluesky, whose lengths the spec leaves to publishing), in the network's own
 // counting; then wrong media kinds and counts, and media missing where a network needs some.
-import type { NetworkId } from '../../src/networks/types.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 
 /** The media a case can carry: files uploaded to the sandbox, which its emulators fetch. */
 export interface CaseMedia {

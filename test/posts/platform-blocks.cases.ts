@@ -2,7 +2,7 @@
 // blocks", Errors, rules 5, 8, 9). Each case targets one account per listed network; a 400 case lists the
 // fields that must appear in `details[].field`. Run over HTTP by the posts driver and, without a server,
 // by test/networks/options.test.ts.
-import type { NetworkId } from '../../src/networks/types.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 
 /**
  * Where a 400 comes from: `block`, a rule on the block alone (its values, how they combine, the text

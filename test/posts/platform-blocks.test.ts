@@ -3,7 +3,8 @@
 // pure test in test/networks/).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { NETWORKS, type NetworkId } from '../../src/networks/types.ts';
+import { NETWORKS } from '../../src/networks/ids.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 import { countRows, startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
 import { blockCases } from './platform-blocks.cases.ts';
 

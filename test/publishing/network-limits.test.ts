@@ -4,7 +4,9 @@
 // Both networks are fake adapters that record how many calls they had at once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { NetworkAdapter, NetworkId, PartRef } from '../../src/networks/types.ts';
+import type { NetworkAdapter } from '../../src/networks/contract.ts';
+import type { PartRef } from '../../src/core/post.ts';
+import type { NetworkId } from '../../src/core/network-id.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 

@@ -3,7 +3,8 @@
 // flight never exceed CRIER_PUBLISH_CONCURRENCY, and every destination still publishes once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { NetworkAdapter, PartRef } from '../../src/networks/types.ts';
+import type { NetworkAdapter } from '../../src/networks/contract.ts';
+import type { PartRef } from '../../src/core/post.ts';
 import type { TestOrg } from '../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../helpers/publishing.ts';
 

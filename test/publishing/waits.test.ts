@@ -5,7 +5,8 @@
 // standing in for X, so the test sees exactly what the engine asked of it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { NetworkAdapter, PartRef, PublishInput } from '../../src/networks/types.ts';
+import type { NetworkAdapter, PublishInput } from '../../src/networks/contract.ts';
+import type { PartRef } from '../../src/core/post.ts';
 import { PublishError, PublishWait } from '../../src/core/errors.ts';
 import { decodeId } from '../../src/core/ids.ts';
 import type { TestOrg } from '../helpers/harness.ts';

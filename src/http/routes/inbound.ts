@@ -8,7 +8,8 @@ import { RequestError } from '../../core/errors.ts';
 import { receiveDelivery } from '../../inbound/receive.ts';
 import { isIssuedVerifyToken } from '../../inbound/verify-tokens.ts';
 import type { InboundRequest, NetworkCapabilities } from '../../networks/capabilities.ts';
-import { isNetworkId, type NetworkId } from '../../networks/types.ts';
+import { isNetworkId } from '../../networks/ids.ts';
+import type { NetworkId } from '../../core/network-id.ts';
 import type { AppContext } from '../context.ts';
 
 const Params = Type.Object({ network: Type.String({ maxLength: 32 }) });

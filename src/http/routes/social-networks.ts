@@ -10,7 +10,7 @@ import { decodeId } from '../../core/ids.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 import { inboundSetupOf } from '../../inbound/verify-tokens.ts';
-import type { NetworkId } from '../../networks/types.ts';
+import type { NetworkId } from '../../core/network-id.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 const NetworkSchema = Type.Object({

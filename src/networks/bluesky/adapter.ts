@@ -4,7 +4,8 @@
 import { RichText, XRPCError, type AtpAgent } from '@atproto/api';
 import { TID } from '@atproto/common-web';
 import { PublishError } from '../../core/errors.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { classifierFor, openSession, type Classifier } from './session.ts';
 import { judge, textsOf } from './shape.ts';
 

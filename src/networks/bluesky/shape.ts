@@ -2,7 +2,7 @@
 // refuses it before any call (adapter.ts), a dry run reports it (media.ts judge), and the create
 // refuses its media part (the spec leaves Bluesky's 300-character limit to publishing).
 import type { JudgedWhen } from '../contract.ts';
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 

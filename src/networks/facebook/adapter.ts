@@ -8,7 +8,8 @@
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import { isVideo } from '../media-kind.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { FacebookClient, type FacebookVideoHosts } from './client.ts';
 import { publishedVideo, type VideoCheckpoint, type VideoKind, type VideoTiming } from './videos.ts';
 import type { FacebookBlock } from './options.ts';

@@ -5,7 +5,7 @@
 // Instagram with Facebook Login (../instagram/oauth.ts) is the same login with other scopes and fields.
 import { createHmac } from 'node:crypto';
 import { networkHosts, OAuthError, oauthCall, withQuery, type ConnectCandidate, type NetworkOAuth, type OAuthApp, type OAuthErrorKind, type OAuthResponse } from '../oauth.ts';
-import type { NetworkId } from '../types.ts';
+import type { NetworkId } from '../../core/network-id.ts';
 import { GRAPH_VERSION } from '../meta/graph-version.ts';
 
 /** Publishing (posts, photos, videos, reels, stories), reading and answering comments. */

@@ -5,7 +5,9 @@
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, isSingleVideo, rootText, storyMediaIssues } from '../rules.ts';
 import { FetchedUrl } from '../../validation/schema.ts';
-import { NETWORKS, type NetworkOptions, type TargetContext } from '../types.ts';
+import { NETWORKS } from '../ids.ts';
+import type { NetworkOptions } from '../contract.ts';
+import type { TargetContext } from '../../core/post.ts';
 import { type FieldIssue } from '../../core/errors.ts';
 
 const schema = Type.Object({

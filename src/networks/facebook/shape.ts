@@ -1,6 +1,6 @@
 // Facebook's judgement: what a Page cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { isVideo } from '../media-kind.ts';
 import type { FacebookBlock } from './options.ts';

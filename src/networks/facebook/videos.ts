@@ -8,7 +8,7 @@
 // Meta reports the upload phase complete once the bytes are in, before finish: only processing or
 // publishing having started shows that finish was received (client.ts, videoStatusOf).
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaSource, PublishInput } from '../types.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import type { FacebookClient } from './client.ts';
 
 export type VideoKind = 'video' | 'reel' | 'story';

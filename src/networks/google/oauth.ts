@@ -3,7 +3,7 @@
 // oauth2.googleapis.com, and the classification of Google's token and API error bodies. Each network
 // adds its scopes and the listing of what a login grants (src/networks/<network>/oauth.ts).
 import { FORM, formBody, networkHosts, OAuthError, oauthCall, standardTokenError, standardTokens, withQuery, type NetworkOAuth, type OAuthApp, type OAuthLogin, type OAuthResponse, type OAuthTokens } from '../oauth.ts';
-import type { NetworkId } from '../types.ts';
+import type { NetworkId } from '../../core/network-id.ts';
 
 export const GOOGLE_HOSTS = {
   accounts: 'https://accounts.google.com',

@@ -11,7 +11,8 @@
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { GoogleBusinessClient, type LocalPost } from './client.ts';
 import { localPostBody, type LocalPostBody } from './local-post.ts';
 import type { GoogleBusinessBlock } from './options.ts';

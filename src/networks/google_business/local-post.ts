@@ -3,7 +3,7 @@
 // block: the topic type, an EVENT's or OFFER's title and schedule, an OFFER's coupon, redeem link and
 // terms, and a call to action (its url left out for CALL; none on an OFFER, which Google gives its own
 // "View offer" button and refuses one on).
-import type { ContainerInput } from '../types.ts';
+import type { ContainerInput } from '../../core/post.ts';
 import type { GoogleBusinessBlock } from './options.ts';
 
 export type LocalPostBody = Record<string, unknown> & { summary?: string; topicType: string };

@@ -7,7 +7,8 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { HttpUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue } from '../../core/errors.ts';
-import type { NetworkOptions, PostContent } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
+import type { PostContent } from '../../core/post.ts';
 
 const CalendarDate = () => Type.Object({ year: Type.Number(), month: Type.Number(), day: Type.Number() });
 const TimeOfDay = () => Type.Object({ hours: Type.Number(), minutes: Type.Number() });

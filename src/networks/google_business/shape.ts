@@ -2,7 +2,7 @@
 // publishing side refuses it before any call (adapter.ts), and the dry run and the create say so
 // (media.ts judge; the create's own rules, options.ts, name the field first). Figures:
 // youtube-tiktok-gbp-pinterest-vimeo-reddit.md §3.5.
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { isPhoto, MAX_SUMMARY, MAX_TITLE, type GoogleBusinessBlock } from './options.ts';
 

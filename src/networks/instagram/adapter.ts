@@ -7,7 +7,8 @@
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { InstagramClient } from './client.ts';
 import { readyContainer, type ContainerCheckpoint, type ContainerTiming } from './containers.ts';
 import type { InstagramBlock } from './options.ts';

@@ -6,7 +6,8 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, isSingleVideo, storyMediaIssues } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue } from '../../core/errors.ts';
-import type { NetworkOptions, TargetContext } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
+import type { TargetContext } from '../../core/post.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

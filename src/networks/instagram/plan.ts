@@ -3,7 +3,8 @@
 // since 2023), a Story (media_type=STORIES, no caption), or a carousel (2-10 items created with
 // is_carousel_item, then the CAROUSEL container naming them in order). Decided before any call, so a
 // shape Instagram cannot take fails the destination with nothing created.
-import type { PreflightPost, MediaInput, PublishInput } from '../types.ts';
+import type { PreflightPost, MediaInput } from '../../core/post.ts';
+import type { PublishInput } from '../contract.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { InstagramBlock } from './options.ts';
 

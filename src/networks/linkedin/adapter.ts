@@ -8,7 +8,8 @@
 // (afterDuplicate); otherwise the destination fails with LinkedIn's refusal.
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { duplicateOf, LinkedInClient, type LinkedInPost } from './client.ts';
 import { toCommentary, type Mention } from './commentary.ts';
 import { checkShape } from './shape.ts';

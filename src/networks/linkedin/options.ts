@@ -4,7 +4,7 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, noRules, rootText } from '../rules.ts';
 import { placeMentions } from './commentary.ts';
 import { FetchedUrl } from '../../validation/schema.ts';
-import type { NetworkOptions } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

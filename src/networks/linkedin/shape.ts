@@ -1,7 +1,7 @@
 // LinkedIn's judgement: what LinkedIn cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
 import type { JudgedWhen } from '../contract.ts';
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 
 const MAX_IMAGES = 20;

@@ -6,7 +6,8 @@
 // (PublishWait): the worker slot is freed, and the next step, in this worker or another after a
 // crash, resumes from what the checkpoint says is done.
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaInput, MediaSource, PublishInput } from '../types.ts';
+import type { MediaInput } from '../../core/post.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import type { LinkedInClient, VideoUpload } from './client.ts';
 
 export const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif']);

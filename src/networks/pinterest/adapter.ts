@@ -10,7 +10,8 @@
 import { checkFetchableByNetwork } from '../public-url.ts';
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { pinUrl, PinterestClient, type PinterestPin } from './client.ts';
 import { descriptionOf, titleOf, type PinterestBlock } from './options.ts';
 import { judge } from './shape.ts';

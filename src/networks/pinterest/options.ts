@@ -8,7 +8,8 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootMedia, rootText } from '../rules.ts';
 import { mediaKind } from '../media-kind.ts';
 import { FetchedUrl, HttpUrl } from '../../validation/schema.ts';
-import type { PreflightPost, NetworkOptions, TargetContext } from '../types.ts';
+import type { PreflightPost, TargetContext } from '../../core/post.ts';
+import type { NetworkOptions } from '../contract.ts';
 import type { FieldIssue } from '../../core/errors.ts';
 
 export const MAX_TITLE = 100;

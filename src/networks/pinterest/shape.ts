@@ -1,7 +1,7 @@
 // Pinterest's judgement: what Pinterest cannot publish, judged from the post alone. The publishing
 // side refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge;
 // the create's own rules, options.ts, name the field first).
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { descriptionOf, MAX_DESCRIPTION, MAX_IMAGES, MAX_TITLE, titleOf, type PinterestBlock } from './options.ts';

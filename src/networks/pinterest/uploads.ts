@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaInput, MediaSource, PublishInput } from '../types.ts';
+import type { MediaInput } from '../../core/post.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import type { PinterestClient, RegisteredMedia } from './client.ts';
 
 /** Pinterest's ContentType enum (v5): the only image types it takes. */

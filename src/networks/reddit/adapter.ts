@@ -6,7 +6,8 @@
 // reservation) and a comment among the submission's comments (same author and text, since then).
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { postUrl, RedditClient } from './client.ts';
 import type { RedditBlock } from './options.ts';
 import { judge } from './shape.ts';

@@ -10,7 +10,8 @@
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { isMediaNotFound, ThreadsClient, type ThreadsPost } from './client.ts';
 import { advance, type ContainerCheckpoint, type ContainerParams, type Timing } from './containers.ts';
 import type { ThreadsBlock } from './options.ts';

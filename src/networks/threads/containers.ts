@@ -7,7 +7,7 @@
 // checkpoint without it proves the container was never published (reconcile).
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
-import type { ContainerInput, MediaInput } from '../types.ts';
+import type { ContainerInput, MediaInput } from '../../core/post.ts';
 import type { ThreadsClient } from './client.ts';
 
 export interface ContainerCheckpoint {

@@ -1,7 +1,7 @@
 // Threads' judgement: what Threads cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), a dry run reports it (media.ts judge), and the create
 // refuses it too (the spec checks the 500 characters at create: options.ts says it per field first).
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { THREADS_MAX_LENGTH, threadsLength, type ThreadsBlock } from './options.ts';

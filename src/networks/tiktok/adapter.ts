@@ -10,7 +10,8 @@
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import { checkFetchableByNetwork, type PublicUrlContext } from '../public-url.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { postModeOf, textOf } from './bodies.ts';
 import { TikTokClient, type PublishStatus } from './client.ts';
 import type { TiktokBlock } from './options.ts';

@@ -5,7 +5,7 @@
 // (subject: the creator's open_id). A creator already inside the window always posts; a new one beyond
 // the cap is refused, saying when the oldest creator leaves the window and a slot frees up.
 import { PublishError } from '../../core/errors.ts';
-import type { LedgerSpend, NetworkLedger } from '../types.ts';
+import type { LedgerSpend, NetworkLedger } from '../../core/ledger.ts';
 
 export const DIRECT_POST_POOL = 'direct_post_creators';
 export const CREATOR_WINDOW_MS = 24 * 3600_000;

@@ -2,7 +2,7 @@
 // privacy level they are offered now and the interactions they turned off. The video's length
 // against max_video_post_duration_sec needs the file's bytes, so it is judged when publishing.
 import type { AccountSession } from '../capabilities.ts';
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { checkAgainstCreator, postModeOf } from './bodies.ts';
 import { TikTokClient } from './client.ts';

@@ -1,6 +1,6 @@
 // TikTok's judgement: what TikTok cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { mediaKind } from '../media-kind.ts';
 import { cut, MAX_PHOTOS, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
 import { TIKTOK_DESCRIPTION_MAX, TIKTOK_TITLE_MAX, type TiktokBlock } from './options.ts';

@@ -11,7 +11,7 @@
 //  4. `status`: status fetch until SEND_TO_USER_INBOX, PUBLISH_COMPLETE or FAILED, waiting longer
 //     each time.
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaSource, PublishInput } from '../types.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import { checkAgainstCreator, photoInitBody, postModeOf, videoInitBody } from './bodies.ts';
 import { admitCreator } from './cap.ts';
 import { chunkPlan, chunkRange, chunksHeld, isoDurationSeconds, type ChunkPlan } from './chunks.ts';

@@ -9,7 +9,8 @@
 // for one of this name and size created since the reservation, and hands it to publishPart to resume.
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { MediaSource, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { MediaSource, NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { idOf, VimeoClient, type ListedVideo } from './client.ts';
 import type { VimeoBlock } from './options.ts';
 import { checkShape } from './shape.ts';

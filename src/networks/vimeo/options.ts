@@ -6,7 +6,7 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue } from '../rules.ts';
 import { StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue } from '../../core/errors.ts';
-import type { NetworkOptions } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

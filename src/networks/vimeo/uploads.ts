@@ -6,7 +6,7 @@
 // whole in memory, and after a crash at most the chunk in flight is sent again. Once every byte is
 // there, Vimeo's transcode is waited on (GET /videos/{id}) until it completes or fails.
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaSource } from '../types.ts';
+import type { MediaSource } from '../contract.ts';
 import type { CreatedVideo, VideoStatus, VimeoClient } from './client.ts';
 
 /** What the root's steps have done; stored on the target between steps. */

@@ -7,7 +7,8 @@
 // destination's own (afterDuplicate).
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { MediaInput, NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { MediaInput, PartRef } from '../../core/post.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
 import { isDuplicateContent, XClient, type XTweet } from './client.ts';
 import { judge } from './shape.ts';
 

@@ -2,7 +2,7 @@
 // checked at request time (the network enforces it when publishing), so there are no request-time rules.
 import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, noRules } from '../rules.ts';
-import type { NetworkOptions } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
 
 const schema = Type.Object({
   content: ContentOverride(),

@@ -2,7 +2,7 @@
 // before any call (adapter.ts prepare), a dry run reports it (media.ts judge),
 // and the create refuses its media part (the spec leaves X's length to publishing).
 import type { JudgedWhen } from '../contract.ts';
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { weightedLength, X_MAX_WEIGHTED_LENGTH } from './weighted-length.ts';

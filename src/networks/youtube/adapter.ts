@@ -6,7 +6,8 @@
 // the video's comment threads (our channel, the same text, since the reservation).
 import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
-import type { NetworkAdapter, PartRef, PreparedPublish, PublishInput } from '../types.ts';
+import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
+import type { PartRef } from '../../core/post.ts';
 import { isProjectQuota, YoutubeClient } from './client.ts';
 import { metadataFor } from './video-resource.ts';
 import type { YoutubeBlock } from './options.ts';

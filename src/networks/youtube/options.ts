@@ -7,7 +7,8 @@ import { Type, type Static } from '../../validation/json-schema.ts';
 import { ContentOverride, issue, rootText } from '../rules.ts';
 import { FetchedUrl, StringEnum } from '../../validation/schema.ts';
 import type { FieldIssue } from '../../core/errors.ts';
-import type { NetworkOptions, PostContent } from '../types.ts';
+import type { NetworkOptions } from '../contract.ts';
+import type { PostContent } from '../../core/post.ts';
 import { descriptionProblem, TAGS_MAX, tagsLength, titleProblem } from './metadata.ts';
 
 const schema = Type.Object({

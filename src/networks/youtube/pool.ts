@@ -16,7 +16,7 @@
 // An admitted upload is charged its call and the units known then (its thumbnail, its comments);
 // processing polls and engagement calls are charged as they happen. Nothing is refunded on failure.
 import { PublishError } from '../../core/errors.ts';
-import type { LedgerSpend, NetworkLedger } from '../types.ts';
+import type { LedgerSpend, NetworkLedger } from '../../core/ledger.ts';
 import type { PoolSettings } from './settings.ts';
 
 export const POOL = 'uploads';

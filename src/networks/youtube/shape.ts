@@ -1,6 +1,6 @@
 // YouTube's judgement: what YouTube cannot publish, judged from the post alone. The publishing side
 // refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { PreflightPost } from '../types.ts';
+import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
 import { descriptionProblem, titleProblem } from './metadata.ts';

@@ -5,7 +5,7 @@
 // its limit is 50 MB since the 2026-09-14 revision, 2 MB before) leaves the video published with its
 // automatic thumbnail, and says so.
 import { PublishError } from '../../core/errors.ts';
-import type { MediaSource, PublishInput } from '../types.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import type { YoutubeClient } from './client.ts';
 
 export const THUMBNAIL_MAX_BYTES = 50 * 1024 * 1024;

@@ -9,7 +9,7 @@
 // anything else is done with it, then YouTube's processing is polled (videos.list) with backoff.
 // A video is only ever created by its session, so no step can create a second one.
 import { PublishError, PublishWait } from '../../core/errors.ts';
-import type { MediaSource, PublishInput } from '../types.ts';
+import type { MediaSource, PublishInput } from '../contract.ts';
 import { isProjectQuota, type SessionState, type VideoMetadata, type YoutubeClient } from './client.ts';
 import { admitUpload, chargeSpent, denied, markExhausted } from './pool.ts';
 import type { YoutubeSettings } from './settings.ts';

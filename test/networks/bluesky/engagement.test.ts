@@ -5,12 +5,12 @@
 // read — each time checking the XRPC calls the emulator received, in order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startBlueskyEmulator, type BlueskyEmulator } from '../../../emulators/bluesky/server.ts';
+import { type BlueskyEmulator, startBlueskyEmulator } from '../../../emulators/bluesky/server.ts';
 import { createBlueskyAdapter } from '../../../src/networks/bluesky/adapter.ts';
 import { blueskyCapabilities } from '../../../src/networks/bluesky/capabilities.ts';
 import type { AccountSession, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import type { ContainerInput, PartRef } from '../../../src/networks/types.ts';
+import type { ContainerInput, PartRef } from '../../../src/core/post.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 
 let pds: BlueskyEmulator;

@@ -12,7 +12,8 @@ import { createFacebookAdapter, type FacebookAdapterOptions } from '../../../src
 import { facebookHosts } from '../../../src/networks/facebook/index.ts';
 import { FACEBOOK_SCOPES } from '../../../src/networks/facebook/oauth.ts';
 import { PublishWait } from '../../../src/core/errors.ts';
-import type { MediaSource, PartRef, PublishInput } from '../../../src/networks/types.ts';
+import type { MediaSource, PublishInput } from '../../../src/networks/contract.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 
 const APP = { clientId: 'crier-meta', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 const MB = 1024 * 1024;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createGoogleBusinessAdapter } from '../../../src/networks/google_business/adapter.ts';
 import { PublishWait, type PublishError } from '../../../src/core/errors.ts';
-import type { PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
 import { GOOGLE_BUSINESS_SCOPES } from '../../../src/networks/google_business/oauth.ts';
 import { APP, startGbpStack, type ConnectedLocation, type GbpStack } from './setup.ts';
 

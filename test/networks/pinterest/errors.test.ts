@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPinterestAdapter } from '../../../src/networks/pinterest/adapter.ts';
 import type { PublishError } from '../../../src/core/errors.ts';
-import type { PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
 import { decodeId } from '../../../src/core/ids.ts';
 import { notifyDue } from '../../../src/publishing/queue.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';

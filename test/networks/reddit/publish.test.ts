@@ -7,7 +7,8 @@ import { startRedditEmulator, type RedditEmulator } from '../../../emulators/red
 import { createRedditAdapter } from '../../../src/networks/reddit/adapter.ts';
 import { REDDIT_SCOPES } from '../../../src/networks/reddit/oauth.ts';
 import type { PublishError } from '../../../src/core/errors.ts';
-import type { PartRef, PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import { startPublishingStack, type PublishingStack } from '../../helpers/publishing.ts';

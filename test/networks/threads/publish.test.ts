@@ -8,7 +8,7 @@ import { startThreadsEmulator, type ThreadsEmulator } from '../../../emulators/t
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
 import { createThreadsAdapter } from '../../../src/networks/threads/adapter.ts';
 import type { PublishError } from '../../../src/core/errors.ts';
-import type { PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
 import { decodeId } from '../../../src/core/ids.ts';
 import type { TestAccount, TestOrg } from '../../helpers/harness.ts';
 import type { PublishingStack } from '../../helpers/publishing.ts';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { createTikTokAdapter } from '../../../src/networks/tiktok/adapter.ts';
 import { chunkPlan, chunkRange, chunksHeld, isoDurationSeconds } from '../../../src/networks/tiktok/chunks.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import type { PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
 import { makeVideo } from '../../helpers/media.ts';
 
 const MB = 1024 * 1024;

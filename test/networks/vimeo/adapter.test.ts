@@ -10,7 +10,8 @@ import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
 import { rateLimitWaitMs } from '../../../src/networks/vimeo/client.ts';
 import { VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
-import type { MediaSource, PartRef, PreparedPublish, PublishInput } from '../../../src/networks/types.ts';
+import type { MediaSource, PreparedPublish, PublishInput } from '../../../src/networks/contract.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

@@ -13,7 +13,8 @@ import { vimeo as vimeoNetwork } from '../../../src/networks/vimeo/index.ts';
 import { VimeoClient } from '../../../src/networks/vimeo/client.ts';
 import { VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
-import type { PartRef, PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { PublishWait } from '../../../src/core/errors.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
 import { vimeoEmulator } from '../../../src/networks/vimeo/sandbox.ts';
-import type { PartRef, PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 
 test('the sandbox member is connected out of the box and its video is published', async (t) => {
   const sandbox = await vimeoEmulator.start('127.0.0.1');

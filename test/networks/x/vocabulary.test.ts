@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { startXEmulator, type VocabularySetting, type XEmulator } from '../../../emulators/x/server.ts';
 import type { AccountSession, PublishedPost } from '../../../src/networks/capabilities.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import type { PartRef } from '../../../src/networks/types.ts';
+import type { PartRef } from '../../../src/core/post.ts';
 import { createXAdapter } from '../../../src/networks/x/adapter.ts';
 import { xCapabilities } from '../../../src/networks/x/capabilities.ts';
 

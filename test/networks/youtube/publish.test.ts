@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeId } from '../../../src/core/ids.ts';
 import type { PublishError } from '../../../src/core/errors.ts';
-import type { PublishInput } from '../../../src/networks/types.ts';
+import type { PublishInput } from '../../../src/networks/contract.ts';
 import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
 import type { YoutubeSettings } from '../../../src/networks/youtube/settings.ts';
 import { createLedger } from '../../../src/accounts/ledger.ts';
