@@ -7,7 +7,8 @@ import { migrateAll } from './db/migrate.ts';
 import { createPool, type Db } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { createNetworkRegistry, type NetworkRegistry } from './networks/registry.ts';
-import type { SandboxControls } from './networks/contract.ts';
+import type { SandboxControls } from './sandbox/contract.ts';
+import { sandboxInboxUrl } from './sandbox/inbox.ts';
 import { purgeExpiredIdempotencyKeys } from './idempotency/keys.ts';
 import { ensureDefaultOrg, type DefaultOrg } from './orgs/orgs.ts';
 import type { SecretBox } from './security/crypto.ts';
@@ -129,7 +130,7 @@ async function startApi(config: Config, { db, box, logger, networks }: Parts, st
 async function startWorker(config: Config, { db, box, logger, networks }: Parts, started: Shutdown): Promise<void> {
   const worker = await startPublishingWorker(config, { db, box, logger, networks });
   started.push(() => worker.stop());
-  const deliverer = await startWebhookDeliverer(config, { db, box, logger });
+  const deliverer = await startWebhookDeliverer(config, { db, box, logger, inboxUrl: sandboxInboxUrl(config) });
   started.push(() => deliverer.stop());
   const userFetch = userFetchFor(config.allowLoopbackFetch);
   const imports = startImportRunner({ db, box, networks, logger, userFetch }, { leaseMs: config.publishing.heartbeatSeconds * 1000 });

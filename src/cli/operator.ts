@@ -18,8 +18,8 @@ import { setApiKeyRateLimit } from '../limits/quotas.ts';
 import { linkStripeCustomer } from '../billing/stripe.ts';
 import { startCrier, type Roles, type Running, type StartOptions } from '../runtime.ts';
 import { announceStart } from './announce.ts';
-import type { SandboxAccount } from '../sandbox.ts';
-import { sandboxInboxUrl } from '../webhooks/inbox.ts';
+import type { SandboxAccount } from '../sandbox/start.ts';
+import { sandboxInboxUrl } from '../sandbox/inbox.ts';
 import { runDoctor } from '../doctor.ts';
 import { NETWORK_LIST, networkFor } from '../networks/registry.ts';
 import { rotateSecretKey } from '../security/secret-key.ts';
@@ -148,8 +148,8 @@ async function serve(config: Config, roles: Roles, hooks: ServeHooks = {}): Prom
  */
 async function serveSandbox(): Promise<number> {
   // The emulators are loaded only here: every other command would carry them in memory for nothing.
-  const { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox } = await import('../sandbox.ts');
-  const sandbox = await startSandbox();
+  const { connectSandboxAccounts, issueSandboxRunKey, prepareSandboxConnects, startSandbox } = await import('../sandbox/start.ts');
+  const sandbox = await startSandbox(NETWORK_LIST);
   const config = loadConfig({ ...process.env, ...sandbox.env }, NETWORK_LIST);
   let guide: SandboxGuide | undefined;
   try {

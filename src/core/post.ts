@@ -50,3 +50,13 @@ export interface PartRef {
    */
   adopted?: true;
 }
+
+/** A destination Crier published (or imported), as a capability addresses it. */
+export interface PublishedPost {
+  /** Container 0 on the network: the post itself. */
+  root: PartRef;
+  /** Every container on the network in position order (parts[0] is the root; thread replies and first comments after). */
+  parts: PartRef[];
+  /** The network's platform block the post was published with ({} for an imported post). */
+  block: Record<string, unknown>;
+}

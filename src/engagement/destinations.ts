@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { RequestError } from '../core/errors.ts';
 import { decodeId } from '../core/ids.ts';
-import type { PublishedPost } from '../networks/capabilities.ts';
+import type { PublishedPost } from '../core/post.ts';
 import type { NetworkId } from '../core/network-id.ts';
 
 export interface Destination {

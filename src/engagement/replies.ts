@@ -7,7 +7,7 @@
 // through Crier forgets the cached list, so the answer shows up on the next read.
 import { RequestError } from '../core/errors.ts';
 import type { CommentListOptions, Reply } from '../networks/capabilities.ts';
-import type { SandboxControls } from '../networks/contract.ts';
+import type { SandboxControls } from '../sandbox/contract.ts';
 import { callAsAccount, orgAccount, requireActive, type AccountCallDeps } from '../accounts/session.ts';
 import { chooseDestination, loadDestinations, onNetwork, type Destination } from './destinations.ts';
 

@@ -2,7 +2,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
 import type { NetworkRegistry } from '../networks/registry.ts';
-import type { SandboxControls } from '../networks/contract.ts';
+import type { SandboxControls } from '../sandbox/contract.ts';
 import type { PublishWaker } from '../publishing/wake.ts';
 import type { SecretBox } from '../security/crypto.ts';
 

@@ -1,6 +1,7 @@
 // CRIER_<NETWORK>_BASE_URL: one origin that replaces every host of a network (its emulator, in tests
 // and the sandbox). Every network reads it except x and bluesky, which have variables of their own.
-import type { Network, NetworkAdapter, NetworkConfig, NetworkContext, NetworkLimits, NetworkMedia, NetworkOptions, NetworkSandbox, SandboxEmulatorSpec } from './contract.ts';
+import type { Network, NetworkAdapter, NetworkConfig, NetworkContext, NetworkLimits, NetworkMedia, NetworkOptions } from './contract.ts';
+import type { NetworkSandbox, SandboxEmulatorSpec } from '../sandbox/contract.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import type { NetworkId } from '../core/network-id.ts';
 

@@ -2,7 +2,7 @@
 // shapes the engagement side (docs/networks/engagement.md, the spec's Reply record and its
 // comment and message events) is built on. A network declares a capability only once it works: the
 // contract suite checks that every declared one is implemented and tested (test/networks/contract.test.ts).
-import type { PartRef, PreflightPost } from '../core/post.ts';
+import type { PartRef, PreflightPost, PublishedPost } from '../core/post.ts';
 import type { AccountCredentials } from '../core/account.ts';
 import type { NetworkLedger } from '../core/ledger.ts';
 
@@ -21,16 +21,6 @@ export interface AccountSession {
 export interface Page<T> {
   items: T[];
   next?: string;
-}
-
-/** A destination Crier published (or imported), as a capability addresses it. */
-export interface PublishedPost {
-  /** Container 0 on the network: the post itself. */
-  root: PartRef;
-  /** Every container on the network in position order (parts[0] is the root; thread replies and first comments after). */
-  parts: PartRef[];
-  /** The network's platform block the post was published with ({} for an imported post). */
-  block: Record<string, unknown>;
 }
 
 /** A post of the account as the network lists it (imports). */

@@ -2,7 +2,7 @@
 // registered on it and a user signed in who consents at once, so the connect flow completes with no
 // network credentials.
 import { randomBytes } from 'node:crypto';
-import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from './contract.ts';
+import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from '../sandbox/contract.ts';
 
 /** What every OAuth emulator offers (emulators/shared/oauth.ts), without importing it: emulators load only in the sandbox. */
 interface OAuthEmulator extends StartedEmulator {

@@ -29,7 +29,7 @@ export interface GuardOptions {
   /** Redirects followed. 0 makes any 3xx an error (webhooks). Default 3. */
   maxRedirects?: number;
   /**
-   * Crier's own sandbox webhook inbox (webhooks/inbox.ts): this exact URL is let through although it
+   * Crier's own sandbox webhook inbox (src/sandbox/inbox.ts): this exact URL is let through although it
    * is plain http on Crier's own, usually loopback, origin. Only as the URL asked for: a redirect to
    * it, or any other URL of that origin, is judged by the rules above and dialled through the guard.
    */

@@ -12,7 +12,6 @@ import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient } from '../security/ssrf.ts';
 import { attempt } from './attempt.ts';
 import { claimDue, msUntilNextDue, recordResults, type ClaimedDelivery, type RecordedAttempt } from './queue.ts';
-import { sandboxInboxUrl } from './inbox.ts';
 import { DELIVERY_CHANNEL } from './outbox.ts';
 import { createSchedule } from './schedule.ts';
 
@@ -25,6 +24,8 @@ export interface DelivererDeps {
   db: Db;
   box: SecretBox;
   logger: Logger;
+  /** The sandbox's webhook inbox (src/sandbox/inbox.ts): the one loopback URL the guard lets through. */
+  inboxUrl?: string;
 }
 
 /** What a receiver may answer; the log keeps 1 KB of it. Larger answers fail the attempt (too_large). */
@@ -40,7 +41,7 @@ export async function startWebhookDeliverer(config: Config, deps: DelivererDeps)
     maxBytes: MAX_RESPONSE_BYTES,
     timeoutMs: schedule.timeoutMs,
     maxRedirects: 0, // a redirect is a failed attempt, and its target is never contacted
-    ownUrl: sandboxInboxUrl(config),
+    ownUrl: deps.inboxUrl,
   });
   const results = new ResultWriter(deps.db, deps.logger);
   const loop = startLoop<ClaimedDelivery>(deps.db, deps.logger, {

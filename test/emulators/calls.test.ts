@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { NETWORK_LIST } from '../../src/networks/registry.ts';
-import type { SandboxEmulator, SandboxEmulatorSpec } from '../../src/networks/contract.ts';
+import type { SandboxEmulator, SandboxEmulatorSpec } from '../../src/sandbox/contract.ts';
 
 const specs = [...new Set(NETWORK_LIST.flatMap((n) => (n.sandbox ? [n.sandbox.emulator] : [])))];
 const running: { spec: SandboxEmulatorSpec; emulator: SandboxEmulator }[] = [];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from '../../src/networks/contract.ts';
+import type { SandboxAccountSeed, SandboxEmulator, SandboxEmulatorSpec } from '../../src/sandbox/contract.ts';
 import { facebookEmulator } from '../../src/networks/facebook/sandbox.ts';
 import { googleEmulator } from '../../src/networks/google/sandbox.ts';
 import { pinterestEmulator } from '../../src/networks/pinterest/sandbox.ts';

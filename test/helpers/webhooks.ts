@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
+import { sandboxInboxUrl } from '../../src/sandbox/inbox.ts';
 import { startWebhookDeliverer, type WebhookDeliverer } from '../../src/webhooks/worker.ts';
 import { startTestServer, TEST_SECRET_KEY_HEX, type TestOrg, type TestServer } from './harness.ts';
 import { selfSignedCertificate, startHttpsServer, type TestHttpsServer } from './https-server.ts';
@@ -43,7 +44,8 @@ export async function startWebhookStack(extraEnv: Record<string, string> = {}): 
     receiver,
     env: { ...env, DATABASE_URL: server.databaseUrl, CRIER_SECRET_KEY: TEST_SECRET_KEY_HEX, LOG_LEVEL: 'warn' },
     async startDeliverer(overrides = {}) {
-      const deliverer = await startWebhookDeliverer({ ...server.config, ...overrides }, { db: server.db, box: server.box, logger: createLogger('silent') });
+      const config = { ...server.config, ...overrides };
+      const deliverer = await startWebhookDeliverer(config, { db: server.db, box: server.box, logger: createLogger('silent'), inboxUrl: sandboxInboxUrl(config) });
       deliverers.push(deliverer);
       return deliverer;
     },

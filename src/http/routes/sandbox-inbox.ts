@@ -1,10 +1,10 @@
-// The sandbox's webhook inbox (webhooks/inbox.ts), in sandbox mode only: the receiver Crier's
+// The sandbox's webhook inbox (src/sandbox/inbox.ts), in sandbox mode only: the receiver Crier's
 // deliverer POSTs to (no API key: a delivery carries none, and the inbox takes only deliveries Crier
 // has in flight), and the list an organization reads its own received deliveries from.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../core/errors.ts';
-import { INBOX_KEEP, INBOX_PATH, listInbox, receiveAtInbox, sandboxInboxUrl } from '../../webhooks/inbox.ts';
+import { INBOX_KEEP, INBOX_PATH, listInbox, receiveAtInbox, sandboxInboxUrl } from '../../sandbox/inbox.ts';
 import type { AppContext } from '../context.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });

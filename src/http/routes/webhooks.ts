@@ -3,7 +3,7 @@ import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../core/errors.ts';
 import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/queue.ts';
-import { sandboxInboxUrl } from '../../webhooks/inbox.ts';
+import { sandboxInboxUrl } from '../../sandbox/inbox.ts';
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
 import { SECRET_MAX_LENGTH } from '../../webhooks/signing.ts';
 import { MAX_CUSTOM_HEADERS, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, type StoreDeps, type WebhookInput } from '../../webhooks/store.ts';

@@ -1,6 +1,7 @@
 // Counts, the only figures Bluesky has: app.bsky.feed.getPosts for a post, app.bsky.actor.getProfile
 // for the account (current totals). No views, reach or impressions exist.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { parsePostUri, type PostViewLike } from './views.ts';
 import { withAgent } from './with-agent.ts';

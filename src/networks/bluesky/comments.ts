@@ -2,7 +2,8 @@
 // records or the deprecated shape; answers are a post record with reply.root/parent strong refs, the
 // parent looked up by its uri.
 import { RichText, type AtpAgent } from '@atproto/api';
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { parsePostUri, POST, recordOf, replyOf, type PostViewLike } from './views.ts';
 import { withAgent } from './with-agent.ts';

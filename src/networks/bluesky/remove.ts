@@ -1,6 +1,7 @@
 // Deleting a published post: com.atproto.repo.deleteRecord for every container's record key, last
 // first (1 write point each). Deleting a root alone would leave its replies under a placeholder.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { parsePostUri, POST } from './views.ts';
 import { withAgent } from './with-agent.ts';

@@ -6,7 +6,8 @@
 // (page_post_engagements, page_media_view), in windows of at most 90 days (Graph's cap on since/until).
 // A figure Graph does not give is null, never 0: a Page under 100 likes has no insights (Graph refuses
 // with error 2874008, or answers empty data), and `insights_unavailable` says so.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { GraphApi, node, unixSeconds } from './graph-api.ts';
 import { lastValue, objectValue, permittedInsights, readInsights, summed, windows, type InsightEntry } from './insights.ts';
 

@@ -4,7 +4,8 @@
 // one level: an answer to an answer is attached to the top-level comment). POST /{object-id}/comments
 // comments the post; POST /{comment-id}/comments answers a comment. Authors are Page-scoped ids with
 // their name; Graph gives no profile URL for them.
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { cursorParams, GraphApi, isoTime, nextCursor, node, replyText, type GraphList } from './graph-api.ts';
 
 const PAGE_SIZE = 50;

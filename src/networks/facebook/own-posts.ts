@@ -2,7 +2,8 @@
 // (the Page's posts only, not visitors' as /feed has), newest first, since/until as Unix seconds,
 // Graph's paging.next as the cursor; DELETE /{post-id} (a video or Reel by its video id, as the
 // adapter stored it), whose comments go with it.
-import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
+import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { absolutePermalink } from './client.ts';
 import { cursorParams, GraphApi, isoTime, nextCursor, node, unixSeconds, type GraphList } from './graph-api.ts';
 

@@ -3,7 +3,7 @@
 // @sandbox_ig, each connected with the Page's token (which never expires, as a Page token taken from
 // a long-lived user token). Imported only when the sandbox starts it: emulators are development code
 // no other process loads.
-import type { SandboxAccountSeed } from '../contract.ts';
+import type { SandboxAccountSeed } from '../../sandbox/contract.ts';
 import { oauthEmulatorSpec, sandboxPeople } from '../emulator.ts';
 import { INSTAGRAM_SCOPES, MESSAGING_SCOPES } from '../instagram/oauth.ts';
 import { FACEBOOK_SCOPES } from './oauth.ts';

@@ -5,7 +5,7 @@
 // emulators are development code no other process loads.
 import { managedAppClientId, oauthEmulatorSpec, sandboxPeople, type EngagementSides } from '../emulator.ts';
 import { GOOGLE_BUSINESS_SCOPES } from '../google_business/oauth.ts';
-import type { SandboxAccountSeed } from '../contract.ts';
+import type { SandboxAccountSeed } from '../../sandbox/contract.ts';
 import { YOUTUBE_SCOPES } from '../youtube/oauth.ts';
 
 const YOUTUBE_USER = { id: '104000000000000000001', name: 'Sandbox YouTube', channelId: 'UCsandboxYouTubeChannel00', handle: '@sandbox_youtube' };

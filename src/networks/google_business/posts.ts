@@ -1,7 +1,8 @@
 // The location's posts after publishing: deleting one (localPosts.delete by its name) and listing them
 // for imports and crash reconciliation (localPosts.list, pageToken-paged). Posts have no comments
 // (reviews are the location's, not a post's: engagement.md §10.3), so nothing reads or answers them.
-import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
+import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { GoogleBusinessClient, type LocalPost } from './client.ts';
 

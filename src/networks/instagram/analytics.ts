@@ -5,7 +5,8 @@
 // which Meta removed. Account: followers_count, follows_count and media_count on the user node,
 // and /{ig-user-id}/insights metric_type=total_value over the period, in windows of at most 30
 // days. Missing data is null, never 0 (Meta answers no data for media with too few viewers).
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { GraphApi, node, unixSeconds } from '../facebook/graph-api.ts';
 import { lastValue, permittedInsights, readInsights, summed, windows } from '../facebook/insights.ts';
 

@@ -5,7 +5,8 @@
 // /{ig-comment-id}/replies. POST /{ig-media-id}/comments comments the media; POST
 // /{ig-comment-id}/replies answers a comment. Authors are only {id (IGSID), username}: no name or
 // picture (§1.1: those need the person to have messaged the account).
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { cursorParams, GraphApi, isoTime, nextCursor, node, replyText, type GraphList } from '../facebook/graph-api.ts';
 
 const PAGE_SIZE = 50;

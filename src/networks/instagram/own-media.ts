@@ -3,7 +3,8 @@
 // (no since/until): newest first, so paging stops at the first media older than `since`. DELETE
 // /{ig-media-id} removes a whole post, Reel, Story or carousel (with the comments on it); Meta offers
 // it on the Facebook Login path with instagram_manage_contents only (see README.md).
-import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
+import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { cursorParams, GraphApi, isoTime, nextCursor, node, type GraphList } from '../facebook/graph-api.ts';
 
 const PAGE_SIZE = 50;

@@ -7,7 +7,8 @@
 // for ADMINISTRATOR and DIRECT_SPONSORED_CONTENT_POSTER: another role gets null figures, not a
 // failure. A member account: LinkedIn gives ordinary apps no follower count or totals, so every
 // figure is null.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { LinkedInClient } from './client.ts';
 import { LINKEDIN_VERSION } from './oauth.ts';

@@ -3,7 +3,8 @@
 // are listed with the comment's own URN as the target. Answering: POST on the post, or, for an
 // answer, on the parent comment's URN with `parentComment` (the Comments API's nested comment).
 // Reading needs r_organization_social (organization posts) or the restricted r_member_social.
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { resolveAuthors, type AuthorName } from './authors.ts';
 import type { LinkedInClient } from './client.ts';

@@ -1,7 +1,8 @@
 // Deleting a published post from LinkedIn: DELETE /rest/posts/{encoded URN} (204), which takes the
 // post's comments with it — Crier's later containers are comments on the root, so one call removes
 // everything. 404: LinkedIn no longer has it.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { clientOf } from './session.ts';
 import { encodeUrn, postUrn } from './urn.ts';

@@ -2,7 +2,8 @@
 // Pinterest keeps: start_date may not be more than 90 days back), with the lifetime comment and
 // reaction counts; GET /v5/user_account for the profile counts and GET /v5/user_account/analytics
 // over the period asked. Metric names are Pinterest's (pinterest/api-description v5).
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './posts.ts';
 

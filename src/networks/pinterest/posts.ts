@@ -1,7 +1,8 @@
 // The account's pins after publishing: deleting a published pin (DELETE /v5/pins/{pin_id}) and listing
 // the pins the account owns for imports and crash reconciliation (GET /v5/pins, bookmark-paged).
 // Pinterest's v5 API has no comments (engagement.md §11.3), so only these and the analytics are offered.
-import type { AccountSession, OwnPost, Page, PublishedPost } from '../capabilities.ts';
+import type { AccountSession, OwnPost, Page } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { PinterestClient, pinUrl, type PinterestPin } from './client.ts';
 

@@ -1,7 +1,8 @@
 // Reddit has no insights API: a post's figures are what /api/info shows of it (score, upvote_ratio,
 // num_comments, view_count — null for API clients), an account's its karma from /api/v1/me and the
 // subscribers of its profile subreddit (followers). Nothing is ranged: they are current totals.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { clientOf, fullname } from './session.ts';
 

@@ -4,7 +4,8 @@
 // /api/morechildren); stubs under comments are expanded with /api/morechildren, at most
 // MAX_EXPANSIONS calls a page — past that, and for "continue this thread" stubs (Reddit names no
 // ids), the parent's platform_specific.more_replies says how many answers were not read.
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { RedditClient } from './client.ts';
 import { ReplyTree, type MoreStub } from './replies.ts';

@@ -2,7 +2,8 @@
 // the submission, each with POST /api/del (scope edit). Reddit answers {} even when it deleted
 // nothing (only the author can delete), so /api/info is read before (what is still there) and after
 // (the submission shows author "[deleted]").
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { RawThing } from './client.ts';
 import { clientOf, fullname } from './session.ts';

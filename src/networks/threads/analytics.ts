@@ -2,7 +2,8 @@
 // replies, reposts, quotes, shares (lifetime `values:[{value}]`; an empty list for a repost). The
 // account: GET /{user-id}/threads_insights over the period, `views` being daily profile views and the
 // others totals over the range, except followers_count, Threads' current total.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { clientFor } from './session.ts';
 

@@ -4,7 +4,8 @@
 // comments, and are left out). With answers asked for, GET /{root}/conversation reads every reply at
 // any depth once, and each is nested under the one it answers (`replied_to`). Replies carry no author
 // id, no display name and no like count: the author is the `username` (engagement.md §1.1).
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { ThreadsClient } from './client.ts';
 import { clientFor, graphPage, isoTime, profileUrl } from './session.ts';

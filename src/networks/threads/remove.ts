@@ -1,7 +1,8 @@
 // Deleting a published post (delete-posts doc): DELETE /{threads-media-id} for every container Crier
 // published — the later ones first, since deleting a root leaves its replies in place — with the
 // 100-deletes-per-24 h limit checked first, so that a post is never left half deleted by it.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { ThreadsClient } from './client.ts';
 import { clientFor } from './session.ts';

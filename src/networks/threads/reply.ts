@@ -3,7 +3,8 @@
 // two steps as publishing. The answer is awaited here (a route waits for it), so the waits are short
 // and bounded: a text container is normally ready at once. "Media Not Found" right after FINISHED (a
 // known Threads race, as publishing meets it) is tried again a few times.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { isMediaNotFound, type ThreadsClient } from './client.ts';
 import { THREADS_MAX_LENGTH, threadsLength } from './options.ts';

@@ -2,7 +2,8 @@
 // the public videos for imports and reconciliation (POST /v2/video/list/, cursor-paged, newest first),
 // a video's counts (POST /v2/video/query/ by id) and the account's (GET /v2/user/info/ stats fields).
 // TikTok has no delete and no comment API for an ordinary app (engagement.md §9): README.md.
-import type { AccountMetrics, AccountSession, OwnPost, Page, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, OwnPost, Page, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { TikTokClient, type DisplayVideo } from './client.ts';
 

@@ -2,7 +2,8 @@
 // top-level comments from GET /videos/{id}/comments (newest first), their replies from
 // …/comments/{cid}/replies (oldest first: a conversation reads in order), fetched only when the
 // comment says it has some. Answering: POST …/comments, or …/comments/{cid}/replies for a comment.
-import type { NetworkCapabilities, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { NetworkCapabilities, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { idOf, type VimeoClient } from './client.ts';
 import { clientOf, pageOf, PER_PAGE, videoUriOf } from './session.ts';

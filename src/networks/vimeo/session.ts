@@ -1,6 +1,7 @@
 // What every engagement call starts from: the account's client, the published video's uri, and a
 // page cursor as Crier hands it back (Vimeo's page number, never a URL: a cursor comes from a client).
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { VimeoClient } from './client.ts';
 

@@ -2,7 +2,8 @@
 // non_public_metrics only by its author and only for posts of the last 30 days, so they are asked
 // for only then (the post's age is read from its id, a snowflake: no extra call). The account's
 // figures are X's current totals (no history): `ranged` is false.
-import type { AccountMetrics, AccountSession, PostMetrics, PublishedPost } from '../capabilities.ts';
+import type { AccountMetrics, AccountSession, PostMetrics } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { checkPostId, clientFor, createdAtOf, notFoundIn } from './session.ts';
 

@@ -2,7 +2,8 @@
 // need the full-archive search, not on ordinary plans), with the authors expanded. Each reply names
 // its parent (referenced_tweets replied_to): the tree is rebuilt from that, any depth. Replies to the
 // root or to one of the post's own thread posts are its comments; the thread posts are not.
-import type { AccountSession, CommentListOptions, Page, PublishedPost, Reply } from '../capabilities.ts';
+import type { AccountSession, CommentListOptions, Page, Reply } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { XClient } from './client.ts';
 import { unescape } from './own-posts.ts';

@@ -1,7 +1,8 @@
 // Deleting a published post from X: DELETE /2/tweets/{id} for every container (a thread's replies
 // are posts of their own: deleting the root leaves them), last first so a half-done removal never
 // leaves replies under a missing root for longer than needed.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { checkPostId, clientFor, notFoundIn } from './session.ts';
 

@@ -1,6 +1,7 @@
 // What every engagement call starts from: the account's client, the published video's id, and a
 // check of ids and cursors handed back by a client before they reach YouTube.
-import type { AccountSession, PublishedPost } from '../capabilities.ts';
+import type { AccountSession } from '../capabilities.ts';
+import type { PublishedPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { isProjectQuota, YoutubeClient } from './client.ts';
 import { chargeSpent, markExhausted } from './pool.ts';

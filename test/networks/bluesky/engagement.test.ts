@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { type BlueskyEmulator, startBlueskyEmulator } from '../../../emulators/bluesky/server.ts';
 import { createBlueskyAdapter } from '../../../src/networks/bluesky/adapter.ts';
 import { blueskyCapabilities } from '../../../src/networks/bluesky/capabilities.ts';
-import type { AccountSession, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession } from '../../../src/networks/capabilities.ts';
+import type { ContainerInput, PartRef, PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import type { ContainerInput, PartRef } from '../../../src/core/post.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
 
 let pds: BlueskyEmulator;

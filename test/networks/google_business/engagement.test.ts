@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
-import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { capabilitiesAt, sessionOf } from '../../helpers/engagement-session.ts';
 import { APP } from './setup.ts';

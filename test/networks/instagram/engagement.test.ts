@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFacebookEmulator, type FacebookEmulator } from '../../../emulators/facebook/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { instagram } from '../../../src/networks/instagram/index.ts';
 import { INSTAGRAM_SCOPES } from '../../../src/networks/instagram/oauth.ts';

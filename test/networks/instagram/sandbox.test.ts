@@ -3,7 +3,7 @@
 // that token publishes on Instagram through the emulator.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SandboxEmulator } from '../../../src/networks/contract.ts';
+import type { SandboxEmulator } from '../../../src/sandbox/contract.ts';
 import { facebookEmulator } from '../../../src/networks/facebook/sandbox.ts';
 
 let emulator: SandboxEmulator;

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { memberMetricsFor, statisticsWindowStart } from '../../../src/networks/linkedin/analytics.ts';
 import { linkedin } from '../../../src/networks/linkedin/index.ts';
 import { LINKEDIN_SCOPES, LINKEDIN_VERSION } from '../../../src/networks/linkedin/oauth.ts';

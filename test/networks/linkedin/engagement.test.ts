@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { startLinkedInEmulator, type LinkedInEmulator } from '../../../emulators/linkedin/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { authorNames } from '../../../src/networks/linkedin/authors.ts';
 import { linkedin } from '../../../src/networks/linkedin/index.ts';

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startPinterestEmulator, type PinterestEmulator } from '../../../emulators/pinterest/server.ts';
 import type { PinterestBoard } from '../../../emulators/pinterest/state.ts';
-import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { capabilitiesAt, sessionOf } from '../../helpers/engagement-session.ts';
 

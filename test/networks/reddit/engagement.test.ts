@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startRedditEmulator, type RedditEmulator } from '../../../emulators/reddit/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { reddit } from '../../../src/networks/reddit/index.ts';
 import { REDDIT_SCOPES } from '../../../src/networks/reddit/oauth.ts';

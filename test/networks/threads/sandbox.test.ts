@@ -2,7 +2,7 @@
 // long-lived token the emulator honours for publishing, and readies the connect flow for the same profile.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SandboxAccountSeed, SandboxEmulator } from '../../../src/networks/contract.ts';
+import type { SandboxAccountSeed, SandboxEmulator } from '../../../src/sandbox/contract.ts';
 import { threadsEmulator } from '../../../src/networks/threads/sandbox.ts';
 
 let emulator: SandboxEmulator;

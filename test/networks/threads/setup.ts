@@ -4,7 +4,8 @@
 import { startThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions } from '../../../emulators/threads/server.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { NETWORK_LIST, createNetworkRegistry } from '../../../src/networks/registry.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { ThreadsClient } from '../../../src/networks/threads/client.ts';
 import { THREADS_SCOPES } from '../../../src/networks/threads/oauth.ts';
 

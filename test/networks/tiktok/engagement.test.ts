@@ -5,7 +5,8 @@
 // video the creator later posts). No remove and no comments are declared: TikTok has no such API.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PublishedPost } from '../../../src/core/post.ts';
 import { PublishError } from '../../../src/core/errors.ts';
 import { TIKTOK_ENGAGEMENT_SCOPES, TIKTOK_SCOPES } from '../../../src/networks/tiktok/oauth.ts';
 import { paddedVideo } from '../../helpers/media.ts';

@@ -2,7 +2,7 @@
 // emulator honours for publishing, and any media URL counts as verified there (a local Crier's).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SandboxAccountSeed, SandboxEmulator } from '../../../src/networks/contract.ts';
+import type { SandboxAccountSeed, SandboxEmulator } from '../../../src/sandbox/contract.ts';
 import { tiktokEmulator } from '../../../src/networks/tiktok/sandbox.ts';
 
 let emulator: SandboxEmulator;

@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startVimeoEmulator, type VimeoEmulator, type VimeoRequestLog } from '../../../emulators/vimeo/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PartRef, PublishedPost } from '../../../src/core/post.ts';
 import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import { vimeo as vimeoNetwork } from '../../../src/networks/vimeo/index.ts';
 import { VimeoClient } from '../../../src/networks/vimeo/client.ts';
 import { VIMEO_SCOPES } from '../../../src/networks/vimeo/oauth.ts';
 import { createVimeoAdapter } from '../../../src/networks/vimeo/adapter.ts';
 import type { PublishInput } from '../../../src/networks/contract.ts';
-import type { PartRef } from '../../../src/core/post.ts';
 
 const APP = { clientId: 'crier-vimeo', clientSecret: 'secret', redirectUris: ['http://localhost/cb'] };
 

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { startGoogleEmulator, type GoogleEmulator } from '../../../emulators/google/server.ts';
-import type { AccountSession, NetworkCapabilities, PublishedPost } from '../../../src/networks/capabilities.ts';
+import { type GoogleEmulator, startGoogleEmulator } from '../../../emulators/google/server.ts';
+import type { AccountSession, NetworkCapabilities } from '../../../src/networks/capabilities.ts';
+import type { PartRef, PublishedPost } from '../../../src/core/post.ts';
 import { PublishError, PublishWait } from '../../../src/core/errors.ts';
 import type { PublishInput } from '../../../src/networks/contract.ts';
-import type { PartRef } from '../../../src/core/post.ts';
 import { createYoutubeAdapter } from '../../../src/networks/youtube/adapter.ts';
 import { youtube } from '../../../src/networks/youtube/index.ts';
 import { YOUTUBE_SCOPES } from '../../../src/networks/youtube/oauth.ts';

@@ -1,4 +1,4 @@
-// The fetch the sandbox hands its emulators (src/sandbox.ts): Crier's SSRF guard, which lets through
+// The fetch the sandbox hands its emulators (src/sandbox/start.ts): Crier's SSRF guard, which lets through
 // exactly one kind of loopback URL, a file Crier itself serves under PUBLIC_BASE_URL. A local HTTP
 // server on 127.0.0.1 stands for Crier, counting the requests that reach it.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { SsrfError } from '../../src/security/ssrf.ts';
-import { ownMediaUrl, sandboxMediaFetch } from '../../src/sandbox.ts';
+import { ownMediaUrl, sandboxMediaFetch } from '../../src/sandbox/start.ts';
 
 const TOKEN = 'A'.repeat(32);
 let crier: Server;

@@ -10,24 +10,23 @@
 // otherwise: it holds the keys printed on screen and tokens of sandbox accounts, for this machine only.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { upsertSocialAccount } from './accounts/social-accounts.ts';
-import { createApiKey, revokeApiKeysNamed } from './orgs/api-keys.ts';
-import { saveSocialNetwork } from './accounts/social-networks.ts';
-import { loadConfig, type Config } from './config.ts';
-import type { Db } from './db/pool.ts';
-import { encodeId } from './core/ids.ts';
-import { tokenOfPublicUrl } from './media/context.ts';
-import type { Network, SandboxControls, SandboxEmulator, SandboxEmulatorSpec } from './networks/contract.ts';
-import { NETWORK_LIST } from './networks/registry.ts';
-import type { NetworkId } from './core/network-id.ts';
-import type { SecretBox } from './security/crypto.ts';
-import { createGuardedClient, guardedFetch, type GuardOptions } from './security/ssrf.ts';
+import { upsertSocialAccount } from '../accounts/social-accounts.ts';
+import { createApiKey, revokeApiKeysNamed } from '../orgs/api-keys.ts';
+import { saveSocialNetwork } from '../accounts/social-networks.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import { encodeId } from '../core/ids.ts';
+import { tokenOfPublicUrl } from '../media/context.ts';
+import type { SandboxControls, SandboxedNetwork, SandboxEmulator, SandboxEmulatorSpec } from './contract.ts';
+import type { NetworkId } from '../core/network-id.ts';
+import type { SecretBox } from '../security/crypto.ts';
+import { createGuardedClient, guardedFetch, type GuardOptions } from '../security/ssrf.ts';
 
 /** One running emulator and the networks it serves (facebook's serves instagram too). */
 interface RunningEmulator {
   name: string;
   emulator: SandboxEmulator;
-  networks: Network[];
+  networks: SandboxedNetwork[];
 }
 
 export interface Sandbox {
@@ -50,10 +49,10 @@ export interface SandboxAccount {
 /** Where the emulators listen, and where the sandbox's API listens unless HOST names another address. */
 const host = '127.0.0.1';
 
-/** The networks of the registry that have a sandbox, grouped by the emulator serving them, in registry order. */
-function emulatorsOfRegistry(): Map<SandboxEmulatorSpec, Network[]> {
-  const served = new Map<SandboxEmulatorSpec, Network[]>();
-  for (const network of NETWORK_LIST) {
+/** The networks that have a sandbox, grouped by the emulator serving them, in the registry's order. */
+function emulatorsOf(networkList: readonly SandboxedNetwork[]): Map<SandboxEmulatorSpec, SandboxedNetwork[]> {
+  const served = new Map<SandboxEmulatorSpec, SandboxedNetwork[]>();
+  for (const network of networkList) {
     if (!network.sandbox) continue;
     const networks = served.get(network.sandbox.emulator) ?? [];
     served.set(network.sandbox.emulator, [...networks, network]);
@@ -62,16 +61,17 @@ function emulatorsOfRegistry(): Map<SandboxEmulatorSpec, Network[]> {
 }
 
 /**
- * `processEnv`: the environment Crier was started with. The sandbox's own settings go on top of it,
+ * `networkList`: the registry's networks (the composition root hands them over: the sandbox imports no
+ * network). `processEnv`: the environment Crier was started with. The sandbox's own settings go on top of it,
  * HOST among them: loopback, unless the operator set HOST (HOST=0.0.0.0 serves the sandbox to others).
  */
-export async function startSandbox(processEnv: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
+export async function startSandbox(networkList: readonly SandboxedNetwork[], processEnv: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
   const env: Record<string, string> = { CRIER_SANDBOX: 'true', HOST: processEnv.HOST?.trim() || host };
   // The configuration Crier runs with is loaded from this same environment, once the emulators'
   // addresses are in it: by the first download, it is.
   let config: MediaFetchSettings | undefined;
-  const fetchMedia = sandboxMediaFetch(() => (config ??= loadConfig({ ...processEnv, ...env }, NETWORK_LIST)));
-  const served = [...emulatorsOfRegistry()];
+  const fetchMedia = sandboxMediaFetch(() => (config ??= loadConfig({ ...processEnv, ...env }, networkList)));
+  const served = [...emulatorsOf(networkList)];
   const started = await Promise.allSettled(served.map(([spec]) => spec.start(host, fetchMedia)));
   const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = started.find((result) => result.status === 'rejected');
@@ -158,7 +158,7 @@ export function ownMediaUrl(publicBaseUrl: string, url: string): string | undefi
  * The operator's app on an emulator whose sandbox accounts connect through one (YouTube's managed
  * key): CRIER_<NETWORK>_CLIENT_ID/_SECRET for each OAuth network it serves, as an operator sets them.
  */
-function managedAppEnv(emulator: SandboxEmulator, networks: Network[]): Record<string, string> {
+function managedAppEnv(emulator: SandboxEmulator, networks: SandboxedNetwork[]): Record<string, string> {
   const app = emulator.managedApp?.();
   if (!app) return {};
   return Object.fromEntries(networks.filter((network) => network.connect.kind === 'oauth').flatMap((network) => {

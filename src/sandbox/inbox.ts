@@ -12,7 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { SecretBox } from '../security/crypto.ts';
-import { serviceSignature, standardSignature } from './signing.ts';
+import { serviceSignature, standardSignature } from '../webhooks/signing.ts';
 import { webhookSecretData } from '../security/sealed-columns.ts';
 
 export const INBOX_PATH = '/sandbox/webhook-inbox';
