@@ -1,7 +1,12 @@
 // Requests that arrive while earlier ones are at the database wait and then go together: one round
-// trip (or one transaction) for many. An idle server adds no delay: a request that finds a slot free
-// goes at once, alone; only requests that arrive while every slot is busy wait, and they leave
-// together. Used for group commit (group-commit.ts) and for the API-key lookup of every request.
+// trip (or one transaction) for many. An idle queue adds no delay unless told to linger: a request
+// that finds a slot free goes at once, alone; only requests that arrive while every slot is busy
+// wait, and they leave together. The one group-commit primitive of Crier: the creates' transactions
+// (group-commit.ts), the API-key lookup of every request, the publishing worker's steps, outcomes and
+// quota admissions (publishing/durable-writes.ts), the webhook deliverer's attempt results.
+//
+// What a failed batch means is the caller's `run`: it answers each item (a create's own 4xx), or
+// retries until written (a worker's write that its lease depends on), or gives up and logs.
 
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -10,6 +15,11 @@ export interface BatchOptions {
   slots: number;
   /** Requests in one batch at most. */
   maxBatch: number;
+  /**
+   * When a slot starts from idle with fewer than maxBatch / 4 items waiting, wait this long for more
+   * (0 or absent: go at once). For writes nobody waits on: a round trip costs more than the wait.
+   */
+  lingerMs?: number;
 }
 
 interface Waiting<I, R> {
@@ -21,6 +31,7 @@ interface Waiting<I, R> {
 export class BatchQueue<I, R> {
   private readonly queue: Waiting<I, R>[] = [];
   private inFlight = 0;
+  private idle: (() => void)[] = [];
   private readonly run: (items: I[]) => Promise<Settled<R>[]>;
   private readonly options: BatchOptions;
 
@@ -33,19 +44,32 @@ export class BatchQueue<I, R> {
   submit(item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.startBatches();
+      this.startBatches(true);
     });
   }
 
-  private startBatches(): void {
+  /** Resolves once everything submitted so far is answered. */
+  flushed(): Promise<void> {
+    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private startBatches(fromIdle: boolean): void {
     while (this.inFlight < this.options.slots && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
-      void this.settle(batch).finally(() => {
+      const linger = fromIdle && (this.options.lingerMs ?? 0) > 0 && this.queue.length < this.options.maxBatch / 4;
+      void this.nextBatch(linger).finally(() => {
         this.inFlight--;
-        this.startBatches();
+        this.startBatches(false);
+        if (this.inFlight === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
       });
     }
+  }
+
+  private async nextBatch(linger: boolean): Promise<void> {
+    if (linger) await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    if (batch.length) await this.settle(batch);
   }
 
   private async settle(batch: Waiting<I, R>[]): Promise<void> {

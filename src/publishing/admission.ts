@@ -8,7 +8,7 @@ import type { AccountQuotaOverrides } from '../config.ts';
 import { prepared, type Queryable } from '../db/pool.ts';
 import type { AccountQuota, Network } from '../networks/contract.ts';
 import type { NetworkId } from '../core/network-id.ts';
-import { Batcher } from './batcher.ts';
+import { durableWrites } from './durable-writes.ts';
 
 export type AccountQuotas = Partial<Record<NetworkId, AccountQuota>>;
 
@@ -55,8 +55,8 @@ export function batchedAdmissions(db: Queryable, logger: Logger): Admit {
     if (sweep) sweptAt = Date.now();
     return admitAll(db, items, sweep);
   };
-  const batcher = new Batcher<Admission, number>({ write, maxBatch: 512, logger, label: 'quota admissions' });
-  return (admission) => batcher.submit(admission);
+  const admissions = durableWrites<Admission, number>({ write, maxBatch: 512, logger, label: 'quota admissions' });
+  return (admission) => admissions.submit(admission);
 }
 
 // Never inside another transaction: publishing_admit turns off synchronous_commit for the

@@ -1,6 +1,6 @@
 
 // The publishing worker of a process: claims due targets in batches (queue.ts), publishes many at once
-// (run-target.ts), and writes their steps and outcomes in group commits (batcher.ts). It sleeps until
+// (run-target.ts), and writes their steps and outcomes in group commits (durable-writes.ts). It sleeps until
 // the next target is due, and wakes early when one is created due sooner (LISTEN/NOTIFY), when a slot
 // frees while it is full, or when one of its own retries comes due. One lease per process, renewed
 // every few seconds, covers every target it holds; a process that stops renewing it (killed) has its
@@ -20,7 +20,7 @@ import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient, guardedFetch } from '../security/ssrf.ts';
 import { accountQuotas, batchedAdmissions } from './admission.ts';
-import { Batcher } from './batcher.ts';
+import { durableWrites, type DurableWrites } from './durable-writes.ts';
 import { claimsFromRows, type Claim } from './claim.ts';
 import { failpoint } from './failpoints.ts';
 import { recordOutcomes, type FinishedAttempt } from './finish.ts';
@@ -77,9 +77,9 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
   // One set of kept downloads for both forms: a file from outside is downloaded once for every step of its upload.
   const downloads = new DownloadCache();
   const fetchMedia = createMediaFetcher(guarded, ownMedia, downloads);
-  const steps = new Batcher<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
+  const steps = durableWrites<PartStep, boolean>({ write: (items) => writePartSteps(deps.db, items), maxBatch: MAX_WRITE, logger: deps.logger, label: 'publishing steps' });
   // Nothing waits on an outcome (its publish has freed its slot): it lingers a little to share a write.
-  const outcomes = new Batcher<FinishedAttempt, boolean>({
+  const outcomes = durableWrites<FinishedAttempt, boolean>({
     write: (items) => recordOutcomes(deps.db, items), maxBatch: MAX_WRITE, lingerMs: OUTCOME_LINGER_MS, logger: deps.logger, label: 'publishing outcomes',
   });
   const engine: EngineDeps = {
@@ -130,8 +130,8 @@ function networkConcurrency(networks: NetworkRegistry): Partial<Record<NetworkId
 interface LoopDeps extends WorkerDeps {
   config: Config;
   engine: EngineDeps;
-  steps: Batcher<PartStep, boolean>;
-  outcomes: Batcher<FinishedAttempt, boolean>;
+  steps: DurableWrites<PartStep, boolean>;
+  outcomes: DurableWrites<FinishedAttempt, boolean>;
 }
 
 class PublishLoop {

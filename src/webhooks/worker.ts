@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { startLoop } from '../background/loop.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/pool.ts';
+import { BatchQueue, type Settled } from '../db/batch-queue.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createGuardedClient } from '../security/ssrf.ts';
 import { attempt } from './attempt.ts';
@@ -43,7 +44,7 @@ export async function startWebhookDeliverer(config: Config, deps: DelivererDeps)
     maxRedirects: 0, // a redirect is a failed attempt, and its target is never contacted
     ownUrl: deps.inboxUrl,
   });
-  const results = new ResultWriter(deps.db, deps.logger);
+  const results = resultWriter(deps.db, deps.logger);
   const loop = startLoop<ClaimedDelivery>(deps.db, deps.logger, {
     label: 'webhook deliverer',
     channel: DELIVERY_CHANNEL,
@@ -51,7 +52,7 @@ export async function startWebhookDeliverer(config: Config, deps: DelivererDeps)
     msUntilNextDue: () => msUntilNextDue(deps.db),
     run: async (claim) => {
       const result = await attempt(client, deps.box, claim);
-      await results.record({ claim, result, retryDelayMs: schedule.retryDelayMs(claim.attemptCount) });
+      await results.submit({ claim, result, retryDelayMs: schedule.retryDelayMs(claim.attemptCount) });
       deps.logger.debug({ deliveryId: claim.deliveryId, webhookId: claim.webhookId, attempt: claim.attemptCount, ok: result.ok, kind: result.errorKind }, 'webhook attempt');
     },
   }, { concurrency: config.webhooks.concurrency });
@@ -64,51 +65,24 @@ export async function startWebhookDeliverer(config: Config, deps: DelivererDeps)
 }
 
 /**
- * Group commit for attempt results: one write at a time; results that finish while it is in flight go
- * together in the next one. Idle, a result is written at once; busy, one commit covers many.
+ * Group commit for attempt results (db/batch-queue.ts): one write at a time; results that finish while
+ * it is in flight go together in the next one. Idle, a result is written at once; busy, one commit
+ * covers many. A write that keeps failing is given up after three tries: left unrecorded, each
+ * delivery's lease lapses and it is sent again, a duplicate, never a loss.
  */
-class ResultWriter {
-  private readonly db: Db;
-  private readonly logger: Logger;
-  private queue: { item: RecordedAttempt; written: () => void }[] = [];
-  private writing = false;
-
-  constructor(db: Db, logger: Logger) {
-    this.db = db;
-    this.logger = logger;
-  }
-
-  record(item: RecordedAttempt): Promise<void> {
-    return new Promise((written) => {
-      this.queue.push({ item, written });
-      void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, MAX_RESULTS_PER_WRITE);
-      await this.write(batch.map((b) => b.item));
-      for (const b of batch) b.written();
-    }
-    this.writing = false;
-  }
-
-  private async write(items: RecordedAttempt[], tries = 3): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+function resultWriter(db: Db, logger: Logger): BatchQueue<RecordedAttempt, void> {
+  const write = async (items: RecordedAttempt[]): Promise<Settled<void>[]> => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        return await recordResults(this.db, items);
+        await recordResults(db, items);
+        break;
       } catch (error) {
-        if (attempt >= tries) {
-          // Left unrecorded, each delivery's lease lapses and it is sent again: a duplicate, never a loss.
-          this.logger.warn({ err: error, attempts: items.length }, 'webhook attempt results could not be recorded');
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        if (attempt === 3) logger.warn({ err: error, attempts: items.length }, 'webhook attempt results could not be recorded');
+        else await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
       }
     }
-  }
+    return items.map(() => ({ ok: true, value: undefined }));
+  };
+  return new BatchQueue(write, { slots: 1, maxBatch: MAX_RESULTS_PER_WRITE });
 }
 
