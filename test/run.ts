@@ -2,9 +2,10 @@
 // embedded one — migrates a template database once, then runs every test file with node:test.
 // Each test file clones the template into a database of its own (fast, and isolated).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { ensureDatabase } from '../src/db/database.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
@@ -49,11 +50,23 @@ if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`CRIER_TE
 // import the publishing stack, measured 2026-11-29), which on two cores is most of a minute a run.
 // Kept in the temp folder between runs; NODE_COMPILE_CACHE chooses another, NODE_DISABLE_COMPILE_CACHE=1 none.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'crier-test-compile-cache');
+// Each file's wall time (file-timings.ts, loaded first in every test process): which files set the suite's time.
+const timings = path.join(await mkdtemp(path.join(os.tmpdir(), 'crier-test-timings-')), 'files.jsonl');
+const preload = `--import=${pathToFileURL(path.join(import.meta.dirname, 'file-timings.ts')).href}`;
 const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_COMPILE_CACHE: compileCache, CRIER_TEST_ADMIN_URL: adminUrl, CRIER_TEST_TEMPLATE: template },
+  env: {
+    ...process.env,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+    CRIER_TEST_TIMINGS: timings,
+    NODE_COMPILE_CACHE: compileCache,
+    CRIER_TEST_ADMIN_URL: adminUrl,
+    CRIER_TEST_TEMPLATE: template,
+  },
 });
 const code: number = await new Promise((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+if (files.length > 1) await printSlowest(timings, 12);
+await rm(path.dirname(timings), { recursive: true, force: true });
 
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
@@ -62,3 +75,13 @@ await admin.end();
 await stopEmbedded?.();
 if (tempDir) await rm(tempDir, { recursive: true, force: true });
 process.exit(code);
+
+/** The files that took longest (wall time, each in its own process): where the suite's minutes go. */
+async function printSlowest(report: string, count: number): Promise<void> {
+  const lines = (await readFile(report, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const files = lines.map((line) => JSON.parse(line) as { file: string; seconds: number; cpuSeconds: number }).sort((a, b) => b.seconds - a.seconds);
+  if (!files.length) return;
+  const cpu = files.reduce((sum, f) => sum + f.cpuSeconds, 0);
+  console.log(`\nthe ${Math.min(count, files.length)} slowest of ${files.length} test files (wall time, ${concurrency} files at a time; CPU of the test process itself, ${cpu.toFixed(0)} s for all files):`);
+  for (const { file, seconds, cpuSeconds } of files.slice(0, count)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${cpuSeconds.toFixed(1).padStart(5)} s CPU  ${path.relative(root, file)}`);
+}
