@@ -23,6 +23,11 @@ import { healthRoutes } from './routes/health.ts';
 import { inboundRoutes } from './routes/inbound.ts';
 import { conversationsRoutes } from './routes/conversations.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts';
+import { oauthConsentRoutes } from './routes/oauth-consent.ts';
+import { oauthMetadataRoutes } from './routes/oauth-metadata.ts';
+import { oauthRegisterRoutes } from './routes/oauth-register.ts';
+import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postAnalyticsRoutes } from './routes/post-analytics.ts';
 import { postHistoryRoutes } from './routes/post-history.ts';
@@ -111,6 +116,11 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   oauthCallbackRoutes(app, ctx);
   // Outside /v1, no API key: the networks' webhooks, signed with the app secret (src/inbound/).
   await inboundRoutes(app, ctx);
+  // Outside /v1, no API key: POST /mcp's OAuth discovery, registration, authorization and token endpoints (src/oauth/).
+  oauthMetadataRoutes(app, ctx);
+  await oauthRegisterRoutes(app, ctx);
+  await oauthAuthorizeRoutes(app, ctx);
+  await oauthTokenRoutes(app, ctx);
 
   await app.register(async (v1) => {
     const counters = await createCounterStore(ctx.config, v1);
@@ -136,7 +146,8 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     conversationsRoutes(v1, ctx);
     mediaRoutes(v1, ctx);
     usageRoutes(v1, ctx);
-    mcpRoutes(v1);
+    mcpRoutes(v1, ctx);
+    oauthConsentRoutes(v1, ctx);
     await sandboxInboxRoutes(v1, ctx);
     sandboxCommentsRoutes(v1, ctx, replies);
     sandboxMessagesRoutes(v1, ctx);

@@ -57,6 +57,27 @@ export async function revokeApiKey(db: Db, idOrKey: string): Promise<boolean> {
   return result.rowCount === 1;
 }
 
+/** What the keys page shows as the prefix of an OAuth grant's key record. */
+export const GRANT_KEY_PREFIX = 'oauth-grant';
+
+/**
+ * The key record of an OAuth grant (src/oauth/): listed, limited and revoked like any key, while no
+ * key exists to present: its hash is of random bytes nobody keeps, and the grant's access tokens
+ * resolve to it instead. Its prefix says what it is on the keys page.
+ */
+export async function insertGrantKey(db: Queryable, orgId: number, userId: number, name: string): Promise<number> {
+  const row = await db.query<{ id: number }>(
+    'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+    [orgId, userId, name, GRANT_KEY_PREFIX, hashApiKey(randomBytes(32).toString('base64url'))],
+  );
+  return row.rows[0]!.id;
+}
+
+/** Revokes a key by its id, keeping an earlier revocation's time (an OAuth grant ended by token reuse). */
+export async function revokeApiKeyById(db: Queryable, keyId: number): Promise<void> {
+  await db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [keyId]);
+}
+
 /** Revokes the org's active keys of that name (the sandbox replaces its run key this way); returns how many. */
 export async function revokeApiKeysNamed(db: Queryable, orgId: number, name: string): Promise<number> {
   const result = await db.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND name = $2 AND revoked_at IS NULL', [orgId, name]);
@@ -82,12 +103,15 @@ export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner
   return (await findKeyOwners(db, [hashApiKey(key)]))[0];
 }
 
+/** The columns of a KeyOwner, from `api_keys k` joined with `orgs o` (an OAuth grant's owner is read with them too). */
+export const KEY_OWNER_COLUMNS = `k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
+            o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
+            k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit"`;
+
 /** The owners of keys given by their hashes, in the same order (undefined: unknown or revoked). */
 async function findKeyOwners(db: Queryable, hashes: Buffer[]): Promise<(KeyOwner | undefined)[]> {
   const result = await db.query<KeyOwner & { ord: number }>({
-    ...prepared(`SELECT r.ord, k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
-            o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
-            k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit"
+    ...prepared(`SELECT r.ord, ${KEY_OWNER_COLUMNS}
        FROM unnest($1::bytea[]) WITH ORDINALITY AS r(key_hash, ord)
        JOIN api_keys k ON k.key_hash = r.key_hash AND k.revoked_at IS NULL
        JOIN orgs o ON o.id = k.org_id`),

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { AccountsPage } from './accounts.js';
 import { api, session, whenSignedOut } from './api.js';
 import { ComposePage } from './compose.js';
+import { ConsentPage } from './consent.js';
 import { KeysPage } from './keys.js';
 import { PostPage, PostsPage } from './posts.js';
 import { ErrorBox, useAction } from './ui.js';
@@ -21,6 +22,8 @@ const NAV = [
 function route(hash) {
   const post = hash.match(/^#\/posts\/([^/]+)$/);
   if (post) return html`<${PostPage} id=${decodeURIComponent(post[1])} />`;
+  // An MCP client's OAuth request, sent here by GET /oauth/authorize.
+  if (hash.startsWith('#/consent?')) return html`<${ConsentPage} query=${hash.slice('#/consent?'.length)} />`;
   switch (hash) {
     case '#/compose': return html`<${ComposePage} />`;
     case '#/accounts': return html`<${AccountsPage} />`;

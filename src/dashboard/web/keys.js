@@ -1,5 +1,6 @@
 // API keys and usage: create (the key shown once, with a copy button), an optional fixed quota,
 // revoke; the current rate limit of this key; processMedia usage and the networks' shared quotas.
+// An MCP client's OAuth grant is listed as a key too ("MCP: <client>"): revoking it ends its access.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, rateLimit } from './api.js';
@@ -23,12 +24,15 @@ function CreateKey({ onCreated }) {
   </form>`;
 }
 
+/** The prefix of an MCP client's OAuth grant (src/orgs/api-keys.ts): no key exists to recognise, the row is the grant. */
+const GRANT_PREFIX = 'oauth-grant';
+
 function KeyRow({ apiKey, onRevoked }) {
   const action = useAction();
   const revoke = () => action.run(() => api(`/v1/api-keys/${apiKey.id}`, { method: 'DELETE' })).then((r) => r && onRevoked());
   return html`<tr class="api-key">
     <td data-label="Name">${apiKey.name}</td>
-    <td data-label="Prefix"><code>${apiKey.prefix}…</code></td>
+    <td data-label="Prefix">${apiKey.prefix === GRANT_PREFIX ? html`<span class="muted">MCP client (OAuth)</span>` : html`<code>${apiKey.prefix}…</code>`}</td>
     <td data-label="State">${apiKey.revokedAt ? html`<span class="status status-cancelled"><span aria-hidden="true">–</span> revoked ${formatDate(apiKey.revokedAt)}</span>` : html`<span class="status status-published"><span aria-hidden="true">✓</span> active</span>`}</td>
     <td data-label="Quota">${apiKey.fixedQuota === null ? 'per window' : `${apiKey.quotaUsed} / ${apiKey.fixedQuota}`}</td>
     <td data-label="Last used">${formatDate(apiKey.lastUsedAt)}</td>
