@@ -18,6 +18,7 @@ const OWN_FOLDERS: Record<string, { why: string; mirrors?: string }> = {
   peers: { why: 'the real Bluesky PDS, run on its own (npm run test:peers), never by test/run.ts' },
   emulators: { why: 'the tests of the emulators', mirrors: 'emulators' },
   sdk: { why: 'the tests of the TypeScript SDK', mirrors: 'sdk' },
+  n8n: { why: 'the tests of the n8n community nodes (n8n-nodes-crier)', mirrors: 'n8n' },
 };
 
 /** Folders inside a mirrored test folder that have no src/ folder of their name, and why. */

@@ -1,0 +1,15 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+/** The event types a Crier webhook can subscribe to (POST /v1/webhooks `events`), as offered in the editor. */
+export const EVENT_OPTIONS: INodePropertyOptions[] = [
+  { name: 'Post Published', value: 'post.published', description: 'A post was published to at least one of its accounts' },
+  { name: 'Post Error', value: 'post.error', description: 'A post failed on all of its accounts' },
+  { name: 'Account Token Expired', value: 'account.token_expired', description: "An account's token could not be refreshed: connect it again" },
+  { name: 'Import Completed', value: 'import.completed' },
+  { name: 'Import Failed', value: 'import.failed' },
+  { name: 'Conversation Started', value: 'conversation.started' },
+  { name: 'Message Received', value: 'message.received' },
+  { name: 'Message Sent', value: 'message.sent' },
+  { name: 'Message Failed', value: 'message.failed' },
+  { name: 'Comment Received', value: 'comment.received', description: 'Someone commented on a post of a connected account, or answered a comment' },
+];
