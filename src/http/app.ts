@@ -27,6 +27,7 @@ import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts';
 import { oauthConsentRoutes } from './routes/oauth-consent.ts';
 import { oauthMetadataRoutes } from './routes/oauth-metadata.ts';
 import { oauthRegisterRoutes } from './routes/oauth-register.ts';
+import { oauthRevokeRoutes } from './routes/oauth-revoke.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { mediaRoutes, publicMediaRoutes } from './routes/media.ts';
 import { postAnalyticsRoutes } from './routes/post-analytics.ts';
@@ -55,6 +56,22 @@ const CORS = {
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
   exposedHeaders: ['idempotency-replayed', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+};
+/**
+ * What a browser-based MCP client (MCP Inspector in direct mode, a web agent) calls itself: the OAuth
+ * discovery documents (with the other well-known URLs a client probes, so that it can read their 404
+ * and go on), registration, the token and revocation endpoints, and /mcp. /oauth/authorize
+ * and the consent endpoint are not among them: a person's browser navigates to the first, and the
+ * second is the dashboard's own, same-origin page.
+ */
+const MCP_CORS_PATH = /^\/(\.well-known\/(oauth-[a-z-]+|openid-configuration)(\/[^?]*)?|oauth\/(register|token|revoke)|mcp)\/?(\?|$)/;
+/** The consent endpoint is under /v1, but it is never called cross-origin: only the dashboard's page calls it. */
+const NO_CORS_PATH = /^\/v1\/oauth\//;
+const MCP_CORS = {
+  origin: true,
+  methods: ['GET', 'POST', 'DELETE'],
+  allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id'],
+  exposedHeaders: ['www-authenticate', 'mcp-session-id', 'mcp-protocol-version', 'retry-after', 'x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
 };
 
 export async function buildApp(ctx: AppContext, logger: Logger): Promise<FastifyInstance> {
@@ -92,9 +109,10 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   installBodyDrain(app);
   const metrics = await installMetrics(app, ctx.config.metricsToken);
 
-  // Browsers may call the API (/v1, with its key) and the signed upload URL from any origin; no
-  // cookies are involved, so reflecting the origin grants nothing the caller's key does not.
-  await app.register(cors, { delegator: (request, done) => done(null, CORS_PATH.test(request.url ?? '') ? CORS : { origin: false }) });
+  // Browsers may call the API (/v1, with its key), the signed upload URL and MCP's OAuth and /mcp
+  // endpoints from any origin; no cookies are involved, so reflecting the origin grants nothing the
+  // caller's key or token does not.
+  await app.register(cors, { delegator: (request, done) => done(null, corsFor(request.url ?? '')) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -121,6 +139,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   await oauthRegisterRoutes(app, ctx);
   await oauthAuthorizeRoutes(app, ctx);
   await oauthTokenRoutes(app, ctx);
+  await oauthRevokeRoutes(app, ctx);
 
   await app.register(async (v1) => {
     const counters = await createCounterStore(ctx.config, v1);
@@ -153,6 +172,11 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     sandboxMessagesRoutes(v1, ctx);
   });
   return app;
+}
+
+function corsFor(url: string) {
+  if (MCP_CORS_PATH.test(url)) return MCP_CORS;
+  return CORS_PATH.test(url) && !NO_CORS_PATH.test(url) ? CORS : { origin: false };
 }
 
 /**

@@ -2,14 +2,20 @@
 // in, as a public client (no secret: a desktop or browser client could not keep one). Registration
 // grants nothing: a client gets tokens only after a signed-in user approves it, and the consent page
 // shows its redirect host next to its self-chosen name, which proves nothing by itself.
+//
+// Anyone may register, so registrations are limited per client address (routes/oauth-register.ts),
+// and a client that never obtained a grant is removed a day after it registered
+// (removeUnusedClients).
 import type { Queryable } from '../db/pool.ts';
 import { OAuthError } from './errors.ts';
-import { redirectUriProblem } from './redirect-uris.ts';
+import { redirectUriProblem, returnAddress } from './redirect-uris.ts';
 import { newClientId } from './tokens.ts';
 
 const MAX_REDIRECT_URIS = 10;
 const MAX_NAME_LENGTH = 100;
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+/** How long a registered client may go without obtaining a grant before it is removed. */
+export const UNUSED_CLIENT_HOURS = 24;
 
 export interface OAuthClient {
   id: number;
@@ -38,6 +44,7 @@ export async function registerClient(db: Queryable, metadata: unknown): Promise<
   const redirectUris = checkRedirectUris(fields.redirect_uris);
   checkPublicClient(fields);
   const name = clientName(fields.client_name, redirectUris[0]!);
+  await removeUnusedClients(db);
   const clientId = newClientId();
   const row = await db.query<{ created_at: Date }>(
     'INSERT INTO oauth_clients (client_id, client_name, redirect_uris) VALUES ($1, $2, $3) RETURNING created_at',
@@ -62,6 +69,25 @@ export async function findClient(db: Queryable, clientId: string): Promise<OAuth
   );
   const found = row.rows[0];
   return found && { id: found.id, clientId, name: found.client_name, redirectUris: found.redirect_uris };
+}
+
+/**
+ * Removes the clients registered more than UNUSED_CLIENT_HOURS ago that hold no grant: no token, and
+ * no code still to exchange. Run as each client registers: registering is the only way the table
+ * grows, so it holds at most a day of registrations (limited per address) plus the clients in use,
+ * with no timer of its own. A removed client that comes back is told its client_id is unknown
+ * (invalid_client at the token endpoint) and registers again, as the MCP SDK's client does by itself.
+ * Its tokens and codes go with it (ON DELETE CASCADE); a client with a token is never removed here.
+ */
+export async function removeUnusedClients(db: Queryable): Promise<number> {
+  const removed = await db.query(
+    `DELETE FROM oauth_clients c
+      WHERE c.created_at < now() - make_interval(hours => $1)
+        AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.client_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id AND (o.api_key_id IS NOT NULL OR o.expires_at > now()))`,
+    [UNUSED_CLIENT_HOURS],
+  );
+  return removed.rowCount ?? 0;
 }
 
 function checkRedirectUris(value: unknown): string[] {
@@ -91,13 +117,13 @@ function checkPublicClient(fields: Record<string, unknown>): void {
   }
 }
 
-/** The name people will see on the consent page and the keys page; without one, the redirect host says who it is. */
+/** The name people will see on the consent page and the keys page; without one, where the browser returns to says who it is. */
 function clientName(value: unknown, firstRedirectUri: string): string {
-  if (value === undefined) return `MCP client at ${new URL(firstRedirectUri).host}`;
+  if (value === undefined) return `MCP client at ${returnAddress(firstRedirectUri).address}`;
   if (typeof value !== 'string') throw metadataError('client_name must be a string');
   // Control characters (line breaks included) are dropped: the name is shown in one line, never as markup.
   const name = value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (!name) return `MCP client at ${new URL(firstRedirectUri).host}`;
+  if (!name) return `MCP client at ${returnAddress(firstRedirectUri).address}`;
   if (name.length > MAX_NAME_LENGTH) throw metadataError(`client_name must be at most ${MAX_NAME_LENGTH} characters`);
   return name;
 }

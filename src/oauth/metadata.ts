@@ -8,6 +8,7 @@ export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MC
 export const AUTHORIZE_PATH = '/oauth/authorize';
 export const TOKEN_PATH = '/oauth/token';
 export const REGISTER_PATH = '/oauth/register';
+export const REVOKE_PATH = '/oauth/revoke';
 /** The dashboard page where a signed-in user approves or denies (src/dashboard/web/consent.js). */
 export const CONSENT_PAGE = '/#/consent';
 
@@ -20,6 +21,7 @@ export interface OAuthUrls {
   authorize: string;
   token: string;
   register: string;
+  revoke: string;
 }
 
 export function oauthUrls(publicBaseUrl: string): OAuthUrls {
@@ -31,6 +33,7 @@ export function oauthUrls(publicBaseUrl: string): OAuthUrls {
     authorize: base + AUTHORIZE_PATH,
     token: base + TOKEN_PATH,
     register: base + REGISTER_PATH,
+    revoke: base + REVOKE_PATH,
   };
 }
 
@@ -49,6 +52,8 @@ export function authorizationServerMetadata(urls: OAuthUrls) {
     authorization_endpoint: urls.authorize,
     token_endpoint: urls.token,
     registration_endpoint: urls.register,
+    revocation_endpoint: urls.revoke,
+    revocation_endpoint_auth_methods_supported: ['none'],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

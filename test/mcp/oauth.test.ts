@@ -116,7 +116,7 @@ async function approveInDashboard(authorizationUrl: URL, key: string): Promise<U
   const params = Object.fromEntries(new URLSearchParams(consentPage.hash.slice(consentPage.hash.indexOf('?') + 1)));
   const shown = await h.server.request('GET', `/v1/oauth/consent?${new URLSearchParams(params)}`, { key });
   assert.equal(shown.status, 200, JSON.stringify(shown.body));
-  assert.equal(shown.body.data.redirectHost, '127.0.0.1:33418');
+  assert.equal(shown.body.data.returnTo, 'http://127.0.0.1:33418');
   const approved = await h.server.request('POST', '/v1/oauth/consent', { key, body: { ...params, approve: true } });
   assert.equal(approved.status, 200, JSON.stringify(approved.body));
   return new URL(approved.body.data.redirectTo);

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { authorizationParams, authorize, consent, grantFor, mcpStatus, newPkce, REDIRECT_URI, register, resourceOf } from './flow.ts';
+import { authorizationParams, authorize, consent, grantFor, mcpStatus, newPkce, REDIRECT_URI, register, registerFrom, resourceOf, token, TRUST_LOOPBACK_PROXY } from './flow.ts';
 
 let server: TestServer;
 let org: TestOrg;
 
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer(TRUST_LOOPBACK_PROXY);
   org = await server.createOrg();
 });
 after(() => server.close());
@@ -34,6 +34,8 @@ describe('discovery', () => {
     assert.equal(body.authorization_endpoint, `${base}/oauth/authorize`);
     assert.equal(body.token_endpoint, `${base}/oauth/token`);
     assert.equal(body.registration_endpoint, `${base}/oauth/register`);
+    assert.equal(body.revocation_endpoint, `${base}/oauth/revoke`);
+    assert.deepEqual(body.revocation_endpoint_auth_methods_supported, ['none']);
     assert.deepEqual(body.code_challenge_methods_supported, ['S256']);
     assert.deepEqual(body.token_endpoint_auth_methods_supported, ['none']);
     assert.deepEqual(body.grant_types_supported, ['authorization_code', 'refresh_token']);
@@ -57,7 +59,7 @@ describe('discovery', () => {
 
 describe('registration', () => {
   test('a public client is registered with its name and redirect URIs; no secret is issued', async () => {
-    const answer = await server.request('POST', '/oauth/register', { body: { client_name: 'Desk agent', redirect_uris: [REDIRECT_URI, 'https://agent.example/cb'] } });
+    const answer = await registerFrom(server, { client_name: 'Desk agent', redirect_uris: [REDIRECT_URI, 'https://agent.example/cb'] });
     assert.equal(answer.status, 201);
     assert.match(answer.body.client_id, /^crier-client-/);
     assert.equal(answer.body.client_name, 'Desk agent');
@@ -66,13 +68,26 @@ describe('registration', () => {
     assert.equal(answer.body.client_secret, undefined);
   });
 
-  test('a client without a name is named after its redirect host', async () => {
-    const answer = await server.request('POST', '/oauth/register', { body: { redirect_uris: ['https://agent.example/cb'] } });
-    assert.equal(answer.body.client_name, 'MCP client at agent.example');
+  test('a client without a name is named after the scheme and host its browser returns to', async () => {
+    const answer = await registerFrom(server, { redirect_uris: ['https://agent.example/cb'] });
+    assert.equal(answer.body.client_name, 'MCP client at https://agent.example');
+    const app = await registerFrom(server, { redirect_uris: ['cursor://anysphere.cursor-retrieval/oauth/callback'] });
+    assert.equal(app.body.client_name, 'MCP client at cursor://anysphere.cursor-retrieval');
+  });
+
+  test('a desktop client\'s private-use scheme (RFC 8252 §7.1) is registered as given', async () => {
+    const uris = ['cursor://anysphere.cursor-retrieval/oauth/user-crier/callback', 'vscode://vscode.github-authentication/did-authenticate?windowid=1'];
+    const answer = await registerFrom(server, { client_name: 'Desktop editor', redirect_uris: uris });
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.redirect_uris, uris);
   });
 
   const refused: [string, unknown, string, RegExp][] = [
-    ['a plain-http redirect URI to another host', { redirect_uris: ['http://agent.example/cb'] }, 'invalid_redirect_uri', /redirect_uris\[0\] must be an https URL/],
+    ['a plain-http redirect URI to another host', { redirect_uris: ['http://agent.example/cb'] }, 'invalid_redirect_uri', /redirect_uris\[0\] must not be plain http to another host/],
+    ['a javascript: redirect URI', { redirect_uris: [REDIRECT_URI, 'javascript:alert(document.domain)//'] }, 'invalid_redirect_uri', /redirect_uris\[1\] must not use the javascript: scheme/],
+    ['a data: redirect URI', { redirect_uris: ['data:text/html,<script>alert(1)</script>'] }, 'invalid_redirect_uri', /data: scheme/],
+    ['a file: redirect URI', { redirect_uris: ['file:///etc/passwd'] }, 'invalid_redirect_uri', /file: scheme/],
+    ['a redirect URI with a tab hiding its scheme', { redirect_uris: ['java\tscript:alert(1)'] }, 'invalid_redirect_uri', /control characters/],
     ['no redirect URI', { client_name: 'x' }, 'invalid_redirect_uri', /non-empty array/],
     ['a confidential client', { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata', /public clients only/],
     ['the client_credentials grant', { redirect_uris: [REDIRECT_URI], grant_types: ['client_credentials'] }, 'invalid_client_metadata', /grant_types/],
@@ -81,7 +96,7 @@ describe('registration', () => {
   ];
   for (const [what, body, error, description] of refused) {
     test(`${what}: 400 ${error}`, async () => {
-      const answer = await server.request('POST', '/oauth/register', { body });
+      const answer = await registerFrom(server, body);
       assert.deepEqual([answer.status, answer.body.error], [400, error]);
       assert.match(answer.body.error_description, description);
     });
@@ -152,8 +167,28 @@ describe('the consent endpoint (the dashboard\'s page)', () => {
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     const orgName = (await server.db.query('SELECT name FROM orgs WHERE id = $1', [org.orgId])).rows[0].name;
     assert.deepEqual(answer.body.data.client, { id: clientId, name: 'Agent Smith' });
-    assert.equal(answer.body.data.redirectHost, '127.0.0.1:33418');
+    assert.equal(answer.body.data.returnTo, 'http://127.0.0.1:33418');
+    assert.equal(answer.body.data.returnKind, 'loopback');
     assert.equal(answer.body.data.organization.name, orgName);
+  });
+
+  test('a private-use redirect URI: the page names its scheme and host, the code goes there, and only that exact URI is accepted', async () => {
+    const appUri = 'cursor://anysphere.cursor-retrieval/oauth/callback';
+    const { client_id: clientId } = await register(server, { client_name: 'Cursor', redirect_uris: [appUri] });
+    const pkce = newPkce();
+    const params = authorizationParams(clientId, pkce, server, { redirect_uri: appUri });
+    const shown = await server.request('GET', `/v1/oauth/consent?${new URLSearchParams(params)}`, { key: org.key });
+    assert.deepEqual([shown.body.data.returnTo, shown.body.data.returnKind], ['cursor://anysphere.cursor-retrieval', 'application']);
+    const back = await consent(server, org.key, params);
+    assert.equal(`${back.protocol}//${back.host}${back.pathname}`, appUri);
+    assert.equal(back.searchParams.get('state'), params.state);
+    const exchanged = await token(server, { grant_type: 'authorization_code', client_id: clientId, code: back.searchParams.get('code')!, redirect_uri: appUri, code_verifier: pkce.verifier });
+    assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+    for (const near of [`${appUri}/`, 'cursor://anysphere.cursor-retrieval:8080/oauth/callback', 'cursor://evil.example/oauth/callback']) {
+      const response = await authorize(server, authorizationParams(clientId, newPkce(), server, { redirect_uri: near }));
+      assert.equal(response.status, 400, near);
+      assert.equal(response.headers.get('location'), null, near);
+    }
   });
 
   test('approving: the redirect URI with a code, the state and the issuer', async () => {
@@ -226,5 +261,80 @@ describe('the access token\'s audience and scope', () => {
     const { client_id: clientId } = await register(server);
     const response = await authorize(server, authorizationParams(clientId, newPkce(), server, { resource: `${resourceOf(server)}/` }));
     assert.ok(response.headers.get('location')!.startsWith('/#/consent?'));
+  });
+});
+
+describe('cross-origin requests (browser-based MCP clients)', () => {
+  const ORIGIN = 'https://inspector.example';
+  const preflight = (path: string, method: string, headers: string) =>
+    fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': headers } });
+  const listed = (value: string | null) => (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+
+  const open: [string, string, string][] = [
+    ['/.well-known/oauth-protected-resource/mcp', 'GET', 'mcp-protocol-version'],
+    ['/.well-known/oauth-authorization-server', 'GET', 'mcp-protocol-version'],
+    ['/oauth/register', 'POST', 'content-type'],
+    ['/oauth/token', 'POST', 'content-type'],
+    ['/oauth/revoke', 'POST', 'content-type'],
+    ['/mcp', 'POST', 'authorization, content-type, mcp-protocol-version, mcp-session-id'],
+  ];
+  for (const [path, method, headers] of open) {
+    test(`a preflight of ${method} ${path} is allowed from any origin, with MCP's headers`, async () => {
+      const response = await preflight(path, method, headers);
+      assert.equal(response.status, 204);
+      assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
+      assert.ok(listed(response.headers.get('access-control-allow-methods')).includes(method.toLowerCase()));
+      const allowed = listed(response.headers.get('access-control-allow-headers'));
+      for (const header of ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']) assert.ok(allowed.includes(header), `${header} in ${allowed}`);
+      assert.equal(response.headers.get('access-control-allow-credentials'), null, 'no cookies are involved');
+    });
+  }
+
+  test('POST /mcp from another origin: the 401 and its WWW-Authenticate are readable by the page, as is mcp-session-id', async () => {
+    const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: '{}' });
+    await response.body?.cancel();
+    assert.equal(response.status, 401);
+    assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
+    const exposed = listed(response.headers.get('access-control-expose-headers'));
+    for (const header of ['www-authenticate', 'mcp-session-id']) assert.ok(exposed.includes(header), `${header} in ${exposed}`);
+  });
+
+  test('the whole flow but consent from a browser origin: discovery, registration, token, MCP and revocation answers all carry the origin', async () => {
+    const withOrigin = (init: RequestInit = {}) => ({ ...init, headers: { ...init.headers as Record<string, string>, origin: ORIGIN } });
+    const grant = await grantFor(server, org.key);
+    const answers = [
+      await fetch(`${server.url}/.well-known/oauth-authorization-server`, withOrigin()),
+      await fetch(`${server.url}/oauth/register`, withOrigin({ method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.200.0.1' }, body: JSON.stringify({ redirect_uris: [REDIRECT_URI] }) })),
+      await fetch(`${server.url}/oauth/token`, withOrigin({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', client_id: grant.clientId, refresh_token: grant.refreshToken }) })),
+      await fetch(`${server.url}/mcp`, withOrigin({ method: 'POST', headers: { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) })),
+      await fetch(`${server.url}/oauth/revoke`, withOrigin({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: grant.clientId, token: grant.accessToken }) })),
+    ];
+    for (const response of answers) {
+      await response.body?.cancel();
+      assert.ok(response.ok, `${response.url}: ${response.status}`);
+      assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN, response.url);
+    }
+  });
+
+  test('never on the authorization endpoint or the consent endpoint: no preflight is allowed, no answer is readable', async () => {
+    const { client_id: clientId } = await register(server);
+    const params = new URLSearchParams(authorizationParams(clientId, newPkce(), server));
+    for (const [path, method] of [[`/oauth/authorize?${params}`, 'GET'], [`/v1/oauth/consent?${params}`, 'GET'], ['/v1/oauth/consent', 'POST']] as const) {
+      const response = await preflight(path, method, 'authorization, content-type');
+      await response.body?.cancel();
+      assert.equal(response.headers.get('access-control-allow-origin'), null, `preflight ${method} ${path}`);
+      assert.equal(response.headers.get('access-control-allow-headers'), null, `preflight ${method} ${path}`);
+    }
+    const authorizeAnswer = await fetch(`${server.url}/oauth/authorize?${params}`, { headers: { origin: ORIGIN }, redirect: 'manual' });
+    assert.equal(authorizeAnswer.status, 302);
+    assert.equal(authorizeAnswer.headers.get('access-control-allow-origin'), null);
+    const consentAnswer = await fetch(`${server.url}/v1/oauth/consent?${params}`, { headers: { origin: ORIGIN, authorization: `Bearer ${org.key}` } });
+    assert.equal(consentAnswer.status, 200, 'the request itself is served (a same-origin page makes it)');
+    await consentAnswer.body?.cancel();
+    assert.equal(consentAnswer.headers.get('access-control-allow-origin'), null);
+    // The rest of /v1 keeps its cross-origin access.
+    const posts = await fetch(`${server.url}/v1/posts`, { headers: { origin: ORIGIN, authorization: `Bearer ${org.key}` } });
+    await posts.body?.cancel();
+    assert.equal(posts.headers.get('access-control-allow-origin'), ORIGIN);
   });
 });

@@ -20,8 +20,27 @@ export function newPkce(): Pkce {
 /** The MCP endpoint as Crier names it (PUBLIC_BASE_URL + /mcp): the `resource` of every request. */
 export const resourceOf = (server: TestServer) => `${server.config.publicBaseUrl}/mcp`;
 
+/**
+ * The test servers of the OAuth tests trust the loopback proxy (CRIER_TRUST_PROXY), so that each
+ * registration can come from an address of its own, as from clients on different machines:
+ * registration is limited per address (routes/oauth-register.ts), and only the test of that limit
+ * sends many from one address.
+ */
+export const TRUST_LOOPBACK_PROXY = { CRIER_TRUST_PROXY: 'loopback' };
+let addressCounter = 0;
+/** An address no other registration of this process came from. */
+export const newClientAddress = () => {
+  addressCounter += 1;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+};
+
+/** POST /oauth/register from `address` (a new one unless given): status, body, headers. */
+export async function registerFrom(server: TestServer, body: unknown, address = newClientAddress()) {
+  return server.request('POST', '/oauth/register', { body, headers: { 'x-forwarded-for': address } });
+}
+
 export async function register(server: TestServer, metadata: Record<string, unknown> = {}): Promise<{ client_id: string; client_name: string }> {
-  const answer = await server.request('POST', '/oauth/register', { body: { client_name: 'Test agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', ...metadata } });
+  const answer = await registerFrom(server, { client_name: 'Test agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', ...metadata });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return answer.body;
 }
@@ -56,6 +75,12 @@ export async function consent(server: TestServer, key: string, params: Record<st
 export async function token(server: TestServer, form: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
   return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+/** POST /oauth/revoke with a form; the status, the raw answer and its headers. */
+export async function revoke(server: TestServer, form: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }> {
+  const response = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return { status: response.status, text: await response.text(), headers: response.headers };
 }
 
 export interface Grant {

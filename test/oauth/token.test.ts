@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
-import { authorizationParams, consent, grantFor, mcpStatus, newPkce, REDIRECT_URI, register, resourceOf, token } from './flow.ts';
+import { authorizationParams, consent, grantFor, mcpStatus, newPkce, REDIRECT_URI, register, resourceOf, token, TRUST_LOOPBACK_PROXY } from './flow.ts';
 
 let server: TestServer;
 let org: TestOrg;
 
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer(TRUST_LOOPBACK_PROXY);
   org = await server.createOrg();
 });
 after(() => server.close());
@@ -167,6 +167,15 @@ describe('malformed token requests: RFC 6749 errors, never a 500', () => {
       assert.equal(typeof body.error_description, 'string');
     });
   }
+
+  test('a complete, valid exchange sent as JSON is refused as not a form; the same as a form then succeeds', async () => {
+    const { exchange } = await approvedCode();
+    const json = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(exchange) });
+    const refused = await json.json();
+    assert.deepEqual([json.status, refused.error], [400, 'invalid_request']);
+    assert.match(refused.error_description, /x-www-form-urlencoded/);
+    assert.equal((await token(server, exchange)).status, 200);
+  });
 
   test('an unknown refresh token of a registered client is invalid_grant', async () => {
     const { client_id: clientId } = await register(server);
