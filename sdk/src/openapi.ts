@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Create a post
-         * @description Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).
+         * @description Publishes now, or at `scheduledAt`, on every resolved account (`scheduledAt: "next-free-slot"` takes the next slot free on every account's queue: /v1/queues). Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).
          */
         post: operations["createPost"];
         delete?: never;
@@ -416,6 +416,72 @@ export interface paths {
          * @description Posts `content` as the account that published the post: a comment on it, or with `parent_comment_id` an answer to that comment. Comments by the account itself never trigger `comment.received`.
          */
         post: operations["createPostReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's posting queues */
+        get: operations["listQueues"];
+        put?: never;
+        /**
+         * Create a social account's posting queue
+         * @description Weekly time slots (day of the week and local time HH:MM) in an IANA time zone. A post created with `"scheduledAt": "next-free-slot"` takes the earliest slot that no live post of its accounts holds, within the 30-day scheduling window. One queue per account; a queue belongs to its account's tenant.
+         */
+        post: operations["createQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/queues/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a posting queue */
+        get: operations["getQueue"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a posting queue
+         * @description Posts already scheduled in its slots keep their time.
+         */
+        delete: operations["deleteQueue"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a queue's slots or time zone
+         * @description Posts already scheduled keep their time; the new slots apply to the posts created from now on.
+         */
+        patch: operations["updateQueue"];
+        trace?: never;
+    };
+    "/v1/queues/{id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a queue's next slots and the posts in them
+         * @description The next `count` slots from now, in time order, each with the posts of the account that stand at it (`postIds`, empty when free) and whether it lies within the 30-day scheduling window.
+         */
+        get: operations["listQueueSlots"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2237,11 +2303,7 @@ export interface operations {
                          */
                         url?: string;
                     };
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 with a time zone, seconds optional (2026-11-26T06:09Z, 2026-11-26T08:09:30+02:00); a past time publishes at once, at most 30 days ahead
-                     */
-                    scheduledAt?: string;
+                    scheduledAt?: string | "next-free-slot";
                     threads?: {
                         content?: string;
                         countries?: string[];
@@ -2380,6 +2442,11 @@ export interface operations {
                         }[];
                         /** @enum {boolean} */
                         dryRun: true;
+                        /**
+                         * Format: date-time
+                         * @description with `"scheduledAt": "next-free-slot"`: the slot a create would take now (nothing is taken)
+                         */
+                        scheduledAt?: string;
                         success: boolean;
                         warnings?: string[];
                     };
@@ -3181,6 +3248,397 @@ export interface operations {
             };
             /** @description Default Response */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listQueues: {
+        parameters: {
+            query?: {
+                /** @description items per page */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+                /** @description only the queue of this account */
+                social_account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description queues matching the filter, across pages */
+                        count: number;
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description in week order, Monday first */
+                            slots: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                /** @description a local time HH:MM, 00:00 to 23:59 */
+                                time: string;
+                            }[];
+                            socialAccountId: string;
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description each distinct, at most 100. A slot at a local time that a spring daylight-saving change skips is skipped that day; one that happens twice in autumn is the first of the two */
+                    slots: {
+                        /** @enum {string} */
+                        day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                        /** @description a local time HH:MM, 00:00 to 23:59 */
+                        time: string;
+                    }[];
+                    /** @description the account whose posts this queue schedules; an account has one queue at most */
+                    socialAccountId: string;
+                    /** @description an IANA time zone name, such as Europe/Paris or America/New_York; the slots are local times there, daylight saving included */
+                    timeZone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description in week order, Monday first */
+                            slots: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                /** @description a local time HH:MM, 00:00 to 23:59 */
+                                time: string;
+                            }[];
+                            socialAccountId: string;
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description in week order, Monday first */
+                            slots: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                /** @description a local time HH:MM, 00:00 to 23:59 */
+                                time: string;
+                            }[];
+                            socialAccountId: string;
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    deleteQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    updateQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of the two; the slots sent replace every slot. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description each distinct, at most 100. A slot at a local time that a spring daylight-saving change skips is skipped that day; one that happens twice in autumn is the first of the two */
+                    slots?: {
+                        /** @enum {string} */
+                        day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                        /** @description a local time HH:MM, 00:00 to 23:59 */
+                        time: string;
+                    }[];
+                    /** @description an IANA time zone name, such as Europe/Paris or America/New_York; the slots are local times there, daylight saving included */
+                    timeZone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            /** @description in week order, Monday first */
+                            slots: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                /** @description a local time HH:MM, 00:00 to 23:59 */
+                                time: string;
+                            }[];
+                            socialAccountId: string;
+                            timeZone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listQueueSlots: {
+        parameters: {
+            query?: {
+                /** @description how many upcoming slots */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                            /** @description the posts of this account that stand at this time (not cancelled, not published); empty: the slot is free */
+                            postIds: string[];
+                            /** @description the local time in the queue's zone */
+                            time: string;
+                            /** @description false: more than 30 days ahead, where "next-free-slot" does not schedule yet */
+                            withinSchedulingWindow: boolean;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

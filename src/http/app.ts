@@ -40,6 +40,7 @@ import { ReplyCache } from '../engagement/replies.ts';
 import { socialAccountImportsRoutes } from './routes/social-account-imports.ts';
 import { socialAccountMetricsRoutes } from './routes/social-account-metrics.ts';
 import { postsRoutes } from './routes/posts.ts';
+import { queuesRoutes } from './routes/queues.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
@@ -149,6 +150,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     installSubscriptionGate(v1, ctx.config.billingUrl);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
+    queuesRoutes(v1, ctx);
     const replies = new ReplyCache();
     postRepliesRoutes(v1, ctx, replies);
     postAnalyticsRoutes(v1, ctx);

@@ -47,7 +47,7 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   },
   {
     name: 'create_post', method: 'POST', path: '/v1/posts', hiddenQuery: ['dry_run'], readOnly: false,
-    description: `Create a post on the given accounts (ids or usernames): published now, at \`scheduledAt\` (ISO 8601 with a time zone), or kept as a draft (\`isDraft\`). Several \`containers\` make a thread. ${MEDIA_NOTE}`,
+    description: `Create a post on the given accounts (ids or usernames): published now, at \`scheduledAt\` (ISO 8601 with a time zone, or \`"next-free-slot"\`: the next free slot of the accounts' queues), or kept as a draft (\`isDraft\`). Several \`containers\` make a thread. ${MEDIA_NOTE}`,
   },
   { name: 'get_post', method: 'GET', path: '/v1/posts/{id}', readOnly: true, networkText: POST_TEXT, description: 'A post with the publishing state of each destination (status, the published URL, or the error).' },
   { name: 'list_posts', method: 'GET', path: '/v1/posts', readOnly: true, networkText: POST_TEXT, description: 'List posts, newest first; the filters combine.' },
@@ -65,6 +65,9 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
     name: 'list_events', method: 'GET', path: '/v1/events', readOnly: true, networkText: EVENT_TEXT,
     description: "The organization's events (post.published, post.error, comment.received…), oldest first, with the same id and data as their webhooks. Pass the answer's `next` as `after` to read only what happened since; `types` filters (comma-separated).",
   },
+  { name: 'list_queues', method: 'GET', path: '/v1/queues', readOnly: true, description: 'The accounts\' posting queues: weekly time slots in a time zone that `scheduledAt: "next-free-slot"` fills.' },
+  { name: 'create_queue', method: 'POST', path: '/v1/queues', readOnly: false, description: 'Give an account a posting queue: weekly slots (day and HH:MM local time) in an IANA time zone. A post with `scheduledAt: "next-free-slot"` then takes the next free one.' },
+  { name: 'preview_queue_slots', method: 'GET', path: '/v1/queues/{id}/slots', readOnly: true, description: "A queue's next slots (`count`) and the posts standing in them." },
 ];
 
 /** Where the networks' listings are served (capabilities.ts AccountListing): below an account, one GET each. */

@@ -6,7 +6,13 @@
 // targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
 // is always queued — there is no separate job that could fail to be queued after the post was
 // stored. Drafts are written with nothing due.
-import { type Db, type Tx, prepared } from '../db/pool.ts';
+//
+// `"scheduledAt": "next-free-slot"` (queues/next-slot.ts): a batch holding such a request opens its
+// transaction, takes each targeted account's slot lock (store.ts lockAccountSlots: a transaction-level
+// advisory lock, released by the commit that stores the posts), reads the accounts' queues and held
+// slots, and gives its requests their slots in arrival order, each taking the one the previous left.
+// Any other batch or process taking a slot of these accounts waits for the commit, then sees the posts.
+import { type Db, type Queryable, type Tx, prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import {
@@ -14,7 +20,11 @@ import {
 } from '../idempotency/keys.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
-import { checkTargets, type CreateRequest, type Parsed } from './validate.ts';
+import { checkTargets, SCHEDULE_HORIZON_MS, type CreateRequest, type Parsed } from './validate.ts';
+import { NETWORKS } from '../networks/ids.ts';
+import { networkFor } from '../networks/registry.ts';
+import { lockAccountSlots } from '../queues/store.ts';
+import { NEXT_FREE_SLOT, chooseSlot, readSlotBook, takeSlot, type AccountQuotas, type SlotRules } from '../queues/next-slot.ts';
 
 const ENDPOINT = 'POST /v1/posts';
 
@@ -53,22 +63,34 @@ export interface CreatedBody {
  * batches, 10 posts 3.8 ms alone). Again after the plan fixes of migration 014, on a quieter machine:
  * 1 slot 3,103–3,475/s, 2 slots 2,479, 3 slots 2,144.
  */
-export function createPostWriter(db: Db): { submit(submission: CreateSubmission): Promise<CreateOutcome> } {
+export function createPostWriter(db: Db, quotas: AccountQuotas = NETWORK_QUOTAS): { submit(submission: CreateSubmission): Promise<CreateOutcome> } {
   // Requests with a key in batches of their own: a batch of requests without one stays a single
   // statement, with no transaction to open, whatever else arrives.
-  const plain = groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
-  const keyed = groupCommit(db, writeCreates, { slots: 1, maxBatch: 100 });
+  const write = (session: BatchSession, submissions: CreateSubmission[]) => writeCreates(session, submissions, quotas);
+  const plain = groupCommit(db, write, { slots: 1, maxBatch: 100 });
+  const keyed = groupCommit(db, write, { slots: 1, maxBatch: 100 });
   return { submit: (submission) => (submission.key === undefined ? plain : keyed).submit(submission) };
 }
 
+/** The networks' own per-account quotas (their `limits.accountQuota`), which a queue slot respects. */
+const NETWORK_QUOTAS: AccountQuotas = Object.fromEntries(NETWORKS.flatMap((id) => {
+  const quota = networkFor(id).limits.accountQuota;
+  return quota ? [[id, quota]] : [];
+}));
+
+/** Whether the body asks for the next free queue slot (its schema has accepted the literal). */
+export function asksNextFreeSlot(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { scheduledAt?: unknown }).scheduledAt === NEXT_FREE_SLOT;
+}
+
 /**
- * One batch: an outcome or an error per submission. Without Idempotency-Keys the batch's one write is
- * a single statement (its own transaction); keys are held by a transaction until their responses are
- * stored with the posts.
+ * One batch: an outcome or an error per submission. Without Idempotency-Keys or queue slots the
+ * batch's one write is a single statement (its own transaction); keys are held, and slots locked, by a
+ * transaction until their responses are stored with the posts.
  */
-export async function writeCreates(session: BatchSession, submissions: CreateSubmission[]): Promise<Settled<CreateOutcome>[]> {
+export async function writeCreates(session: BatchSession, submissions: CreateSubmission[], quotas: AccountQuotas = NETWORK_QUOTAS): Promise<Settled<CreateOutcome>[]> {
   const tx = session.client;
-  if (submissions.some((s) => s.key !== undefined)) await session.begin();
+  if (submissions.some((s) => s.key !== undefined || asksNextFreeSlot(s.body))) await session.begin();
   const results: Settled<CreateOutcome>[] = new Array(submissions.length);
   const pending = new Map<number, { submission: CreateSubmission; keyed?: KeyedRequest }>();
   submissions.forEach((submission, i) => pending.set(i, { submission }));
@@ -93,6 +115,10 @@ export async function writeCreates(session: BatchSession, submissions: CreateSub
     if (problem) settle(index, { ok: false, error: problem });
     else ready.push({ index, orgId: submissions[index]!.orgId, request, accounts });
   });
+
+  const refused = await assignSlots(tx, ready.filter((post) => asksNextFreeSlot(submissions[post.index]!.body)), submissions, quotas);
+  for (const [index, error] of refused) settle(index, { ok: false, error });
+  if (refused.size) ready.splice(0, ready.length, ...ready.filter((post) => !refused.has(post.index)));
 
   const stored = ready.length ? await insertPosts(tx, ready) : [];
   const toStore: { request: KeyedRequest; response: StoredResponse }[] = [];
@@ -135,6 +161,49 @@ async function claimKeys(
     else if (claim.kind === 'stored') results[index] = { ok: true, value: { ...claim.response, replayed: true, dueAt: undefined } };
     pending.delete(index);
   });
+}
+
+/**
+ * Gives each post asking for "next-free-slot" its slot (its request's scheduledAt), in batch order,
+ * under the slot locks of all their accounts (taken in one statement, in id order); the posts that
+ * get none come back with the reason, by submission index.
+ */
+async function assignSlots(tx: Tx, posts: NewPost[], submissions: CreateSubmission[], quotas: AccountQuotas): Promise<Map<number, RequestError>> {
+  const refused = new Map<number, RequestError>();
+  if (posts.length === 0) return refused;
+  await lockAccountSlots(tx, posts.flatMap((post) => post.accounts.map((a) => a.id)));
+  for (const orgId of new Set(posts.map((post) => post.orgId))) {
+    const ofOrg = posts.filter((post) => post.orgId === orgId);
+    const earliest = new Date(Math.min(...ofOrg.map((post) => submissions[post.index]!.now.getTime())));
+    const book = await readSlotBook(tx, orgId, [...new Set(ofOrg.flatMap((post) => post.accounts.map((a) => a.id)))], slotRules(earliest, quotas));
+    for (const post of ofOrg) {
+      const containers = post.request.containers.length;
+      const choice = chooseSlot(book, post.accounts, containers, slotRules(submissions[post.index]!.now, quotas));
+      if (!choice.ok) {
+        refused.set(post.index, choice.error);
+        continue;
+      }
+      takeSlot(book, post.accounts, choice.at, containers);
+      post.request = { ...post.request, scheduledAt: choice.at };
+    }
+  }
+  return refused;
+}
+
+function slotRules(now: Date, quotas: AccountQuotas): SlotRules {
+  return { now, horizonMs: SCHEDULE_HORIZON_MS, quotas };
+}
+
+/**
+ * The dry run's "next-free-slot": the slot a create would take now, read without the lock and
+ * without taking it (a create arriving meanwhile may take it first); a RequestError when there is none.
+ */
+export async function previewNextFreeSlot(db: Queryable, orgId: number, request: CreateRequest, accounts: ResolvedAccount[], now: Date, quotas: AccountQuotas = NETWORK_QUOTAS): Promise<Date> {
+  const rules = slotRules(now, quotas);
+  const book = await readSlotBook(db, orgId, [...new Set(accounts.map((a) => a.id))], rules);
+  const choice = chooseSlot(book, accounts, request.containers.length, rules);
+  if (!choice.ok) throw choice.error;
+  return choice.at;
 }
 
 /** Rules 1-3, the platform rules and the static refusals (checkTargets) of the resolved accounts: the request's 400, or undefined. */

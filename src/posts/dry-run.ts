@@ -6,7 +6,8 @@
 // publishing side calls before calling the network, so a dry run says "ok: false", with publishing's
 // own words, where publishing would fail that destination (a text over X's or Bluesky's length, which
 // the spec leaves to publishing); then by the size of the media Crier holds and what the network says
-// of the account now.
+// of the account now. A request for "next-free-slot" is given the slot a create would take now,
+// without taking it (`scheduledAt` in the answer), or the create's refusal.
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/session.ts';
@@ -34,8 +35,13 @@ export interface DryRunBody {
   success: true;
   dryRun: true;
   warnings?: string[];
+  /** The slot "next-free-slot" resolves to now (a create arriving first may take it). */
+  scheduledAt?: string;
   destinations: DryRunDestination[];
 }
+
+/** Resolves "next-free-slot" for the resolved accounts as a create would, taking nothing; throws the create's RequestError. */
+export type SlotPreview = (request: CreateRequest, accounts: ResolvedAccount[]) => Promise<Date>;
 
 /** The `dry_run` query parameter: true, false, or a 400 naming the parameter. */
 export function parseDryRun(raw: unknown): boolean {
@@ -58,15 +64,19 @@ export interface KnownMedia {
 export async function dryRunCreate(
   parsed: Parsed, resolve: (entries: string[]) => Promise<ResolvedAccount[]>, known: (urls: string[]) => Promise<Map<string, KnownMedia>> = async () => new Map(),
   remote: RemotePreview = async () => ({ reasons: [] }),
+  /** Given when the body asks for "next-free-slot" (create.ts asksNextFreeSlot). */
+  nextFreeSlot?: SlotPreview,
 ): Promise<DryRunBody> {
   if (!parsed.ok) throw validationError(parsed.details);
   const accounts = await resolve(parsed.request.accounts);
   const problem: RequestError | undefined = accountProblem(parsed.request, accounts);
   if (problem) throw problem;
+  const slot = nextFreeSlot ? await nextFreeSlot(parsed.request, accounts) : undefined;
   const media = await known(parsed.request.containers.flatMap((c) => c.media.map((m) => m.url)));
   const destinations = await Promise.all(accounts.map((account) => destinationOf(parsed.request, account, media, remote)));
   const body: DryRunBody = { success: true, dryRun: true, destinations };
   if (parsed.request.warnings.length) body.warnings = parsed.request.warnings;
+  if (slot) body.scheduledAt = slot.toISOString();
   return body;
 }
 

@@ -34,6 +34,21 @@ export const ScheduledAtSchema = Type.String({
     + 'a past time publishes at once, at most 30 days ahead',
 });
 
+/**
+ * scheduledAt on create: a date-time, or "next-free-slot" (the next slot of the accounts' queues,
+ * queues/next-slot.ts). The literal is the Typefully convention (`publish_at: "next-free-slot"`), in
+ * the field every client already sends a time in, rather than a second field that could contradict it.
+ */
+export const CreateScheduledAtSchema = Type.Union([
+  ScheduledAtSchema,
+  // An enum rather than a const: a refused value reads 'must be one of "next-free-slot"'.
+  Type.Unsafe<'next-free-slot'>({
+    type: 'string',
+    enum: ['next-free-slot'],
+    description: 'the earliest slot free on every targeted account\'s queue (POST /v1/queues), within the 30-day window; each targeted account needs a queue',
+  }),
+]);
+
 const blockProperties: Record<string, TSchema> = {};
 for (const network of NETWORKS) blockProperties[network] = Type.Optional(networkFor(network).options.schema);
 
@@ -42,7 +57,7 @@ export const CreatePostBodySchema = Type.Object(
     accounts: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { minItems: 1, maxItems: MAX_ACCOUNTS }),
     content: Type.Optional(Type.String({ maxLength: MAX_CONTENT_LENGTH })),
     containers: Type.Optional(Type.Array(ContainerInputSchema, { minItems: 1, maxItems: MAX_CONTAINERS })),
-    scheduledAt: Type.Optional(ScheduledAtSchema),
+    scheduledAt: Type.Optional(CreateScheduledAtSchema),
     isDraft: Type.Optional(Type.Boolean()),
     processMedia: Type.Optional(Type.Boolean()),
     ...blockProperties,
@@ -150,6 +165,7 @@ export const DryRunResponseSchema = Type.Object({
   success: Type.Boolean(),
   dryRun: Type.Literal(true),
   warnings: Type.Optional(Type.Array(Type.String())),
+  scheduledAt: Type.Optional(Type.String({ format: 'date-time', description: 'with `"scheduledAt": "next-free-slot"`: the slot a create would take now (nothing is taken)' })),
   destinations: Type.Array(Type.Object({
     accountId: Type.String(),
     network: Type.String(),

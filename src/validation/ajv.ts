@@ -56,7 +56,12 @@ export function validateSchema(schema: TSchema, value: unknown, prefix = '', fet
 export function ajvErrorsToIssues(errors: readonly ErrorObject[], prefix = ''): FieldIssue[] {
   const seen = new Set<string>();
   const issues: FieldIssue[] = [];
-  for (const error of errors) {
+  // A failed anyOf reports every branch's errors, then its own: its first branch (the main form, a
+  // date-time before "next-free-slot") says what to fix; the schema's description names the others.
+  const anyOfs = errors.filter((e) => e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
+  const kept = errors.filter((e) => e.keyword !== 'anyOf'
+    && !anyOfs.some((path) => e.schemaPath.startsWith(path) && !e.schemaPath.startsWith(`${path}0/`)));
+  for (const error of kept) {
     const issue = toIssue(error, prefix);
     const id = `${issue.field}\u0000${issue.message}`;
     if (!seen.has(id)) {

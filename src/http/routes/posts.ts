@@ -2,7 +2,8 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../core/errors.ts';
-import { accountProblem, createPostWriter } from '../../posts/create.ts';
+import { accountProblem, asksNextFreeSlot, createPostWriter, previewNextFreeSlot } from '../../posts/create.ts';
+import { accountQuotas } from '../../publishing/admission.ts';
 import { dryRunCreate, networkPreview, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
@@ -44,14 +45,16 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
 
   // Concurrent creates share transactions (posts/create.ts).
-  const postWriter = createPostWriter(ctx.db);
+  // The quotas the engine admits by (CRIER_ACCOUNT_QUOTAS included): "next-free-slot" skips a slot they would refuse.
+  const quotas = accountQuotas(ctx.networks.all, ctx.config.publishing.accountQuotas);
+  const postWriter = createPostWriter(ctx.db, quotas);
   const accountResolver = createAccountResolver(ctx.db);
   const previewDeps = { db: ctx.db, box: ctx.box, networks: ctx.networks, userFetch: userFetchFor(ctx.config.allowLoopbackFetch) };
 
   app.post('/v1/posts', {
     schema: {
       summary: 'Create a post',
-      description: 'Publishes now, or at `scheduledAt`, on every resolved account. Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).',
+      description: 'Publishes now, or at `scheduledAt`, on every resolved account (`scheduledAt: "next-free-slot"` takes the next slot free on every account\'s queue: /v1/queues). Unknown keys are ignored and listed in `warnings`. With `?dry_run=true` nothing is stored and no Idempotency-Key is consumed: the request is judged as a create would judge it (the same 400), and each resolved account says whether its network could publish the post (`destinations[].ok`, `reasons`: what publishing would refuse before calling the network).',
       tags: ['posts'],
       querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean({ description: 'Validate only: store nothing, answer `dryRun: true` with `destinations`.' })) }),
       headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
@@ -67,7 +70,10 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const parsed = parseCreateBody(request.body, now, fetchPolicy);
       if (parseDryRun((request.query as Record<string, unknown>).dry_run)) {
         const { orgId } = request.owner;
-        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId, entries }), (urls) => knownMedia(orgId, urls), networkPreview(previewDeps, orgId));
+        const slot = asksNextFreeSlot(request.body)
+          ? (req: Parameters<typeof previewNextFreeSlot>[2], accounts: ResolvedAccount[]) => previewNextFreeSlot(ctx.db, orgId, req, accounts, now, quotas)
+          : undefined;
+        const body = await dryRunCreate(parsed, (entries) => accountResolver.submit({ orgId, entries }), (urls) => knownMedia(orgId, urls), networkPreview(previewDeps, orgId), slot);
         // Sent as written: the 200 schema is a union, and serializing by it would validate each branch.
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
       }
