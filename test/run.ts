@@ -82,6 +82,6 @@ async function printSlowest(report: string, count: number): Promise<void> {
   const files = lines.map((line) => JSON.parse(line) as { file: string; seconds: number; cpuSeconds: number }).sort((a, b) => b.seconds - a.seconds);
   if (!files.length) return;
   const cpu = files.reduce((sum, f) => sum + f.cpuSeconds, 0);
-  console.log(`\nthe ${Math.min(count, files.length)} slowest of ${files.length} test files (wall time, ${concurrency} files at a time; CPU of the test process itself, ${cpu.toFixed(0)} s for all files):`);
+  console.log(`\nthe ${Math.min(count, files.length)} slowest of ${files.length} test files (wall time, ${concurrency} files at a time; CPU of each file's processes but PostgreSQL's, ${cpu.toFixed(0)} s for all files):`);
   for (const { file, seconds, cpuSeconds } of files.slice(0, count)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${cpuSeconds.toFixed(1).padStart(5)} s CPU  ${path.relative(root, file)}`);
 }

@@ -14,7 +14,7 @@ import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'un
 import { mediaTools } from '../../src/media/tools.ts';
 import { startTestServer, type TestOrg, type TestServer } from './harness.ts';
 import { selfSignedCertificate } from './https-server.ts';
-import { startPublishingStack, type PublishingStack } from './publishing.ts';
+import { startPublishingStack, type PublishingStack, type StackOptions } from './publishing.ts';
 
 export const tools = mediaTools();
 
@@ -104,7 +104,7 @@ export async function startMediaServer(extra: Record<string, string> = {}): Prom
 }
 
 /** API + worker + X and Bluesky emulators (test/helpers/publishing.ts), behind the front. */
-export async function startMediaPublishing(extra: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<MediaHarness & { stack: PublishingStack }> {
+export async function startMediaPublishing(extra: Record<string, string> = {}, options: StackOptions = {}): Promise<MediaHarness & { stack: PublishingStack }> {
   const { front, dataDir, env } = await mediaEnv(extra);
   const stack = await startPublishingStack(env, options);
   return { ...(await harnessFor(front, dataDir, stack.server, () => stack.close())), stack };

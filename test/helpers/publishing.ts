@@ -2,7 +2,7 @@
 // Bluesky emulators as the networks, and a local HTTPS server for media URLs.
 import { randomBytes } from 'node:crypto';
 import { startBlueskyEmulator, type BlueskyEmulator } from '../../emulators/bluesky/server.ts';
-import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
+import { startXEmulator, type XEmulator, type XEmulatorOptions } from '../../emulators/x/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { NetworkAdapter, NetworkLimits } from '../../src/networks/contract.ts';
 import type { NetworkId } from '../../src/core/network-id.ts';
@@ -39,8 +39,14 @@ export const allTerminal = (post: any) => post.socialAccounts.every((a: any) => 
 /** A valid 1x1 PNG. */
 export const PNG_1X1 = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5f0000000049454e44ae426082', 'hex');
 
-export async function startPublishingStack(extraEnv: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<PublishingStack> {
-  const x = await startXEmulator();
+export interface StackOptions {
+  worker?: boolean;
+  /** The X emulator's settings (a test of renditions, not of X's processing, makes it instant). */
+  x?: XEmulatorOptions;
+}
+
+export async function startPublishingStack(extraEnv: Record<string, string> = {}, options: StackOptions = {}): Promise<PublishingStack> {
+  const x = await startXEmulator(options.x);
   const bsky = await startBlueskyEmulator({ rateLimits: false });
   const media = await startHttpsServer();
   media.route('/cat.png', (_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(PNG_1X1); });
