@@ -108,6 +108,14 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   acceptEmptyJsonOnDelete(app);
   installInputScan(app);
   installBodyDrain(app);
+  // Stopping (SIGTERM, a test's close): Node's server.close() ends only the connections idle at that
+  // moment; a keep-alive connection whose request was still in flight would then hold close() for the
+  // keep-alive timeout (72 s). Until the server has closed, connections are ended as they fall idle.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
   const metrics = await installMetrics(app, ctx.config.metricsToken);
 
   // Browsers may call the API (/v1, with its key), the signed upload URL and MCP's OAuth and /mcp
