@@ -46,11 +46,14 @@ export function startImportRunner(deps: AccountCallDeps & { logger: Logger }, op
 
 /** Until a queued job (now) or a running one whose lease lapses; undefined when there is none. */
 async function msUntilNextJob(db: Db): Promise<number | undefined> {
+  // Not GREATEST(0, …) in SQL: it ignores a NULL, so "no job" came back as "due now" and an idle
+  // worker looked every 25 ms (as the inbound processor once did: inbound/queue.ts).
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT GREATEST(0, EXTRACT(EPOCH FROM min(CASE WHEN status = 'queued' THEN now() ELSE lease_until END) - now()) * 1000)::float8 AS ms
+    `SELECT (EXTRACT(EPOCH FROM min(CASE WHEN status = 'queued' THEN now() ELSE lease_until END) - now()) * 1000)::float8 AS ms
        FROM imports WHERE status IN ('queued', 'running')`,
   );
-  return rows[0]?.ms ?? undefined;
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? undefined : Math.max(0, ms);
 }
 
 /** The oldest runnable job, now held by this run (a fresh `runner` fences out a worker that lost it). */
