@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { freePort } from '../src/db/embedded.ts';
 import { createPool, type Db } from '../src/db/pool.ts';
 import { measure, type Measurement } from './load.ts';
-import { spawnNode, waitForHttp } from './proc.ts';
+import { backendCpu, backendCpuUsed, spawnNode, waitForHttp } from './proc.ts';
 import { percentile } from './stats.ts';
 
 export interface HttpLoadShape {
@@ -48,6 +48,11 @@ export interface RawInsertCeiling {
   p50_ms: number;
   p99_ms: number;
   transactions: number;
+  /** CPU seconds this process (the loops' client) used over the measured run. */
+  clientCpuSeconds: number;
+  /** CPU seconds the pool's PostgreSQL backends used over the measured run; null where /proc cannot show them. */
+  databaseCpuSeconds: number | null;
+  elapsedSec: number;
 }
 
 const SCRATCH_TABLE = 'bench_raw_insert';
@@ -63,7 +68,11 @@ export async function measureRawInserts(
   databaseUrl: string,
   options: { poolSize: number; loops: number; durationSec: number; warmupSec: number; orgId: number },
 ): Promise<RawInsertCeiling> {
-  const pool = createPool(databaseUrl, options.poolSize);
+  // Its own application_name, so that its backends' CPU can be read from /proc.
+  const url = new URL(databaseUrl);
+  const appName = `crier-bench-raw-insert-${process.pid}`;
+  url.searchParams.set('application_name', appName);
+  const pool = createPool(url.toString(), options.poolSize);
   try {
     await pool.query(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
     // Shaped like a small posts row: identity key, org id, text, default timestamp.
@@ -73,9 +82,16 @@ export async function measureRawInserts(
       content text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now())`);
     if (options.warmupSec > 0) await insertLoops(pool, options.loops, options.warmupSec, options.orgId);
+    const backendsBefore = await backendCpu(pool, [appName]);
+    const cpuBefore = process.cpuUsage();
     const { latencies, elapsedSec } = await insertLoops(pool, options.loops, options.durationSec, options.orgId);
+    const client = process.cpuUsage(cpuBefore);
+    const databaseCpuSeconds = backendCpuUsed(backendsBefore, await backendCpu(pool, [appName]));
     const sorted = Float64Array.from(latencies).sort();
-    return { tps: latencies.length / elapsedSec, p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99), transactions: latencies.length };
+    return {
+      tps: latencies.length / elapsedSec, p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99), transactions: latencies.length,
+      clientCpuSeconds: (client.user + client.system) / 1e6, databaseCpuSeconds, elapsedSec,
+    };
   } finally {
     await pool.query(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`).catch(() => {});
     await pool.end();

@@ -2,7 +2,9 @@
 // so that their memory can be read from /proc and is not mixed with autocannon's own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../src/db/pool.ts';
 
 export interface Child {
   pid: number;
@@ -103,4 +105,30 @@ export async function machineBusyShare(ms = 1000): Promise<number> {
   const after = await sample();
   const total = after.total - before.total;
   return total > 0 ? 1 - (after.idle - before.idle) / total : 0;
+}
+
+/** The 1, 5 and 15 minute load averages from /proc/loadavg, as `uptime` prints them: how busy the shared machine was. */
+export function loadAverage(): string {
+  return os.loadavg().map((n) => n.toFixed(2)).join(' / ');
+}
+
+/**
+ * CPU seconds used so far by each PostgreSQL backend whose application_name is one of `appNames`
+ * (read from /proc: PostgreSQL on this machine). Null when none could be read: PostgreSQL on another
+ * machine (BENCH_DATABASE_URL), or its backends run as a user whose /proc entries are hidden.
+ */
+export async function backendCpu(db: Pick<Db, 'query'>, appNames: string[]): Promise<Map<number, number> | null> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1::text[])', [appNames]);
+  const out = new Map<number, number>();
+  // One that is unreadable here has just closed.
+  await Promise.all(rows.map(({ pid }) => cpuSeconds(pid).then((seconds) => out.set(pid, seconds), () => {})));
+  return rows.length > 0 && out.size === 0 ? null : out;
+}
+
+/** CPU seconds the backends in `after` used since `before` (a backend opened in between counts from zero). */
+export function backendCpuUsed(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
 }

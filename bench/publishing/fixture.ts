@@ -7,7 +7,7 @@ import { upsertSocialAccount } from '../../src/accounts/social-accounts.ts';
 import { encodeId } from '../../src/core/ids.ts';
 import { createOrg } from '../../src/orgs/orgs.ts';
 import type { SecretBox } from '../../src/security/crypto.ts';
-import type { XEmulator } from '../../emulators/x/server.ts';
+import type { AddUserInput, XUser } from '../../emulators/x/server.ts';
 
 export interface XBenchAccount {
   rawId: number;
@@ -25,7 +25,7 @@ export interface PublishFixture {
 }
 
 /** The org (through Crier's own code, so its API key works) and `count` X accounts. */
-export async function createXFixture(db: Db, box: SecretBox, x: XEmulator, count: number): Promise<PublishFixture> {
+export async function createXFixture(db: Db, box: SecretBox, x: { addUser(input: AddUserInput): Pick<XUser, 'id'> }, count: number): Promise<PublishFixture> {
   const org = await createOrg(db, 'bench-publishing');
   const accounts: XBenchAccount[] = [];
   for (let i = 0; i < count; i++) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/db/embedded.ts';
 import type { Db } from '../../src/db/pool.ts';
-import { cpuSeconds, peakRssMb, resetPeakRss, spawnNode, waitForHttp, type Child } from '../proc.ts';
+import { backendCpu, backendCpuUsed, cpuSeconds, peakRssMb, resetPeakRss, spawnNode, waitForHttp, type Child } from '../proc.ts';
 
 export interface CrierProcess extends Child {
   label: string;
@@ -21,6 +21,8 @@ export interface Usage {
   processes: { label: string; peakRssMb: number; cpuPct: number }[];
   /** PostgreSQL backends serving these processes, % of one core; null when PostgreSQL is not on this machine. */
   dbCpuPct: number | null;
+  /** Seconds from `mark()` to `sample()`: what the percentages are of. */
+  elapsedSec: number;
 }
 
 export interface ProcessSet {
@@ -47,6 +49,8 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Distinguishes the application names of successive sets. */
   tag: string;
+  /** Settings of worker `index` (from 1) on top of `env`, e.g. the network emulator it publishes to. */
+  workerEnv?: (index: number) => NodeJS.ProcessEnv;
 }
 
 export async function startProcesses(options: StartOptions): Promise<ProcessSet> {
@@ -81,15 +85,12 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
       const elapsedSec = (performance.now() - markedAt) / 1000;
       const cpu = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
       const backends = await backendCpu(options.db, appNames);
-      let dbCpuPct: number | null = null;
-      if (backends && backendsBefore) {
-        let used = 0;
-        for (const [pid, seconds] of backends) used += seconds - (backendsBefore.get(pid) ?? 0);
-        dbCpuPct = (used / elapsedSec) * 100;
-      }
+      const used = backendCpuUsed(backendsBefore, backends);
+      const dbCpuPct = used === null ? null : (used / elapsedSec) * 100;
       const rss = await Promise.all(processes.map((c) => peakRssMb(c.pid)));
       return {
         dbCpuPct,
+        elapsedSec,
         processes: processes.map((c, i) => ({ label: c.label, peakRssMb: rss[i]!, cpuPct: ((cpu[i]! - (cpuBefore[i] ?? 0)) / elapsedSec) * 100 })),
       };
     },
@@ -119,7 +120,7 @@ async function startApi(options: StartOptions, i: number): Promise<CrierProcess>
 async function startWorker(options: StartOptions, i: number): Promise<CrierProcess> {
   const { appName, databaseUrl } = named(options, 'worker', i);
   const label = `worker${i}`;
-  const child = spawnNode(label, path.join(options.repoRoot, 'bin', 'crier.js'), ['worker'], { ...options.env, DATABASE_URL: databaseUrl }, options.repoRoot);
+  const child = spawnNode(label, path.join(options.repoRoot, 'bin', 'crier.js'), ['worker'], { ...options.env, ...options.workerEnv?.(i), DATABASE_URL: databaseUrl }, options.repoRoot);
   try {
     await waitUntilClaiming(options.db, child.pid);
   } catch (error) {
@@ -128,17 +129,6 @@ async function startWorker(options: StartOptions, i: number): Promise<CrierProce
   }
   options.log(`${label} pid ${child.pid} is claiming due targets`);
   return { ...child, label, appName };
-}
-
-/** CPU seconds of each PostgreSQL backend serving these application names; null when unreadable. */
-async function backendCpu(db: Db, appNames: string[]): Promise<Map<number, number> | null> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1::text[])', [appNames]);
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    // Unreadable: a backend that just closed, or PostgreSQL on another machine (BENCH_DATABASE_URL).
-    await cpuSeconds(pid).then((seconds) => out.set(pid, seconds), () => {});
-  }
-  return rows.length > 0 && out.size === 0 ? null : out;
 }
 
 /**

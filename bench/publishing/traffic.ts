@@ -1,7 +1,7 @@
 // The bench's traffic and its checks: creating posts through Crier's API, waiting until their targets
 // are done, and checking every one against the emulator — one tweet per target, one attempt each.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { XTweet } from '../../emulators/x/server.ts';
+import type { XEmulator, XTweet } from '../../emulators/x/server.ts';
 import { decodeId } from '../../src/core/ids.ts';
 import type { Env } from './run.ts';
 
@@ -73,7 +73,7 @@ function rawPostId(publicId: string): number {
  * figures take their times from the tweets' own creation times, not from this poll. Throws when
  * nothing moves for STALL_MS (a stuck queue, a dead worker).
  */
-export async function waitForTargets(env: Env, name: string, postIds: number[], log: (line: string) => void): Promise<void> {
+export async function waitForTargets(env: Pick<Env, 'db'>, name: string, postIds: number[], log: (line: string) => void): Promise<void> {
   let lastDone = -1;
   let lastProgressAt = Date.now();
   let lastLogAt = Date.now();
@@ -108,7 +108,7 @@ export async function waitForTargets(env: Env, name: string, postIds: number[], 
  * Anything else is recorded in `problems`. Returns the tweets and the attempts' durations.
  */
 export async function verifyPublished(
-  env: Env, name: string, postIds: number[], tag: string, problems: string[], log: (line: string) => void,
+  env: Pick<Env, 'db'> & { x: Pick<XEmulator, 'tweets'> }, name: string, postIds: number[], tag: string, problems: string[], log: (line: string) => void,
 ): Promise<{ tweets: XTweet[]; attemptMs: Float64Array }> {
   const { rows: targets } = await env.db.query<{ id: number; status: string; platform_post_id: string | null; attempt_count: number; attempts: number; error: string | null }>(
     `SELECT t.id, t.status, t.platform_post_id, t.attempt_count, t.error,
