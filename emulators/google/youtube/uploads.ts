@@ -133,7 +133,7 @@ async function putChunk(world: GoogleWorld, state: YoutubeState, req: FastifyReq
   if (!taken) return { status: 400, body: youtubeError(400, 'badRequest', 'The chunk was shorter than its Content-Range.', 'global').body };
   if (session.received === session.total) state.completeSession(session);
   // The chunk is taken (and the video made, for the last one) before the answer is held.
-  if (session.holdAfterChunk?.index === session.chunks.length - 1) await sleep(session.holdAfterChunk.ms);
+  if (session.holdAfterChunk?.index === session.chunks.length - 1) await holdAnswer(req, session.holdAfterChunk.ms);
   return statusOf(session, state, caller.channel.title, 201);
 }
 
@@ -287,3 +287,17 @@ async function drain(body: Readable | undefined): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits `ms` before answering, or until the client is gone (its connection closed): nobody is left to answer. */
+function holdAnswer(req: FastifyRequest, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = req.raw.socket;
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    socket.once('close', done);
+  });
+}
