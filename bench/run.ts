@@ -1,5 +1,6 @@
-// `npm run bench` (about 3 minutes, most of it seeding 1,000,000 posts) / `npm run bench -- --smoke`
-// (about 50 s, for CI).
+// `npm run bench` (most of it seeding four shapes of 1,000,000 posts for the list figures, and 30 list
+// figures; BENCH_LIST_POSTS and BENCH_LIST_SECONDS make it shorter) / `npm run bench -- --smoke` (about
+// 60 s, for CI: 5,000 posts per shape, 1 s per list figure).
 //
 // Measures the Crier API, started as a child process exactly as deployed (`crier api`), against
 // ceilings measured in the same run on the same machine: bare Fastify for HTTP, and raw single-row
@@ -24,10 +25,9 @@ import { freePort } from '../src/db/embedded.ts';
 import { createSecretBox } from '../src/security/crypto.ts';
 import { measureBareFastify, measureRawInserts } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
-import { cpuSeconds, machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
-import { createFixture, seedPosts, type Fixture, type SeededHistory } from './seed.ts';
-import { decodeId } from '../src/core/ids.ts';
-import { postWhere, type PostFilter } from '../src/posts/totals.ts';
+import { machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
+import { createFixture } from './seed.ts';
+import { countStar, databaseCpuSeconds, listFigures, loadAverage, seedListShapes, type ListShape } from './lists.ts';
 import { round } from './stats.ts';
 
 const started = performance.now();
@@ -36,8 +36,15 @@ const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', defau
 const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 const wanted = (part: 'creates' | 'lists') => !only || only.has(part);
 const profile = flags.smoke
-  ? { name: 'smoke', durationSec: 3, warmupSec: 1, seedPosts: 20_000 }
-  : { name: 'full', durationSec: 10, warmupSec: 2, seedPosts: 1_000_000 };
+  ? { name: 'smoke', durationSec: 3, warmupSec: 1, listPosts: 5_000, listDurationSec: 1, listWarmupSec: 0 }
+  : { name: 'full', durationSec: 10, warmupSec: 2, listPosts: 1_000_000, listDurationSec: 10, listWarmupSec: 2 };
+/**
+ * The list figures' posts per shape (four shapes, bench/lists.ts) and seconds per figure, which
+ * BENCH_LIST_POSTS and BENCH_LIST_SECONDS override: seeding 4,000,000 posts on a small machine takes
+ * a while, and 30 figures of 10 s take five minutes.
+ */
+const listPosts = positiveEnv('BENCH_LIST_POSTS') ?? profile.listPosts;
+const listDurationSec = positiveEnv('BENCH_LIST_SECONDS') ?? profile.listDurationSec;
 /** One concurrency for every HTTP figure and ceiling, and for the raw insert loops, so they compare. */
 const CONNECTIONS = 20;
 /** The API's pool size, parsed the way Crier parses it (same default), and passed on to the API. */
@@ -69,8 +76,10 @@ interface Figure {
 
 const figures: Figure[] = [];
 const problems: string[] = [];
-/** CPU ms per request of each list figure: the API process, and the database's backends. */
+/** CPU µs per request of each list figure: the API process, and the database's backends. */
 const cpuPerRequest = new Map<string, { api: number; db: number }>();
+/** The machine's load averages when the list figures started and ended (it is shared). */
+const listLoad: string[] = [];
 /** Each list figure's total beside count(*) of the same filter, checked before it was loaded. */
 const totalChecks: { figure: string; total: number | null; count: number }[] = [];
 
@@ -155,8 +164,8 @@ async function main(): Promise<void> {
 
   // ---- the Crier API --------------------------------------------------------------------------
   const seedStart = performance.now();
-  const history = wanted('lists') ? await seedPosts(db, fixture, profile.seedPosts) : undefined;
-  if (history) log(`seeded ${history.posts} posts, ${history.targets} targets in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  const shapes = wanted('lists') ? await seedListShapes(db, listPosts, log) : [];
+  if (shapes.length) log(`seeded ${shapes.length} list shapes of ${listPosts} posts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   const port = await freePort();
   const api = spawnNode('crier', path.join(repoRoot, 'bin', 'crier.js'), ['api'], {
@@ -179,15 +188,21 @@ async function main(): Promise<void> {
   const base = { url: apiUrl, connections: CONNECTIONS, durationSec: profile.durationSec, headers: auth };
 
   // Lists first, so they read exactly the seeded history, not the posts the create figures add.
-  for (const [name, query] of history ? listFigures(fixture, history) : []) {
-    const listPath = `/v1/posts?${new URLSearchParams(query)}`;
-    await checkTotal(name, apiUrl + listPath, auth, db, fixture, query);
-    const spec: LoadSpec = { ...base, method: 'GET', path: listPath };
-    const m = await measure(api.pid, spec, profile.warmupSec, () => databaseCpuSeconds(db));
-    await checkResponses(name, m, spec);
-    emit(name, m, bareGetCeiling);
-    cpuPerRequest.set(name, { api: (m.serverCpuPct / 100) * profile.durationSec / m.responses * 1000, db: (m.otherCpuSeconds ?? Number.NaN) / m.responses * 1000 });
+  if (shapes.length) listLoad.push(loadAverage());
+  for (const shape of shapes) {
+    const headers = { authorization: `Bearer ${shape.apiKey}` };
+    for (const [name, query] of listFigures(shape)) {
+      const listPath = `/v1/posts?${new URLSearchParams(query)}`;
+      await checkTotal(name, apiUrl + listPath, headers, db, shape, query);
+      const spec: LoadSpec = { ...base, headers, durationSec: listDurationSec, method: 'GET', path: listPath };
+      const m = await measure(api.pid, spec, profile.listWarmupSec, () => databaseCpuSeconds(db));
+      await checkResponses(name, m, spec);
+      emit(name, m, bareGetCeiling);
+      const perRequestUs = (cpuSeconds: number) => cpuSeconds / m.responses * 1e6;
+      cpuPerRequest.set(name, { api: perRequestUs((m.serverCpuPct / 100) * listDurationSec), db: perRequestUs(m.otherCpuSeconds ?? Number.NaN) });
+    }
   }
+  if (shapes.length) listLoad.push(loadAverage());
 
   if (!wanted('creates')) return;
   const postsBefore = await countPosts(db, fixture.orgId);
@@ -216,55 +231,27 @@ async function main(): Promise<void> {
   if (jobs !== 2 * posts) problems.push(`expected ${2 * posts} due targets for ${posts} created posts, found ${jobs}`);
 }
 
-/** One figure per filter of GET /v1/posts, each cutting the seeded history differently. */
-function listFigures(fixture: Fixture, history: SeededHistory): [string, Record<string, string>][] {
-  const day = 86_400_000;
-  const at = (ms: number) => new Date(ms).toISOString();
-  const mid = history.midpoint.getTime();
-  return [
-    ['posts.list.limit50', { limit: '50' }],
-    ['posts.list.by_account', { social_account_id: fixture.x.id, limit: '20' }],
-    ['posts.list.by_tenant', { tenant_id: fixture.tenantId, limit: '20' }],
-    ['posts.list.created_range', { created_after: at(mid - 10 * day + 1234), created_before: at(mid + 20 * day - 5678), limit: '20' }],
-    // What is coming up: the next three days (posts scheduled in the seed are created up to 3 days before).
-    ['posts.list.scheduled_range', { scheduled_after: at(Date.now() - 5678), scheduled_before: at(Date.now() + 3 * day + 1234), limit: '20' }],
-    ['posts.list.by_tenant_since', { tenant_id: fixture.tenantId, created_after: at(mid), limit: '20' }],
-  ];
-}
-
 /**
  * The list's `pagination.total` must be exactly count(*) of the posts the filter selects, counted
  * here with the list's own WHERE clause: the counters are worth nothing if they are not exact.
  */
-async function checkTotal(name: string, url: string, headers: Record<string, string>, db: pg.Pool, fixture: Fixture, query: Record<string, string>): Promise<void> {
+async function checkTotal(name: string, url: string, headers: Record<string, string>, db: pg.Pool, shape: ListShape, query: Record<string, string>): Promise<void> {
   const response = await fetch(url, { headers });
   const page = (await response.json()) as { pagination?: { total: number; count: number } };
-  const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
-  const filter: PostFilter = {
-    orgId: fixture.orgId,
-    accountId: query.social_account_id === undefined ? undefined : decodeId(query.social_account_id),
-    tenantId: query.tenant_id,
-    created: { after: date(query.created_after), before: date(query.created_before) },
-    scheduled: { after: date(query.scheduled_after), before: date(query.scheduled_before) },
-  };
-  const params: unknown[] = [fixture.orgId];
-  const where = postWhere(filter, params);
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM posts p WHERE ${where}`, params);
-  const exact = rows[0]!.n;
+  const exact = await countStar(db, shape, query);
   const total = page.pagination?.total;
   log(`${name}: HTTP ${response.status}, total ${total} (count(*) ${exact}), page ${page.pagination?.count}`);
   if (response.status !== 200 || total !== exact) problems.push(`${name}: HTTP ${response.status}, total ${total} where count(*) is ${exact}`);
   totalChecks.push({ figure: name, total: total ?? null, count: exact });
 }
 
-/**
- * CPU seconds used so far by the PostgreSQL backends of the bench database (the API's connections),
- * read from /proc: what a figure costs the database per request, however busy the machine is.
- */
-async function databaseCpuSeconds(db: pg.Pool): Promise<number> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-  const seconds = await Promise.all(rows.map(({ pid }) => cpuSeconds(pid).catch(() => 0)));
-  return seconds.reduce((a, b) => a + b, 0);
+/** A positive number from the environment, or undefined when unset. */
+function positiveEnv(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}`);
+  return value;
 }
 
 async function countPosts(db: pg.Pool, orgId: number): Promise<number> {
@@ -298,10 +285,13 @@ function printTable(): void {
     const cpu = cpuPerRequest.get(f.figure);
     return `- ${f.figure}: p99 ${f.p99_ms.toFixed(2)} ms (goal < ${GOAL_LIST_P99_MS} ms) at ${f.rps.toFixed(0)} req/s, `
       + `${((f.ratio ?? 0) * 100).toFixed(1)}% of the bare route's ${f.ceiling_value?.toFixed(0)} req/s; `
-      + `CPU per request: API ${cpu?.api.toFixed(3)} ms + PostgreSQL ${cpu?.db.toFixed(3)} ms; `
+      + `CPU per request: API ${cpu?.api.toFixed(0)} µs + PostgreSQL ${cpu?.db.toFixed(0)} µs; `
       + `total ${check?.total} ${exact ? '=' : '≠'} count(*) ${check?.count}: ${f.p99_ms < GOAL_LIST_P99_MS && exact ? 'PASS' : 'MISS'}`;
   });
-  if (goals.length) lines.push('', `List goals (${profile.seedPosts.toLocaleString('en-US')} posts, ${CONNECTIONS} connections):`, ...goals);
+  if (goals.length) {
+    lines.push('', `List goals (${listPosts.toLocaleString('en-US')} posts per shape, ${CONNECTIONS} connections, ${listDurationSec} s per figure; `
+      + `load average ${listLoad.join(' at the start, ')} at the end):`, ...goals);
+  }
   process.stdout.write(lines.join('\n') + '\n');
 }
 

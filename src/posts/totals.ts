@@ -1,8 +1,9 @@
 // The exact number of posts matching a GET /v1/posts filter, read from the counters that migration
-// 012_post_counts.sql keeps (per org, scope, and day and five-minute slice of creation or scheduled
-// time) instead of counting every matching post: post_counts_total() adds whole days, then whole
-// slices at each end, then the posts of its two boundary slices counted row by row. Evaluated in the
-// list's own statement, so in its snapshot: the total is exactly what count(*) would say.
+// 012_post_counts.sql keeps (per org, scope, and day, hour, minute and second of creation or scheduled
+// time, migration 029) instead of counting every matching post: post_counts_total() adds whole days,
+// then the whole hours, minutes and seconds at each end, then the posts of its two boundary seconds
+// counted row by row. Evaluated in the list's own statement, so in its snapshot: the total is exactly
+// what count(*) would say.
 import { prepared, type Queryable } from '../db/pool.ts';
 
 export interface TimeRange {
@@ -59,11 +60,13 @@ function isEmpty(range: TimeRange): boolean {
 
 /**
  * The WHERE clause of a filter over `posts p` (the page's, and the count's when no counter serves), in
- * a statement whose $1 is the org id; its other values are appended to `params`.
+ * a statement whose $1 is the org id; its other values are appended to `params`. `bound` writes the
+ * SQL of a time bound's parameter (the page hides it from the planner: list.ts's timeBound).
  */
-export function postWhere(filter: PostFilter, params: unknown[]): string {
+export function postWhere(filter: PostFilter, params: unknown[], bound: (param: string) => string = (param) => param): string {
   const clauses = ['p.org_id = $1'];
   const param = (value: unknown) => `$${params.push(value)}`;
+  const at = (value: Date) => bound(param(value));
   // With both filters, one and the same account must carry the tenant and be the given account.
   const targetConditions: string[] = [];
   if (filter.tenantId !== undefined) targetConditions.push(`a.tenant_id = ${param(filter.tenantId)}`);
@@ -75,10 +78,10 @@ export function postWhere(filter: PostFilter, params: unknown[]): string {
     );
   }
   // PostgreSQL gets the instant, never the text (it would read a plain date in the session's time zone).
-  if (filter.created.after) clauses.push(`p.created_at > ${param(filter.created.after)}`);
-  if (filter.created.before) clauses.push(`p.created_at < ${param(filter.created.before)}`);
-  if (filter.scheduled.after) clauses.push(`p.scheduled_at > ${param(filter.scheduled.after)}`);
-  if (filter.scheduled.before) clauses.push(`p.scheduled_at < ${param(filter.scheduled.before)}`);
+  if (filter.created.after) clauses.push(`p.created_at > ${at(filter.created.after)}`);
+  if (filter.created.before) clauses.push(`p.created_at < ${at(filter.created.before)}`);
+  if (filter.scheduled.after) clauses.push(`p.scheduled_at > ${at(filter.scheduled.after)}`);
+  if (filter.scheduled.before) clauses.push(`p.scheduled_at < ${at(filter.scheduled.before)}`);
   return clauses.join(' AND ');
 }
 

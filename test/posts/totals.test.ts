@@ -35,23 +35,23 @@ async function assertCountersExact(db: Db, orgId: number): Promise<void> {
        UNION ALL SELECT DISTINCT t.post_id, 't' || a.tenant_id FROM targets t JOIN social_accounts a ON a.id = t.account_id
                   JOIN posts p ON p.id = t.post_id WHERE p.org_id = $1 AND a.tenant_id IS NOT NULL
      )
-     SELECT concat_ws('|', s.scope, g.grain, to_char(g.bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI')) AS key, count(*)::text AS n
+     SELECT concat_ws('|', s.scope, d.dim || g.grain, to_char(date_trunc(g.unit, d.at AT TIME ZONE 'UTC'), 'YYYY-MM-DD HH24:MI:SS')) AS key, count(*)::text AS n
        FROM scoped s JOIN posts p ON p.id = s.id
-      CROSS JOIN LATERAL (VALUES ('cd', date_trunc('day', p.created_at AT TIME ZONE 'UTC')),
-                                 ('cm', date_trunc('hour', p.created_at AT TIME ZONE 'UTC') + floor(extract(minute FROM p.created_at AT TIME ZONE 'UTC') / 5) * interval '5 minutes'),
-                                 ('sd', date_trunc('day', p.scheduled_at AT TIME ZONE 'UTC')),
-                                 ('sm', date_trunc('hour', p.scheduled_at AT TIME ZONE 'UTC') + floor(extract(minute FROM p.scheduled_at AT TIME ZONE 'UTC') / 5) * interval '5 minutes')
-                         ) AS g(grain, bucket)
-      WHERE g.bucket IS NOT NULL
+      CROSS JOIN LATERAL (VALUES ('c', p.created_at), ('s', p.scheduled_at)) AS d(dim, at)
+      CROSS JOIN (VALUES ('d', 'day'), ('h', 'hour'), ('m', 'minute'), ('s', 'second')) AS g(grain, unit)
+      WHERE d.at IS NOT NULL
       GROUP BY 1 ORDER BY 1`,
     [orgId],
   );
   const actual = await db.query<{ key: string; n: string }>(
-    `SELECT concat_ws('|', scope, grain, to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI')) AS key, sum(n)::text AS n
+    `SELECT concat_ws('|', scope, grain, to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')) AS key, sum(n)::text AS n
        FROM post_counts WHERE org_id = $1 GROUP BY 1 HAVING sum(n) <> 0 ORDER BY 1`,
     [orgId],
   );
   assert.deepEqual(actual.rows, expected.rows, 'every counter bucket equals count(*) of its posts');
+  const { rows: stale } = await db.query(
+    'SELECT t.id FROM targets t JOIN posts p ON p.id = t.post_id WHERE p.org_id = $1 AND t.post_created_at <> p.created_at', [orgId]);
+  assert.deepEqual(stale, [], "every target's copy of its post's created_at (the list's account index) is the post's");
 }
 
 /** The posts a list query selects, counted by count(*) with the list's own WHERE clause. */
@@ -72,8 +72,8 @@ async function countStar(db: Db, orgId: number, query: ListPostsQuery, accountRa
 /**
  * The list's total (limit 1, so that the counters answer, not a partial page) against count(*), for
  * `samples` filters: every scope, with and without created and scheduled ranges whose bounds fall
- * exactly on posts' own times, a millisecond either side, on five-minute and day boundaries, or
- * anywhere.
+ * exactly on posts' own times, a millisecond either side, on second, minute, hour and day boundaries,
+ * or anywhere.
  */
 async function assertListTotalsExact(db: Db, org: TestOrg, accounts: TestAccount[], samples = 150): Promise<void> {
   const { rows } = await db.query<{ created_at: Date; scheduled_at: Date | null }>('SELECT created_at, scheduled_at FROM posts WHERE org_id = $1', [org.orgId]);
@@ -82,8 +82,8 @@ async function assertListTotalsExact(db: Db, org: TestOrg, accounts: TestAccount
   const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
   const instant = (): string => {
     const t = pick(times);
-    const variants = [t, t - 1, t + 1, Math.floor(t / 300_000) * 300_000, Math.ceil(t / 300_000) * 300_000, Math.floor(t / 86_400_000) * 86_400_000,
-      t + (Math.random() - 0.5) * 6 * 86_400_000];
+    const grain = pick([1_000, 60_000, 300_000, 3_600_000, 86_400_000]);
+    const variants = [t, t - 1, t + 1, Math.floor(t / grain) * grain, Math.ceil(t / grain) * grain, t + (Math.random() - 0.5) * 6 * 86_400_000];
     return new Date(Math.round(pick(variants))).toISOString();
   };
   const check = async (query: ListPostsQuery, account?: TestAccount) => {

@@ -3,20 +3,27 @@
 -- to their own shard, post_counts_fold folds shards into 0. The current text; migrate.ts applies this
 -- file when it changes (src/db/README.md).
 
--- Adds `deltas[i]` posts of org_ids[i] to scopes[i] at the day and slice of created[i] and of
--- scheduled[i] (skipped when null), in this backend's shard. Keys are written in one order, so two
+-- Adds `deltas[i]` posts of org_ids[i] to scopes[i] at the day, hour, minute and second of created[i]
+-- and of scheduled[i] (skipped when null), in this backend's shard: the grains migration 029 lists in
+-- post_count_grains (written out here, which costs less than joining that table on every write;
+-- test/posts/totals-shapes.test.ts holds the two together). Keys are written in one order, so two
 -- statements of one transaction never lock them in opposite orders. PL/pgSQL, not SQL: it keeps the
 -- statement's plan, where an SQL function would plan it on every call (most of a trigger's cost).
+--
+-- An installation upgraded from before 012 runs 012's backfill with this text while post_counts
+-- still has 012's grains: until 029 there is nothing to count into, and 029 recounts every post.
 CREATE OR REPLACE FUNCTION post_counts_add(org_ids bigint[], scopes text[], created timestamptz[], scheduled timestamptz[], deltas integer[])
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  IF to_regclass('post_count_grains') IS NULL THEN
+    RETURN;
+  END IF;
   INSERT INTO post_counts AS pc (org_id, scope, grain, bucket, shard, n)
-  SELECT d.org_id, d.scope, g.grain, g.bucket, pg_backend_pid(), sum(d.delta)
+  SELECT d.org_id, d.scope, t.dim || g.grain, date_bin(g.width, t.at, '2000-01-01Z'), pg_backend_pid(), sum(d.delta)
     FROM unnest(org_ids, scopes, created, scheduled, deltas) AS d(org_id, scope, created, scheduled, delta)
-   CROSS JOIN LATERAL (VALUES
-     ('cd', date_bin('1 day', d.created, '2000-01-01Z')), ('cm', date_bin('5 minutes', d.created, '2000-01-01Z')),
-     ('sd', date_bin('1 day', d.scheduled, '2000-01-01Z')), ('sm', date_bin('5 minutes', d.scheduled, '2000-01-01Z'))) AS g(grain, bucket)
-   WHERE g.bucket IS NOT NULL
+   CROSS JOIN LATERAL (VALUES ('c', d.created), ('s', d.scheduled)) AS t(dim, at)
+   CROSS JOIN (VALUES ('d', interval '1 day'), ('h', interval '1 hour'), ('m', interval '1 minute'), ('s', interval '1 second')) AS g(grain, width)
+   WHERE t.at IS NOT NULL
    GROUP BY 1, 2, 3, 4
   HAVING sum(d.delta) <> 0
    ORDER BY 1, 2, 3, 4
@@ -174,64 +181,83 @@ BEGIN
 END $$;
 
 -- The posts of `scope` whose created_at (dim 'c') or scheduled_at (dim 's') is strictly between `lo`
--- and `hi` (either null: open), exactly: whole days and whole slices from the counters, and the rows
--- of the two boundary slices counted one by one (`row_account` / `row_tenant` say which of them are
--- in the scope, as the list's WHERE clause does). PL/pgSQL on purpose: the planner sees a function
--- call instead of subqueries whose range it cannot estimate, so the list statement that calls it
--- keeps one generic plan instead of being planned on every request; and PL/pgSQL keeps the plans of
--- its own statements (calling SQL functions from here would plan them on every call). Those plans
--- are forced generic (each statement reads a few minutes of rows or a few hundred counters whatever
--- its values, and re-planning the boundary count on every call was 0.2 ms of 0.3), and never
+-- and `hi` (either null: open), exactly. Only the posts of the two boundary seconds (lo's, after lo,
+-- and hi's, before hi) are counted row by row (`row_account` / `row_tenant` say which of them are in
+-- the scope, as the list's WHERE clause does); the whole seconds between are summed from the
+-- counters, coarsest first: whole days, then at each end the whole hours, minutes and seconds that
+-- are not in a whole day — at most 23 + 59 + 59 counters per end whatever the range, and a boundary
+-- second holds as many posts as were created in one second, however dense the data is around it.
+-- (The grains of post_count_grains: a change there is a change here and in post_counts_add.)
+--
+-- PL/pgSQL on purpose: the planner sees a function call instead of subqueries whose range it cannot
+-- estimate, so the list statement that calls it keeps one generic plan instead of being planned on
+-- every request; and PL/pgSQL keeps the plans of its own statements. Those plans are forced generic
+-- (each reads at most a few hundred counters or a second of rows whatever its values) and never
 -- parallel (starting a worker costs more than the whole count).
 CREATE OR REPLACE FUNCTION post_counts_total(org bigint, scope text, dim text, lo timestamptz, hi timestamptz, row_account bigint, row_tenant text)
 RETURNS bigint LANGUAGE plpgsql STABLE
 SET plan_cache_mode = force_generic_plan SET max_parallel_workers_per_gather = 0 AS $$
 DECLARE
   origin constant timestamptz := '2000-01-01Z';
-  slice constant interval := '5 minutes';
-  day_grain constant text := dim || 'd';
-  slice_grain constant text := dim || 'm';
-  lo_slice_end timestamptz := date_bin(slice, lo, origin) + slice;
-  hi_slice timestamptz := date_bin(slice, hi, origin);
-  lo_day_end timestamptz := date_bin('1 day', lo, origin) + interval '1 day';
-  hi_day timestamptz := date_bin('1 day', hi, origin);
-  days bigint;
-  slices bigint := 0;
+  -- The first whole second after lo, and the start of hi's second: the counters cover [a, b).
+  a timestamptz := date_bin('1 second', lo, origin) + interval '1 second';
+  b timestamptz := date_bin('1 second', hi, origin);
+  finer constant text[] := ARRAY['s', 'm', 'h'];
+  coarser constant interval[] := ARRAY[interval '1 minute', interval '1 hour', interval '1 day'];
+  grains text[] := '{}';
+  froms timestamptz[] := '{}';
+  tos timestamptz[] := '{}';
+  a_up timestamptz;
+  b_down timestamptz;
+  within_day boolean := false;
   rows_ bigint := 0;
+  counted bigint;
 BEGIN
   IF lo >= hi THEN
     RETURN 0;
-  ELSIF lo_slice_end - slice = hi_slice THEN
+  ELSIF a > b THEN  -- lo and hi in the same second
     RETURN post_counts_rows(org, dim, lo, hi, row_account, row_tenant);
   END IF;
   IF lo IS NOT NULL THEN
-    rows_ := post_counts_rows(org, dim, lo, lo_slice_end, row_account, row_tenant);
+    rows_ := post_counts_rows(org, dim, lo, a, row_account, row_tenant);
   END IF;
   IF hi IS NOT NULL THEN
-    rows_ := rows_ + post_counts_rows(org, dim, hi_slice - interval '1 microsecond', hi, row_account, row_tenant);
+    rows_ := rows_ + post_counts_rows(org, dim, b - interval '1 microsecond', hi, row_account, row_tenant);
   END IF;
-  IF lo_day_end - interval '1 day' = hi_day THEN
-    SELECT coalesce(sum(c.n), 0) INTO slices FROM post_counts c
-     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= lo_slice_end AND c.bucket < hi_slice;
-    RETURN rows_ + slices;
+  -- [a, b) is aligned to seconds. At each level, the part of it outside whole buckets of the next
+  -- coarser grain is summed at this level, and the rest, aligned to the coarser grain, goes up.
+  FOR level IN 1 .. 3 LOOP
+    a_up := CASE WHEN date_bin(coarser[level], a, origin) = a THEN a ELSE date_bin(coarser[level], a, origin) + coarser[level] END;
+    b_down := date_bin(coarser[level], b, origin);
+    IF a_up >= b_down THEN  -- no whole coarser bucket inside (both ends known): this level's [a, b) is all
+      grains := grains || (dim || finer[level]); froms := froms || a; tos := tos || b;
+      within_day := true;
+      EXIT;
+    END IF;
+    IF a IS NOT NULL THEN
+      grains := grains || (dim || finer[level]); froms := froms || a; tos := tos || a_up;
+    END IF;
+    IF b IS NOT NULL THEN
+      grains := grains || (dim || finer[level]); froms := froms || b_down; tos := tos || b;
+    END IF;
+    a := a_up;
+    b := b_down;
+  END LOOP;
+  IF NOT within_day THEN
+    grains := grains || (dim || 'd'); froms := froms || coalesce(a, '-infinity'); tos := tos || coalesce(b, 'infinity');
   END IF;
-  IF lo IS NOT NULL THEN
-    SELECT coalesce(sum(c.n), 0) INTO slices FROM post_counts c
-     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= lo_slice_end AND c.bucket < lo_day_end;
-  END IF;
-  IF hi IS NOT NULL THEN
-    SELECT slices + coalesce(sum(c.n), 0) INTO slices FROM post_counts c
-     WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = slice_grain AND c.bucket >= hi_day AND c.bucket < hi_slice;
-  END IF;
-  SELECT coalesce(sum(c.n), 0) INTO days FROM post_counts c
-   WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = day_grain
-     AND c.bucket >= coalesce(lo_day_end, '-infinity') AND c.bucket < coalesce(hi_day, 'infinity');
-  RETURN rows_ + slices + days;
+  -- One index range of the primary key per (grain, from, to); OFFSET 0 keeps it a probe per range.
+  SELECT coalesce(sum(c.n), 0) INTO counted
+    FROM unnest(grains, froms, tos) AS r(grain, from_, to_)
+   CROSS JOIN LATERAL (SELECT c.n FROM post_counts c
+                        WHERE c.org_id = org AND c.scope = post_counts_total.scope AND c.grain = r.grain
+                          AND c.bucket >= r.from_ AND c.bucket < r.to_ OFFSET 0) AS c;
+  RETURN rows_ + counted;
 END $$;
 
 -- The scope's posts with created_at / scheduled_at strictly between `lo` and `hi`, counted row by row:
--- meant for a boundary slice, a few minutes of posts. One statement per scope and column, so that
--- each keeps a plan that walks the slice's rows (a condition like `account IS NULL OR EXISTS ...`
+-- meant for a boundary second. One statement per scope and column, so that
+-- each keeps a plan that walks the second's rows (a condition like `account IS NULL OR EXISTS ...`
 -- would leave the planner free to hash every target of the account instead).
 CREATE OR REPLACE FUNCTION post_counts_rows(org bigint, dim text, lo timestamptz, hi timestamptz, row_account bigint, row_tenant text)
 RETURNS bigint LANGUAGE plpgsql STABLE
