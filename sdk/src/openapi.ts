@@ -74,7 +74,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The key belongs to the user of the key that creates it. `key` in the response is the only time the key is shown: store it. With `fixedQuota` the key may make that many requests in total instead of being limited per window. Keys with a fixed quota cannot create or revoke keys.
+         * @description The key belongs to the user of the key that creates it. `key` in the response is the only time the key is shown: store it. With `fixedQuota` the key may make that many requests in total instead of being limited per window. Keys with a fixed quota cannot create or revoke keys. `role` (default `admin`) limits what the new key may do: `editor` writes posts, media and queues but manages no keys, webhooks, settings or accounts and cannot approve; `approver` reads and approves or rejects posts. Only an admin key creates keys (403 `forbidden_role` otherwise).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -338,6 +338,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a post waiting for approval
+         * @description Approver or admin keys. The post is queued: due at its `scheduledAt`, or at once when that has passed or there is none. Sends `post.approved`. A post already approved, rejected or cancelled answers 409 `post_not_pending_approval`: of concurrent decisions exactly one takes effect.
+         */
+        post: operations["createPostApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/posts/{id}/attempts": {
         parameters: {
             query?: never;
@@ -372,6 +392,26 @@ export interface paths {
         get: operations["listPostDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a post waiting for approval
+         * @description Approver or admin keys. Final: no destination publishes (each says `rejected`), and the post can no longer be rescheduled. Optional body `{"reason": "..."}` (up to 1000 characters), carried by the `post.rejected` event. A post already decided or cancelled answers 409 `post_not_pending_approval`.
+         */
+        post: operations["createPostReject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -486,6 +526,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the organization's settings */
+        get: operations["listSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the organization's settings
+         * @description Admin keys only. A field left out keeps its value. Turning `requireApproval` on applies to posts created (or made non-drafts) from then on; turning it off leaves the posts already waiting for a decision waiting.
+         */
+        patch: operations["updateSetting"];
         trace?: never;
     };
     "/v1/social-accounts": {
@@ -978,6 +1039,11 @@ export interface operations {
                             quotaUsed: number;
                             rateLimit: number | null;
                             revokedAt: string | null;
+                            /**
+                             * @description admin: everything; editor: posts, media, queues, reads; approver: approves or rejects posts, reads
+                             * @enum {string}
+                             */
+                            role: "admin" | "editor" | "approver";
                             /** @description the user the key belongs to */
                             userId: string;
                         }[];
@@ -1016,6 +1082,11 @@ export interface operations {
                     fixedQuota?: number;
                     /** @description a name with at least one visible character */
                     name: string;
+                    /**
+                     * @description what the key may do; default admin
+                     * @enum {string}
+                     */
+                    role?: "admin" | "editor" | "approver";
                 };
             };
         };
@@ -1041,6 +1112,11 @@ export interface operations {
                             quotaUsed: number;
                             rateLimit: number | null;
                             revokedAt: string | null;
+                            /**
+                             * @description admin: everything; editor: posts, media, queues, reads; approver: approves or rejects posts, reads
+                             * @enum {string}
+                             */
+                            role: "admin" | "editor" | "approver";
                             /** @description the user the key belongs to */
                             userId: string;
                         };
@@ -1109,6 +1185,11 @@ export interface operations {
                             quotaUsed: number;
                             rateLimit: number | null;
                             revokedAt: string | null;
+                            /**
+                             * @description admin: everything; editor: posts, media, queues, reads; approver: approves or rejects posts, reads
+                             * @enum {string}
+                             */
+                            role: "admin" | "editor" | "approver";
                             /** @description the user the key belongs to */
                             userId: string;
                         };
@@ -1580,7 +1661,7 @@ export interface operations {
                 after?: string;
                 /** @description events per page */
                 limit?: number;
-                /** @description comma-separated event types to list (post.published, post.error, account.token_expired, import.completed, import.failed, conversation.started, message.received, message.sent, message.failed, comment.received, test); omitted: all */
+                /** @description comma-separated event types to list (post.published, post.error, post.approval_requested, post.approved, post.rejected, account.token_expired, import.completed, import.failed, conversation.started, message.received, message.sent, message.failed, comment.received, test); omitted: all */
                 types?: string;
             };
             header?: never;
@@ -1602,7 +1683,7 @@ export interface operations {
                             /** @description the event's data, exactly as its webhook deliveries carry it */
                             data: unknown;
                             /** @enum {string} */
-                            event: "post.published" | "post.error" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test";
+                            event: "post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test";
                             /** @description the event id: the webhook body `id` and the `webhook-id` header of its deliveries */
                             id: string;
                             /**
@@ -2080,7 +2161,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
                                 username: string;
                             }[];
                         }[];
@@ -2123,7 +2204,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
                                 username: string;
                             }[];
                         }[];
@@ -2622,7 +2703,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
                                 username: string;
                             }[];
                         };
@@ -2766,7 +2847,7 @@ export interface operations {
                                 platformPostUrl: string | null;
                                 publishedAt: string | null;
                                 /** @enum {string} */
-                                status: "pending" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted";
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
                                 username: string;
                             }[];
                         };
@@ -2900,6 +2981,123 @@ export interface operations {
             };
         };
     };
+    createPostApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        post: {
+                            containers: {
+                                content: string;
+                                id: string;
+                                media: {
+                                    altText: string | null;
+                                    filename: string;
+                                    id: number;
+                                    url: string;
+                                }[];
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            isDraft: boolean;
+                            networkOverrideConfiguration: {
+                                [key: string]: unknown;
+                            } | null;
+                            orgId: string;
+                            processMedia: boolean;
+                            publishedAt: string | null;
+                            scheduled: boolean;
+                            scheduledAt: string | null;
+                            socialAccounts: {
+                                error: string | null;
+                                id: string;
+                                network: string;
+                                nickname: string;
+                                platformPostId: string | null;
+                                platformPostUrl: string | null;
+                                publishedAt: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
+                                username: string;
+                            }[];
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     listPostAttempts: {
         parameters: {
             query?: never;
@@ -2999,6 +3197,129 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createPostReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        post: {
+                            containers: {
+                                content: string;
+                                id: string;
+                                media: {
+                                    altText: string | null;
+                                    filename: string;
+                                    id: number;
+                                    url: string;
+                                }[];
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            isDraft: boolean;
+                            networkOverrideConfiguration: {
+                                [key: string]: unknown;
+                            } | null;
+                            orgId: string;
+                            processMedia: boolean;
+                            publishedAt: string | null;
+                            scheduled: boolean;
+                            scheduledAt: string | null;
+                            socialAccounts: {
+                                error: string | null;
+                                id: string;
+                                network: string;
+                                nickname: string;
+                                platformPostId: string | null;
+                                platformPostUrl: string | null;
+                                publishedAt: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "pending_approval" | "publishing" | "published" | "failed" | "unknown" | "cancelled" | "deleted" | "rejected";
+                                username: string;
+                            }[];
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3639,6 +3960,93 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description a post created (not a draft) waits, `pending_approval`, until an approver or admin key approves it (POST /v1/posts/:id/approve) or rejects it */
+                            requireApproval: boolean;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    updateSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a post created (not a draft) waits, `pending_approval`, until an approver or admin key approves it (POST /v1/posts/:id/approve) or rejects it */
+                    requireApproval?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description a post created (not a draft) waits, `pending_approval`, until an approver or admin key approves it (POST /v1/posts/:id/approve) or rejects it */
+                            requireApproval: boolean;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4917,7 +5325,7 @@ export interface operations {
                 "application/json": {
                     /** @description default true */
                     enabled?: boolean;
-                    events: ("post.published" | "post.error" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
+                    events: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
                     /** @description Crier generates a whsec_ secret and returns it in this response only */
                     generateSecret?: boolean;
                     /** @description custom headers sent with every delivery; cannot replace Content-Type, User-Agent, X-Service-Signature or webhook-* */
@@ -5090,7 +5498,7 @@ export interface operations {
                 "application/json": {
                     /** @description false stops deliveries */
                     enabled?: boolean;
-                    events?: ("post.published" | "post.error" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
+                    events?: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
                     /** @description Crier generates a whsec_ secret and returns it in this response only */
                     generateSecret?: boolean;
                     /** @description custom headers sent with every delivery; cannot replace Content-Type, User-Agent, X-Service-Signature or webhook-* */

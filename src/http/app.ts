@@ -18,6 +18,9 @@ import { installMetrics } from './metrics.ts';
 import { installOperationIds } from './openapi-ids.ts';
 import { createCounterStore, installRateLimit } from '../limits/request-hook.ts';
 import { apiKeysRoutes } from './routes/api-keys.ts';
+import { approvalsRoutes } from './routes/approvals.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { installRoleCheck } from '../orgs/roles.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboundRoutes } from './routes/inbound.ts';
@@ -156,8 +159,12 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     installAuth(v1, ctx.db, createAuthFailureGuard(counters, ctx.config.authFailures));
     installRateLimit(v1, ctx, counters);
     installSubscriptionGate(v1, ctx.config.billingUrl);
+    // After the gate: a key's role decides which routes it may call (orgs/roles.ts holds the table).
+    installRoleCheck(v1);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
+    approvalsRoutes(v1, ctx);
+    settingsRoutes(v1, ctx);
     queuesRoutes(v1, ctx);
     const replies = new ReplyCache();
     postRepliesRoutes(v1, ctx, replies);

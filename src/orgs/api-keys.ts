@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { BatchQueue } from '../db/batch-queue.ts';
 import { prepared, type Db, type Queryable } from '../db/pool.ts';
 import { encodeId, parseEncodedOrNumericId } from '../core/ids.ts';
+import type { Role } from './roles.ts';
 import type { SubscriptionStatus } from './subscription.ts';
 
 // ---- tokens --------------------------------------------------------------------------------------
@@ -31,11 +32,12 @@ export function hashApiKey(key: string): Buffer {
 
 // ---- records -------------------------------------------------------------------------------------
 
-export async function insertApiKey(db: Queryable, orgId: number, userId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
+/** A key without a role given is an admin's (roles.ts): the CLI's, the first start's, every key made before roles. */
+export async function insertApiKey(db: Queryable, orgId: number, userId: number, name: string, fixedQuota?: number, role: Role = 'admin'): Promise<{ id: number; key: string; prefix: string }> {
   const { key, prefix, hash } = generateApiKey();
   const row = await db.query<{ id: number }>(
-    'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, fixed_quota) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-    [orgId, userId, name, prefix, hash, fixedQuota ?? null],
+    'INSERT INTO api_keys (org_id, user_id, name, prefix, key_hash, fixed_quota, role) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+    [orgId, userId, name, prefix, hash, fixedQuota ?? null, role],
   );
   return { id: row.rows[0]!.id, key, prefix };
 }
@@ -96,6 +98,10 @@ export interface KeyOwner {
   quotaUsed: number;
   /** Not null: an operator's override of the organization's per-window limit. */
   rateLimit: number | null;
+  /** What the key may do (roles.ts). */
+  role: Role;
+  /** The organization holds its posts for approval (settings.ts): read with the key, no query more per create. */
+  requireApproval: boolean;
 }
 
 /** Who a presented key belongs to, or undefined for an unknown or revoked key. */
@@ -106,7 +112,8 @@ export async function findKeyOwner(db: Queryable, key: string): Promise<KeyOwner
 /** The columns of a KeyOwner, from `api_keys k` joined with `orgs o` (an OAuth grant's owner is read with them too). */
 export const KEY_OWNER_COLUMNS = `k.id AS "keyId", k.org_id AS "orgId", k.user_id AS "userId",
             o.subscription_status AS "subscriptionStatus", o.billing_url AS "billingUrl",
-            k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit"`;
+            k.fixed_quota AS "fixedQuota", k.quota_used AS "quotaUsed", k.rate_limit AS "rateLimit", k.role,
+            o.require_approval AS "requireApproval"`;
 
 /** The owners of keys given by their hashes, in the same order (undefined: unknown or revoked). */
 async function findKeyOwners(db: Queryable, hashes: Buffer[]): Promise<(KeyOwner | undefined)[]> {
@@ -158,6 +165,8 @@ export interface ApiKeyView {
   quotaUsed: number;
   /** The operator's per-window limit for this key; null: the organization's computed limit. */
   rateLimit: number | null;
+  /** What the key may do: admin, editor or approver. */
+  role: Role;
 }
 
 interface ApiKeyRow {
@@ -171,9 +180,10 @@ interface ApiKeyRow {
   fixed_quota: number | null;
   quota_used: number;
   rate_limit: number | null;
+  role: Role;
 }
 
-const VIEW_COLUMNS = 'id, name, prefix, user_id, created_at, last_used_at, revoked_at, fixed_quota, quota_used, rate_limit';
+const VIEW_COLUMNS = 'id, name, prefix, user_id, created_at, last_used_at, revoked_at, fixed_quota, quota_used, rate_limit, role';
 
 function toView(row: ApiKeyRow): ApiKeyView {
   return {
@@ -187,6 +197,7 @@ function toView(row: ApiKeyRow): ApiKeyView {
     fixedQuota: row.fixed_quota,
     quotaUsed: row.quota_used,
     rateLimit: row.rate_limit,
+    role: row.role,
   };
 }
 
@@ -208,8 +219,8 @@ export async function listApiKeys(db: Queryable, orgId: number, page: { limit: n
 }
 
 /** Issues a key to `userId` of `orgId`; the returned `key` is the only time it is ever visible. */
-export async function issueApiKey(db: Queryable, orgId: number, userId: number, input: { name: string; fixedQuota?: number }): Promise<ApiKeyView & { key: string }> {
-  const { id, key } = await insertApiKey(db, orgId, userId, input.name, input.fixedQuota);
+export async function issueApiKey(db: Queryable, orgId: number, userId: number, input: { name: string; fixedQuota?: number; role?: Role }): Promise<ApiKeyView & { key: string }> {
+  const { id, key } = await insertApiKey(db, orgId, userId, input.name, input.fixedQuota, input.role);
   const row = await db.query<ApiKeyRow>(`SELECT ${VIEW_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
   return { ...toView(row.rows[0]!), key };
 }

@@ -5,13 +5,19 @@
 // it joins a batch (accounts.ts, batched too), while the batch before it is being written. The
 // targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
 // is always queued — there is no separate job that could fail to be queued after the post was
-// stored. Drafts are written with nothing due.
+// stored. Drafts are written with nothing due, and so are posts waiting for approval.
 //
 // `"scheduledAt": "next-free-slot"` (queues/next-slot.ts): a batch holding such a request opens its
 // transaction, takes each targeted account's slot lock (store.ts lockAccountSlots: a transaction-level
 // advisory lock, released by the commit that stores the posts), reads the accounts' queues and held
 // slots, and gives its requests their slots in arrival order, each taking the one the previous left.
 // Any other batch or process taking a slot of these accounts waits for the commit, then sees the posts.
+//
+// Approval (orgs/settings.ts `requireApproval`, read with the request's key: no statement more per
+// batch): a non-draft post of an organization that requires approval is written
+// `pending_approval` with nothing due, and its `post.approval_requested` event goes to the outbox in
+// the batch's transaction (opened for them), so an event exists exactly when its post does. A post is
+// judged by the setting as it was when its request was authenticated.
 import { type Db, type Queryable, type Tx, prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
@@ -20,6 +26,8 @@ import {
 } from '../idempotency/keys.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
+import { encodeId } from '../core/ids.ts';
+import { emitEvents, type NewEvent } from '../webhooks/outbox.ts';
 import { checkTargets, SCHEDULE_HORIZON_MS, type CreateRequest, type Parsed } from './validate.ts';
 import { NETWORKS } from '../networks/ids.ts';
 import { networkFor } from '../networks/registry.ts';
@@ -39,6 +47,8 @@ export interface CreateSubmission {
   now: Date;
   /** Resolved already (a request without a key: resolving is not part of its transaction). */
   accounts?: ResolvedAccount[];
+  /** The organization holds posts for approval, as read with the request's key (KeyOwner). */
+  requireApproval?: boolean;
 }
 
 export interface CreateOutcome extends StoredResponse {
@@ -90,7 +100,8 @@ export function asksNextFreeSlot(body: unknown): boolean {
  */
 export async function writeCreates(session: BatchSession, submissions: CreateSubmission[], quotas: AccountQuotas = NETWORK_QUOTAS): Promise<Settled<CreateOutcome>[]> {
   const tx = session.client;
-  if (submissions.some((s) => s.key !== undefined || asksNextFreeSlot(s.body))) await session.begin();
+  const open = submissions.some((s) => s.key !== undefined || asksNextFreeSlot(s.body));
+  if (open) await session.begin();
   const results: Settled<CreateOutcome>[] = new Array(submissions.length);
   const pending = new Map<number, { submission: CreateSubmission; keyed?: KeyedRequest }>();
   submissions.forEach((submission, i) => pending.set(i, { submission }));
@@ -120,7 +131,11 @@ export async function writeCreates(session: BatchSession, submissions: CreateSub
   for (const [index, error] of refused) settle(index, { ok: false, error });
   if (refused.size) ready.splice(0, ready.length, ...ready.filter((post) => !refused.has(post.index)));
 
+  for (const post of ready) post.pending = !post.request.isDraft && submissions[post.index]!.requireApproval === true;
+  // Posts and their events are written together: the batch's transaction is opened for them.
+  if (!open && ready.some((post) => post.pending)) await session.begin();
   const stored = ready.length ? await insertPosts(tx, ready) : [];
+  await emitEvents(tx, ready.flatMap((post, i) => (post.pending ? [approvalRequested(post, stored[i]!.postId)] : [])));
   const toStore: { request: KeyedRequest; response: StoredResponse }[] = [];
   ready.forEach((post, i) => {
     const outcome = createdOutcome(post, stored[i]!, submissions[post.index]!.now);
@@ -190,6 +205,19 @@ async function assignSlots(tx: Tx, posts: NewPost[], submissions: CreateSubmissi
   return refused;
 }
 
+function approvalRequested(post: NewPost, postId: number): NewEvent {
+  return {
+    orgId: post.orgId,
+    type: 'post.approval_requested',
+    data: {
+      postId: encodeId(postId),
+      orgId: encodeId(post.orgId),
+      scheduledAt: post.request.scheduledAt?.toISOString() ?? null,
+      socialAccounts: post.accounts.map((a) => ({ accountId: encodeId(a.id), network: a.network, username: a.username })),
+    },
+  };
+}
+
 function slotRules(now: Date, quotas: AccountQuotas): SlotRules {
   return { now, horizonMs: SCHEDULE_HORIZON_MS, quotas };
 }
@@ -223,6 +251,8 @@ interface NewPost {
   orgId: number;
   request: CreateRequest;
   accounts: ResolvedAccount[];
+  /** Waits for approval: its destinations `pending_approval`, nothing due. */
+  pending?: boolean;
 }
 
 interface StoredPost {
@@ -233,7 +263,7 @@ interface StoredPost {
 
 function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOutcome {
   const { request, accounts } = post;
-  const queued = !request.isDraft;
+  const queued = !request.isDraft && !post.pending;
   const json = toPostJson({
     id: stored.postId,
     org_id: post.orgId,
@@ -248,10 +278,13 @@ function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOut
     containers: stored.containers,
   });
   const body: CreatedBody = { success: true, post: json, data: { post: json } };
-  if (request.warnings.length) body.warnings = request.warnings;
+  const warnings = post.pending ? [...request.warnings, PENDING_WARNING] : request.warnings;
+  if (warnings.length) body.warnings = warnings;
   const dueAt = !queued ? undefined : request.scheduledAt && request.scheduledAt > now ? request.scheduledAt : null;
   return { status: 200, body, headers: {}, replayed: false, dueAt };
 }
+
+const PENDING_WARNING = 'The organization requires approval: the post waits, pending_approval, until a key with the approver or admin role approves it (POST /v1/posts/:id/approve); nothing is queued before that';
 
 /**
  * One statement writes every post of the batch with its containers, media and targets. Post ids
@@ -259,13 +292,14 @@ function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOut
  * content. A queued post's targets are due at scheduledAt, or now (a past scheduledAt publishes now).
  */
 async function insertPosts(tx: Tx, posts: NewPost[]): Promise<StoredPost[]> {
-  const input = posts.map(({ orgId, request, accounts }) => ({
+  const input = posts.map(({ orgId, request, accounts, pending }) => ({
     org_id: orgId,
     is_draft: request.isDraft,
     scheduled_at: request.scheduledAt,
     network_options: Object.keys(request.blocks).length ? request.blocks : null,
     process_media: request.processMedia,
-    queued: !request.isDraft,
+    queued: !request.isDraft && !pending,
+    approval: pending ? 'pending' : null,
     containers: request.containers.map((c, position) => ({ position, content: c.content })),
     media: request.containers.flatMap((c, container) =>
       c.media.map((m, position) => ({ container, position, url: m.url, filename: m.filename, alt: m.altText ?? null })),
@@ -277,13 +311,13 @@ async function insertPosts(tx: Tx, posts: NewPost[]): Promise<StoredPost[]> {
   const { rows } = await tx.query<{ posts: [number, string][]; containers: [number, number][]; media: [number, number][] | null }>({
     ...prepared(`WITH x AS MATERIALIZED (
        SELECT j.ord, nextval(pg_get_serial_sequence('posts', 'id')) AS id, x.org_id, x.is_draft, x.scheduled_at,
-              x.network_options, x.process_media, x.queued, x.containers, x.media, x.accounts
+              x.network_options, x.process_media, x.queued, x.approval, x.containers, x.media, x.accounts
          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j(post, ord),
               jsonb_to_record(j.post) AS x(org_id bigint, is_draft boolean, scheduled_at timestamptz, network_options jsonb,
-                                           process_media boolean, queued boolean, containers jsonb, media jsonb, accounts jsonb)
+                                           process_media boolean, queued boolean, approval text, containers jsonb, media jsonb, accounts jsonb)
      ), p AS (
-       INSERT INTO posts (id, org_id, is_draft, scheduled_at, network_options, process_media, queued) OVERRIDING SYSTEM VALUE
-       SELECT id, org_id, is_draft, scheduled_at, network_options, process_media, queued FROM x ORDER BY ord
+       INSERT INTO posts (id, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval) OVERRIDING SYSTEM VALUE
+       SELECT id, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval FROM x ORDER BY ord
        RETURNING id, created_at
      ), c AS (
        INSERT INTO containers (org_id, post_id, position, content)
@@ -298,8 +332,9 @@ async function insertPosts(tx: Tx, posts: NewPost[]): Promise<StoredPost[]> {
         ORDER BY x.ord, m.container, m.position
        RETURNING id, container_id, position, url, filename, alt_text
      ), t AS (
-       INSERT INTO targets (org_id, post_id, account_id, due_at)
-       SELECT x.org_id, x.id, a.account_id::bigint, CASE WHEN x.queued THEN coalesce(x.scheduled_at, now()) END
+       INSERT INTO targets (org_id, post_id, account_id, due_at, status)
+       SELECT x.org_id, x.id, a.account_id::bigint, CASE WHEN x.queued THEN coalesce(x.scheduled_at, now()) END,
+              CASE WHEN x.approval = 'pending' THEN 'pending_approval' ELSE 'pending' END
          FROM x, jsonb_array_elements_text(x.accounts) WITH ORDINALITY AS a(account_id, position) ORDER BY x.ord, a.position
      )
      SELECT (SELECT json_agg(json_build_array(p.id, p.created_at) ORDER BY x.ord) FROM x JOIN p ON p.id = x.id) AS posts,

@@ -89,7 +89,8 @@ export const SocialAccountRefSchema = Type.Object({
 /** Per-account state, shown on GET /v1/posts/:id. */
 export const TargetSchema = Type.Object({
   ...SocialAccountRefSchema.properties,
-  status: Type.String({ enum: ['pending', 'publishing', 'published', 'failed', 'unknown', 'cancelled', 'deleted'] }),
+  // pending_approval: waits for an approver (orgs/settings.ts requireApproval); rejected: an approver said no, final.
+  status: Type.String({ enum: ['pending', 'pending_approval', 'publishing', 'published', 'failed', 'unknown', 'cancelled', 'deleted', 'rejected'] }),
   error: Nullable(Type.String()),
   platformPostId: Nullable(Type.String()),
   platformPostUrl: Nullable(Type.String()),

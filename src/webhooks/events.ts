@@ -27,9 +27,22 @@ export interface ContactProfile {
   isVerified: boolean | null;
 }
 
+/** An account a post goes to, as the approval events name it. */
+export interface PostAccount {
+  accountId: string;
+  network: string;
+  username: string;
+}
+
 export interface EventDataMap {
   'post.published': { postId: string; orgId: string; socialAccounts: PublishedAccount[] };
   'post.error': { postId: string; orgId: string; socialAccounts: FailedAccount[] };
+  /** The organization requires approval: the post waits for an approver (created, or made a non-draft). */
+  'post.approval_requested': { postId: string; orgId: string; scheduledAt: string | null; socialAccounts: PostAccount[] };
+  /** Queued: due at `scheduledAt`, or at once when that has passed (or is null). `approvedBy`: the key's id. */
+  'post.approved': { postId: string; orgId: string; scheduledAt: string | null; approvedBy: string };
+  /** Final: no destination publishes. `rejectedBy`: the key's id; `reason` as the approver gave it. */
+  'post.rejected': { postId: string; orgId: string; rejectedBy: string; reason: string | null };
   /** `accountId` is a number here, unlike everywhere else (spec). */
   'account.token_expired': { orgId: string; accountId: number; network: string; username: string; error: string };
   'import.completed': { import_id: string; status: 'completed'; imported: number; skipped: number; failed: number };

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/pool.ts';
 import { MAX_ATTEMPTS } from './schedule.ts';
 
 export const EVENT_TYPES = [
-  'post.published', 'post.error', 'account.token_expired', 'import.completed', 'import.failed',
+  'post.published', 'post.error', 'post.approval_requested', 'post.approved', 'post.rejected', 'account.token_expired', 'import.completed', 'import.failed',
   'conversation.started', 'message.received', 'message.sent', 'message.failed', 'comment.received', 'test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -35,6 +35,24 @@ export async function emitEvent(db: Queryable, orgId: number, type: EventType, d
     [orgId, type, JSON.stringify(data), MAX_ATTEMPTS],
   );
   return rows[0]!.id;
+}
+
+export interface NewEvent {
+  orgId: number;
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+/** Writes several events and their deliveries in one statement (a batch of created posts' events). */
+export async function emitEvents(db: Queryable, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.query(
+    `WITH source AS (
+       SELECT e.org_id, e.type, e.data FROM jsonb_to_recordset($1::jsonb) AS e(org_id bigint, type text, data jsonb)
+     ), ${outboxCtes('source')}
+     SELECT (SELECT count(*) FROM woken) AS woken`,
+    [JSON.stringify(events.map((e) => ({ org_id: e.orgId, type: e.type, data: e.data })))],
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { encodeId } from '../../src/core/ids.ts';
 import { createApiKey, insertApiKey } from '../../src/orgs/api-keys.ts';
 import { startTestServer, type TestOrg, type TestServer } from '../helpers/harness.ts';
 
-const VIEW_FIELDS = ['createdAt', 'fixedQuota', 'id', 'lastUsedAt', 'name', 'prefix', 'quotaUsed', 'rateLimit', 'revokedAt', 'userId'];
+const VIEW_FIELDS = ['createdAt', 'fixedQuota', 'id', 'lastUsedAt', 'name', 'prefix', 'quotaUsed', 'rateLimit', 'revokedAt', 'role', 'userId'];
 
 let server: TestServer;
 let org: TestOrg;

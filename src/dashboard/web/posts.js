@@ -178,7 +178,7 @@ export function PostPage({ id }) {
   if (post.error) return html`<section><h1>Post ${id}</h1><${ErrorBox} error=${post.error} /></section>`;
   if (!post.data) return html`<p aria-busy="true">Loading…</p>`;
   const p = post.data;
-  const cancellable = p.socialAccounts.every((d) => d.status === 'pending');
+  const cancellable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'pending_approval');
   // A post none of whose destinations went out can be queued again; a partly published one cannot.
   const reschedulable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'failed' || d.status === 'cancelled');
   // Published somewhere (or deleted from a network since): what happened after publishing.

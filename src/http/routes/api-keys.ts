@@ -1,9 +1,10 @@
 // /v1/api-keys: the organization's API keys. A key is shown once, when created; listings show its
-// prefix only.
+// prefix only. Only admin keys create and revoke keys (orgs/roles.ts checks every route's role).
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RequestError, validationError } from '../../core/errors.ts';
 import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';
+import { ROLES, type Role } from '../../orgs/roles.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
@@ -22,15 +23,17 @@ const ApiKeySchema = Type.Object({
   fixedQuota: Nullable(Type.Integer({ description: 'requests this key may make in total; null: limited per window instead' })),
   quotaUsed: Type.Integer(),
   rateLimit: Nullable(Type.Integer({ description: "the operator's per-window limit for this key; null: the organization's computed limit" })),
+  role: Type.String({ enum: [...ROLES], description: 'admin: everything; editor: posts, media, queues, reads; approver: approves or rejects posts, reads' }),
 });
 
 const CreatedApiKeySchema = Type.Object({ ...ApiKeySchema.properties, key: Type.String({ description: 'the API key: shown this once, never again' }) });
 
-const CREATE_FIELDS = new Set(['name', 'fixedQuota']);
+const CREATE_FIELDS = new Set(['name', 'fixedQuota', 'role']);
 
 interface CreateBody {
   name: string;
   fixedQuota?: number;
+  role?: Role;
 }
 
 export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -51,11 +54,12 @@ export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Body: CreateBody }>('/v1/api-keys', {
     schema: {
       summary: 'Create an API key',
-      description: 'The key belongs to the user of the key that creates it. `key` in the response is the only time the key is shown: store it. With `fixedQuota` the key may make that many requests in total instead of being limited per window. Keys with a fixed quota cannot create or revoke keys.',
+      description: 'The key belongs to the user of the key that creates it. `key` in the response is the only time the key is shown: store it. With `fixedQuota` the key may make that many requests in total instead of being limited per window. Keys with a fixed quota cannot create or revoke keys. `role` (default `admin`) limits what the new key may do: `editor` writes posts, media and queues but manages no keys, webhooks, settings or accounts and cannot approve; `approver` reads and approves or rejects posts. Only an admin key creates keys (403 `forbidden_role` otherwise).',
       tags: ['api-keys'],
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'a name with at least one visible character' }),
         fixedQuota: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 })),
+        role: Type.Optional(Type.String({ enum: [...ROLES], description: 'what the key may do; default admin' })),
       }),
       response: { 201: Type.Object({ success: Type.Boolean(), data: CreatedApiKeySchema }), 400: ErrorSchema, 403: ErrorSchema },
     },
@@ -63,7 +67,7 @@ export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
     handler: async (request, reply) => {
       refuseQuotaKey(request, 'create');
       const { orgId, userId } = request.owner;
-      const data = await issueApiKey(ctx.db, orgId, userId, { name: request.body.name.trim(), fixedQuota: request.body.fixedQuota });
+      const data = await issueApiKey(ctx.db, orgId, userId, { name: request.body.name.trim(), fixedQuota: request.body.fixedQuota, role: request.body.role });
       return reply.status(201).send({ success: true, data });
     },
   });
@@ -98,5 +102,5 @@ function refuseQuotaKey(request: FastifyRequest, action: string): void {
 function refuseUnknownFields(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
   const unknown = Object.keys(body).filter((field) => !CREATE_FIELDS.has(field));
-  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: 'is not a field of an API key; allowed: name, fixedQuota' })));
+  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: 'is not a field of an API key; allowed: name, fixedQuota, role' })));
 }

@@ -86,7 +86,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
         const problem = accountProblem(parsed.request, accounts);
         if (problem) throw problem;
       }
-      const result = await postWriter.submit({ orgId, key, body: request.body, parsed, now, accounts });
+      const result = await postWriter.submit({ orgId, key, body: request.body, parsed, now, accounts, requireApproval: request.owner.requireApproval });
       if (result.dueAt !== undefined) ctx.waker.wake(result.dueAt);
       if (result.replayed) reply.header('idempotency-replayed', 'true');
       return reply.code(result.status as 200).headers(result.headers).send(result.body as never);
