@@ -351,7 +351,7 @@ export interface paths {
          * Approve a post waiting for approval
          * @description Approver or admin keys. The post is queued: due at its `scheduledAt`, or at once when that has passed or there is none. Sends `post.approved`. A post already approved, rejected or cancelled answers 409 `post_not_pending_approval`: of concurrent decisions exactly one takes effect.
          */
-        post: operations["createPostApprove"];
+        post: operations["approvePost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -411,7 +411,7 @@ export interface paths {
          * Reject a post waiting for approval
          * @description Approver or admin keys. Final: no destination publishes (each says `rejected`), and the post can no longer be rescheduled. Optional body `{"reason": "..."}` (up to 1000 characters), carried by the `post.rejected` event. A post already decided or cancelled answers 409 `post_not_pending_approval`.
          */
-        post: operations["createPostReject"];
+        post: operations["rejectPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -536,7 +536,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read the organization's settings */
-        get: operations["listSettings"];
+        get: operations["getSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -546,7 +546,7 @@ export interface paths {
          * Change the organization's settings
          * @description Admin keys only. A field left out keeps its value. Turning `requireApproval` on applies to posts created (or made non-drafts) from then on; turning it off leaves the posts already waiting for a decision waiting.
          */
-        patch: operations["updateSetting"];
+        patch: operations["updateSettings"];
         trace?: never;
     };
     "/v1/social-accounts": {
@@ -2981,7 +2981,7 @@ export interface operations {
             };
         };
     };
-    createPostApprove: {
+    approvePost: {
         parameters: {
             query?: never;
             header?: never;
@@ -3211,7 +3211,7 @@ export interface operations {
             };
         };
     };
-    createPostReject: {
+    rejectPost: {
         parameters: {
             query?: never;
             header?: never;
@@ -3974,7 +3974,7 @@ export interface operations {
             };
         };
     };
-    listSettings: {
+    getSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -4000,7 +4000,7 @@ export interface operations {
             };
         };
     };
-    updateSetting: {
+    updateSettings: {
         parameters: {
             query?: never;
             header?: never;

@@ -28,6 +28,34 @@ export function postsApi(http: CrierHttp) {
     get: (id: string) => http.request<ResponseBody<'getPost'>>('GET', `/v1/posts/${at(id)}`),
     update: (id: string, body: RequestBody<'updatePost'>) => http.request<ResponseBody<'updatePost'>>('PATCH', `/v1/posts/${at(id)}`, { body }),
     delete: (id: string) => http.request<ResponseBody<'deletePost'>>('DELETE', `/v1/posts/${at(id)}`),
+    /** Approves a post waiting for approval (approver or admin key): queued at its time, or at once. */
+    approve: (id: string) => http.request<ResponseBody<'approvePost'>>('POST', `/v1/posts/${at(id)}/approve`),
+    /** Rejects a post waiting for approval (approver or admin key): final, nothing publishes. */
+    reject: (id: string, reason?: string) =>
+      http.request<ResponseBody<'rejectPost'>>('POST', `/v1/posts/${at(id)}/reject`, { body: reason === undefined ? {} : { reason } }),
+  };
+}
+
+/** A posting queue: an account's weekly slots in a time zone, filled by `scheduledAt: "next-free-slot"`. */
+export type Queue = ResponseBody<'getQueue'>['data'];
+
+export function queuesApi(http: CrierHttp) {
+  return {
+    create: (body: RequestBody<'createQueue'>) => http.request<ResponseBody<'createQueue'>>('POST', '/v1/queues', { body }),
+    list: (query: Query<'listQueues'> = {}) => http.request<ResponseBody<'listQueues'>>('GET', '/v1/queues', { query }),
+    get: (id: string) => http.request<ResponseBody<'getQueue'>>('GET', `/v1/queues/${at(id)}`),
+    update: (id: string, body: RequestBody<'updateQueue'>) => http.request<ResponseBody<'updateQueue'>>('PATCH', `/v1/queues/${at(id)}`, { body }),
+    delete: (id: string) => http.request<ResponseBody<'deleteQueue'>>('DELETE', `/v1/queues/${at(id)}`),
+    /** The queue's next slots and the posts standing in them. */
+    slots: (id: string, query: Query<'listQueueSlots'> = {}) => http.request<ResponseBody<'listQueueSlots'>>('GET', `/v1/queues/${at(id)}/slots`, { query }),
+  };
+}
+
+/** The organization's settings (`requireApproval`); changing them needs an admin key. */
+export function settingsApi(http: CrierHttp) {
+  return {
+    get: () => http.request<ResponseBody<'getSettings'>>('GET', '/v1/settings'),
+    update: (body: RequestBody<'updateSettings'>) => http.request<ResponseBody<'updateSettings'>>('PATCH', '/v1/settings', { body }),
   };
 }
 

@@ -16,10 +16,12 @@ const NAMED: Record<string, string> = {
   'POST /v1/media/import': 'importMedia',
   'DELETE /v1/posts/:id/remote': 'deletePostFromNetworks',
   'GET /v1/social-accounts/:id/metrics': 'getSocialAccountMetrics',
+  'GET /v1/settings': 'getSettings',
+  'PATCH /v1/settings': 'updateSettings',
 };
 
 /** A last path segment that is a verb names the operation itself (`POST /v1/webhooks/:id/test`). */
-const ACTIONS = new Set(['confirm', 'finalize', 'redeliver', 'test', 'upload', 'validate']);
+const ACTIONS = new Set(['approve', 'confirm', 'finalize', 'redeliver', 'reject', 'test', 'upload', 'validate']);
 
 const IRREGULAR: Record<string, string> = { media: 'media', usage: 'usage' };
 

@@ -1,0 +1,57 @@
+// The SDK's scheduling methods against a started Crier: a queue and "next-free-slot", approval
+// switched on, a post approved and one rejected, each with the role its call needs.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Crier, CrierError } from '../../sdk/src/index.ts';
+import { startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
+
+let server: TestServer;
+let org: TestOrg;
+let account: TestAccount;
+before(async () => {
+  server = await startTestServer();
+  org = await server.createOrg();
+  account = await server.addAccount(org, 'x', 'sdk_queue');
+});
+after(() => server.close());
+
+const crier = (apiKey = org.key) => new Crier({ baseUrl: server.url, apiKey });
+
+test('queues: create, read, the next slots, and a post that takes the first free one', async () => {
+  const sdk = crier();
+  const created = await sdk.queues.create({ socialAccountId: account.id, timeZone: 'Europe/Paris', slots: [{ day: 'monday', time: '09:00' }, { day: 'thursday', time: '17:30' }] });
+  const id = created.data.id;
+  assert.equal((await sdk.queues.get(id)).data.timeZone, 'Europe/Paris');
+  assert.ok((await sdk.queues.list()).data.some((queue) => queue.id === id));
+  const before = (await sdk.queues.slots(id, { count: 2 })).data;
+  assert.equal(before.length, 2);
+  const post = await sdk.posts.create({ accounts: [account.id], content: 'in the next slot', scheduledAt: 'next-free-slot' });
+  assert.equal(post.post.scheduledAt, before[0]!.at, 'the first free slot');
+  const after = (await sdk.queues.slots(id, { count: 2 })).data;
+  assert.deepEqual(after[0]!.postIds, [post.post.id]);
+  await sdk.queues.update(id, { slots: [{ day: 'friday', time: '08:00' }] });
+  assert.deepEqual((await sdk.queues.get(id)).data.slots, [{ day: 'friday', time: '08:00' }]);
+  await sdk.queues.delete(id);
+  await assert.rejects(sdk.queues.get(id), (error: unknown) => error instanceof CrierError && error.status === 404);
+});
+
+test('approvals: settings switched on by an admin key; an approver approves one post and rejects another', async () => {
+  const admin = crier();
+  const approverKey = (await server.request('POST', '/v1/api-keys', { key: org.key, body: { name: 'reviewer', role: 'approver' } })).body.data.key as string;
+  const approver = crier(approverKey);
+  await assert.rejects(approver.settings.update({ requireApproval: true }), (error: unknown) => error instanceof CrierError && error.status === 403 && error.code === 'forbidden_role');
+  assert.deepEqual((await admin.settings.update({ requireApproval: true })).data, { requireApproval: true });
+  assert.deepEqual((await approver.settings.get()).data, { requireApproval: true });
+
+  const later = new Date(Date.now() + 86_400_000).toISOString();
+  const first = await admin.posts.create({ accounts: [account.id], content: 'to approve', scheduledAt: later });
+  const second = await admin.posts.create({ accounts: [account.id], content: 'to reject', scheduledAt: later });
+  assert.equal(first.post.scheduled, false, 'waiting for approval, not queued');
+  assert.equal((await approver.posts.get(first.post.id)).post.socialAccounts[0]!.status, 'pending_approval');
+  await approver.posts.approve(first.post.id);
+  assert.equal((await admin.posts.get(first.post.id)).post.socialAccounts[0]!.status, 'pending');
+  await approver.posts.reject(second.post.id, 'off-brand');
+  assert.equal((await admin.posts.get(second.post.id)).post.socialAccounts[0]!.status, 'rejected');
+  await assert.rejects(approver.posts.approve(second.post.id), (error: unknown) => error instanceof CrierError && error.status === 409);
+  await admin.settings.update({ requireApproval: false });
+});
