@@ -12,6 +12,7 @@ import { encodeId } from '../core/ids.ts';
 import { checkInstalled } from '../lazy.ts';
 import { createLogger } from '../log.ts';
 import { createApiKey, revokeApiKey } from '../orgs/api-keys.ts';
+import { isRole, ROLES } from '../orgs/roles.ts';
 import { createOrg, findOrgs, setSubscriptionStatus, type OrgMatch } from '../orgs/orgs.ts';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../orgs/subscription.ts';
 import { setApiKeyRateLimit } from '../limits/quotas.ts';
@@ -58,7 +59,7 @@ ${sandboxUsage()}
   migrate               apply database migrations and exit
   org create <name> [--status active]
   org subscription <org> <status>     status: ${SUBSCRIPTION_STATUSES.join(', ')}
-  key create --org <org> --name <name> [--quota <n>]   prints the key once
+  key create --org <org> --name <name> [--quota <n>] [--role admin|editor|approver]   prints the key once
   key revoke <key-id|key>
   key limit <key-id> <n|default>      a fixed rate limit for one key, or back to the org's
   org stripe-customer <org> <cus_...|none>   link the org to its Stripe customer
@@ -299,16 +300,18 @@ async function keyCommand(db: Db, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { org: { type: 'string' }, name: { type: 'string' }, quota: { type: 'string' } },
+    options: { org: { type: 'string' }, name: { type: 'string' }, quota: { type: 'string' }, role: { type: 'string' } },
   });
   const [sub, param] = positionals;
   if (sub === 'create') {
-    if (!values.org || !values.name) throw new UsageError(`key create needs --org and --name: ${CRIER_COMMAND} key create --org <org id or name> --name <name> [--quota <n>]`);
+    if (!values.org || !values.name) throw new UsageError(`key create needs --org and --name: ${CRIER_COMMAND} key create --org <org id or name> --name <name> [--quota <n>] [--role <role>]`);
     const quota = values.quota === undefined ? undefined : Number(values.quota);
     if (quota !== undefined && (!Number.isInteger(quota) || quota < 1)) throw new UsageError('--quota must be a positive integer');
+    const role = values.role ?? 'admin';
+    if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
     const org = await resolveOrg(db, values.org);
-    const key = await createApiKey(db, org.id, values.name, quota);
-    console.log(`key ${key.id} "${values.name}" created for org ${org.id} (${org.name}). API key (shown once): ${key.key}`);
+    const key = await createApiKey(db, org.id, values.name, quota, role);
+    console.log(`key ${key.id} "${values.name}" (${role}) created for org ${org.id} (${org.name}). API key (shown once): ${key.key}`);
     return 0;
   }
   if (sub === 'revoke' && param) {

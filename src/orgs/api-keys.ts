@@ -43,10 +43,10 @@ export async function insertApiKey(db: Queryable, orgId: number, userId: number,
 }
 
 /** Creates a key for the org's first user (the CLI's `key create`). */
-export async function createApiKey(db: Db, orgId: number, name: string, fixedQuota?: number): Promise<{ id: number; key: string; prefix: string }> {
+export async function createApiKey(db: Db, orgId: number, name: string, fixedQuota?: number, role: Role = 'admin'): Promise<{ id: number; key: string; prefix: string }> {
   const user = await db.query<{ id: number }>('SELECT id FROM users WHERE org_id = $1 ORDER BY id LIMIT 1', [orgId]);
   if (!user.rowCount) throw new Error(`organization ${orgId} does not exist`);
-  return insertApiKey(db, orgId, user.rows[0]!.id, name, fixedQuota);
+  return insertApiKey(db, orgId, user.rows[0]!.id, name, fixedQuota, role);
 }
 
 /** Revokes a key given by its numeric id or by the key itself; returns whether one was revoked. */

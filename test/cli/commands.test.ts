@@ -109,6 +109,21 @@ test('key create --org takes the org by name, orgId or numeric id, and says whic
   assert.equal((await db.query('SELECT subscription_status FROM orgs WHERE id = $1', [orgId])).rows[0].subscription_status, 'trialing');
 });
 
+test('key create --role makes a key of that role; an unknown role is one line and creates nothing', async () => {
+  const name = `roles-${randomBytes(3).toString('hex')}`;
+  const orgId = (await runCrier(['org', 'create', name], env())).stdout.match(/id (\d+)/)![1]!;
+  const editor = await runCrier(['key', 'create', '--org', orgId, '--name', 'writer', '--role', 'editor'], env());
+  assert.equal(editor.code, 0, editor.stderr);
+  assert.match(editor.stdout, /"writer" \(editor\) created/);
+  const keyId = editor.stdout.match(/key (\d+)/)![1]!;
+  assert.equal((await db.query('SELECT role FROM api_keys WHERE id = $1', [keyId])).rows[0].role, 'editor');
+  const keys = (await db.query('SELECT count(*)::int AS n FROM api_keys')).rows[0].n;
+  const bad = await runCrier(['key', 'create', '--org', orgId, '--name', 'x', '--role', 'owner'], env());
+  assert.notEqual(bad.code, 0);
+  assertOneLine(bad.stderr, /--role must be one of admin, editor, approver/);
+  assert.equal((await db.query('SELECT count(*)::int AS n FROM api_keys')).rows[0].n, keys);
+});
+
 test('an unknown org is one line, not a stack, and nothing is created', async () => {
   const keys = (await db.query('SELECT count(*)::int AS n FROM api_keys')).rows[0].n;
   for (const ref of ['no-such-org', '999999']) {
