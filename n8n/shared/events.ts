@@ -10,6 +10,7 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
   { name: 'Account Token Expired', value: 'account.token_expired', description: "An account's token could not be refreshed: connect it again" },
   { name: 'Import Completed', value: 'import.completed' },
   { name: 'Import Failed', value: 'import.failed' },
+  { name: 'Bulk Import Completed', value: 'bulk_import.completed', description: 'A bulk import (POST /v1/posts/bulk) went through every row' },
   { name: 'Conversation Started', value: 'conversation.started' },
   { name: 'Message Received', value: 'message.received' },
   { name: 'Message Sent', value: 'message.sent' },

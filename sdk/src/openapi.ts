@@ -462,6 +462,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many posts from a CSV or JSON-lines file
+         * @description `Content-Type: text/csv` (a header row; columns `accounts` (ids or usernames separated by commas or spaces), `content`, `scheduledAt` (a date-time or `next-free-slot`), `media` (URLs separated by spaces), `altText`, `isDraft`, `processMedia`, and `<network>.<field>` for a platform block's field) or `application/x-ndjson` (each line a body of POST /v1/posts). At most 10000 rows. With `?dry_run=true`: a verdict per row, the judgement of POST /v1/posts?dry_run=true, nothing stored. Without: 202 with a job that a worker runs row by row (each row's post created exactly once, through POST /v1/posts's own path); read it with GET /v1/posts/bulk/:id; `bulk_import.completed` when every row is done.
+         */
+        post: operations["createBulkImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk import: its progress and each row's outcome */
+        get: operations["getBulkImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/queues": {
         parameters: {
             query?: never;
@@ -1661,7 +1698,7 @@ export interface operations {
                 after?: string;
                 /** @description events per page */
                 limit?: number;
-                /** @description comma-separated event types to list (post.published, post.error, post.approval_requested, post.approved, post.rejected, account.token_expired, import.completed, import.failed, conversation.started, message.received, message.sent, message.failed, comment.received, test); omitted: all */
+                /** @description comma-separated event types to list (post.published, post.error, post.approval_requested, post.approved, post.rejected, account.token_expired, import.completed, import.failed, bulk_import.completed, conversation.started, message.received, message.sent, message.failed, comment.received, test); omitted: all */
                 types?: string;
             };
             header?: never;
@@ -1683,7 +1720,7 @@ export interface operations {
                             /** @description the event's data, exactly as its webhook deliveries carry it */
                             data: unknown;
                             /** @enum {string} */
-                            event: "post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test";
+                            event: "post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "bulk_import.completed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test";
                             /** @description the event id: the webhook body `id` and the `webhook-id` header of its deliveries */
                             id: string;
                             /**
@@ -3583,6 +3620,234 @@ export interface operations {
             };
         };
     };
+    createBulkImport: {
+        parameters: {
+            query?: {
+                /** @description Judge each row: store nothing. */
+                dry_run?: boolean;
+            };
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        dryRun: true;
+                        /** @description rows whose verdict is ok */
+                        ok: number;
+                        rows: {
+                            /** @description the create would store the post; false: `error`, `code`, `details` are its 400 */
+                            accepted: boolean;
+                            code?: string;
+                            /** @description One per resolved account, in the order a create lists them. */
+                            destinations?: {
+                                accountId: string;
+                                network: string;
+                                notes?: string[];
+                                /** @description false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok's creator settings for a direct post) */
+                                ok: boolean;
+                                reasons: string[];
+                                username: string;
+                            }[];
+                            details?: unknown;
+                            error?: string;
+                            /** @description the create would store the post and every destination could publish it */
+                            ok: boolean;
+                            /** @description from 1: the first row after the CSV header, or the first non-blank line */
+                            row: number;
+                            /** @description "next-free-slot": the slot the row would take, after the rows before it */
+                            scheduledAt?: string;
+                            warnings?: string[];
+                        }[];
+                        success: boolean;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            created: number;
+                            createdAt: string;
+                            failed: number;
+                            /** @enum {string} */
+                            format: "csv" | "ndjson";
+                            id: string;
+                            /** @description rows done: created + failed */
+                            processed: number;
+                            rows?: {
+                                error?: {
+                                    code?: string;
+                                    details?: unknown;
+                                    error: string;
+                                };
+                                postId?: string;
+                                row: number;
+                                /** @enum {string} */
+                                status: "pending" | "created" | "failed";
+                            }[];
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed";
+                            total: number;
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            completedAt: string | null;
+                            created: number;
+                            createdAt: string;
+                            failed: number;
+                            /** @enum {string} */
+                            format: "csv" | "ndjson";
+                            id: string;
+                            /** @description rows done: created + failed */
+                            processed: number;
+                            rows?: {
+                                error?: {
+                                    code?: string;
+                                    details?: unknown;
+                                    error: string;
+                                };
+                                postId?: string;
+                                row: number;
+                                /** @enum {string} */
+                                status: "pending" | "created" | "failed";
+                            }[];
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed";
+                            total: number;
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     listQueues: {
         parameters: {
             query?: {
@@ -5325,7 +5590,7 @@ export interface operations {
                 "application/json": {
                     /** @description default true */
                     enabled?: boolean;
-                    events: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
+                    events: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "bulk_import.completed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
                     /** @description Crier generates a whsec_ secret and returns it in this response only */
                     generateSecret?: boolean;
                     /** @description custom headers sent with every delivery; cannot replace Content-Type, User-Agent, X-Service-Signature or webhook-* */
@@ -5498,7 +5763,7 @@ export interface operations {
                 "application/json": {
                     /** @description false stops deliveries */
                     enabled?: boolean;
-                    events?: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
+                    events?: ("post.published" | "post.error" | "post.approval_requested" | "post.approved" | "post.rejected" | "account.token_expired" | "import.completed" | "import.failed" | "bulk_import.completed" | "conversation.started" | "message.received" | "message.sent" | "message.failed" | "comment.received" | "test")[];
                     /** @description Crier generates a whsec_ secret and returns it in this response only */
                     generateSecret?: boolean;
                     /** @description custom headers sent with every delivery; cannot replace Content-Type, User-Agent, X-Service-Signature or webhook-* */

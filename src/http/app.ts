@@ -43,6 +43,7 @@ import { ReplyCache } from '../engagement/replies.ts';
 import { socialAccountImportsRoutes } from './routes/social-account-imports.ts';
 import { socialAccountMetricsRoutes } from './routes/social-account-metrics.ts';
 import { postsRoutes } from './routes/posts.ts';
+import { postsBulkRoutes } from './routes/posts-bulk.ts';
 import { queuesRoutes } from './routes/queues.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
@@ -163,6 +164,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     installRoleCheck(v1);
     apiKeysRoutes(v1, ctx);
     postsRoutes(v1, ctx);
+    postsBulkRoutes(v1, ctx);
     approvalsRoutes(v1, ctx);
     settingsRoutes(v1, ctx);
     queuesRoutes(v1, ctx);

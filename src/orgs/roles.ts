@@ -31,6 +31,7 @@ export const WRITE_ROUTES: Record<string, readonly Role[]> = {
   'DELETE /mcp': EVERYONE,
 
   'POST /v1/posts': EDITORS,
+  'POST /v1/posts/bulk': EDITORS,
   'PATCH /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id/remote': EDITORS,

@@ -48,6 +48,8 @@ export interface EventDataMap {
   'import.completed': { import_id: string; status: 'completed'; imported: number; skipped: number; failed: number };
   /** `partial`: some imported and some failed; `failed`: nothing imported. */
   'import.failed': { import_id: string; status: 'partial' | 'failed'; imported: number; skipped: number; failed: number; error?: string };
+  /** POST /v1/posts/bulk finished every row: `failedRows` lists the rows refused (their errors: GET /v1/posts/bulk/:id). */
+  'bulk_import.completed': { bulkImportId: string; status: 'completed'; total: number; created: number; failed: number; failedRows: number[] };
   'conversation.started': { conversationId: string; orgId: string; network: string; participantId: string };
   'message.received': {
     conversationId: string;

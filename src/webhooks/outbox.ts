@@ -8,6 +8,7 @@ import { MAX_ATTEMPTS } from './schedule.ts';
 
 export const EVENT_TYPES = [
   'post.published', 'post.error', 'post.approval_requested', 'post.approved', 'post.rejected', 'account.token_expired', 'import.completed', 'import.failed',
+  'bulk_import.completed',
   'conversation.started', 'message.received', 'message.sent', 'message.failed', 'comment.received', 'test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
