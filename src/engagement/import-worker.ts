@@ -5,8 +5,8 @@
 // Each page is one transaction: the posts it stores, the job's counts and the network's cursor of
 // the next page commit together, under a per-account lock, so a job resumed after a crash (or two
 // imports of one account at once) never stores a post twice and never loses a count.
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { claimJob, msUntilNextJob } from '../background/jobs.ts';
 import { startLoop } from '../background/loop.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { encodeId } from '../core/ids.ts';
@@ -35,39 +35,15 @@ export function startImportRunner(deps: AccountCallDeps & { logger: Logger }, op
     label: 'import runner',
     channel: IMPORTS_CHANNEL,
     claim: async () => {
-      const job = await claim(deps.db, leaseMs);
+      const job = await claimJob<JobRow>(deps.db, 'imports', leaseMs);
       return job ? [job] : [];
     },
-    msUntilNextDue: () => msUntilNextJob(deps.db),
+    msUntilNextDue: () => msUntilNextJob(deps.db, 'imports'),
     run: (job) => runJob(deps, job, leaseMs),
   }, { concurrency: 1, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
   return { stop: () => loop.stop() };
 }
 
-/** Until a queued job (now) or a running one whose lease lapses; undefined when there is none. */
-async function msUntilNextJob(db: Db): Promise<number | undefined> {
-  // Not GREATEST(0, …) in SQL: it ignores a NULL, so "no job" came back as "due now" and an idle
-  // worker looked every 25 ms (as the inbound processor once did: inbound/queue.ts).
-  const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT (EXTRACT(EPOCH FROM min(CASE WHEN status = 'queued' THEN now() ELSE lease_until END) - now()) * 1000)::float8 AS ms
-       FROM imports WHERE status IN ('queued', 'running')`,
-  );
-  const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? undefined : Math.max(0, ms);
-}
-
-/** The oldest runnable job, now held by this run (a fresh `runner` fences out a worker that lost it). */
-async function claim(db: Db, leaseMs: number): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>(
-    `UPDATE imports SET status = 'running', runner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-      WHERE id = (SELECT id FROM imports
-                   WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
-                   ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [randomUUID(), leaseMs],
-  );
-  return rows[0];
-}
 
 async function runJob(deps: AccountCallDeps, job: JobRow, leaseMs: number): Promise<void> {
   const { active, credentials } = await loadAccount(deps.db, deps.box, job.account_id);

@@ -7,8 +7,8 @@
 // again, when the job resumes. A chunk's outcomes, the job's counts and its lease are then written
 // together, by the run that still holds the job (`runner`); the last chunk ends the job with
 // `bulk_import.completed` in the same transaction.
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { claimJob, msUntilNextJob } from '../background/jobs.ts';
 import { startLoop } from '../background/loop.ts';
 import type { Config } from '../config.ts';
 import { RequestError } from '../core/errors.ts';
@@ -75,10 +75,10 @@ export function startBulkImportRunner(deps: Deps, options: { leaseMs?: number; p
     label: 'bulk import runner',
     channel: BULK_IMPORTS_CHANNEL,
     claim: async () => {
-      const job = await claim(deps.db, leaseMs);
+      const job = await claimJob<BulkImportRow>(deps.db, 'bulk_imports', leaseMs);
       return job ? [job] : [];
     },
-    msUntilNextDue: () => msUntilNextJob(deps.db),
+    msUntilNextDue: () => msUntilNextJob(deps.db, 'bulk_imports'),
     run: (job) => runJob(deps.db, job, leaseMs, create),
   }, { concurrency: 1, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
   return {
@@ -89,28 +89,6 @@ export function startBulkImportRunner(deps: Deps, options: { leaseMs?: number; p
   };
 }
 
-async function msUntilNextJob(db: Db): Promise<number | undefined> {
-  // Not GREATEST(0, …) in SQL: it ignores a NULL, and "no job" would read as "due now" (import-worker.ts).
-  const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT (EXTRACT(EPOCH FROM min(CASE WHEN status = 'queued' THEN now() ELSE lease_until END) - now()) * 1000)::float8 AS ms
-       FROM bulk_imports WHERE status IN ('queued', 'running')`,
-  );
-  const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? undefined : Math.max(0, ms);
-}
-
-/** The oldest runnable job, now held by this run (a fresh `runner` fences out a worker that lost it). */
-async function claim(db: Db, leaseMs: number): Promise<BulkImportRow | undefined> {
-  const { rows } = await db.query<BulkImportRow>(
-    `UPDATE bulk_imports SET status = 'running', runner = $1, lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-      WHERE id = (SELECT id FROM bulk_imports
-                   WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
-                   ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [randomUUID(), leaseMs],
-  );
-  return rows[0];
-}
 
 async function runJob(db: Db, job: BulkImportRow, leaseMs: number, create: (job: BulkImportRow, row: PendingRow) => Promise<CreateOutcome>): Promise<void> {
   for (;;) {

@@ -14,6 +14,8 @@ import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/ses
 import type { PreflightPost } from '../core/post.ts';
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
+import type { Queryable } from '../db/pool.ts';
+import { tokenOfPublicUrl } from '../media/context.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { accountProblem } from './create.ts';
 import type { CreateRequest, Parsed } from './validate.ts';
@@ -123,4 +125,22 @@ function sizeReasons(request: CreateRequest, account: ResolvedAccount, media: Ma
     if (!file || !file.contentType.startsWith('video/') || file.size <= profile.maxBytes!) return [];
     return [`media ${m.filename} is ${file.size} bytes; ${profile.label} takes videos up to ${profile.maxBytes} bytes`];
   });
+}
+
+/**
+ * The media of a dry run that Crier holds, by URL (their size and the type found in their bytes), for
+ * an organization: what `dryRunCreate`'s `known` asks. URLs of other hosts are not looked up.
+ */
+export function knownMediaReader(db: Queryable, publicBaseUrl: string): (orgId: number, urls: string[]) => Promise<Map<string, KnownMedia>> {
+  return async (orgId, urls) => {
+    const tokens = new Map(urls.flatMap((url) => {
+      const token = tokenOfPublicUrl(publicBaseUrl, url);
+      return token ? [[token, url] as const] : [];
+    }));
+    if (!tokens.size) return new Map();
+    const { rows } = await db.query<{ token: string; size: string; content_type: string }>(
+      "SELECT token, size, content_type FROM media WHERE org_id = $1 AND token = ANY($2) AND status = 'ready'", [orgId, [...tokens.keys()]],
+    );
+    return new Map(rows.map((r) => [tokens.get(r.token)!, { size: Number(r.size), contentType: r.content_type }]));
+  };
 }

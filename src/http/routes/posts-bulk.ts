@@ -3,12 +3,11 @@
 // real run queues a job that a worker runs row by row (posts/bulk-runner.ts), read back with GET.
 import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../core/errors.ts';
-import { tokenOfPublicUrl } from '../../media/context.ts';
 import { judgeBulkRows } from '../../posts/bulk-dry-run.ts';
 import { getBulkImport, queueBulkImport } from '../../posts/bulk-imports.ts';
 import { bulkFormatOf, MAX_BULK_ROWS, parseBulkFile } from '../../posts/bulk-rows.ts';
 import { createSettings } from '../../posts/bulk-runner.ts';
-import { networkPreview, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
+import { knownMediaReader, networkPreview, parseDryRun } from '../../posts/dry-run.ts';
 import { DryRunResponseSchema } from '../../posts/schema.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import { Type } from '../../validation/json-schema.ts';
@@ -62,17 +61,7 @@ export function postsBulkRoutes(app: FastifyInstance, ctx: AppContext): void {
 function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { fetch, quotas } = createSettings(ctx.config, ctx.networks);
   const previewDeps = { db: ctx.db, box: ctx.box, networks: ctx.networks, userFetch: userFetchFor(ctx.config.allowLoopbackFetch) };
-  const knownMedia = async (orgId: number, urls: string[]): Promise<Map<string, KnownMedia>> => {
-    const tokens = new Map(urls.flatMap((url) => {
-      const token = tokenOfPublicUrl(ctx.config.publicBaseUrl, url);
-      return token ? [[token, url] as const] : [];
-    }));
-    if (!tokens.size) return new Map();
-    const { rows } = await ctx.db.query<{ token: string; size: string; content_type: string }>(
-      "SELECT token, size, content_type FROM media WHERE org_id = $1 AND token = ANY($2) AND status = 'ready'", [orgId, [...tokens.keys()]],
-    );
-    return new Map(rows.map((r) => [tokens.get(r.token)!, { size: Number(r.size), contentType: r.content_type }]));
-  };
+  const knownMedia = knownMediaReader(ctx.db, ctx.config.publicBaseUrl);
 
   app.post('/v1/posts/bulk', {
     bodyLimit: BULK_BODY_LIMIT,

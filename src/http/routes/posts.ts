@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../core/errors.ts';
 import { accountProblem, asksNextFreeSlot, createPostWriter, previewNextFreeSlot } from '../../posts/create.ts';
 import { accountQuotas } from '../../publishing/admission.ts';
-import { dryRunCreate, networkPreview, parseDryRun, type KnownMedia } from '../../posts/dry-run.ts';
+import { dryRunCreate, knownMediaReader, networkPreview, parseDryRun } from '../../posts/dry-run.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import { createAccountResolver, type ResolvedAccount } from '../../posts/accounts.ts';
 import { listPosts } from '../../posts/list.ts';
@@ -31,18 +31,7 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
     isOwnMedia: (url) => tokenOfPublicUrl(ctx.config.publicBaseUrl, url) !== undefined,
   };
 
-  // The media of a dry run that Crier holds, by URL: their size and the type found in their bytes.
-  const knownMedia = async (orgId: number, urls: string[]): Promise<Map<string, KnownMedia>> => {
-    const tokens = new Map(urls.flatMap((url) => {
-      const token = tokenOfPublicUrl(ctx.config.publicBaseUrl, url);
-      return token ? [[token, url] as const] : [];
-    }));
-    if (!tokens.size) return new Map();
-    const { rows } = await ctx.db.query<{ token: string; size: string; content_type: string }>(
-      "SELECT token, size, content_type FROM media WHERE org_id = $1 AND token = ANY($2) AND status = 'ready'", [orgId, [...tokens.keys()]],
-    );
-    return new Map(rows.map((r) => [tokens.get(r.token)!, { size: Number(r.size), contentType: r.content_type }]));
-  };
+  const knownMedia = knownMediaReader(ctx.db, ctx.config.publicBaseUrl);
 
   // Concurrent creates share transactions (posts/create.ts).
   // The quotas the engine admits by (CRIER_ACCOUNT_QUOTAS included): "next-free-slot" skips a slot they would refuse.
