@@ -4,16 +4,20 @@ import { html, render } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { AccountsPage } from './accounts.js';
 import { api, session, whenSignedOut } from './api.js';
+import { ApprovalsPage } from './approvals.js';
 import { ComposePage } from './compose.js';
 import { ConsentPage } from './consent.js';
 import { KeysPage } from './keys.js';
 import { PostPage, PostsPage } from './posts.js';
+import { QueuesPage } from './queues.js';
 import { ErrorBox, useAction } from './ui.js';
 import { WebhooksPage } from './webhooks.js';
 
 const NAV = [
   ['#/posts', 'Posts'],
   ['#/compose', 'Compose'],
+  ['#/approvals', 'Approvals'],
+  ['#/queues', 'Queues'],
   ['#/accounts', 'Accounts'],
   ['#/webhooks', 'Webhooks'],
   ['#/keys', 'API keys'],
@@ -26,6 +30,8 @@ function route(hash) {
   if (hash.startsWith('#/consent?')) return html`<${ConsentPage} query=${hash.slice('#/consent?'.length)} />`;
   switch (hash) {
     case '#/compose': return html`<${ComposePage} />`;
+    case '#/approvals': return html`<${ApprovalsPage} />`;
+    case '#/queues': return html`<${QueuesPage} />`;
     case '#/accounts': return html`<${AccountsPage} />`;
     case '#/webhooks': return html`<${WebhooksPage} />`;
     case '#/keys': return html`<${KeysPage} />`;

@@ -1,15 +1,18 @@
 // Compose: a post or a thread (containers) to the accounts picked, media uploaded through the media
-// flow with a progress bar, an optional schedule, and each targeted network's option block built from
-// the API's own description of POST /v1/posts. The API's dry run checks the post as it is typed, and
-// its `details` are shown under the field they name. One Idempotency-Key per body: a double click, or
-// a retry after a lost answer, creates one post.
+// flow with a progress bar, an optional schedule (a time, or the next free slot of the accounts'
+// queues), and each targeted network's option block built from the API's own description of
+// POST /v1/posts. The API's dry run checks the post as it is typed, and its `details` are shown under
+// the field they name. One Idempotency-Key per body: a double click, or a retry after a lost answer,
+// creates one post.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiDescription, uploadMedia } from './api.js';
 import { NetworkBlock } from './options.js';
-import { AccountLabel, ErrorBox, FieldErrors, FieldName, NetworkIcon, useLoad } from './ui.js';
+import { AccountLabel, ErrorBox, FieldErrors, FieldName, NetworkIcon, formatDate, useLoad } from './ui.js';
 
 const DRY_RUN_DELAY_MS = 400;
+/** The API's scheduledAt for "the next slot free on every targeted account's queue" (queues.js). */
+const NEXT_FREE_SLOT = 'next-free-slot';
 
 const newKey = () => crypto.randomUUID();
 const emptyContainer = () => ({ id: newKey(), content: '', media: [] });
@@ -35,11 +38,17 @@ function bodyOf(form) {
       content: c.content,
       media: c.media.filter((m) => m.url).map((m) => ({ url: m.url, filename: m.filename, ...(m.altText ? { altText: m.altText } : {}) })),
     })),
-    ...(form.scheduledAt ? { scheduledAt: new Date(form.scheduledAt).toISOString() } : {}),
+    ...scheduleOf(form),
     ...(form.isDraft ? { isDraft: true } : {}),
     ...(form.processMedia ? { processMedia: true } : {}),
     ...blocks,
   };
+}
+
+/** When: the next slot free on the accounts' queues, a time (datetime-local is local time), or now. */
+function scheduleOf(form) {
+  if (form.nextFreeSlot) return { scheduledAt: NEXT_FREE_SLOT };
+  return form.scheduledAt ? { scheduledAt: new Date(form.scheduledAt).toISOString() } : {};
 }
 
 /** Whether a `details` entry is shown under a field of the form (else it is listed above the button). */
@@ -97,8 +106,8 @@ function Verdicts({ verdicts }) {
 export function ComposePage() {
   const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data));
   const blocks = useLoad(loadBlocks);
-  const [form, setForm] = useState({ accounts: [], containers: [emptyContainer()], scheduledAt: '', isDraft: false, processMedia: false, blocks: {} });
-  const [check, setCheck] = useState({ details: [], verdicts: null, error: null });
+  const [form, setForm] = useState({ accounts: [], containers: [emptyContainer()], scheduledAt: '', nextFreeSlot: false, isDraft: false, processMedia: false, blocks: {} });
+  const [check, setCheck] = useState({ details: [], verdicts: null, error: null, slot: null });
   const [submitError, setSubmitError] = useState(null);
   const [submitting, setSubmitting] = useState(false);
   // A new key whenever the body changes; the same key for every send of one body.
@@ -115,12 +124,12 @@ export function ComposePage() {
   const latestCheck = useRef(0);
   useEffect(() => {
     const turn = ++latestCheck.current;
-    if (!form.accounts.length) { setCheck({ details: [], verdicts: null, error: null }); return undefined; }
+    if (!form.accounts.length) { setCheck({ details: [], verdicts: null, error: null, slot: null }); return undefined; }
     const show = (next) => { if (turn === latestCheck.current) setCheck(next); };
     const timer = setTimeout(() => {
       api('/v1/posts?dry_run=true', { method: 'POST', body })
-        .then((r) => show({ details: [], verdicts: r.destinations, error: null }))
-        .catch((error) => show({ details: error.details, verdicts: null, error: error.details.length ? null : error }));
+        .then((r) => show({ details: [], verdicts: r.destinations, error: null, slot: r.scheduledAt ?? null }))
+        .catch((error) => show({ details: error.details, verdicts: null, error: error.details.length ? null : error, slot: null }));
     }, DRY_RUN_DELAY_MS);
     return () => clearTimeout(timer);
   }, [bodyText]);
@@ -172,7 +181,10 @@ export function ComposePage() {
       ${networks.filter((n) => blocks.data[n]).map((network) => html`<${NetworkBlock} key=${network} network=${network} schema=${blocks.data[network]}
         values=${form.blocks[network] ?? {}} account=${accountOf(network)} details=${check.details} onChange=${(values) => update({ blocks: { ...form.blocks, [network]: values } })} />`)}
       <fieldset class="schedule"><legend>When</legend>
-        <label>Publish at (empty: now)<input type="datetime-local" name="scheduledAt" value=${form.scheduledAt} onInput=${(e) => update({ scheduledAt: e.target.value })} /></label>
+        <label>Publish at (empty: now)<input type="datetime-local" name="scheduledAt" value=${form.scheduledAt} disabled=${form.nextFreeSlot} onInput=${(e) => update({ scheduledAt: e.target.value })} /></label>
+        <label class="check"><input type="checkbox" name="nextFreeSlot" checked=${form.nextFreeSlot} onChange=${(e) => update({ nextFreeSlot: e.target.checked })} /> Next free slot of the accounts' queues</label>
+        ${form.nextFreeSlot ? html`<p class="muted" data-testid="next-slot">${check.slot ? `The next free slot now: ${formatDate(check.slot)}`
+          : check.details.length || check.error ? html`Each account needs a queue with a free slot within 30 days: <a href="#/queues">Queues</a>` : 'Finding the next free slot…'}</p>` : null}
         <label class="check"><input type="checkbox" checked=${form.isDraft} onChange=${(e) => update({ isDraft: e.target.checked })} /> Save as a draft</label>
         <label class="check"><input type="checkbox" checked=${form.processMedia} onChange=${(e) => update({ processMedia: e.target.checked })} /> Re-encode videos for each network (counted in usage)</label>
         <${FieldErrors} details=${check.details} field="scheduledAt" />
@@ -183,7 +195,7 @@ export function ComposePage() {
         <${ErrorBox} error=${check.error} />
       </div>
       <${ErrorBox} error=${submitError} />
-      <button type="submit" disabled=${submitting || uploading || !form.accounts.length}>${form.scheduledAt ? 'Schedule' : 'Publish'}</button>
+      <button type="submit" disabled=${submitting || uploading || !form.accounts.length}>${form.scheduledAt || form.nextFreeSlot ? 'Schedule' : 'Publish'}</button>
     </form>
   </section>`;
 }

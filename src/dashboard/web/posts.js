@@ -5,6 +5,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from './api.js';
+import { Decision, waitsForApproval } from './decision.js';
 import { Engagement } from './engagement.js';
 import { AccountLabel, ErrorBox, confirmed, networkName, Status, formatDate, useAction, useLoad } from './ui.js';
 import { DeliveryLog } from './webhooks.js';
@@ -63,6 +64,8 @@ export function Destination({ destination, scheduledAt, sandboxIds }) {
     <${AccountLabel} account=${destination} /> <${Status} status=${status} />
     ${status === 'published' ? html`<${PublishedAt} destination=${destination} sandboxIds=${sandboxIds} />` : null}
     ${status === 'pending' ? html` <span class="muted">${scheduledAt ? `scheduled for ${formatDate(scheduledAt)}` : 'queued'}</span>` : null}
+    ${status === 'pending_approval' ? html` <span class="muted">publishes only once approved${scheduledAt ? `, at ${formatDate(scheduledAt)}` : ''} (<a href="#/approvals">review</a>)</span>` : null}
+    ${status === 'rejected' ? html` <span class="muted">an approver rejected the post: it will not be published</span>` : null}
     ${destination.error ? html`<p class="reason"><span class="label">${status === 'unknown' ? 'Why unknown:' : 'Reason:'}</span> ${destination.error}</p>` : null}
   </li>`;
 }
@@ -138,6 +141,8 @@ function postTimes(post) {
   if (post.isDraft) parts.push('draft');
   if (post.publishedAt) parts.push(`first published ${formatDate(post.publishedAt)}`);
   if (!post.scheduled && post.socialAccounts.some((d) => d.status === 'pending')) parts.push('not queued: reschedule it to publish');
+  if (waitsForApproval(post)) parts.push('waiting for approval');
+  if (post.socialAccounts.some((d) => d.status === 'rejected')) parts.push('rejected');
   return parts.join(' · ');
 }
 
@@ -180,7 +185,8 @@ export function PostPage({ id }) {
   const p = post.data;
   const cancellable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'pending_approval');
   // A post none of whose destinations went out can be queued again; a partly published one cannot.
-  const reschedulable = p.socialAccounts.every((d) => d.status === 'pending' || d.status === 'failed' || d.status === 'cancelled');
+  // One waiting for approval keeps waiting when moved (PATCH).
+  const reschedulable = p.socialAccounts.every((d) => ['pending', 'pending_approval', 'failed', 'cancelled'].includes(d.status));
   // Published somewhere (or deleted from a network since): what happened after publishing.
   const wentOut = p.socialAccounts.some((d) => d.status === 'published' || d.status === 'deleted');
   const doCancel = () => cancel.run(() => api(`/v1/posts/${p.id}`, { method: 'DELETE' })).then((r) => { if (r) { setOutcome(r.message); post.reload(); } });
@@ -192,6 +198,7 @@ export function PostPage({ id }) {
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
     <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} sandboxIds=${sandboxIdsOf(accounts)} />`)}</ul>
+    ${waitsForApproval(p) ? html`<h2>Approval</h2><${Decision} post=${p} label="this post" onDecided=${post.reload} />` : null}
     ${wentOut ? html`<${Engagement} key=${p.id} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>
     <${Attempts} id=${p.id} settled=${!unsettled} />

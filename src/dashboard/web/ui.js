@@ -73,11 +73,13 @@ export function AccountLabel({ account }) {
   return html`<span class="account"><${NetworkIcon} network=${account.network} /> <span>@${account.username.replace(/^@/, '')}</span></span>`;
 }
 
-const STATUS_SYMBOL = { published: '✓', failed: '✗', pending: '◷', publishing: '↻', unknown: '?', cancelled: '–', deleted: '⌫' };
+const STATUS_SYMBOL = { published: '✓', failed: '✗', pending: '◷', publishing: '↻', unknown: '?', cancelled: '–', deleted: '⌫', pending_approval: '◔', rejected: '⊘' };
+/** Statuses whose API word is not plain English (`pending_approval`). */
+const STATUS_WORDS = { pending_approval: 'waiting for approval' };
 
 /** A destination's status: a symbol and a word, with a colour as a third cue only. */
 export function Status({ status }) {
-  return html`<span class=${`status status-${status}`}><span aria-hidden="true">${STATUS_SYMBOL[status] ?? '•'}</span> ${status}</span>`;
+  return html`<span class=${`status status-${status}`}><span aria-hidden="true">${STATUS_SYMBOL[status] ?? '•'}</span> ${STATUS_WORDS[status] ?? status}</span>`;
 }
 
 /** Runs `action` once the user confirms what it cannot undo. */
