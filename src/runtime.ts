@@ -19,6 +19,7 @@ import { startMediaMaintenance } from './media/maintenance.ts';
 import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/worker.ts';
 import { startImportRunner } from './engagement/import-worker.ts';
+import { occurrenceFetchPolicy, startRecurrenceRunner } from './recurrences/runner.ts';
 import { startBulkImportRunner } from './posts/bulk-runner.ts';
 import { userFetchFor } from './security/ssrf.ts';
 import { startInboundWorker } from './inbound/worker.ts';
@@ -138,6 +139,8 @@ async function startWorker(config: Config, { db, box, logger, networks }: Parts,
   started.push(() => imports.stop());
   const bulkImports = startBulkImportRunner({ db, logger, config, networks }, { leaseMs: config.publishing.heartbeatSeconds * 1000 });
   started.push(() => bulkImports.stop());
+  const recurrences = startRecurrenceRunner({ db, logger, fetch: occurrenceFetchPolicy(config) });
+  started.push(() => recurrences.stop());
   const inbound = startInboundWorker({ db, box, logger, networks, allowLoopbackFetch: config.allowLoopbackFetch });
   started.push(() => inbound.stop());
   const schedules = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];

@@ -565,6 +565,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's recurring posts
+         * @description Newest first.
+         */
+        get: operations["listRecurrences"];
+        put?: never;
+        /**
+         * Create a recurring post
+         * @description The body of `POST /v1/posts` (accounts, content or containers, network blocks; no `scheduledAt`, no `isDraft`) and a rule: `every` ({"days": n, "hours": n}, at least 1 hour, elapsed time from `startAt`) or `weekly` ({"days": ["monday", ...], "time": "HH:MM", "timeZone": IANA name}: the local time holds across daylight-saving changes, a time that does not exist that day is skipped). `startAt` (default now), `count` (1-1000) and/or `until`. `variations`: alternative contents ({"content"} or {"containers"}), taken in order after the body's own, cycling, one per occurrence: networks that refuse repeated text (X, LinkedIn) need them, otherwise their destination of a repeated occurrence fails with the network's reason. Each occurrence is an ordinary post (GET /v1/posts), created by the worker one occurrence ahead (the first at once, each next one when the one before is due, never more than 30 days ahead), judged by the create path then (approval included). An occurrence reached more than an hour late (paused, no worker running) is skipped.
+         */
+        post: operations["createRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a recurring post and its latest occurrences */
+        get: operations["getRecurrence"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a recurring post
+         * @description No occurrence is created any more; the occurrences created that have not started publishing are cancelled (`cancelledPostIds`). Published occurrences stay, on the networks and as posts in Crier.
+         */
+        delete: operations["deleteRecurrence"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause or resume a recurring post
+         * @description Body: `{"status": "paused"}` or `{"status": "active"}`. Pausing stops new occurrences; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). Resuming skips the occurrences whose time passed meanwhile.
+         */
+        patch: operations["updateRecurrence"];
+        trace?: never;
+    };
     "/v1/settings": {
         parameters: {
             query?: never;
@@ -4225,6 +4274,262 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listRecurrences: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: unknown[];
+                        success: boolean;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A post body plus every/weekly, startAt, count, until, variations */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
+                        data: unknown;
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
+                        data: unknown;
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    deleteRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancelledPostIds: string[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    updateRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description {"status": "paused" | "active"} */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
+                        data: unknown;
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

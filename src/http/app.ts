@@ -45,6 +45,7 @@ import { socialAccountMetricsRoutes } from './routes/social-account-metrics.ts';
 import { postsRoutes } from './routes/posts.ts';
 import { postsBulkRoutes } from './routes/posts-bulk.ts';
 import { queuesRoutes } from './routes/queues.ts';
+import { recurrencesRoutes } from './routes/recurrences.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
@@ -168,6 +169,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     approvalsRoutes(v1, ctx);
     settingsRoutes(v1, ctx);
     queuesRoutes(v1, ctx);
+    recurrencesRoutes(v1, ctx);
     const replies = new ReplyCache();
     postRepliesRoutes(v1, ctx, replies);
     postAnalyticsRoutes(v1, ctx);

@@ -6,7 +6,7 @@
 // |----------|-----------------------------------------------------------------------------------------|
 // | admin    | everything (every key made before roles existed, and the CLI's and first start's keys)  |
 // | editor   | read everything; write posts (create, reschedule, cancel, replies, remote delete),      |
-// |          | media, queues, conversations, imports and the sandbox's simulations                    |
+// |          | media, queues, recurrences, conversations, imports and the sandbox's simulations       |
 // | approver | read everything; approve or reject posts waiting for approval                           |
 //
 // Admin alone: API keys (create, revoke), webhooks (create, change, delete, test, redeliver), the
@@ -47,6 +47,10 @@ export const WRITE_ROUTES: Record<string, readonly Role[]> = {
   'POST /v1/queues': EDITORS,
   'PATCH /v1/queues/:id': EDITORS,
   'DELETE /v1/queues/:id': EDITORS,
+
+  'POST /v1/recurrences': EDITORS,
+  'PATCH /v1/recurrences/:id': EDITORS,
+  'DELETE /v1/recurrences/:id': EDITORS,
 
   'POST /v1/conversations': EDITORS,
   'POST /v1/conversations/:id/messages': EDITORS,

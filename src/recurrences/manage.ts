@@ -1,0 +1,135 @@
+// /v1/recurrences as the domain sees it: create (judged as its posts will be), list, get, pause and
+// resume, delete. The occurrences themselves are created by the runner (runner.ts).
+import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
+import { decodeId, encodeId } from '../core/ids.ts';
+import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts';
+import type { FetchPolicy } from '../validation/fetched-url.ts';
+import { accountProblem } from '../posts/create.ts';
+import { resolveAccounts } from '../posts/accounts.ts';
+import { deletePost } from '../posts/manage.ts';
+import { SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
+import { firstOccurrence } from './rule.ts';
+import { parseRecurrenceBody } from './validate.ts';
+import { RECURRENCES_CHANNEL, selectOccurrences, toRecurrenceJson, type RecurrenceJson, type RecurrenceRow } from './store.ts';
+
+const notFound = () => new RequestError(404, 'Recurrence not found', { code: 'not_found' });
+
+export interface Created {
+  recurrence: RecurrenceJson;
+  warnings: string[];
+}
+
+/**
+ * Stores a recurrence whose every content would be a valid post for its accounts now (so a bad body is
+ * a 400 here, not a failed occurrence later). The accounts are stored as the ids they resolved to.
+ */
+export async function createRecurrence(db: Db, orgId: number, body: unknown, now: Date, fetch: FetchPolicy): Promise<Created> {
+  const parsed = parseRecurrenceBody(body, now, fetch);
+  if (!parsed.ok) throw validationError(parsed.details);
+  const { post, variations, schedule, requests, warnings } = parsed.value;
+  const [accounts] = await resolveAccounts(db, [{ orgId, entries: requests[0]!.accounts }]);
+  const issues: FieldIssue[] = [];
+  for (const [i, request] of requests.entries()) {
+    const problem = accountProblem(request, accounts!);
+    if (!problem) continue;
+    if (i === 0 || problem.code === 'no_account_resolved') throw problem;
+    issues.push(...(problem.details ?? []).map((issue) => ({ field: `variations[${i - 1}].${issue.field}`, message: issue.message })));
+  }
+  if (issues.length) throw validationError(issues);
+  const first = firstOccurrence(schedule);
+  if (!first) throw validationError([{ field: 'until', message: 'no occurrence falls between "startAt" and "until"' }]);
+  const stored = { ...post, accounts: accounts!.map((a) => encodeId(a.id)) };
+  const materializeAt = new Date(Math.max(now.getTime(), first.getTime() - SCHEDULE_HORIZON_MS));
+  const { rows } = await db.query<RecurrenceRow>(
+    `WITH r AS (
+       INSERT INTO recurrences (org_id, post, variations, rule, start_at, occurrence_count, until_at, next_at, materialize_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *
+     ) SELECT r.*, pg_notify('${RECURRENCES_CHANNEL}', '') AS notified FROM r`,
+    [orgId, stored, JSON.stringify(variations), schedule.rule, schedule.startAt, schedule.count, schedule.until, first, materializeAt],
+  );
+  return { recurrence: toRecurrenceJson(rows[0]!, []), warnings };
+}
+
+export async function listRecurrences(db: Queryable, orgId: number, query: { limit?: number; offset?: number }): Promise<{ data: RecurrenceJson[]; total: number }> {
+  const { rows } = await db.query<RecurrenceRow & { total: number }>(
+    'SELECT *, count(*) OVER ()::int AS total FROM recurrences WHERE org_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3',
+    [orgId, query.limit ?? 50, query.offset ?? 0],
+  );
+  const total = rows[0]?.total ?? (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM recurrences WHERE org_id = $1', [orgId])).rows[0]!.n;
+  return { data: rows.map((row) => toRecurrenceJson(row)), total };
+}
+
+export async function getRecurrence(db: Queryable, orgId: number, encodedId: string): Promise<RecurrenceJson> {
+  const row = await selectRecurrence(db, orgId, encodedId);
+  return toRecurrenceJson(row, await selectOccurrences(db, row.id));
+}
+
+async function selectRecurrence(db: Queryable, orgId: number, encodedId: string, lock = ''): Promise<RecurrenceRow> {
+  const id = decodeId(encodedId);
+  const row = id === undefined ? undefined : (await db.query<RecurrenceRow>(`SELECT * FROM recurrences WHERE id = $1 AND org_id = $2 ${lock}`, [id, orgId])).rows[0];
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * PATCH: `status` "paused" or "active". Pausing stops new occurrences (one already created stays an
+ * ordinary scheduled post); resuming skips the occurrences whose time passed meanwhile.
+ */
+export async function setRecurrenceStatus(db: Db, orgId: number, encodedId: string, body: unknown): Promise<RecurrenceJson> {
+  const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
+  const extra = typeof body === 'object' && body !== null ? Object.keys(body).filter((key) => key !== 'status') : [];
+  const issues: FieldIssue[] = extra.map((field) => ({ field, message: 'cannot be changed; a recurrence changes only its status (create a new one for other content or rules)' }));
+  if (status !== 'paused' && status !== 'active') issues.push({ field: 'status', message: 'must be "paused" or "active"' });
+  if (issues.length) throw validationError(issues);
+  const row = await withTransaction(db, async (tx) => {
+    const current = await selectRecurrence(tx, orgId, encodedId, 'FOR UPDATE');
+    if (current.status === 'completed') {
+      throw new RequestError(409, 'This recurrence is completed: it has no occurrence left to pause or resume', { code: 'recurrence_completed' });
+    }
+    const { rows } = await tx.query<RecurrenceRow>(
+      `UPDATE recurrences SET status = $2, updated_at = now() WHERE id = $1 RETURNING *, pg_notify('${RECURRENCES_CHANNEL}', '') AS notified`,
+      [current.id, status],
+    );
+    return rows[0]!;
+  });
+  return toRecurrenceJson(row, await selectOccurrences(db, row.id));
+}
+
+/**
+ * DELETE: no occurrence is created any more, and the occurrences created that have not started
+ * publishing are cancelled; the published ones stay, as ordinary posts. Their ids are returned.
+ */
+export async function deleteRecurrence(db: Db, orgId: number, encodedId: string): Promise<{ cancelledPostIds: string[] }> {
+  return withTransaction(db, async (tx) => {
+    const row = await selectRecurrence(tx, orgId, encodedId, 'FOR UPDATE');
+    const cancelled = await cancelUnstarted(tx, orgId, row.id);
+    await tx.query('DELETE FROM recurrences WHERE id = $1', [row.id]);
+    return { cancelledPostIds: cancelled.map(encodeId) };
+  });
+}
+
+/**
+ * Cancels (posts/manage.ts deletePost) each occurrence post none of whose destinations has started.
+ * The post and its targets are locked first, in the order every writer takes them, so what is read
+ * here is what deletePost sees: a post that started is never mistaken for one to cancel.
+ */
+async function cancelUnstarted(tx: Tx, orgId: number, recurrenceId: number): Promise<number[]> {
+  const { rows: posts } = await tx.query<{ id: number }>(
+    `SELECT p.id FROM recurrence_occurrences o JOIN posts p ON p.id = o.post_id
+      WHERE o.recurrence_id = $1 AND p.cancelled_at IS NULL ORDER BY p.id FOR UPDATE OF p`,
+    [recurrenceId],
+  );
+  const cancelled: number[] = [];
+  for (const { id } of posts) {
+    const { rows } = await tx.query<{ unstarted: boolean }>(
+      `SELECT t.status IN ('pending', 'pending_approval') AND t.checkpoint IS NULL
+              AND NOT EXISTS (SELECT 1 FROM target_parts tp WHERE tp.target_id = t.id) AS unstarted
+         FROM targets t WHERE t.post_id = $1 ORDER BY t.id FOR UPDATE`,
+      [id],
+    );
+    if (rows.length === 0 || !rows.every((t) => t.unstarted)) continue;
+    await deletePost(tx, orgId, encodeId(id));
+    cancelled.push(id);
+  }
+  return cancelled;
+}
