@@ -4307,7 +4307,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: unknown[];
+                        data: ({
+                            count: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            nextOccurrenceAt: string | null;
+                            nextOccurrenceIndex: number | null;
+                            /** @description one recurrence: its latest 100 occurrences */
+                            occurrences?: {
+                                /** @description 0 for the first occurrence */
+                                index: number;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                variation: number | null;
+                            }[];
+                            occurrencesSkipped: number;
+                            postsCreated: number;
+                            /** Format: date-time */
+                            startAt: string;
+                            status: "active" | "paused" | "completed";
+                            until: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            variations: unknown[];
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         success: boolean;
                         total: number;
                     };
@@ -4350,8 +4387,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
-                        data: unknown;
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands */
+                        data: {
+                            count: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            nextOccurrenceAt: string | null;
+                            nextOccurrenceIndex: number | null;
+                            /** @description one recurrence: its latest 100 occurrences */
+                            occurrences?: {
+                                /** @description 0 for the first occurrence */
+                                index: number;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                variation: number | null;
+                            }[];
+                            occurrencesSkipped: number;
+                            postsCreated: number;
+                            /** Format: date-time */
+                            startAt: string;
+                            status: "active" | "paused" | "completed";
+                            until: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            variations: unknown[];
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
                         success: boolean;
                         warnings?: string[];
                     };
@@ -4392,8 +4466,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
-                        data: unknown;
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands */
+                        data: {
+                            count: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            nextOccurrenceAt: string | null;
+                            nextOccurrenceIndex: number | null;
+                            /** @description one recurrence: its latest 100 occurrences */
+                            occurrences?: {
+                                /** @description 0 for the first occurrence */
+                                index: number;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                variation: number | null;
+                            }[];
+                            occurrencesSkipped: number;
+                            postsCreated: number;
+                            /** Format: date-time */
+                            startAt: string;
+                            status: "active" | "paused" | "completed";
+                            until: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            variations: unknown[];
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
                         success: boolean;
                         warnings?: string[];
                     };
@@ -4493,8 +4604,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences */
-                        data: unknown;
+                        /** @description The post body (accounts as ids), the rule, and where the recurrence stands */
+                        data: {
+                            count: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            nextOccurrenceAt: string | null;
+                            nextOccurrenceIndex: number | null;
+                            /** @description one recurrence: its latest 100 occurrences */
+                            occurrences?: {
+                                /** @description 0 for the first occurrence */
+                                index: number;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                variation: number | null;
+                            }[];
+                            occurrencesSkipped: number;
+                            postsCreated: number;
+                            /** Format: date-time */
+                            startAt: string;
+                            status: "active" | "paused" | "completed";
+                            until: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            variations: unknown[];
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
                         success: boolean;
                         warnings?: string[];
                     };

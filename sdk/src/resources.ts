@@ -51,6 +51,21 @@ export function queuesApi(http: CrierHttp) {
   };
 }
 
+/** A recurring post: a post body and a rule; each occurrence becomes its own post. */
+export type Recurrence = ResponseBody<'getRecurrence'>['data'];
+
+export function recurrencesApi(http: CrierHttp) {
+  return {
+    create: (body: RequestBody<'createRecurrence'>) => http.request<ResponseBody<'createRecurrence'>>('POST', '/v1/recurrences', { body }),
+    list: (query: Query<'listRecurrences'> = {}) => http.request<ResponseBody<'listRecurrences'>>('GET', '/v1/recurrences', { query }),
+    get: (id: string) => http.request<ResponseBody<'getRecurrence'>>('GET', `/v1/recurrences/${at(id)}`),
+    /** Pauses (`{ status: 'paused' }`) or resumes (`{ status: 'active' }`) the series. */
+    update: (id: string, body: RequestBody<'updateRecurrence'>) => http.request<ResponseBody<'updateRecurrence'>>('PATCH', `/v1/recurrences/${at(id)}`, { body }),
+    /** Stops the series and cancels its occurrences that have not started publishing. */
+    delete: (id: string) => http.request<ResponseBody<'deleteRecurrence'>>('DELETE', `/v1/recurrences/${at(id)}`),
+  };
+}
+
 /** The organization's settings (`requireApproval`); changing them needs an admin key. */
 export function settingsApi(http: CrierHttp) {
   return {

@@ -55,3 +55,16 @@ test('approvals: settings switched on by an admin key; an approver approves one 
   await assert.rejects(approver.posts.approve(second.post.id), (error: unknown) => error instanceof CrierError && error.status === 409);
   await admin.settings.update({ requireApproval: false });
 });
+
+test('recurrences: a weekly series creates its first occurrence as a post; paused, then deleted', async () => {
+  const sdk = crier();
+  const created = await sdk.recurrences.create({
+    accounts: [account.id], content: 'every Monday', weekly: { days: ['monday'], time: '09:00', timeZone: 'Europe/Paris' }, count: 3,
+  });
+  const id = created.data.id;
+  assert.ok((await sdk.recurrences.list()).data.some((series) => series.id === id));
+  assert.equal((await sdk.recurrences.update(id, { status: 'paused' })).data.status, 'paused');
+  assert.equal((await sdk.recurrences.get(id)).data.status, 'paused');
+  await sdk.recurrences.delete(id);
+  await assert.rejects(sdk.recurrences.get(id), (error: unknown) => error instanceof CrierError && error.status === 404);
+});

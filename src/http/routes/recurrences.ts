@@ -9,7 +9,33 @@ import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
-const RecurrenceSchema = Type.Unknown({ description: 'The post body (accounts as ids), the rule, and where the recurrence stands: status, nextOccurrenceAt, postsCreated, occurrencesSkipped, and (one recurrence) its latest 100 occurrences' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Instant = Type.String({ format: 'date-time' });
+const OccurrenceSchema = Type.Object({
+  index: Type.Integer({ description: '0 for the first occurrence' }),
+  scheduledAt: Instant,
+  postId: Nullable(Type.String({ description: "the occurrence's post; null when it was refused" })),
+  variation: Nullable(Type.Integer({ description: 'which of `variations` it used; null: the body\'s own content' })),
+  refused: Nullable(Type.String({ description: 'why the create path refused the occurrence (no post was made)' })),
+});
+// The post body's own fields (accounts as ids, content or containers, network blocks) are kept as sent: additional properties.
+const RecurrenceSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
+  every: Type.Optional(Type.Object({ days: Type.Optional(Type.Integer()), hours: Type.Optional(Type.Integer()) })),
+  weekly: Type.Optional(Type.Object({ days: Type.Array(Type.String()), time: Type.String(), timeZone: Type.String() })),
+  startAt: Instant,
+  count: Nullable(Type.Integer()),
+  until: Nullable(Instant),
+  variations: Type.Array(Type.Unknown()),
+  nextOccurrenceAt: Nullable(Instant),
+  nextOccurrenceIndex: Nullable(Type.Integer()),
+  postsCreated: Type.Integer(),
+  occurrencesSkipped: Type.Integer(),
+  createdAt: Instant,
+  updatedAt: Instant,
+  occurrences: Type.Optional(Type.Array(OccurrenceSchema, { description: 'one recurrence: its latest 100 occurrences' })),
+}, { additionalProperties: true, description: 'The post body (accounts as ids), the rule, and where the recurrence stands' });
 const One = Type.Object({ success: Type.Boolean(), warnings: Type.Optional(Type.Array(Type.String())), data: RecurrenceSchema });
 
 const CREATE_DESCRIPTION = 'The body of `POST /v1/posts` (accounts, content or containers, network blocks; no `scheduledAt`, no `isDraft`) and a rule: '
