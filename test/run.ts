@@ -54,8 +54,9 @@ const rank = (file: string) => (START_FIRST.includes(file) ? START_FIRST.indexOf
 const files = requested.length ? requested : (await testFiles(path.join(root, 'test'))).sort(byDuration);
 // Test files run this many at a time (CRIER_TEST_CONCURRENCY). Most of a file's time is spent waiting
 // (servers starting, leases lapsing, networks' processing polled): on the 2-core CI machine two at a
-// time took 15 min 25 s, four at a time 7 min 22 s with the cores 73% busy (2026-11-29).
-const concurrency = Number(process.env.CRIER_TEST_CONCURRENCY ?? 4);
+// time took 15 min 25 s, four at a time 7 min 22 s with the cores 73% busy (2026-11-29, 2,600 tests);
+// later that day, 3,159 tests on the machine's PostgreSQL: four at a time 6 min 3 s, five 5 min 22 s.
+const concurrency = Number(process.env.CRIER_TEST_CONCURRENCY ?? 5);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`CRIER_TEST_CONCURRENCY must be a whole number of 1 or more, not "${process.env.CRIER_TEST_CONCURRENCY}"`);
 // Every test file is a process of its own that strips the types of the same few hundred modules: with
 // Node's compile cache it spends about 0.2 s of CPU less starting (0.52 s -> 0.22 s of user time to
