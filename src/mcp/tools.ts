@@ -68,6 +68,11 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
   { name: 'list_queues', method: 'GET', path: '/v1/queues', readOnly: true, description: 'The accounts\' posting queues: weekly time slots in a time zone that `scheduledAt: "next-free-slot"` fills.' },
   { name: 'create_queue', method: 'POST', path: '/v1/queues', readOnly: false, description: 'Give an account a posting queue: weekly slots (day and HH:MM local time) in an IANA time zone. A post with `scheduledAt: "next-free-slot"` then takes the next free one.' },
   { name: 'preview_queue_slots', method: 'GET', path: '/v1/queues/{id}/slots', readOnly: true, description: "A queue's next slots (`count`) and the posts standing in them." },
+  { name: 'list_recurrences', method: 'GET', path: '/v1/recurrences', readOnly: true, networkText: POST_TEXT, description: 'The recurring posts: each rule, its status, its next occurrence and how many posts it created.' },
+  {
+    name: 'create_recurrence', method: 'POST', path: '/v1/recurrences', readOnly: false,
+    description: 'Make a post recur: the input of create_post (no scheduledAt) plus `every` ({"days": n} or {"hours": n}) or `weekly` ({"days": ["monday"], "time": "09:00", "timeZone": "Europe/Paris"}), and `count` or `until`; `variations` give other texts for networks that refuse a repeated one. Each occurrence becomes its own post.',
+  },
 ];
 
 /** Where the networks' listings are served (capabilities.ts AccountListing): below an account, one GET each. */
