@@ -11,7 +11,7 @@ export interface AccountCredentials {
   serviceUrl: string | null;
   accessToken: string | null;
   refreshToken: string | null;
-  /** A long-lived credential used instead of OAuth (bluesky app password). */
+  /** A long-lived credential used instead of OAuth (an app password). */
   credential: string | null;
   /**
    * Connected through the operator's own app of the network (CRIER_<NETWORK>_CLIENT_ID/_SECRET, the

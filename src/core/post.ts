@@ -36,7 +36,7 @@ export interface TargetContext extends PostContent {
 export interface PartRef {
   platformId: string;
   url: string;
-  /** What later containers need to reply to this one (bluesky: uri and cid). */
+  /** What later containers need to reply to this one (where the network needs more than the id). */
   ref?: Record<string, unknown>;
   /**
    * Published, but not quite as asked (Facebook refused the video's cover: it has its own thumbnail):
