@@ -4,7 +4,8 @@
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { decodeId, encodeId } from '../core/ids.ts';
 import type { Queryable } from '../db/pool.ts';
-import { MINUTES_PER_DAY, canonicalZone, minuteOfWeek, slotInstants, slotOf, offsetAt, type WeeklySlot } from './slots.ts';
+import { MINUTES_PER_DAY, minuteOfWeek, slotInstants, slotOf, type WeeklySlot } from './slots.ts';
+import { canonicalZone, offsetAt } from '../validation/time-zone.ts';
 import {
   deleteQueueRow, heldSlots, insertQueue, orgAccountExists, selectQueue, selectQueues, updateQueueRow, type QueueRow,
 } from './store.ts';

@@ -9,6 +9,8 @@
 //  - a slot whose local time happens twice (02:30 when clocks fall back from 03:00 to 02:00) is the
 //    first occurrence, the one before the change.
 
+import { instantOfLocal, offsetAt } from '../validation/time-zone.ts';
+
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Day = (typeof DAYS)[number];
 
@@ -34,55 +36,6 @@ export function slotOf(minuteOfWeek: number): WeeklySlot {
 export function minuteOfWeek(slot: WeeklySlot): number {
   const [hh, mm] = slot.time.split(':').map(Number) as [number, number];
   return DAYS.indexOf(slot.day) * MINUTES_PER_DAY + hh * 60 + mm;
-}
-
-/**
- * The IANA name Intl knows `zone` by (`utc` -> `UTC`), or undefined for a name it does not know. A
- * UTC offset (`+02:00`), which Intl also takes, is refused: it has no daylight-saving rules, and a
- * queue set with one would drift an hour from its owner's clock twice a year.
- */
-export function canonicalZone(zone: string): string | undefined {
-  if (/^[+-]/.test(zone.trim())) return undefined;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** The zone's offset from UTC at `instantMs`, in milliseconds (Paris in summer: +7,200,000). */
-export function offsetAt(zone: string, instantMs: number): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterOf(zone).formatToParts(instantMs)) {
-    if (part.type !== 'literal' && part.type !== 'era') parts[part.type] = Number(part.value);
-  }
-  const wallClock = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  const wholeSeconds = instantMs - (((instantMs % 1000) + 1000) % 1000);
-  return wallClock - wholeSeconds;
-}
-
-/**
- * The instant a local wall-clock time names in `zone` (`localMs`: the wall clock read as if it were
- * UTC): the first of two in an autumn overlap, undefined in a spring gap. The offsets in force 12
- * hours either side are the only ones the local time can have (zones change offset at most once a day).
- */
-export function instantOfLocal(zone: string, localMs: number): number | undefined {
-  const offsets = new Set([offsetAt(zone, localMs - MS_PER_DAY / 2), offsetAt(zone, localMs + MS_PER_DAY / 2)]);
-  const instants = [...offsets].map((offset) => localMs - offset).filter((instant) => localMs - offsetAt(zone, instant) === instant);
-  return instants.length ? Math.min(...instants) : undefined;
 }
 
 /**

@@ -6,7 +6,8 @@ import { DATE_TIME_MESSAGE, parseDateTime } from '../validation/date-time.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { isPlainObject } from '../validation/strip.ts';
 import { parseCreateBody, type CreateRequest } from '../posts/validate.ts';
-import { DAYS, canonicalZone, type Day } from '../queues/slots.ts';
+import { DAYS, type Day } from '../queues/slots.ts';
+import { canonicalZone } from '../validation/time-zone.ts';
 import type { Rule, Schedule } from './rule.ts';
 
 export const RULE_FIELDS = ['every', 'weekly', 'startAt', 'count', 'until', 'variations'] as const;
@@ -59,7 +60,7 @@ export function parseRecurrenceBody(body: unknown, now: Date, fetch: FetchPolicy
   };
 }
 
-function parseRule(body: Record<string, unknown>, details: FieldIssue[]): Rule | undefined {
+export function parseRule(body: Record<string, unknown>, details: FieldIssue[]): Rule | undefined {
   const { every, weekly } = body;
   if ((every === undefined) === (weekly === undefined)) {
     details.push({ field: 'every', message: 'send exactly one of "every" (an interval) or "weekly" (days at a local time)' });
@@ -137,7 +138,7 @@ function dateTime(value: unknown, field: string, details: FieldIssue[]): Date | 
 }
 
 /** Each variation judged as its post: the body with its content fields replaced by the variation's. */
-function parseVariations(
+export function parseVariations(
   value: unknown, post: Record<string, unknown>, now: Date, fetch: FetchPolicy, details: FieldIssue[],
 ): { variation: Variation; request: CreateRequest }[] | undefined {
   if (value === undefined) return [];

@@ -65,6 +65,23 @@ describe('scheduledAt on POST /v1/posts', () => {
     }
   });
 
+  test('a local time with an IANA zone (RFC 9557) is that zone\'s time; a time the zone skips is a 400 with the same wording', async () => {
+    const at = minuteAhead(2);
+    const kolkata = `${new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 16)}[Asia/Kolkata]`;
+    const res = await create({ scheduledAt: kolkata });
+    assert.equal(res.status, 200, `${kolkata}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.post.scheduledAt, at.toISOString());
+    assert.deepEqual(await dueFor(res.body.post.id), [at.getTime()]);
+    const stored = await countRows(server.db, 'posts', org.orgId);
+    // 29 March 2026, Paris: clocks went from 02:00 to 03:00, so 02:30 never happened there.
+    for (const value of ['2026-03-29T02:30[Europe/Paris]', '2026-11-26T09:00[Mars/Olympus]', '2026-11-26T09:00+05:00[Europe/Paris]']) {
+      const refused = await create({ scheduledAt: value });
+      assert.equal(refused.status, 400, `${value}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(refused.body.details, [{ field: 'scheduledAt', message: DATE_TIME_MESSAGE }], value);
+    }
+    assert.equal(await countRows(server.db, 'posts', org.orgId), stored);
+  });
+
   test('29 February of a leap year is a date; a past one publishes at once', async () => {
     const res = await create({ scheduledAt: '2024-02-29T10:00Z' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -153,6 +170,11 @@ describe('GET /v1/posts range filters', () => {
     assert.deepEqual(await ids('created_after=2020-03-01&created_before=2020-03-02'), [late]);
     assert.deepEqual(await ids('created_after=2020-02-29T23:00Z&created_before=2020-03-01T01:00Z'), [late, early]);
     assert.deepEqual(await ids(`created_after=${encodeURIComponent('2020-03-01T01:00+01:00')}&created_before=2020-03-02`), [late]);
+  });
+
+  test('a bound may name an IANA zone: midnight in New York is 05:00Z, so only the later post is before it', async () => {
+    assert.deepEqual(await ids(`created_after=2020-02-29&created_before=${encodeURIComponent('2020-02-29T19:00[America/New_York]')}`), [early]);
+    assert.deepEqual(await ids(`created_after=${encodeURIComponent('2020-02-29T19:00[America/New_York]')}&created_before=2020-03-02`), [late]);
   });
 
   test('out-of-range and impossible bounds are a 400 naming the parameter, never a 500', async () => {

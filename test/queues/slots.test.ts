@@ -1,9 +1,9 @@
 // A queue's weekly slots as instants, with `now` fixed: local times kept across daylight-saving
 // changes in a real zone (Europe/Paris, 2027), the spring gap skipped, the autumn overlap's first
-// occurrence taken; and the zone names Intl knows.
+// occurrence taken. (The zones themselves: test/validation/time-zone.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalZone, instantOfLocal, minuteOfWeek, slotInstants, slotOf } from '../../src/queues/slots.ts';
+import { minuteOfWeek, slotInstants, slotOf } from '../../src/queues/slots.ts';
 
 const PARIS = 'Europe/Paris';
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
@@ -34,13 +34,6 @@ describe('slots across daylight-saving changes (Europe/Paris, 2027)', () => {
       '2027-10-31T08:00:00.000Z', // Sunday 09:00 CET
     ]);
   });
-
-  test('a local time: an instant in a normal hour, none in the gap, the earlier in the overlap', () => {
-    assert.equal(instantOfLocal(PARIS, Date.UTC(2027, 2, 28, 2, 30)), undefined);
-    assert.equal(new Date(instantOfLocal(PARIS, Date.UTC(2027, 2, 28, 3, 0))!).toISOString(), '2027-03-28T01:00:00.000Z');
-    assert.equal(new Date(instantOfLocal(PARIS, Date.UTC(2027, 9, 31, 2, 0))!).toISOString(), '2027-10-31T00:00:00.000Z');
-    assert.equal(new Date(instantOfLocal(PARIS, Date.UTC(2027, 9, 31, 3, 0))!).toISOString(), '2027-10-31T02:00:00.000Z');
-  });
 });
 
 describe('the window of slotInstants', () => {
@@ -56,18 +49,11 @@ describe('the window of slotInstants', () => {
   });
 });
 
-describe('slots and zones as the API writes them', () => {
+describe('slots as the API writes them', () => {
   test('minutes from Monday 00:00 and back', () => {
     assert.equal(slot('tuesday', '09:30'), 24 * 60 + 570);
     assert.deepEqual(slotOf(slot('sunday', '23:59')), { day: 'sunday', time: '23:59' });
     assert.deepEqual(slotOf(0), { day: 'monday', time: '00:00' });
   });
 
-  test('IANA names are canonical as Intl resolves them; unknown names and UTC offsets are refused', () => {
-    assert.equal(canonicalZone('Europe/Paris'), 'Europe/Paris');
-    assert.equal(canonicalZone('utc'), 'UTC');
-    assert.equal(canonicalZone('Mars/Olympus'), undefined);
-    assert.equal(canonicalZone('+02:00'), undefined);
-    assert.equal(canonicalZone(''), undefined);
-  });
 });
