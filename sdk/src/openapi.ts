@@ -2197,6 +2197,8 @@ export interface operations {
                 /** @description ISO 8601: a date-time with a time zone (2026-11-26T06:09Z; write + as %2B) or a date (2026-11-26, midnight UTC) */
                 scheduled_before?: string;
                 social_account_id?: string;
+                /** @description destination statuses, separated by commas (`pending_approval`, `failed,unknown`): a post is listed when one of its destinations has one of them (with `social_account_id` or `tenant_id`, a destination to that account or tenant). One of: pending, pending_approval, publishing, published, failed, unknown, cancelled, deleted, rejected */
+                status?: string;
                 tenant_id?: string;
                 tenantId?: string;
             };
@@ -2216,6 +2218,16 @@ export interface operations {
                         /** @description The total of posts matching the filters (`pagination.total`), for clients that read it at the top level */
                         count: number;
                         data: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2236,6 +2248,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -2259,6 +2272,16 @@ export interface operations {
                         };
                         /** @description Each post with every account it goes to and each one's publishing state, as GET /v1/posts/{id} */
                         posts: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2279,6 +2302,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -2534,6 +2558,16 @@ export interface operations {
                         /** @description The same post again, for clients that read it under `data` */
                         data: {
                             post: {
+                                approval?: {
+                                    decidedAt: string | null;
+                                    decidedBy: string | null;
+                                    reason: string | null;
+                                    /**
+                                     * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "approved" | "rejected";
+                                } | null;
                                 containers: {
                                     content: string;
                                     id: string;
@@ -2554,6 +2588,7 @@ export interface operations {
                                 orgId: string;
                                 processMedia: boolean;
                                 publishedAt: string | null;
+                                recurrenceId?: string | null;
                                 scheduled: boolean;
                                 scheduledAt: string | null;
                                 socialAccounts: {
@@ -2565,6 +2600,16 @@ export interface operations {
                             };
                         };
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2585,6 +2630,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -2629,6 +2675,16 @@ export interface operations {
                         /** @description The same post again, for clients that read it under `data` */
                         data: {
                             post: {
+                                approval?: {
+                                    decidedAt: string | null;
+                                    decidedBy: string | null;
+                                    reason: string | null;
+                                    /**
+                                     * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "approved" | "rejected";
+                                } | null;
                                 containers: {
                                     content: string;
                                     id: string;
@@ -2649,6 +2705,7 @@ export interface operations {
                                 orgId: string;
                                 processMedia: boolean;
                                 publishedAt: string | null;
+                                recurrenceId?: string | null;
                                 scheduled: boolean;
                                 scheduledAt: string | null;
                                 socialAccounts: {
@@ -2660,6 +2717,16 @@ export interface operations {
                             };
                         };
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2680,6 +2747,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -2758,6 +2826,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2778,6 +2856,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -2902,6 +2981,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -2922,6 +3011,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -3087,6 +3177,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -3107,6 +3207,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
@@ -3323,6 +3424,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         post: {
+                            approval?: {
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                                reason: string | null;
+                                /**
+                                 * @description `pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "approved" | "rejected";
+                            } | null;
                             containers: {
                                 content: string;
                                 id: string;
@@ -3343,6 +3454,7 @@ export interface operations {
                             orgId: string;
                             processMedia: boolean;
                             publishedAt: string | null;
+                            recurrenceId?: string | null;
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {

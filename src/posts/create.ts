@@ -274,6 +274,7 @@ function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOut
     network_options: Object.keys(request.blocks).length ? request.blocks : null,
     process_media: request.processMedia,
     queued,
+    approval: post.pending ? 'pending' : null,
     accounts: accounts.map((a) => ({ ...a })),
     containers: stored.containers,
   });

@@ -5,7 +5,7 @@ import { parseEncodedOrNumericId } from '../core/ids.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
 import { MAX_PAGE_SIZE } from '../validation/pagination.ts';
 import { toPostJson, type PostJson, type PostRow, type TargetRow } from './serialize.ts';
-import type { ListPostsQuery } from './schema.ts';
+import { TARGET_STATUSES, type ListPostsQuery } from './schema.ts';
 import { postWhere, totalSql, type PostFilter } from './totals.ts';
 
 export interface PostPage {
@@ -34,7 +34,8 @@ export async function listPosts(db: Queryable, orgId: number, query: ListPostsQu
  * particular order, each with what orders it within its post (the target's id, the container's position).
  */
 interface PageRow {
-  /** [id, published_at, scheduled_at, is_draft, created_at, network_options, process_media, queued][], null: empty page. */
+  /** [id, published_at, scheduled_at, is_draft, created_at, network_options, process_media, queued, approval,
+   *  approval_decided_at, approval_decided_by, approval_reason, recurrence_id][], null: empty page. */
   posts: string | null;
   /** [post_id, target_id, account_id][] */
   targets: string | null;
@@ -48,7 +49,8 @@ interface PageRow {
 }
 
 type PagePost = [id: number, publishedAt: string | null, scheduledAt: string | null, isDraft: boolean, createdAt: string,
-  networkOptions: Record<string, unknown> | null, processMedia: boolean, queued: boolean];
+  networkOptions: Record<string, unknown> | null, processMedia: boolean, queued: boolean, approval: PostRow['approval'],
+  approvalDecidedAt: string | null, approvalDecidedBy: number | null, approvalReason: string | null, recurrenceId: number | null];
 type PageTarget = [post: number, target: number, account: number, status: string, error: string | null,
   platformPostId: string | null, platformPostUrl: string | null, publishedAt: string | null];
 type MediaJson = PostRow['containers'][number]['media'][number];
@@ -70,7 +72,9 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
   for (const [post, id, position, content] of parseList<[number, number, number, string]>(page.containers)) {
     pushTo(containersOf, post, [position, { id, content, media: media.get(id) ?? [] }]);
   }
-  return parseList<PagePost>(page.posts).map(([id, publishedAt, scheduledAt, isDraft, createdAt, networkOptions, processMedia, queued]) => toPostJson({
+  return parseList<PagePost>(page.posts).map(([
+    id, publishedAt, scheduledAt, isDraft, createdAt, networkOptions, processMedia, queued, approval, approvalDecidedAt, approvalDecidedBy, approvalReason, recurrenceId,
+  ]) => toPostJson({
     id,
     org_id: orgId,
     published_at: publishedAt,
@@ -80,6 +84,11 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
     network_options: networkOptions,
     process_media: processMedia,
     queued,
+    approval,
+    approval_decided_at: approvalDecidedAt,
+    approval_decided_by: approvalDecidedBy,
+    approval_reason: approvalReason,
+    recurrence_id: recurrenceId,
     accounts: inOrder(targetsOf.get(id)),
     containers: inOrder(containersOf.get(id)),
   }, true));
@@ -132,7 +141,9 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
         SELECT c.post_id, c.id, c.position, c.content FROM containers c WHERE c.post_id = ANY (array(SELECT id FROM page))
       ), size AS (SELECT count(*) AS n FROM page)
       SELECT (SELECT json_agg(json_build_array(id, published_at AT TIME ZONE 'UTC', scheduled_at AT TIME ZONE 'UTC', is_draft,
-                                                created_at AT TIME ZONE 'UTC', network_options, process_media, queued)
+                                                created_at AT TIME ZONE 'UTC', network_options, process_media, queued, approval,
+                                                approval_decided_at AT TIME ZONE 'UTC', approval_decided_by, approval_reason,
+                                                (SELECT o.recurrence_id FROM recurrence_occurrences o WHERE o.post_id = page.id))
                               ORDER BY created_at DESC, id DESC) FROM page)::text AS posts,
              (SELECT json_agg(json_build_array(post_id, id, account_id, status, error, platform_post_id, platform_post_url,
                                                 published_at AT TIME ZONE 'UTC')) FROM page_targets)::text AS targets,
@@ -147,7 +158,8 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
   };
 }
 
-const PAGE_COLUMNS = 'p.id, p.published_at, p.scheduled_at, p.is_draft, p.created_at, p.network_options, p.process_media, p.queued';
+const PAGE_COLUMNS = 'p.id, p.published_at, p.scheduled_at, p.is_draft, p.created_at, p.network_options, p.process_media, p.queued, '
+  + 'p.approval, p.approval_decided_at, p.approval_decided_by, p.approval_reason';
 
 /**
  * A time bound of the page as a value the planner cannot see, in custom plans as in the generic one
@@ -167,13 +179,14 @@ const timeBound = (param: string) => `(SELECT ${param}::timestamptz)`;
  *   `offset + limit`: the posts before it there are distinct posts of the tenant, all before it;
  * - otherwise the org's posts by posts_org_created (or, scheduled ones, 013's index), which the
  *   filter's conditions cut.
- * With a scheduled range the account and tenant pages take the last path: no index holds the pair.
+ * With a scheduled range the account and tenant pages take the last path: no index holds the pair; so
+ * does a status filter, whose posts the planner finds from targets_org_status when the status is rare.
  */
 function pageSql(filter: PostFilter, params: unknown[], limitSql: string, offsetSql: string | undefined): string {
   const param = (value: unknown) => `$${params.push(value)}`;
   const bySchedule = filter.scheduled.after !== undefined || filter.scheduled.before !== undefined;
   const pageRange = `LIMIT ${limitSql}${offsetSql === undefined ? '' : ` OFFSET ${offsetSql}`}`;
-  if (bySchedule || (filter.accountId === undefined && filter.tenantId === undefined)) {
+  if (bySchedule || filter.statuses || (filter.accountId === undefined && filter.tenantId === undefined)) {
     return `SELECT ${PAGE_COLUMNS} FROM posts p WHERE ${postWhere(filter, params, timeBound)} ORDER BY p.created_at DESC, p.id DESC ${pageRange}`;
   }
   const created = [
@@ -211,7 +224,18 @@ function toFilter(orgId: number, query: ListPostsQuery): PostFilter {
     tenantId: query.tenant_id ?? query.tenantId,
     created: { after: bound(query.created_after), before: bound(query.created_before) },
     scheduled: { after: bound(query.scheduled_after), before: bound(query.scheduled_before) },
+    ...(query.status === undefined ? {} : { statuses: parseStatuses(query.status) }),
   };
+}
+
+/** `failed,unknown` -> the statuses, each once, in one order (one statement text per set). */
+function parseStatuses(value: string): string[] {
+  const given = value.split(',').map((status) => status.trim());
+  const unknown = given.filter((status) => !(TARGET_STATUSES as readonly string[]).includes(status));
+  if (unknown.length) {
+    throw validationError([{ field: 'status', message: `${unknown.map((status) => JSON.stringify(status)).join(', ')} is not a destination status; one of: ${TARGET_STATUSES.join(', ')}, separated by commas` }]);
+  }
+  return TARGET_STATUSES.filter((status) => given.includes(status));
 }
 
 /** The spec accepts the encoded id or the raw number. */

@@ -86,11 +86,14 @@ export const SocialAccountRefSchema = Type.Object({
   username: Type.String(),
 });
 
+/** A destination's states (the targets table's check, migration 031). */
+export const TARGET_STATUSES = ['pending', 'pending_approval', 'publishing', 'published', 'failed', 'unknown', 'cancelled', 'deleted', 'rejected'] as const;
+
 /** Per-account state, shown on GET /v1/posts/:id. */
 export const TargetSchema = Type.Object({
   ...SocialAccountRefSchema.properties,
   // pending_approval: waits for an approver (orgs/settings.ts requireApproval); rejected: an approver said no, final.
-  status: Type.String({ enum: ['pending', 'pending_approval', 'publishing', 'published', 'failed', 'unknown', 'cancelled', 'deleted', 'rejected'] }),
+  status: Type.String({ enum: [...TARGET_STATUSES] }),
   error: Nullable(Type.String()),
   platformPostId: Nullable(Type.String()),
   platformPostUrl: Nullable(Type.String()),
@@ -121,6 +124,14 @@ const postProperties = {
   networkOverrideConfiguration: Nullable(Type.Object({}, { additionalProperties: true })),
   processMedia: Type.Boolean(),
   scheduled: Type.Boolean(),
+  // Optional only for an answer replayed from an Idempotency-Key stored before these fields existed.
+  approval: Type.Optional(Nullable(Type.Object({
+    status: Type.String({ enum: ['pending', 'approved', 'rejected'], description: '`pending`: its destinations wait, `pending_approval`; `approved`: queued by an approver; `rejected`: final, its destinations `rejected`' }),
+    decidedAt: Nullable(Type.String({ format: 'date-time' })),
+    decidedBy: Nullable(Type.String({ description: 'the API key that decided (GET /v1/api-keys); null while pending, or once that key was deleted' })),
+    reason: Nullable(Type.String({ description: "a rejection's reason, as the approver gave it" })),
+  }, { description: 'null when no approval was asked: the organization (or a tenant of its accounts) did not require it when the post was created or made a non-draft' }))),
+  recurrenceId: Type.Optional(Nullable(Type.String({ description: 'the recurrence (GET /v1/recurrences/{id}) this post is an occurrence of; null for any other post' }))),
 };
 
 export const PostSchema = Type.Object({ ...postProperties, socialAccounts: Type.Array(SocialAccountRefSchema) });
@@ -141,6 +152,10 @@ export const ListPostsQuerySchema = Type.Object({
   created_before: Type.Optional(RangeBound()),
   scheduled_after: Type.Optional(RangeBound()),
   scheduled_before: Type.Optional(RangeBound()),
+  status: Type.Optional(Type.String({
+    minLength: 1,
+    description: `destination statuses, separated by commas (\`pending_approval\`, \`failed,unknown\`): a post is listed when one of its destinations has one of them (with \`social_account_id\` or \`tenant_id\`, a destination to that account or tenant). One of: ${TARGET_STATUSES.join(', ')}`,
+  })),
   ...PaginationQuery,
 });
 

@@ -23,6 +23,13 @@ export interface PostRow {
   network_options: Record<string, unknown> | null;
   process_media: boolean;
   queued: boolean;
+  /** Null when no approval was asked (migration 031). */
+  approval?: 'pending' | 'approved' | 'rejected' | null;
+  approval_decided_at?: Date | string | null;
+  approval_decided_by?: number | null;
+  approval_reason?: string | null;
+  /** The recurrence this post is an occurrence of. */
+  recurrence_id?: number | null;
   accounts: TargetRow[];
   containers: { id: number; content: string; media: { id: number; url: string; filename: string; altText: string | null }[] }[];
 }
@@ -42,6 +49,16 @@ export interface TargetJson extends AccountRefJson {
   publishedAt: string | null;
 }
 
+/** A post's approval: asked when its organization (or a tenant of its accounts) required it. */
+export interface ApprovalJson {
+  status: 'pending' | 'approved' | 'rejected';
+  decidedAt: string | null;
+  /** The key that decided (GET /v1/api-keys), null while pending or once that key was deleted. */
+  decidedBy: string | null;
+  /** A rejection's reason, as the approver gave it. */
+  reason: string | null;
+}
+
 export interface PostJson {
   id: string;
   orgId: string;
@@ -54,6 +71,8 @@ export interface PostJson {
   networkOverrideConfiguration: Record<string, unknown> | null;
   processMedia: boolean;
   scheduled: boolean;
+  approval: ApprovalJson | null;
+  recurrenceId: string | null;
 }
 
 /**
@@ -73,7 +92,19 @@ export function toPostJson(row: PostRow, withStatus = false): PostJson {
     networkOverrideConfiguration: overrideConfiguration(row.network_options),
     processMedia: row.process_media,
     scheduled: row.queued,
+    approval: approvalJson(row),
+    recurrenceId: row.recurrence_id == null ? null : encodeId(row.recurrence_id),
     socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
+  };
+}
+
+function approvalJson(row: PostRow): ApprovalJson | null {
+  if (!row.approval) return null;
+  return {
+    status: row.approval,
+    decidedAt: iso(row.approval_decided_at ?? null),
+    decidedBy: row.approval_decided_by == null ? null : encodeId(row.approval_decided_by),
+    reason: row.approval_reason ?? null,
   };
 }
 

@@ -18,6 +18,8 @@ export interface PostFilter {
   tenantId?: string;
   created: TimeRange;
   scheduled: TimeRange;
+  /** Destination statuses (posts/schema.ts TARGET_STATUSES, checked): a post with a destination in one. */
+  statuses?: readonly string[];
 }
 
 /** The exact number of posts matching `filter`, in a statement of its own. */
@@ -36,8 +38,8 @@ export async function countPosts(db: Queryable, filter: PostFilter): Promise<num
 export function totalSql(filter: PostFilter, params: unknown[]): string {
   const byCreated = filter.created.after !== undefined || filter.created.before !== undefined;
   const bySchedule = filter.scheduled.after !== undefined || filter.scheduled.before !== undefined;
-  // Both ranges at once: no counter holds the pair; count the rows (rare, and the ranges cut them down).
-  if (byCreated && bySchedule) return `(SELECT count(*) FROM posts p WHERE ${postWhere(filter, params)})`;
+  // Both ranges at once, or a status: no counter holds them; count the rows (what matches is what is read).
+  if ((byCreated && bySchedule) || filter.statuses) return `(SELECT count(*) FROM posts p WHERE ${postWhere(filter, params)})`;
   const range = bySchedule ? filter.scheduled : filter.created;
   if (isEmpty(range)) return '0::int8';
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -71,11 +73,12 @@ export function postWhere(filter: PostFilter, params: unknown[], bound: (param: 
   const targetConditions: string[] = [];
   if (filter.tenantId !== undefined) targetConditions.push(`a.tenant_id = ${param(filter.tenantId)}`);
   if (filter.accountId !== undefined) targetConditions.push(`t.account_id = ${param(filter.accountId)}`);
+  // Statuses are written as literals (checked against the enum): the planner then knows how rare each
+  // is, and reads a rare one from targets_org_status rather than testing every post (migration 036).
+  if (filter.statuses) targetConditions.push(`t.org_id = $1 AND t.status IN (${filter.statuses.map((status) => `'${status}'`).join(', ')})`);
   if (targetConditions.length) {
-    clauses.push(
-      `EXISTS (SELECT 1 FROM targets t JOIN social_accounts a ON a.id = t.account_id
-                WHERE t.post_id = p.id AND ${targetConditions.join(' AND ')})`,
-    );
+    const accounts = filter.tenantId === undefined ? '' : ' JOIN social_accounts a ON a.id = t.account_id';
+    clauses.push(`EXISTS (SELECT 1 FROM targets t${accounts} WHERE t.post_id = p.id AND ${targetConditions.join(' AND ')})`);
   }
   // PostgreSQL gets the instant, never the text (it would read a plain date in the session's time zone).
   if (filter.created.after) clauses.push(`p.created_at > ${at(filter.created.after)}`);

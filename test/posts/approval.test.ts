@@ -70,6 +70,9 @@ describe('a post waits for approval', () => {
     assert.ok(created.warnings.some((w: string) => w.includes('pending_approval')), JSON.stringify(created.warnings));
     const id = created.post.id;
     assert.deepEqual((await get(id)).socialAccounts.map((a: any) => a.status), ['pending_approval']);
+    const waiting = { status: 'pending', decidedAt: null, decidedBy: null, reason: null };
+    assert.deepEqual(created.post.approval, waiting);
+    assert.deepEqual((await get(id)).approval, waiting);
 
     const requested = await delivered('post.approval_requested', id);
     assert.deepEqual(requested.data, {
@@ -84,6 +87,9 @@ describe('a post waits for approval', () => {
     const approved = await stack.server.request('POST', `/v1/posts/${id}/approve`, { key: approver });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
     assert.equal(approved.body.post.scheduled, true);
+    const decision = approved.body.post.approval;
+    assert.deepEqual({ ...decision, decidedAt: undefined }, { status: 'approved', decidedAt: undefined, decidedBy: approverKeyId, reason: null });
+    assert.ok(Math.abs(Date.parse(decision.decidedAt) - Date.now()) < 60_000, decision.decidedAt);
     const post = await stack.waitForPost(org, id);
     assert.equal(post.socialAccounts[0].status, 'published', post.socialAccounts[0].error);
     assert.equal(tweetsOf('waits for a yes').length, 1, 'published once');
@@ -114,6 +120,9 @@ describe('a post waits for approval', () => {
     assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
     assert.deepEqual(rejected.body.post.socialAccounts.map((a: any) => a.status), ['rejected']);
     assert.equal(rejected.body.post.scheduled, false);
+    assert.deepEqual([rejected.body.post.approval.status, rejected.body.post.approval.reason, rejected.body.post.approval.decidedBy], ['rejected', 'off-brand', approverKeyId]);
+    const listed = (await stack.server.request('GET', `/v1/posts?status=rejected`, { key: approver })).body.posts.find((p: any) => p.id === id);
+    assert.deepEqual(listed.approval, rejected.body.post.approval, 'the list says what GET says');
     const event = await delivered('post.rejected', id);
     assert.deepEqual(event.data, { postId: id, orgId: created.orgId, rejectedBy: approverKeyId, reason: 'off-brand' });
 
@@ -180,6 +189,40 @@ describe('a post waits for approval', () => {
     assert.equal(tweetsOf('cancelled while waiting').length, 0);
   });
 
+  test('GET /v1/posts?status= lists the posts with a destination in a status, with the exact total; an unknown status is a 400', async () => {
+    const waiting = [];
+    for (const content of ['first to review', 'second to review']) waiting.push(await create({ content, scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }));
+    const list = async (query: string) => {
+      const res = await stack.server.request('GET', `/v1/posts?${query}`, { key: approver });
+      assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const pending = await list('status=pending_approval&limit=100');
+    const { rows } = await stack.server.db.query(
+      "SELECT DISTINCT post_id FROM targets WHERE org_id = $1 AND status = 'pending_approval'", [org.orgId],
+    );
+    assert.equal(pending.pagination.total, rows.length);
+    assert.deepEqual(pending.posts.map((p: any) => decodeId(p.id)).sort(), rows.map((r) => Number(r.post_id)).sort());
+    assert.deepEqual(pending.posts.slice(0, 2).map((p: any) => p.id), waiting.map((w) => w.post.id).reverse(), 'newest first');
+    assert.ok(pending.posts.every((p: any) => p.socialAccounts.some((a: any) => a.status === 'pending_approval') && p.approval.status === 'pending'));
+
+    const page = await list('status=pending_approval&limit=1&offset=1');
+    assert.deepEqual([page.posts.length, page.pagination.total, page.posts[0].id], [1, rows.length, waiting[0]!.post.id]);
+    const either = await list('status=published,pending_approval&limit=100');
+    const published = await stack.server.db.query("SELECT DISTINCT post_id FROM targets WHERE org_id = $1 AND status = 'published'", [org.orgId]);
+    assert.ok(published.rows.length > 0);
+    assert.equal(either.pagination.total, rows.length + published.rows.length, 'a post in either status');
+    assert.equal((await list(`status=pending_approval&social_account_id=${xa.id}&limit=100`)).pagination.total, rows.length);
+    assert.equal((await list('status=pending_approval&tenant_id=nobody')).pagination.total, 0);
+
+    for (const bad of ['waiting', 'pending_approval,Published', ',']) {
+      const res = await stack.server.request('GET', `/v1/posts?status=${encodeURIComponent(bad)}`, { key: approver });
+      assert.equal(res.status, 400, bad);
+      assert.deepEqual(res.body.details.map((d: any) => d.field), ['status'], bad);
+    }
+    for (const { post } of waiting) await stack.server.request('DELETE', `/v1/posts/${post.id}`, { key: editor });
+  });
+
   test('the event feed lists the approval events', async () => {
     const res = await stack.server.request('GET', `/v1/events?types=${APPROVAL_EVENTS.join(',')}&limit=100`, { key: approver });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -194,6 +237,8 @@ describe('an organization that does not require approval', () => {
     const account = await stack.addXAccount(other);
     const res = await stack.server.request('POST', '/v1/posts', { key: other.key, body: { accounts: [account.id], content: 'no approval needed' } });
     assert.equal(res.body.post.scheduled, true);
+    assert.equal(res.body.post.approval, null);
+    assert.equal(res.body.post.recurrenceId, null);
     assert.equal(res.body.warnings, undefined);
     assert.equal((await stack.waitForPost(other, res.body.post.id)).socialAccounts[0].status, 'published');
     const approve = await stack.server.request('POST', `/v1/posts/${res.body.post.id}/approve`, { key: other.key });

@@ -68,6 +68,9 @@ describe('exactly once', () => {
     const post = (await api('GET', `/v1/posts/${encodeId(rows[1]!.post_id!)}`)).body.post;
     assert.equal(post.scheduledAt, '2031-05-01T11:00:00.000Z');
     assert.equal(post.content ?? post.containers?.[0]?.content, 'Hourly tip');
+    assert.equal(post.recurrenceId, id, 'the post names its recurrence');
+    const listed = (await api('GET', '/v1/posts?scheduled_after=2031-05-01T10:30Z&scheduled_before=2031-05-01T11:30Z')).body.posts;
+    assert.deepEqual(listed.map((p: { id: string; recurrenceId: string }) => [p.id, p.recurrenceId]), [[post.id, id]], 'and so does the list');
     const recurrence = (await api('GET', `/v1/recurrences/${id}`)).body.data;
     assert.equal(recurrence.status, 'completed');
     assert.equal(recurrence.postsCreated, 3);
