@@ -893,6 +893,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenant-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenants whose settings were set
+         * @description Every tenant changed at least once, by name. A tenant never set has the defaults (`requireApproval: false`).
+         */
+        get: operations["listTenantSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenant-settings/{tenantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a tenant's settings */
+        get: operations["getTenantSetting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a tenant's settings
+         * @description Admin keys only. Applies to posts created (or made non-drafts) from then on; turning it off leaves the posts already waiting for a decision waiting. A tenant need not have accounts yet.
+         */
+        patch: operations["updateTenantSetting"];
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -6004,6 +6045,148 @@ export interface operations {
             };
             /** @description Default Response */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listTenantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description a post created (not a draft) targeting any account of this tenant waits, `pending_approval`, until an approver or admin key approves or rejects it, even when the organization's own `requireApproval` is off */
+                            requireApproval: boolean;
+                            tenantId: string;
+                            /** @description when last changed; null for a tenant never set (the defaults) */
+                            updatedAt: string | null;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getTenantSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant, as the accounts carry it (`tenantId`); up to 100 characters */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description a post created (not a draft) targeting any account of this tenant waits, `pending_approval`, until an approver or admin key approves or rejects it, even when the organization's own `requireApproval` is off */
+                            requireApproval: boolean;
+                            tenantId: string;
+                            /** @description when last changed; null for a tenant never set (the defaults) */
+                            updatedAt: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    updateTenantSetting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant, as the accounts carry it (`tenantId`); up to 100 characters */
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a post created (not a draft) targeting any account of this tenant waits, `pending_approval`, until an approver or admin key approves or rejects it, even when the organization's own `requireApproval` is off */
+                    requireApproval?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description a post created (not a draft) targeting any account of this tenant waits, `pending_approval`, until an approver or admin key approves or rejects it, even when the organization's own `requireApproval` is off */
+                            requireApproval: boolean;
+                            tenantId: string;
+                            /** @description when last changed; null for a tenant never set (the defaults) */
+                            updatedAt: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,7 @@ import { createCounterStore, installRateLimit } from '../limits/request-hook.ts'
 import { apiKeysRoutes } from './routes/api-keys.ts';
 import { approvalsRoutes } from './routes/approvals.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { tenantSettingsRoutes } from './routes/tenant-settings.ts';
 import { installRoleCheck } from '../orgs/roles.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -168,6 +169,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     postsBulkRoutes(v1, ctx);
     approvalsRoutes(v1, ctx);
     settingsRoutes(v1, ctx);
+    tenantSettingsRoutes(v1, ctx);
     queuesRoutes(v1, ctx);
     recurrencesRoutes(v1, ctx);
     const replies = new ReplyCache();

@@ -9,6 +9,8 @@ export interface ResolvedAccount {
   network: NetworkId;
   username: string;
   nickname: string;
+  /** The account carries a tenant that requires approval (tenant_settings, migration 037). */
+  tenantRequiresApproval?: boolean;
 }
 
 export interface AccountsRequest {
@@ -38,18 +40,22 @@ export async function resolveAccounts(db: Queryable, requests: AccountsRequest[]
     }
   });
   const { rows } = await db.query<ResolvedAccount & { ord: number }>({
-    ...prepared(`SELECT r.ord, a.id, a.network, a.username, a.nickname
-        FROM unnest($1::int[], $2::bigint[], $3::bigint[]) AS r(ord, org_id, id)
-        JOIN social_accounts a ON a.id = r.id AND a.org_id = r.org_id
-      UNION
-      SELECT r.ord, a.id, a.network, a.username, a.nickname
-        FROM unnest($4::int[], $5::bigint[], $6::text[]) AS r(ord, org_id, name)
-        JOIN social_accounts a ON a.org_id = r.org_id AND a.username = r.name
+    ...prepared(`SELECT m.*, EXISTS (SELECT 1 FROM tenant_settings s WHERE s.org_id = m.org_id AND s.tenant_id = m.tenant_id AND s.require_approval)
+                          AS "tenantRequiresApproval"
+        FROM (SELECT r.ord, a.id, a.network, a.username, a.nickname, a.org_id, a.tenant_id
+                FROM unnest($1::int[], $2::bigint[], $3::bigint[]) AS r(ord, org_id, id)
+                JOIN social_accounts a ON a.id = r.id AND a.org_id = r.org_id
+              UNION
+              SELECT r.ord, a.id, a.network, a.username, a.nickname, a.org_id, a.tenant_id
+                FROM unnest($4::int[], $5::bigint[], $6::text[]) AS r(ord, org_id, name)
+                JOIN social_accounts a ON a.org_id = r.org_id AND a.username = r.name) AS m
       ORDER BY 1, 2`),
     values: [byId.ord, byId.org, byId.id, byName.ord, byName.org, byName.name],
   });
   const found: ResolvedAccount[][] = requests.map(() => []);
-  for (const { ord, ...account } of rows) found[ord]!.push(account);
+  for (const { ord, id, network, username, nickname, tenantRequiresApproval } of rows) {
+    found[ord]!.push({ id, network, username, nickname, ...(tenantRequiresApproval ? { tenantRequiresApproval } : {}) });
+  }
   return requests.map((request, ord) => inEntryOrder(request.entries, found[ord]!));
 }
 

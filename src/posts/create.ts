@@ -13,8 +13,9 @@
 // slots, and gives its requests their slots in arrival order, each taking the one the previous left.
 // Any other batch or process taking a slot of these accounts waits for the commit, then sees the posts.
 //
-// Approval (orgs/settings.ts `requireApproval`, read with the request's key: no statement more per
-// batch): a non-draft post of an organization that requires approval is written
+// Approval (orgs/settings.ts `requireApproval`, read with the request's key, and a tenant's, read with
+// the accounts: no statement more per batch): a non-draft post of an organization that requires
+// approval, or targeting an account of a tenant that does, is written
 // `pending_approval` with nothing due, and its `post.approval_requested` event goes to the outbox in
 // the batch's transaction (opened for them), so an event exists exactly when its post does. A post is
 // judged by the setting as it was when its request was authenticated.
@@ -25,6 +26,7 @@ import {
   claimError, claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses, type KeyedRequest, type StoredResponse,
 } from '../idempotency/keys.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
+import { needsApproval } from '../orgs/settings.ts';
 import { toPostJson, type PostJson } from './serialize.ts';
 import { encodeId } from '../core/ids.ts';
 import { emitEvents, type NewEvent } from '../webhooks/outbox.ts';
@@ -131,7 +133,7 @@ export async function writeCreates(session: BatchSession, submissions: CreateSub
   for (const [index, error] of refused) settle(index, { ok: false, error });
   if (refused.size) ready.splice(0, ready.length, ...ready.filter((post) => !refused.has(post.index)));
 
-  for (const post of ready) post.pending = !post.request.isDraft && submissions[post.index]!.requireApproval === true;
+  for (const post of ready) post.pending = !post.request.isDraft && needsApproval(submissions[post.index]!.requireApproval === true, post.accounts);
   // Posts and their events are written together: the batch's transaction is opened for them.
   if (!open && ready.some((post) => post.pending)) await session.begin();
   const stored = ready.length ? await insertPosts(tx, ready) : [];

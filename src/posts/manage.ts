@@ -13,6 +13,7 @@ import type { Tx } from '../db/pool.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { decodeId, encodeId } from '../core/ids.ts';
 import { emitEvent } from '../webhooks/outbox.ts';
+import { postNeedsApproval } from '../orgs/settings.ts';
 import { validateSchema } from '../validation/ajv.ts';
 import { parseDateTime } from '../validation/date-time.ts';
 import { isPlainObject, stripUnknownKeys } from '../validation/strip.ts';
@@ -101,14 +102,14 @@ export async function reschedulePost(tx: Tx, orgId: number, encodedId: string, b
 
 /**
  * The approval a patched post has: a draft asks for none (a pending request is withdrawn); a post that
- * is not a draft keeps waiting, or starts waiting when it had none and its organization requires it;
+ * is not a draft keeps waiting, or starts waiting when it had none and its organization (or a tenant of
+ * its accounts) requires it;
  * an approved post stays approved.
  */
 async function approvalAfterPatch(tx: Tx, orgId: number, post: LockedPost, draft: boolean): Promise<Approval> {
   if (draft) return post.approval === 'pending' ? null : post.approval;
   if (post.approval !== null) return post.approval;
-  const { rows } = await tx.query<{ require_approval: boolean }>('SELECT require_approval FROM orgs WHERE id = $1', [orgId]);
-  return rows[0]?.require_approval ? 'pending' : null;
+  return (await postNeedsApproval(tx, orgId, post.id)) ? 'pending' : null;
 }
 
 /** post.approval_requested, in the transaction that made the post wait. */

@@ -2,6 +2,7 @@
 // removed before storing and listed in `warnings`, never rejected.
 import type { TSchema } from './json-schema.ts';
 import { childField } from './ajv.ts';
+import { validationError } from '../core/errors.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -38,4 +39,15 @@ function strip(schema: JsonSchema, value: unknown, path: string, dropped: string
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A 400 naming each field of `body` outside `allowed` (`is not <what>; allowed: …`), for the bodies
+ * where a misspelt field (`requireApprovals`, `secrets`, `fixedquota`) would otherwise be dropped and
+ * the answer look like success. Anything but an object is left to the schema.
+ */
+export function refuseUnknownFields(body: unknown, allowed: readonly string[], what: string): void {
+  if (!isPlainObject(body)) return;
+  const unknown = Object.keys(body).filter((field) => !allowed.includes(field));
+  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: `is not ${what}; allowed: ${allowed.join(', ')}` })));
 }

@@ -1,5 +1,6 @@
 // Approvals in the dashboard, in a real Chromium against `crier start --sandbox`: an editor key is
-// refused the requireApproval setting and the page says why; the admin key turns it on; posts created
+// refused the requireApproval setting and the page says why; the admin key turns it on, and a tenant's
+// own setting on the same page; posts created
 // through the API wait on the review page with their text, account and time; one is approved and is
 // then scheduled, one is rejected with a reason and the posts list says so, one still waits and is
 // labelled so and is approved from its own page; the keys page creates a key with a role and lists
@@ -8,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { sandboxApi, SandboxRun } from '../helpers/sandbox.ts';
+import { until } from '../helpers/until.ts';
 import { chromiumPath, openDashboard, screenshots, type DashboardSession } from './browser.ts';
 
 const executable = chromiumPath();
@@ -75,8 +77,20 @@ describe('approvals and key roles in the dashboard', { skip, timeout: 180_000 },
     assert.ok(text.includes(`to publish at ${shown}`), text);
     assert.ok(text.includes(`@${account().username}`), text);
     assert.equal(await page.locator('.waiting-post').count(), 3);
-    await page.getByText('Looked through all 3 posts.').waitFor();
+    await page.getByText('3 posts wait, oldest first.').waitFor();
     await screenshots(page, 'approvals');
+  });
+
+  test("a tenant's own approval is listed with the tenants and changed on the page", async () => {
+    const set = await api('/v1/tenant-settings/acme', run.key, { method: 'PATCH', body: JSON.stringify({ requireApproval: false }) });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    await page.reload();
+    const box = page.getByRole('checkbox', { name: 'Tenant acme requires approval' });
+    await box.waitFor();
+    assert.equal(await box.isChecked(), false);
+    await box.check();
+    await until(async () => ((await api('/v1/tenant-settings/acme', run.key)).body.data.requireApproval === true ? true : undefined), 10_000, 'the tenant to require approval');
+    assert.equal(await page.getByRole('checkbox', { name: 'Tenant acme requires approval' }).isChecked(), true, 'the box shows the stored setting');
   });
 
   test('approving queues the post at its time; rejecting with a reason makes it rejected for good', async () => {
@@ -107,7 +121,7 @@ describe('approvals and key roles in the dashboard', { skip, timeout: 180_000 },
     await page.goto(`${base}/#/posts`);
     const row = (content: string) => page.locator('.post-row', { hasText: content });
     await row('Reject me').locator('.status-rejected').waitFor();
-    assert.match(await row('Reject me').locator('.destination').innerText(), /rejected\s+an approver rejected the post: it will not be published/);
+    assert.match(await row('Reject me').locator('.destination').innerText(), /rejected\s+an approver rejected the post \(“Off brand”\): it will not be published/);
     assert.match(await row('Leave me waiting').locator('.status-pending_approval').innerText(), /waiting for approval/);
     assert.match(await row('Leave me waiting').locator('.destination').innerText(), /publishes only once approved/);
     await screenshots(page, 'posts-approval');

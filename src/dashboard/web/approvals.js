@@ -1,30 +1,30 @@
-// Approvals: the organization's requireApproval setting (admin keys change it) and the posts waiting
-// for a decision, each with its text, accounts and time, approved or rejected here.
-// GET /v1/posts has no status filter: the page reads the newest posts (up to SCAN_PAGES pages of 100)
-// and keeps those with a destination `pending_approval`, and says how many it looked through.
+// Approvals: the organization's requireApproval setting and each tenant's (admin keys change them),
+// and the posts waiting for a decision (GET /v1/posts?status=pending_approval, every page), each with
+// its text, accounts and time, approved or rejected here.
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { api, query } from './api.js';
-import { Decision, waitsForApproval } from './decision.js';
+import { Decision } from './decision.js';
 import { AccountLabel, ErrorBox, formatDate, useAction, useLoad } from './ui.js';
 
-const SCAN_PAGE_SIZE = 100;
-const SCAN_PAGES = 5;
+const PAGE_SIZE = 100;
 
-/** The waiting posts among the newest SCAN_PAGES × 100, oldest first (the first to decide). */
-async function loadWaiting() {
-  const waiting = [];
-  let scanned = 0;
-  let total = 0;
-  for (let page = 0; page < SCAN_PAGES; page++) {
-    const list = await api(`/v1/posts${query({ limit: SCAN_PAGE_SIZE, offset: scanned })}`);
-    total = list.pagination.total;
-    scanned += list.posts.length;
-    waiting.push(...list.posts.filter(waitsForApproval));
-    if (scanned >= total || !list.posts.length) break;
+/** Every page of a /v1 list whose items are under `key`, with its total. */
+async function loadAll(path, params, key) {
+  const items = [];
+  for (let total = Infinity; items.length < total;) {
+    const page = await api(`${path}${query({ ...params, limit: PAGE_SIZE, offset: items.length })}`);
+    total = page.pagination?.total ?? page.count;
+    if (!page[key].length) break;
+    items.push(...page[key]);
   }
-  waiting.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return { waiting, scanned, total };
+  return items;
+}
+
+/** The posts waiting, oldest first (the first to decide). */
+async function loadWaiting() {
+  const waiting = await loadAll('/v1/posts', { status: 'pending_approval' }, 'posts');
+  return waiting.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 /** The refusal of a key that may not change settings, said plainly before the API's own words. */
@@ -69,6 +69,39 @@ function WaitingPost({ post, onDecided }) {
   </li>`;
 }
 
+/** The tenants the accounts carry, and those set before any account carried them, with each one's setting. */
+async function loadTenants() {
+  const [accounts, settings] = await Promise.all([loadAll('/v1/social-accounts', {}, 'data'), api('/v1/tenant-settings').then((r) => r.data)]);
+  const byTenant = new Map(settings.map((s) => [s.tenantId, s.requireApproval]));
+  for (const account of accounts) if (account.tenantId && !byTenant.has(account.tenantId)) byTenant.set(account.tenantId, false);
+  return [...byTenant].sort(([a], [b]) => a.localeCompare(b)).map(([tenantId, requireApproval]) => ({ tenantId, requireApproval }));
+}
+
+function TenantApprovals() {
+  const tenants = useLoad(loadTenants);
+  const action = useAction();
+  // As for the organization's box: the value asked for while the API answers, then the stored one.
+  const [asked, setAsked] = useState({});
+  const change = async (tenantId, requireApproval) => {
+    setAsked({ [tenantId]: requireApproval });
+    const changed = await action.run(() => api(`/v1/tenant-settings/${encodeURIComponent(tenantId)}`, { method: 'PATCH', body: { requireApproval } }));
+    if (changed) await tenants.reload();
+    setAsked({});
+  };
+  if (tenants.error) return html`<${ErrorBox} error=${tenants.error} />`;
+  if (!tenants.data) return html`<p aria-busy="true">Loading the tenants…</p>`;
+  if (!tenants.data.length) return null;
+  return html`<div class="card setting tenant-approvals">
+    <h2>Per tenant</h2>
+    <p class="muted">A tenant that requires approval holds every post to one of its accounts, even with the setting above off.</p>
+    <ul>${tenants.data.map(({ tenantId, requireApproval }) => html`<li>
+      <label class="check"><input type="checkbox" name=${`tenant-${tenantId}`} checked=${asked[tenantId] ?? requireApproval} disabled=${action.running}
+        onChange=${(e) => change(tenantId, e.target.checked)} /> Tenant <strong>${tenantId}</strong> requires approval</label>
+    </li>`)}</ul>
+    <${SettingError} error=${action.error} />
+  </div>`;
+}
+
 export function ApprovalsPage() {
   const list = useLoad(loadWaiting);
   const [outcome, setOutcome] = useState(null);
@@ -77,17 +110,16 @@ export function ApprovalsPage() {
     setOutcome({ id: post.id, text: status === 'rejected' ? 'Rejected: it will not be published.' : `Approved: ${post.scheduledAt && new Date(post.scheduledAt) > new Date() ? `queued for ${formatDate(post.scheduledAt)}` : 'queued to publish now'}.` });
     list.reload();
   };
-  const data = list.data;
+  const waiting = list.data;
   return html`<section>
     <div class="page-head"><h1>Approvals</h1><p class="actions"><button type="button" class="secondary" onClick=${list.reload} disabled=${list.loading}>Refresh</button></p></div>
     <${RequireApproval} />
+    <${TenantApprovals} />
     <h2>Waiting for a decision</h2>
     ${outcome ? html`<p class="notice" role="status">${outcome.text} <a href=${`#/posts/${outcome.id}`}>See the post</a></p>` : null}
     <${ErrorBox} error=${list.error} />
-    ${data?.total ? html`<p class="muted">${data.scanned < data.total
-      ? `Looked through the newest ${data.scanned} of ${data.total} posts (the API lists posts without a status filter); an older post waiting is on its own page.`
-      : `Looked through all ${data.total} posts.`}</p>` : null}
-    ${data && !data.waiting.length ? html`<p>No post is waiting for approval.</p>` : null}
-    <ul class="cards" aria-busy=${list.loading}>${(data?.waiting ?? []).map((post) => html`<${WaitingPost} key=${post.id} post=${post} onDecided=${decided} />`)}</ul>
+    ${waiting?.length ? html`<p class="muted">${waiting.length === 1 ? '1 post waits' : `${waiting.length} posts wait`}, oldest first.</p>` : null}
+    ${waiting && !waiting.length ? html`<p>No post is waiting for approval.</p>` : null}
+    <ul class="cards" aria-busy=${list.loading}>${(waiting ?? []).map((post) => html`<${WaitingPost} key=${post.id} post=${post} onDecided=${decided} />`)}</ul>
   </section>`;
 }

@@ -58,14 +58,15 @@ function PublishedAt({ destination, sandboxIds }) {
   return destination.platformPostUrl ? html` <a href=${destination.platformPostUrl} target="_blank" rel="noopener">view on ${networkName(destination.network)}</a>` : null;
 }
 
-export function Destination({ destination, scheduledAt, sandboxIds }) {
+/** `approval`: the post's (its rejection's reason is said beside a rejected destination). */
+export function Destination({ destination, scheduledAt, sandboxIds, approval }) {
   const { status } = destination;
   return html`<li class="destination">
     <${AccountLabel} account=${destination} /> <${Status} status=${status} />
     ${status === 'published' ? html`<${PublishedAt} destination=${destination} sandboxIds=${sandboxIds} />` : null}
     ${status === 'pending' ? html` <span class="muted">${scheduledAt ? `scheduled for ${formatDate(scheduledAt)}` : 'queued'}</span>` : null}
     ${status === 'pending_approval' ? html` <span class="muted">publishes only once approved${scheduledAt ? `, at ${formatDate(scheduledAt)}` : ''} (<a href="#/approvals">review</a>)</span>` : null}
-    ${status === 'rejected' ? html` <span class="muted">an approver rejected the post: it will not be published</span>` : null}
+    ${status === 'rejected' ? html` <span class="muted">an approver rejected the post${approval?.reason ? ` (“${approval.reason}”)` : ''}: it will not be published</span>` : null}
     ${destination.error ? html`<p class="reason"><span class="label">${status === 'unknown' ? 'Why unknown:' : 'Reason:'}</span> ${destination.error}</p>` : null}
   </li>`;
 }
@@ -109,7 +110,7 @@ export function PostsPage() {
       ${(posts.data?.posts ?? []).map((post) => html`<li class="card post-row">
         <a class="post-link" href=${`#/posts/${post.id}`}>${post.containers[0]?.content || '(media only)'}${post.containers.length > 1 ? html` <span class="muted">(thread of ${post.containers.length})</span>` : null}</a>
         <p class="muted">Created ${formatDate(post.createdAt)}${post.scheduledAt ? ` · scheduled for ${formatDate(post.scheduledAt)}` : ''}${post.isDraft ? ' · draft' : ''}</p>
-        <ul class="destinations">${post.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${post.scheduledAt} sandboxIds=${sandboxIds} />`)}</ul>
+        <ul class="destinations">${post.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${post.scheduledAt} sandboxIds=${sandboxIds} approval=${post.approval} />`)}</ul>
       </li>`)}
     </ul>
     ${total > PAGE_SIZE ? html`<nav class="pager" aria-label="Pages">
@@ -197,7 +198,7 @@ export function PostPage({ id }) {
     <h2>Content</h2>
     <ol class="containers">${p.containers.map((c) => html`<li><p class="content">${c.content}</p>${c.media.map((m) => html`<p class="muted">Attached: <a href=${m.url} target="_blank" rel="noopener">${m.filename}</a>${m.altText ? ` (alt text: ${m.altText})` : ''}</p>`)}</li>`)}</ol>
     <h2>Destinations</h2>
-    <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} sandboxIds=${sandboxIdsOf(accounts)} />`)}</ul>
+    <ul class="destinations">${p.socialAccounts.map((d) => html`<${Destination} destination=${d} scheduledAt=${p.scheduledAt} sandboxIds=${sandboxIdsOf(accounts)} approval=${p.approval} />`)}</ul>
     ${waitsForApproval(p) ? html`<h2>Approval</h2><${Decision} post=${p} label="this post" onDecided=${post.reload} />` : null}
     ${wentOut ? html`<${Engagement} key=${p.id} post=${p} onChange=${post.reload} />` : null}
     <h2>Publishing attempts</h2>

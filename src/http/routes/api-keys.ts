@@ -2,7 +2,8 @@
 // prefix only. Only admin keys create and revoke keys (orgs/roles.ts checks every route's role).
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RequestError, validationError } from '../../core/errors.ts';
+import { RequestError } from '../../core/errors.ts';
+import { refuseUnknownFields } from '../../validation/strip.ts';
 import { issueApiKey, listApiKeys, revokeOrgApiKey } from '../../orgs/api-keys.ts';
 import { ROLES, type Role } from '../../orgs/roles.ts';
 import { PaginationQuery, type Page } from '../../validation/pagination.ts';
@@ -28,7 +29,8 @@ const ApiKeySchema = Type.Object({
 
 const CreatedApiKeySchema = Type.Object({ ...ApiKeySchema.properties, key: Type.String({ description: 'the API key: shown this once, never again' }) });
 
-const CREATE_FIELDS = new Set(['name', 'fixedQuota', 'role']);
+/** `rateLimit` is not among them: only an operator sets it (a field dropped silently would make the key without it). */
+const CREATE_FIELDS = ['name', 'fixedQuota', 'role'];
 
 interface CreateBody {
   name: string;
@@ -63,7 +65,7 @@ export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
       }),
       response: { 201: Type.Object({ success: Type.Boolean(), data: CreatedApiKeySchema }), 400: ErrorSchema, 403: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body),
+    preValidation: async (request) => refuseUnknownFields(request.body, CREATE_FIELDS, 'a field of an API key'),
     handler: async (request, reply) => {
       refuseQuotaKey(request, 'create');
       const { orgId, userId } = request.owner;
@@ -96,11 +98,4 @@ export function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): void {
 function refuseQuotaKey(request: FastifyRequest, action: string): void {
   if (request.owner.fixedQuota === null) return;
   throw new RequestError(403, `A key with a fixed quota cannot ${action} API keys; use a key without a quota`, { code: 'forbidden' });
-}
-
-/** A misspelt or unsupported field (say `fixedquota`, or `rateLimit`, which only an operator sets) would otherwise be dropped silently and the key created without it. */
-function refuseUnknownFields(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
-  const unknown = Object.keys(body).filter((field) => !CREATE_FIELDS.has(field));
-  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: 'is not a field of an API key; allowed: name, fixedQuota, role' })));
 }

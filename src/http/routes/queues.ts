@@ -2,7 +2,7 @@
 // `"scheduledAt": "next-free-slot"` (posts/create.ts), and a preview of the upcoming ones.
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../core/errors.ts';
+import { refuseUnknownFields } from '../../validation/strip.ts';
 import { createQueue, deleteQueue, getQueue, listQueues, previewSlots, updateQueue } from '../../queues/manage.ts';
 import {
   CreateQueueBodySchema, ListQueuesQuerySchema, ListQueuesResponseSchema, QueueSchema, SlotsQuerySchema, SlotsResponseSchema, UpdateQueueBodySchema,
@@ -24,7 +24,7 @@ export function queuesRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: CreateQueueBodySchema,
       response: { 201: One, 400: ErrorSchema, 409: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body, ['socialAccountId', 'timeZone', 'slots']),
+    preValidation: async (request) => refuseUnknownFields(request.body, ['socialAccountId', 'timeZone', 'slots'], 'a field of a queue'),
     handler: async (request, reply) => reply.status(201).send({ success: true, data: await createQueue(ctx.db, request.owner.orgId, request.body) }),
   });
 
@@ -52,7 +52,7 @@ export function queuesRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: UpdateQueueBodySchema,
       response: { 200: One, 400: ErrorSchema, 404: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body, ['timeZone', 'slots']),
+    preValidation: async (request) => refuseUnknownFields(request.body, ['timeZone', 'slots'], 'a field of a queue'),
     handler: async (request) => ({ success: true, data: await updateQueue(ctx.db, request.owner.orgId, request.params.id, request.body) }),
   });
 
@@ -84,10 +84,4 @@ export function queuesRoutes(app: FastifyInstance, ctx: AppContext): void {
       data: await previewSlots(ctx.db, request.owner.orgId, request.params.id, request.query.count, new Date(), SCHEDULE_HORIZON_MS),
     }),
   });
-}
-
-function refuseUnknownFields(body: unknown, fields: string[]): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
-  const unknown = Object.keys(body).filter((field) => !fields.includes(field));
-  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: `is not a field of a queue; allowed: ${fields.join(', ')}` })));
 }

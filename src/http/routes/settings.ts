@@ -3,6 +3,7 @@
 import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../core/errors.ts';
+import { refuseUnknownFields } from '../../validation/strip.ts';
 import { readSettings, updateSettings, type OrgSettings } from '../../orgs/settings.ts';
 import type { AppContext } from '../context.ts';
 
@@ -27,17 +28,10 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: Type.Object({ requireApproval: Type.Optional(Type.Boolean({ description: REQUIRE_APPROVAL })) }),
       response: { 200: Answer, 400: ErrorSchema, 403: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body),
+    preValidation: async (request) => refuseUnknownFields(request.body, FIELDS, 'a setting'),
     handler: async (request) => {
       if (request.body.requireApproval === undefined) throw validationError([{ field: 'requireApproval', message: 'send a setting to change: requireApproval' }]);
       return { success: true, data: await updateSettings(ctx.db, request.owner.orgId, request.body) };
     },
   });
-}
-
-/** A misspelt setting (`requireApprovals`) would otherwise be dropped and the answer look like success. */
-function refuseUnknownFields(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
-  const unknown = Object.keys(body).filter((field) => !FIELDS.includes(field));
-  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: `is not a setting; allowed: ${FIELDS.join(', ')}` })));
 }

@@ -2,6 +2,7 @@
 import { Type, type TSchema } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestError, validationError } from '../../core/errors.ts';
+import { refuseUnknownFields } from '../../validation/strip.ts';
 import { listAttempts, redeliver, type AttemptPage } from '../../webhooks/queue.ts';
 import { sandboxInboxUrl } from '../../sandbox/inbox.ts';
 import { EVENT_TYPES, emitTestEvent } from '../../webhooks/outbox.ts';
@@ -80,7 +81,7 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: bodySchema(true),
       response: { 201: One, 400: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body),
+    preValidation: async (request) => refuseUnknownFields(request.body, FIELDS, 'a field of a webhook'),
     handler: async (request, reply) => {
       const data = await createWebhook(ctx.db, deps, request.owner.orgId, request.body);
       return reply.status(201).send({ success: true, data });
@@ -111,7 +112,7 @@ export function webhooksRoutes(app: FastifyInstance, ctx: AppContext): void {
       body: bodySchema(false),
       response: { 200: One, 400: ErrorSchema, 404: ErrorSchema },
     },
-    preValidation: async (request) => refuseUnknownFields(request.body),
+    preValidation: async (request) => refuseUnknownFields(request.body, FIELDS, 'a field of a webhook'),
     handler: async (request) => {
       const data = await updateWebhook(ctx.db, deps, request.owner.orgId, webhookId(request.params.id), request.body);
       return { success: true, data: found(data) };
@@ -193,11 +194,4 @@ function webhookId(raw: string): number {
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw new RequestError(404, 'Webhook not found', { code: 'not_found' });
   return value;
-}
-
-/** A misspelt field (say `secrets`) would otherwise be dropped and the webhook saved without it. */
-function refuseUnknownFields(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return; // the schema reports it
-  const unknown = Object.keys(body).filter((field) => !FIELDS.includes(field));
-  if (unknown.length) throw validationError(unknown.map((field) => ({ field, message: `is not a field of a webhook; allowed: ${FIELDS.join(', ')}` })));
 }
