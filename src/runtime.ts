@@ -20,6 +20,7 @@ import { startTokenRefresh } from './accounts/token-refresh.ts';
 import { startWebhookDeliverer } from './webhooks/worker.ts';
 import { startImportRunner } from './engagement/import-worker.ts';
 import { occurrenceFetchPolicy, startRecurrenceRunner } from './recurrences/runner.ts';
+import { startEvergreenRunner } from './evergreen/runner.ts';
 import { startBulkImportRunner } from './posts/bulk-runner.ts';
 import { userFetchFor } from './security/ssrf.ts';
 import { startInboundWorker } from './inbound/worker.ts';
@@ -141,6 +142,8 @@ async function startWorker(config: Config, { db, box, logger, networks }: Parts,
   started.push(() => bulkImports.stop());
   const recurrences = startRecurrenceRunner({ db, logger, fetch: occurrenceFetchPolicy(config) });
   started.push(() => recurrences.stop());
+  const evergreen = startEvergreenRunner({ db, logger, fetch: occurrenceFetchPolicy(config) });
+  started.push(() => evergreen.stop());
   const inbound = startInboundWorker({ db, box, logger, networks, allowLoopbackFetch: config.allowLoopbackFetch });
   started.push(() => inbound.stop());
   const schedules = [startMaintenance(db, config, logger), startMediaMaintenance(config, db, logger), startTokenRefresh(networks, db, box, logger)];

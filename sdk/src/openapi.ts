@@ -171,6 +171,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/evergreen-collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's evergreen collections
+         * @description Newest first; each with its schedule, next run and item count (GET one for its items and latest posts).
+         */
+        get: operations["listEvergreenCollections"];
+        put?: never;
+        /**
+         * Create an evergreen collection
+         * @description `name`, `accounts` (as a post's), a schedule — exactly one of `"queue": true` (each post takes the accounts' next free queue slot, as `scheduledAt: "next-free-slot"`), `every` or `weekly` (the rules of POST /v1/recurrences, from `startAt`, default now) — `minGapDays` (0-3650, default 30: an item is not reused before that many days have passed since its last post), `status` and `items` (up to 100 here; more with POST .../items). An item is a post body without accounts (content or containers, network blocks) and optional `variations` ({"content"} or {"containers"}), taken in turn after its own content: X and LinkedIn refuse repeated text, so without variations their destination of a repeated item fails with the network's reason. Each item is judged now as the post it will become. The worker creates one post ahead (the first at once, each next one when the one before falls due), from the item used longest ago whose gap has passed (ties by position); when none is eligible, `waiting` says why.
+         */
+        post: operations["createEvergreenCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evergreen-collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an evergreen collection, its items and its latest posts
+         * @description Each item's `lastUsedAt` and `timesUsed`, the collection's `nextRunAt` and `waiting`, and its latest 20 turns (`latestPosts`).
+         */
+        get: operations["getEvergreenCollection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an evergreen collection
+         * @description No post is created any more; the posts it created that have not started publishing are cancelled (`cancelledPostIds`). Published ones stay, on the networks and as posts in Crier.
+         */
+        delete: operations["deleteEvergreenCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename, pause, resume or change an evergreen collection's gap
+         * @description Body: any of `name`, `minGapDays`, `status` ("paused" or "active"). Pausing stops new posts; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). Accounts and schedule cannot change: create another collection.
+         */
+        patch: operations["updateEvergreenCollection"];
+        trace?: never;
+    };
+    "/v1/evergreen-collections/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an evergreen collection's items
+         * @description By position, each with `lastUsedAt` and `timesUsed`.
+         */
+        get: operations["listEvergreenCollectionItems"];
+        put?: never;
+        /**
+         * Add an item to an evergreen collection
+         * @description A post body without accounts (content or containers, network blocks) and optional `variations`, judged as the post it will become for the collection's accounts. It goes last in position; never used, it is the next one eligible.
+         */
+        post: operations["createEvergreenCollectionItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evergreen-collections/{id}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an item from an evergreen collection
+         * @description It is never used again; a post already created from it stays an ordinary post.
+         */
+        delete: operations["deleteEvergreenCollectionItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media": {
         parameters: {
             query?: never;
@@ -1829,6 +1925,646 @@ export interface operations {
             };
             /** @description Default Response */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listEvergreenCollections: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the accounts every item goes to, as ids */
+                            accounts: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            itemCount: number;
+                            /** @description one collection: its items, by position */
+                            items?: ({
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                /** @description the order items were added; ties between items used equally long ago go to the lower */
+                                position: number;
+                                /** @description posts created from this item */
+                                timesUsed: number;
+                                /** @description alternative contents, cycled after the item's own */
+                                variations: unknown[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description one collection: its latest 20 turns, newest first */
+                            latestPosts?: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                itemId: string | null;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                /** @description 0 for the collection's first */
+                                turn: number;
+                                variation: number | null;
+                            }[];
+                            minGapDays: number;
+                            name: string;
+                            /** @description a rule's next occurrence to fill; null for a queue collection (its post takes the next free slot then) */
+                            nextOccurrenceAt: string | null;
+                            /** @description when the runner creates the next post (one ahead: when the one before falls due); null while paused or waiting for an item */
+                            nextRunAt: string | null;
+                            /** @description a rule's occurrences passed over: more than an hour late, or no item eligible */
+                            occurrencesSkipped: number;
+                            /** @description true: each post takes the accounts' next free queue slot */
+                            queue?: boolean;
+                            startAt: string | null;
+                            status: "active" | "paused";
+                            /** @description posts created, or refused with a reason, so far */
+                            turns: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            waiting: string | null;
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        }[];
+                        success: boolean;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createEvergreenCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description name, accounts, queue/every/weekly, startAt, minGapDays, status, items */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An evergreen collection: its accounts, schedule and gap, and where it stands */
+                        data: {
+                            /** @description the accounts every item goes to, as ids */
+                            accounts: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            itemCount: number;
+                            /** @description one collection: its items, by position */
+                            items?: ({
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                /** @description the order items were added; ties between items used equally long ago go to the lower */
+                                position: number;
+                                /** @description posts created from this item */
+                                timesUsed: number;
+                                /** @description alternative contents, cycled after the item's own */
+                                variations: unknown[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description one collection: its latest 20 turns, newest first */
+                            latestPosts?: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                itemId: string | null;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                /** @description 0 for the collection's first */
+                                turn: number;
+                                variation: number | null;
+                            }[];
+                            minGapDays: number;
+                            name: string;
+                            /** @description a rule's next occurrence to fill; null for a queue collection (its post takes the next free slot then) */
+                            nextOccurrenceAt: string | null;
+                            /** @description when the runner creates the next post (one ahead: when the one before falls due); null while paused or waiting for an item */
+                            nextRunAt: string | null;
+                            /** @description a rule's occurrences passed over: more than an hour late, or no item eligible */
+                            occurrencesSkipped: number;
+                            /** @description true: each post takes the accounts' next free queue slot */
+                            queue?: boolean;
+                            startAt: string | null;
+                            status: "active" | "paused";
+                            /** @description posts created, or refused with a reason, so far */
+                            turns: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            waiting: string | null;
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        };
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getEvergreenCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An evergreen collection: its accounts, schedule and gap, and where it stands */
+                        data: {
+                            /** @description the accounts every item goes to, as ids */
+                            accounts: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            itemCount: number;
+                            /** @description one collection: its items, by position */
+                            items?: ({
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                /** @description the order items were added; ties between items used equally long ago go to the lower */
+                                position: number;
+                                /** @description posts created from this item */
+                                timesUsed: number;
+                                /** @description alternative contents, cycled after the item's own */
+                                variations: unknown[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description one collection: its latest 20 turns, newest first */
+                            latestPosts?: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                itemId: string | null;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                /** @description 0 for the collection's first */
+                                turn: number;
+                                variation: number | null;
+                            }[];
+                            minGapDays: number;
+                            name: string;
+                            /** @description a rule's next occurrence to fill; null for a queue collection (its post takes the next free slot then) */
+                            nextOccurrenceAt: string | null;
+                            /** @description when the runner creates the next post (one ahead: when the one before falls due); null while paused or waiting for an item */
+                            nextRunAt: string | null;
+                            /** @description a rule's occurrences passed over: more than an hour late, or no item eligible */
+                            occurrencesSkipped: number;
+                            /** @description true: each post takes the accounts' next free queue slot */
+                            queue?: boolean;
+                            startAt: string | null;
+                            status: "active" | "paused";
+                            /** @description posts created, or refused with a reason, so far */
+                            turns: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            waiting: string | null;
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        };
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    deleteEvergreenCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancelledPostIds: string[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    updateEvergreenCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description {"name"?, "minGapDays"?, "status"?} */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An evergreen collection: its accounts, schedule and gap, and where it stands */
+                        data: {
+                            /** @description the accounts every item goes to, as ids */
+                            accounts: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            every?: {
+                                days?: number;
+                                hours?: number;
+                            };
+                            id: string;
+                            itemCount: number;
+                            /** @description one collection: its items, by position */
+                            items?: ({
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                /** @description the order items were added; ties between items used equally long ago go to the lower */
+                                position: number;
+                                /** @description posts created from this item */
+                                timesUsed: number;
+                                /** @description alternative contents, cycled after the item's own */
+                                variations: unknown[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description one collection: its latest 20 turns, newest first */
+                            latestPosts?: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                itemId: string | null;
+                                postId: string | null;
+                                refused: string | null;
+                                /** Format: date-time */
+                                scheduledAt: string;
+                                /** @description 0 for the collection's first */
+                                turn: number;
+                                variation: number | null;
+                            }[];
+                            minGapDays: number;
+                            name: string;
+                            /** @description a rule's next occurrence to fill; null for a queue collection (its post takes the next free slot then) */
+                            nextOccurrenceAt: string | null;
+                            /** @description when the runner creates the next post (one ahead: when the one before falls due); null while paused or waiting for an item */
+                            nextRunAt: string | null;
+                            /** @description a rule's occurrences passed over: more than an hour late, or no item eligible */
+                            occurrencesSkipped: number;
+                            /** @description true: each post takes the accounts' next free queue slot */
+                            queue?: boolean;
+                            startAt: string | null;
+                            status: "active" | "paused";
+                            /** @description posts created, or refused with a reason, so far */
+                            turns: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            waiting: string | null;
+                            weekly?: {
+                                days: string[];
+                                time: string;
+                                timeZone: string;
+                            };
+                        };
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    listEvergreenCollectionItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            lastUsedAt: string | null;
+                            /** @description the order items were added; ties between items used equally long ago go to the lower */
+                            position: number;
+                            /** @description posts created from this item */
+                            timesUsed: number;
+                            /** @description alternative contents, cycled after the item's own */
+                            variations: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createEvergreenCollectionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description content or containers, network blocks, variations */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A post body (content or containers, network blocks) and its use */
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            lastUsedAt: string | null;
+                            /** @description the order items were added; ties between items used equally long ago go to the lower */
+                            position: number;
+                            /** @description posts created from this item */
+                            timesUsed: number;
+                            /** @description alternative contents, cycled after the item's own */
+                            variations: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        success: boolean;
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    deleteEvergreenCollectionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the collection */
+                id: string;
+                /** @description the item */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,6 +47,7 @@ import { postsRoutes } from './routes/posts.ts';
 import { postsBulkRoutes } from './routes/posts-bulk.ts';
 import { queuesRoutes } from './routes/queues.ts';
 import { recurrencesRoutes } from './routes/recurrences.ts';
+import { evergreenRoutes } from './routes/evergreen.ts';
 import { sandboxInboxRoutes } from './routes/sandbox-inbox.ts';
 import { socialAccountListingsRoutes } from './routes/social-account-listings.ts';
 import { socialAccountsRoutes } from './routes/social-accounts.ts';
@@ -172,6 +173,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
     tenantSettingsRoutes(v1, ctx);
     queuesRoutes(v1, ctx);
     recurrencesRoutes(v1, ctx);
+    evergreenRoutes(v1, ctx);
     const replies = new ReplyCache();
     postRepliesRoutes(v1, ctx, replies);
     postAnalyticsRoutes(v1, ctx);

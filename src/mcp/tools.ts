@@ -73,6 +73,11 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
     name: 'create_recurrence', method: 'POST', path: '/v1/recurrences', readOnly: false,
     description: 'Make a post recur: the input of create_post (no scheduledAt) plus `every` ({"days": n} or {"hours": n}) or `weekly` ({"days": ["monday"], "time": "09:00", "timeZone": "Europe/Paris"}), and `count` or `until`; `variations` give other texts for networks that refuse a repeated one. Each occurrence becomes its own post.',
   },
+  { name: 'list_evergreen_collections', method: 'GET', path: '/v1/evergreen-collections', readOnly: true, description: 'The evergreen collections: pools of posts re-shared on a queue or a rule, each with its schedule, minimum gap, next run and why it waits, if it does.' },
+  {
+    name: 'create_evergreen_collection', method: 'POST', path: '/v1/evergreen-collections', readOnly: false,
+    description: 'Make a pool of posts to re-share: `name`, `accounts`, a schedule (`queue: true` for the accounts\' next free queue slots, or `every`/`weekly` as create_recurrence), `minGapDays` (an item is not reused sooner; default 30) and `items` (each the input of create_post without accounts, plus `variations` for networks that refuse a repeated text). Each re-share becomes its own post.',
+  },
 ];
 
 /** Where the networks' listings are served (capabilities.ts AccountListing): below an account, one GET each. */

@@ -6,7 +6,8 @@
 // |----------|-----------------------------------------------------------------------------------------|
 // | admin    | everything (every key made before roles existed, and the CLI's and first start's keys)  |
 // | editor   | read everything; write posts (create, reschedule, cancel, replies, remote delete),      |
-// |          | media, queues, recurrences, conversations, imports and the sandbox's simulations       |
+// |          | media, queues, recurrences, evergreen collections, conversations, imports and the       |
+// |          | sandbox's simulations                                                                   |
 // | approver | read everything; approve or reject posts waiting for approval                           |
 //
 // Admin alone: API keys (create, revoke), webhooks (create, change, delete, test, redeliver), the
@@ -51,6 +52,12 @@ export const WRITE_ROUTES: Record<string, readonly Role[]> = {
   'POST /v1/recurrences': EDITORS,
   'PATCH /v1/recurrences/:id': EDITORS,
   'DELETE /v1/recurrences/:id': EDITORS,
+
+  'POST /v1/evergreen-collections': EDITORS,
+  'PATCH /v1/evergreen-collections/:id': EDITORS,
+  'DELETE /v1/evergreen-collections/:id': EDITORS,
+  'POST /v1/evergreen-collections/:id/items': EDITORS,
+  'DELETE /v1/evergreen-collections/:id/items/:itemId': EDITORS,
 
   'POST /v1/conversations': EDITORS,
   'POST /v1/conversations/:id/messages': EDITORS,
