@@ -3017,6 +3017,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3071,6 +3072,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3357,6 +3359,7 @@ export interface operations {
                                 }[];
                                 /** Format: date-time */
                                 createdAt: string;
+                                evergreenCollectionId?: string | null;
                                 id: string;
                                 isDraft: boolean;
                                 networkOverrideConfiguration: {
@@ -3399,6 +3402,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3474,6 +3478,7 @@ export interface operations {
                                 }[];
                                 /** Format: date-time */
                                 createdAt: string;
+                                evergreenCollectionId?: string | null;
                                 id: string;
                                 isDraft: boolean;
                                 networkOverrideConfiguration: {
@@ -3516,6 +3521,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3625,6 +3631,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3780,6 +3787,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -3976,6 +3984,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {
@@ -4223,6 +4232,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            evergreenCollectionId?: string | null;
                             id: string;
                             isDraft: boolean;
                             networkOverrideConfiguration: {

@@ -66,11 +66,35 @@ export function recurrencesApi(http: CrierHttp) {
   };
 }
 
-/** The organization's settings (`requireApproval`); changing them needs an admin key. */
+/** An evergreen collection: posts (items) re-shared on a queue or a rule, never one within `minGapDays`. */
+export type EvergreenCollection = ResponseBody<'getEvergreenCollection'>['data'];
+
+export function evergreenApi(http: CrierHttp) {
+  return {
+    create: (body: RequestBody<'createEvergreenCollection'>) => http.request<ResponseBody<'createEvergreenCollection'>>('POST', '/v1/evergreen-collections', { body }),
+    list: (query: Query<'listEvergreenCollections'> = {}) => http.request<ResponseBody<'listEvergreenCollections'>>('GET', '/v1/evergreen-collections', { query }),
+    get: (id: string) => http.request<ResponseBody<'getEvergreenCollection'>>('GET', `/v1/evergreen-collections/${at(id)}`),
+    /** Renames, changes `minGapDays`, pauses (`{ status: 'paused' }`) or resumes. */
+    update: (id: string, body: RequestBody<'updateEvergreenCollection'>) => http.request<ResponseBody<'updateEvergreenCollection'>>('PATCH', `/v1/evergreen-collections/${at(id)}`, { body }),
+    /** Stops it and cancels its posts that have not started publishing. */
+    delete: (id: string) => http.request<ResponseBody<'deleteEvergreenCollection'>>('DELETE', `/v1/evergreen-collections/${at(id)}`),
+    addItem: (id: string, body: RequestBody<'createEvergreenCollectionItem'>) => http.request<ResponseBody<'createEvergreenCollectionItem'>>('POST', `/v1/evergreen-collections/${at(id)}/items`, { body }),
+    items: (id: string) => http.request<ResponseBody<'listEvergreenCollectionItems'>>('GET', `/v1/evergreen-collections/${at(id)}/items`),
+    /** A post already made from the item stays. */
+    removeItem: (id: string, itemId: string) => http.request<ResponseBody<'deleteEvergreenCollectionItem'>>('DELETE', `/v1/evergreen-collections/${at(id)}/items/${at(itemId)}`),
+  };
+}
+
+/** The organization's settings (`requireApproval`) and each tenant's; changing them needs an admin key. */
 export function settingsApi(http: CrierHttp) {
   return {
     get: () => http.request<ResponseBody<'getSettings'>>('GET', '/v1/settings'),
     update: (body: RequestBody<'updateSettings'>) => http.request<ResponseBody<'updateSettings'>>('PATCH', '/v1/settings', { body }),
+    /** The tenants whose settings were set. */
+    tenants: () => http.request<ResponseBody<'listTenantSettings'>>('GET', '/v1/tenant-settings'),
+    tenant: (tenantId: string) => http.request<ResponseBody<'getTenantSetting'>>('GET', `/v1/tenant-settings/${at(tenantId)}`),
+    /** A tenant that requires approval holds every post to one of its accounts. */
+    updateTenant: (tenantId: string, body: RequestBody<'updateTenantSetting'>) => http.request<ResponseBody<'updateTenantSetting'>>('PATCH', `/v1/tenant-settings/${at(tenantId)}`, { body }),
   };
 }
 

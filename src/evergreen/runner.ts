@@ -29,11 +29,11 @@
 // waits with the reason and tries again in an hour (or when patched).
 import type { Logger } from 'pino';
 import { startLoop } from '../background/loop.ts';
-import { decodeId, encodeId } from '../core/ids.ts';
+import { encodeId } from '../core/ids.ts';
 import type { RequestError } from '../core/errors.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
-import { writeCreates } from '../posts/create.ts';
-import { parseCreateBody, SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
+import { createPostInTransaction } from '../posts/runner-create.ts';
+import { SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
 import { NEXT_FREE_SLOT } from '../queues/next-slot.ts';
 import { notifyDue } from '../publishing/queue.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';
@@ -186,32 +186,19 @@ async function pickItem(tx: Tx, row: CollectionRow, at: Date): Promise<Picked> {
   };
 }
 
-type Created =
-  | { ok: true; postId: number; scheduledAt: Date; variation: number; dueAt: Date | null | undefined }
-  | { ok: false; reason: string; noSlot: boolean };
+type Created = ({ ok: true; postId: number; scheduledAt: Date; variation: number; dueAt: Date | null | undefined }) | { ok: false; reason: string; noSlot: boolean };
 
 /** The item's post, through the create path inside this transaction, judged as a POST /v1/posts would be now. */
 async function createItemPost(tx: Tx, deps: EvergreenDeps, row: CollectionRow, item: ItemRow, scheduledAt: string, now: Date): Promise<Created> {
   const variation = item.times_used % (1 + item.variations.length);
   const content = variation === 0 ? item.post : { ...withoutContent(item.post), ...item.variations[variation - 1] };
-  const body = { ...content, accounts: row.accounts, scheduledAt };
-  // As the API would judge its create now: the subscription gate (only an active one creates posts) and the approval setting.
-  const { rows: [org] } = await tx.query<{ require_approval: boolean; subscription_status: string }>(
-    'SELECT require_approval, subscription_status FROM orgs WHERE id = $1', [row.org_id],
-  );
-  if (org!.subscription_status !== 'active') {
-    return { ok: false, reason: `The organization's subscription is ${org!.subscription_status}; no post is created until it is active again`, noSlot: false };
-  }
-  const session = { client: tx, begin: async () => {} }; // the transaction is open already
-  const [result] = await writeCreates(session, [{ orgId: row.org_id, key: undefined, body, parsed: parseCreateBody(body, now, deps.fetch), now, requireApproval: org!.require_approval }]);
-  if (!result!.ok) return { ok: false, reason: refusalText(result!.error), noSlot: isSlotRefusal(result!.error) };
-  const post = (result!.value.body as { post: { id: string; scheduledAt: string } }).post;
-  return { ok: true, postId: decodeOrThrow(post.id), scheduledAt: new Date(post.scheduledAt), variation, dueAt: result!.value.dueAt };
+  const created = await createPostInTransaction(tx, row.org_id, { ...content, accounts: row.accounts, scheduledAt }, now, deps.fetch);
+  if (!created.ok) return { ok: false, reason: created.reason, noSlot: created.error !== undefined && isSlotRefusal(created.error) };
+  return { ...created, scheduledAt: created.scheduledAt!, variation };
 }
 
 /** The slot, not the item, was refused: no queue for an account, no free slot within the window. */
-function isSlotRefusal(error: unknown): boolean {
-  const { code, details } = error as RequestError;
+function isSlotRefusal({ code, details }: RequestError): boolean {
   return code === 'account_without_queue' || (details ?? []).some((d) => d.field === 'scheduledAt' && d.message.startsWith(`"${NEXT_FREE_SLOT}"`));
 }
 
@@ -238,15 +225,4 @@ async function moveOn(
 /** No turn now: the reason, and when to look again (null: when an item is added). */
 async function wait(tx: Tx, row: CollectionRow, why: { reason: string; until: Date | null }): Promise<void> {
   await tx.query('UPDATE evergreen_collections SET waiting = $2, materialize_at = $3, updated_at = now() WHERE id = $1', [row.id, why.reason, why.until]);
-}
-
-function refusalText(error: unknown): string {
-  const { message, details } = error as RequestError;
-  return details?.length ? `${message}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}` : String(message);
-}
-
-function decodeOrThrow(id: string): number {
-  const decoded = decodeId(id);
-  if (decoded === undefined) throw new Error(`the create path answered an undecodable post id ${id}`);
-  return decoded;
 }

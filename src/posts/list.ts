@@ -35,7 +35,7 @@ export async function listPosts(db: Queryable, orgId: number, query: ListPostsQu
  */
 interface PageRow {
   /** [id, published_at, scheduled_at, is_draft, created_at, network_options, process_media, queued, approval,
-   *  approval_decided_at, approval_decided_by, approval_reason, recurrence_id][], null: empty page. */
+   *  approval_decided_at, approval_decided_by, approval_reason, recurrence_id, evergreen_collection_id][], null: empty page. */
   posts: string | null;
   /** [post_id, target_id, account_id][] */
   targets: string | null;
@@ -50,7 +50,8 @@ interface PageRow {
 
 type PagePost = [id: number, publishedAt: string | null, scheduledAt: string | null, isDraft: boolean, createdAt: string,
   networkOptions: Record<string, unknown> | null, processMedia: boolean, queued: boolean, approval: PostRow['approval'],
-  approvalDecidedAt: string | null, approvalDecidedBy: number | null, approvalReason: string | null, recurrenceId: number | null];
+  approvalDecidedAt: string | null, approvalDecidedBy: number | null, approvalReason: string | null, recurrenceId: number | null,
+  evergreenCollectionId: number | null];
 type PageTarget = [post: number, target: number, account: number, status: string, error: string | null,
   platformPostId: string | null, platformPostUrl: string | null, publishedAt: string | null];
 type MediaJson = PostRow['containers'][number]['media'][number];
@@ -74,6 +75,7 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
   }
   return parseList<PagePost>(page.posts).map(([
     id, publishedAt, scheduledAt, isDraft, createdAt, networkOptions, processMedia, queued, approval, approvalDecidedAt, approvalDecidedBy, approvalReason, recurrenceId,
+    evergreenCollectionId,
   ]) => toPostJson({
     id,
     org_id: orgId,
@@ -89,6 +91,7 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
     approval_decided_by: approvalDecidedBy,
     approval_reason: approvalReason,
     recurrence_id: recurrenceId,
+    evergreen_collection_id: evergreenCollectionId,
     accounts: inOrder(targetsOf.get(id)),
     containers: inOrder(containersOf.get(id)),
   }, true));
@@ -143,7 +146,8 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
       SELECT (SELECT json_agg(json_build_array(id, published_at AT TIME ZONE 'UTC', scheduled_at AT TIME ZONE 'UTC', is_draft,
                                                 created_at AT TIME ZONE 'UTC', network_options, process_media, queued, approval,
                                                 approval_decided_at AT TIME ZONE 'UTC', approval_decided_by, approval_reason,
-                                                (SELECT o.recurrence_id FROM recurrence_occurrences o WHERE o.post_id = page.id))
+                                                (SELECT o.recurrence_id FROM recurrence_occurrences o WHERE o.post_id = page.id),
+                                                (SELECT e.collection_id FROM evergreen_posts e WHERE e.post_id = page.id))
                               ORDER BY created_at DESC, id DESC) FROM page)::text AS posts,
              (SELECT json_agg(json_build_array(post_id, id, account_id, status, error, platform_post_id, platform_post_url,
                                                 published_at AT TIME ZONE 'UTC')) FROM page_targets)::text AS targets,

@@ -8,6 +8,7 @@ export const POST_ROW_SQL = `
   p.id, p.org_id, p.published_at, p.scheduled_at, p.is_draft, p.created_at, p.network_options, p.process_media, p.queued,
   p.approval, p.approval_decided_at, p.approval_decided_by, p.approval_reason,
   (SELECT o.recurrence_id FROM recurrence_occurrences o WHERE o.post_id = p.id) AS recurrence_id,
+  (SELECT e.collection_id FROM evergreen_posts e WHERE e.post_id = p.id) AS evergreen_collection_id,
   (SELECT coalesce(json_agg(json_build_object(
       'id', a.id, 'network', a.network, 'username', a.username, 'nickname', a.nickname,
       'status', t.status, 'error', t.error, 'platform_post_id', t.platform_post_id,

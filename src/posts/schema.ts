@@ -132,6 +132,7 @@ const postProperties = {
     reason: Nullable(Type.String({ description: "a rejection's reason, as the approver gave it" })),
   }, { description: 'null when no approval was asked: the organization (or a tenant of its accounts) did not require it when the post was created or made a non-draft' }))),
   recurrenceId: Type.Optional(Nullable(Type.String({ description: 'the recurrence (GET /v1/recurrences/{id}) this post is an occurrence of; null for any other post' }))),
+  evergreenCollectionId: Type.Optional(Nullable(Type.String({ description: 'the evergreen collection (GET /v1/evergreen-collections/{id}) this post re-shares an item of; null for any other post' }))),
 };
 
 export const PostSchema = Type.Object({ ...postProperties, socialAccounts: Type.Array(SocialAccountRefSchema) });

@@ -30,6 +30,8 @@ export interface PostRow {
   approval_reason?: string | null;
   /** The recurrence this post is an occurrence of. */
   recurrence_id?: number | null;
+  /** The evergreen collection this post re-shares an item of. */
+  evergreen_collection_id?: number | null;
   accounts: TargetRow[];
   containers: { id: number; content: string; media: { id: number; url: string; filename: string; altText: string | null }[] }[];
 }
@@ -73,6 +75,7 @@ export interface PostJson {
   scheduled: boolean;
   approval: ApprovalJson | null;
   recurrenceId: string | null;
+  evergreenCollectionId: string | null;
 }
 
 /**
@@ -94,6 +97,7 @@ export function toPostJson(row: PostRow, withStatus = false): PostJson {
     scheduled: row.queued,
     approval: approvalJson(row),
     recurrenceId: row.recurrence_id == null ? null : encodeId(row.recurrence_id),
+    evergreenCollectionId: row.evergreen_collection_id == null ? null : encodeId(row.evergreen_collection_id),
     socialAccounts: row.accounts.map((a) => (withStatus ? targetJson(a) : accountRef(a))),
   };
 }

@@ -43,11 +43,11 @@ export interface SlotBook {
 export async function readSlotBook(db: Queryable, orgId: number, accountIds: number[], rules: SlotRules): Promise<SlotBook> {
   const until = new Date(rules.now.getTime() + rules.horizonMs + BEYOND_WINDOW_MS);
   const longestWindow = Math.max(0, ...Object.values(rules.quotas).map((q) => q!.windowMs));
-  const [queues, held, uses] = await Promise.all([
-    queuesOfAccounts(db, orgId, accountIds),
-    heldSlots(db, orgId, accountIds, rules.now, until),
-    quotaUses(db, orgId, accountIds, new Date(rules.now.getTime() - longestWindow), until),
-  ]);
+  // One after another: `db` is often a transaction's one connection (the create path holds the slot
+  // lock there), which runs a statement at a time; queued at once, pg warns and will refuse (pg 9).
+  const queues = await queuesOfAccounts(db, orgId, accountIds);
+  const held = await heldSlots(db, orgId, accountIds, rules.now, until);
+  const uses = await quotaUses(db, orgId, accountIds, new Date(rules.now.getTime() - longestWindow), until);
   const book: SlotBook = { queues: new Map(queues.map((q) => [q.account_id, q])), held: new Map(), uses: new Map() };
   for (const slot of held) setOf(book.held, slot.accountId).add(slot.at.getTime());
   for (const use of uses) listOf(book.uses, use.accountId).push(use);

@@ -22,11 +22,10 @@
 // occurrence's destination with the network's own reason).
 import type { Logger } from 'pino';
 import { startLoop } from '../background/loop.ts';
-import { decodeId, encodeId } from '../core/ids.ts';
-import type { RequestError } from '../core/errors.ts';
+import { encodeId } from '../core/ids.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
-import { writeCreates } from '../posts/create.ts';
-import { parseCreateBody, SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
+import { createPostInTransaction, type RunnerCreated } from '../posts/runner-create.ts';
+import { SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
 import { notifyDue } from '../publishing/queue.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { tokenOfPublicUrl } from '../media/context.ts';
@@ -155,32 +154,8 @@ async function moveOn(
   );
 }
 
-type Created = { ok: true; postId: number; dueAt: Date | null | undefined } | { ok: false; reason: string };
-
 /** The occurrence's post, through the create path inside this transaction, judged as a POST /v1/posts would be now. */
-async function createOccurrencePost(tx: Tx, deps: RecurrenceDeps, row: RecurrenceRow, at: Date, variation: number, now: Date): Promise<Created> {
+function createOccurrencePost(tx: Tx, deps: RecurrenceDeps, row: RecurrenceRow, at: Date, variation: number, now: Date): Promise<RunnerCreated> {
   const content = variation === 0 ? row.post : { ...withoutContent(row.post), ...row.variations[variation - 1] };
-  const body = { ...content, scheduledAt: at.toISOString() };
-  // As the API would judge its create now: the subscription gate (only an active one creates posts) and the approval setting.
-  const { rows: [org] } = await tx.query<{ require_approval: boolean; subscription_status: string }>(
-    'SELECT require_approval, subscription_status FROM orgs WHERE id = $1', [row.org_id],
-  );
-  if (org!.subscription_status !== 'active') return { ok: false, reason: `The organization's subscription is ${org!.subscription_status}; no post is created until it is active again` };
-  const requireApproval = org!.require_approval;
-  const session = { client: tx, begin: async () => {} }; // the transaction is open already
-  const [result] = await writeCreates(session, [{ orgId: row.org_id, key: undefined, body, parsed: parseCreateBody(body, now, deps.fetch), now, requireApproval }]);
-  if (!result!.ok) return { ok: false, reason: refusalText(result!.error) };
-  const post = (result!.value.body as { post: { id: string } }).post;
-  return { ok: true, postId: Number(decodeOrThrow(post.id)), dueAt: result!.value.dueAt };
-}
-
-function refusalText(error: unknown): string {
-  const { message, details } = error as RequestError;
-  return details?.length ? `${message}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}` : String(message);
-}
-
-function decodeOrThrow(id: string): number {
-  const decoded = decodeId(id);
-  if (decoded === undefined) throw new Error(`the create path answered an undecodable post id ${id}`);
-  return decoded;
+  return createPostInTransaction(tx, row.org_id, { ...content, scheduledAt: at.toISOString() }, now, deps.fetch);
 }

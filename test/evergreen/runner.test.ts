@@ -91,6 +91,9 @@ describe('choosing the item, one post ahead', () => {
     assert.deepEqual(data.latestPosts.map((p: any) => [p.turn, p.variation]), [[4, 0], [3, 1], [2, 0], [1, 0], [0, 0]]);
     const post = (await api('GET', `/v1/posts/${data.latestPosts[0].postId}`)).body.post;
     assert.equal(post.scheduledAt, '2031-05-05T09:00:00.000Z');
+    assert.deepEqual([post.evergreenCollectionId, post.recurrenceId], [id, null], 'the post names its collection');
+    const listed = (await api('GET', '/v1/posts?scheduled_after=2031-05-05T08:00Z&scheduled_before=2031-05-05T10:00Z')).body.posts;
+    assert.deepEqual(listed.map((p: { id: string; evergreenCollectionId: string }) => [p.id, p.evergreenCollectionId]), [[post.id, id]], 'and so does the list');
   });
 
   test('queue: no item eligible: it says why and waits until the first gap has passed; an added item ends the wait', async () => {

@@ -1,5 +1,6 @@
 // The SDK's scheduling methods against a started Crier: a queue and "next-free-slot", approval
-// switched on, a post approved and one rejected, each with the role its call needs.
+// switched on (for the organization, then for a tenant), a post approved and one rejected, each with
+// the role its call needs; a recurrence and an evergreen collection.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Crier, CrierError } from '../../sdk/src/index.ts';
@@ -67,4 +68,34 @@ test('recurrences: a weekly series creates its first occurrence as a post; pause
   assert.equal((await sdk.recurrences.get(id)).data.status, 'paused');
   await sdk.recurrences.delete(id);
   await assert.rejects(sdk.recurrences.get(id), (error: unknown) => error instanceof CrierError && error.status === 404);
+});
+
+test("a tenant's approval: set by an admin key, read by any, and it holds that tenant's posts", async () => {
+  const admin = crier();
+  const tenantAccount = await server.addAccount(org, 'bluesky', 'acme.bsky.social', { tenantId: 'acme' });
+  assert.deepEqual((await admin.settings.tenant('acme')).data, { tenantId: 'acme', requireApproval: false, updatedAt: null });
+  const set = await admin.settings.updateTenant('acme', { requireApproval: true });
+  assert.equal(set.data.requireApproval, true);
+  assert.deepEqual((await admin.settings.tenants()).data.map((t) => t.tenantId), ['acme']);
+  const held = await admin.posts.create({ accounts: [tenantAccount.id], content: 'for acme' });
+  assert.equal(held.post.approval?.status, 'pending');
+  const free = await admin.posts.create({ accounts: [account.id], content: 'for nobody in particular' });
+  assert.equal(free.post.approval, null);
+  await admin.settings.updateTenant('acme', { requireApproval: false });
+});
+
+test('evergreen: a collection with items, its first post made, an item added and removed, then deleted', async () => {
+  const sdk = crier();
+  const created = await sdk.evergreen.create({
+    name: 'best of', accounts: [account.id], every: { days: 7 }, minGapDays: 14, items: [{ content: 'an old favourite' }],
+  });
+  const id = created.data.id;
+  assert.ok((await sdk.evergreen.list()).data.some((collection) => collection.id === id));
+  const added = await sdk.evergreen.addItem(id, { content: 'another favourite' });
+  assert.deepEqual((await sdk.evergreen.items(id)).data.map((item) => item.content), ['an old favourite', 'another favourite']);
+  await sdk.evergreen.removeItem(id, added.data.id);
+  assert.equal((await sdk.evergreen.items(id)).data.length, 1);
+  assert.equal((await sdk.evergreen.update(id, { status: 'paused' })).data.status, 'paused');
+  await sdk.evergreen.delete(id);
+  await assert.rejects(sdk.evergreen.get(id), (error: unknown) => error instanceof CrierError && error.status === 404);
 });
