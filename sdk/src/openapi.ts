@@ -3431,6 +3431,43 @@ export interface operations {
                             notes?: string[];
                             /** @description false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok's creator settings for a direct post) */
                             ok: boolean;
+                            /** @description The post as this account's network will publish it, counted as its judgement counts: what a preview shows */
+                            preview: {
+                                /** @description later containers the network does not publish (it takes no replies) */
+                                leftOut: number;
+                                /** @description each part the network publishes, in order: the root, then each reply or comment */
+                                parts: {
+                                    /** @description its length, counted in `unit` */
+                                    length: number;
+                                    /** @description the most the network takes, in `unit`; null where Crier judges no limit. A length over it is among the destination's `reasons` */
+                                    limit: number | null;
+                                    /** @description the part's media, in order */
+                                    media: {
+                                        filename: string;
+                                        /** @description from the filename's extension */
+                                        kind: "image" | "video" | "other";
+                                    }[];
+                                    /** @description what the network does with the text that is not plain from the rest (a story carries no caption, a link post shows the link) */
+                                    note?: string;
+                                    /** @description `post`: the post itself; `reply`: a post of its own replying in the thread; `comment`: a comment under the post */
+                                    role: "post" | "reply" | "comment";
+                                    /** @description The part's text (the platform block's `content` on the root, a text the network's side cuts or joins) as the network receives it */
+                                    text: string;
+                                    /** @description a title the network shows apart from the text (a video's, a pin's, a submission's, a photo post's) */
+                                    title?: {
+                                        /** @description its length, counted in `unit` */
+                                        length: number;
+                                        /** @description the most the network takes, in `unit`; null where Crier judges no limit. A length over it is among the destination's `reasons` */
+                                        limit: number | null;
+                                        /** @description The title as the network receives it */
+                                        text: string;
+                                        /** @description how the network counts: `weighted` (links 23, most CJK characters and emoji 2, others 1), `graphemes` (what a reader sees as one character), `characters` (Unicode code points), `utf16` (UTF-16 code units), `utf8_bytes`, `emoji_bytes` (characters, an emoji counting its UTF-8 bytes) */
+                                        unit: "weighted" | "graphemes" | "characters" | "utf16" | "utf8_bytes" | "emoji_bytes";
+                                    };
+                                    /** @description how the network counts: `weighted` (links 23, most CJK characters and emoji 2, others 1), `graphemes` (what a reader sees as one character), `characters` (Unicode code points), `utf16` (UTF-16 code units), `utf8_bytes`, `emoji_bytes` (characters, an emoji counting its UTF-8 bytes) */
+                                    unit: "weighted" | "graphemes" | "characters" | "utf16" | "utf8_bytes" | "emoji_bytes";
+                                }[];
+                            };
                             reasons: string[];
                             username: string;
                         }[];
@@ -4604,6 +4641,43 @@ export interface operations {
                                 notes?: string[];
                                 /** @description false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok's creator settings for a direct post) */
                                 ok: boolean;
+                                /** @description The post as this account's network will publish it, counted as its judgement counts: what a preview shows */
+                                preview: {
+                                    /** @description later containers the network does not publish (it takes no replies) */
+                                    leftOut: number;
+                                    /** @description each part the network publishes, in order: the root, then each reply or comment */
+                                    parts: {
+                                        /** @description its length, counted in `unit` */
+                                        length: number;
+                                        /** @description the most the network takes, in `unit`; null where Crier judges no limit. A length over it is among the destination's `reasons` */
+                                        limit: number | null;
+                                        /** @description the part's media, in order */
+                                        media: {
+                                            filename: string;
+                                            /** @description from the filename's extension */
+                                            kind: "image" | "video" | "other";
+                                        }[];
+                                        /** @description what the network does with the text that is not plain from the rest (a story carries no caption, a link post shows the link) */
+                                        note?: string;
+                                        /** @description `post`: the post itself; `reply`: a post of its own replying in the thread; `comment`: a comment under the post */
+                                        role: "post" | "reply" | "comment";
+                                        /** @description The part's text (the platform block's `content` on the root, a text the network's side cuts or joins) as the network receives it */
+                                        text: string;
+                                        /** @description a title the network shows apart from the text (a video's, a pin's, a submission's, a photo post's) */
+                                        title?: {
+                                            /** @description its length, counted in `unit` */
+                                            length: number;
+                                            /** @description the most the network takes, in `unit`; null where Crier judges no limit. A length over it is among the destination's `reasons` */
+                                            limit: number | null;
+                                            /** @description The title as the network receives it */
+                                            text: string;
+                                            /** @description how the network counts: `weighted` (links 23, most CJK characters and emoji 2, others 1), `graphemes` (what a reader sees as one character), `characters` (Unicode code points), `utf16` (UTF-16 code units), `utf8_bytes`, `emoji_bytes` (characters, an emoji counting its UTF-8 bytes) */
+                                            unit: "weighted" | "graphemes" | "characters" | "utf16" | "utf8_bytes" | "emoji_bytes";
+                                        };
+                                        /** @description how the network counts: `weighted` (links 23, most CJK characters and emoji 2, others 1), `graphemes` (what a reader sees as one character), `characters` (Unicode code points), `utf16` (UTF-16 code units), `utf8_bytes`, `emoji_bytes` (characters, an emoji counting its UTF-8 bytes) */
+                                        unit: "weighted" | "graphemes" | "characters" | "utf16" | "utf8_bytes" | "emoji_bytes";
+                                    }[];
+                                };
                                 reasons: string[];
                                 username: string;
                             }[];

@@ -16,6 +16,7 @@ import type { TObject } from '../validation/json-schema.ts';
 import type { NetworkSandbox } from '../sandbox/contract.ts';
 import type { NetworkCapabilities } from './capabilities.ts';
 import type { NetworkOAuth } from './oauth.ts';
+import type { MediaKind } from './media-kind.ts';
 import type { VideoProfile } from './video.ts';
 
 /**
@@ -99,10 +100,48 @@ export interface NetworkMedia {
    */
   judge(post: PreflightPost, when?: JudgedWhen): void;
   /**
+   * The post as the network will publish it (its shape.ts, counted with the very counters and limits
+   * `judge` refuses with): each part it publishes (the root, then each reply or comment; the root
+   * alone where it takes none), with the text it receives (the block's `content` on the root, a title
+   * apart, a text the adapter cuts), its length in the network's own unit, the limit (null where
+   * Crier judges none) and the media. Never throws: the dry run shows it beside judge's refusal.
+   */
+  measure(post: PreflightPost): MeasuredPost;
+  /**
    * Fields of the block that do nothing for this post (Pinterest's cover on an image pin), each with
    * why: harmless, so the create drops them with a warning, as it does a wrongly cased key.
    */
   ignoredFields?(post: PreflightPost): { field: string; why: string }[];
+}
+
+/** How a network counts a text (measure.ts has the counters; posts/schema.ts says what each means). */
+export const TEXT_UNITS = ['weighted', 'graphemes', 'characters', 'utf16', 'utf8_bytes', 'emoji_bytes'] as const;
+export type TextUnit = (typeof TEXT_UNITS)[number];
+
+/** A text as the network receives it, counted its way. */
+export interface MeasuredText {
+  text: string;
+  length: number;
+  /** The most the network takes in `unit`; null where Crier judges no limit. */
+  limit: number | null;
+  unit: TextUnit;
+}
+
+/** One part of a post as the network publishes it. */
+export interface MeasuredPart extends MeasuredText {
+  /** The post itself, a reply in its thread (a post of its own), or a comment under the post. */
+  role: 'post' | 'reply' | 'comment';
+  /** A title the network shows apart from the text (a video's, a pin's, a submission's). */
+  title?: MeasuredText;
+  media: { filename: string; kind: MediaKind }[];
+  /** What the network does with the text that a person would not guess (a Story has no caption). */
+  note?: string;
+}
+
+export interface MeasuredPost {
+  parts: MeasuredPart[];
+  /** Later containers the network does not publish (it takes no replies): how many. */
+  leftOut: number;
 }
 
 /** Publishing (and the dry run, which says what publishing will say), or the create's static refusals. */

@@ -6,12 +6,15 @@
 // publishing side calls before calling the network, so a dry run says "ok: false", with publishing's
 // own words, where publishing would fail that destination (a text over X's or Bluesky's length, which
 // the spec leaves to publishing); then by the size of the media Crier holds and what the network says
-// of the account now. A request for "next-free-slot" is given the slot a create would take now,
-// without taking it (`scheduledAt` in the answer), or the create's refusal.
+// of the account now. Each destination also carries the post as its network will publish it (the
+// network's `media.measure`, counted as its judge counts): the dashboard's preview. A request for
+// "next-free-slot" is given the slot a create would take now, without taking it (`scheduledAt` in the
+// answer), or the create's refusal.
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { encodeId } from '../core/ids.ts';
 import { callAsAccount, orgAccount, type AccountCallDeps } from '../accounts/session.ts';
 import type { PreflightPost } from '../core/post.ts';
+import type { MeasuredPost } from '../networks/contract.ts';
 import { refusalOf } from '../networks/preflight.ts';
 import { networkFor } from '../networks/registry.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -28,6 +31,8 @@ export interface DryRunDestination {
   reasons: string[];
   /** A check with the network that could not be made now (it is made again when publishing). */
   notes?: string[];
+  /** The post as the network will publish it: each part's text, counted the network's way, and media. */
+  preview: MeasuredPost;
 }
 
 /** What the network says of a would-be post for one account now (its `preview` capability). */
@@ -83,11 +88,12 @@ export async function dryRunCreate(
 }
 
 async function destinationOf(request: CreateRequest, account: ResolvedAccount, media: Map<string, KnownMedia>, remote: RemotePreview): Promise<DryRunDestination> {
-  const refusal = refusalOf(account.network, { containers: request.containers, block: request.blocks[account.network] });
+  const post: PreflightPost = { containers: request.containers, block: request.blocks[account.network] };
+  const refusal = refusalOf(account.network, post);
   const reasons = [...(refusal === undefined ? [] : [refusal]), ...sizeReasons(request, account, media)];
-  const asked = await remote(account, { containers: request.containers, block: request.blocks[account.network] });
+  const asked = await remote(account, post);
   reasons.push(...asked.reasons);
-  const destination: DryRunDestination = { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons };
+  const destination: DryRunDestination = { accountId: encodeId(account.id), network: account.network, username: account.username, ok: reasons.length === 0, reasons, preview: networkFor(account.network).media.measure(post) };
   if (asked.note) destination.notes = [asked.note];
   return destination;
 }

@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema } from '../validation/json-schema.ts';
 import { networkFor } from '../networks/registry.ts';
 import { NETWORKS } from '../networks/ids.ts';
+import { TEXT_UNITS } from '../networks/contract.ts';
 import { PaginationQuery } from '../validation/pagination.ts';
 import { FetchedUrl, RangeBound } from '../validation/schema.ts';
 
@@ -177,6 +178,32 @@ export const ListPostsResponseSchema = Type.Object({
   count: Type.Integer({ description: 'The total of posts matching the filters (`pagination.total`), for clients that read it at the top level' }),
 });
 
+/** A text as a network receives it, counted its way (networks/measure.ts). */
+const measuredText = (what: string) => ({
+  text: Type.String({ description: `${what} as the network receives it` }),
+  length: Type.Integer({ description: 'its length, counted in `unit`' }),
+  limit: Type.Union([Type.Integer(), Type.Null()], { description: 'the most the network takes, in `unit`; null where Crier judges no limit. A length over it is among the destination\'s `reasons`' }),
+  unit: Type.Union(TEXT_UNITS.map((u) => Type.Literal(u)), {
+    description: 'how the network counts: `weighted` (links 23, most CJK characters and emoji 2, others 1), `graphemes` (what a reader sees as one character), `characters` (Unicode code points), `utf16` (UTF-16 code units), `utf8_bytes`, `emoji_bytes` (characters, an emoji counting its UTF-8 bytes)',
+  }),
+});
+
+const PreviewPartSchema = Type.Object({
+  role: Type.Union([Type.Literal('post'), Type.Literal('reply'), Type.Literal('comment')], { description: '`post`: the post itself; `reply`: a post of its own replying in the thread; `comment`: a comment under the post' }),
+  ...measuredText('The part\'s text (the platform block\'s `content` on the root, a text the network\'s side cuts or joins)'),
+  title: Type.Optional(Type.Object(measuredText('The title'), { description: 'a title the network shows apart from the text (a video\'s, a pin\'s, a submission\'s, a photo post\'s)' })),
+  media: Type.Array(Type.Object({
+    filename: Type.String(),
+    kind: Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('other')], { description: 'from the filename\'s extension' }),
+  }), { description: 'the part\'s media, in order' }),
+  note: Type.Optional(Type.String({ description: 'what the network does with the text that is not plain from the rest (a story carries no caption, a link post shows the link)' })),
+});
+
+const PreviewSchema = Type.Object({
+  parts: Type.Array(PreviewPartSchema, { description: 'each part the network publishes, in order: the root, then each reply or comment' }),
+  leftOut: Type.Integer({ description: 'later containers the network does not publish (it takes no replies)' }),
+}, { description: 'The post as this account\'s network will publish it, counted as its judgement counts: what a preview shows' });
+
 /** POST /v1/posts?dry_run=true: nothing stored; per resolved account, whether it could publish the post. */
 export const DryRunResponseSchema = Type.Object({
   success: Type.Boolean(),
@@ -190,5 +217,6 @@ export const DryRunResponseSchema = Type.Object({
     ok: Type.Boolean({ description: 'false: publishing would fail this destination, for `reasons`: what it refuses before calling the network, and what the network says of the account now where it can be asked (TikTok\'s creator settings for a direct post)' }),
     reasons: Type.Array(Type.String()),
     notes: Type.Optional(Type.Array(Type.String({ description: 'a check with the network that could not be made now; publishing makes it again' }))),
+    preview: PreviewSchema,
   }), { description: 'One per resolved account, in the order a create lists them.' }),
 }, { description: 'The answer of `?dry_run=true`' });

@@ -34,7 +34,48 @@ describe('a valid request', () => {
     assert.equal(res.body.dryRun, true);
     assert.equal('post' in res.body, false);
     assert.deepEqual(res.body.destinations.map((d: any) => d.accountId), [youtube.id, x.id, tiktok.id, instagram.id]);
-    assert.deepEqual(res.body.destinations[1], { accountId: x.id, network: 'x', username: 'dry_x', ok: true, reasons: [] });
+    assert.deepEqual(res.body.destinations[1], {
+      accountId: x.id, network: 'x', username: 'dry_x', ok: true, reasons: [],
+      preview: { parts: [{ role: 'post', text: 'A clip', length: 6, limit: 280, unit: 'weighted', media: [{ filename: 'clip.mp4', kind: 'video' }] }], leftOut: 0 },
+    });
+  });
+
+  test('each destination previews the thread as its network publishes it: each part\'s text counted its way, its limit, its media', async () => {
+    const bluesky = await server.addAccount(org, 'bluesky', 'dry-preview.bsky.social');
+    // X counts the emoji 2 and the link 23 (5 + 2 + 1 + 23 + 1 + 260 = 292); Bluesky sees 7 + 24 + 1 + 260 graphemes.
+    const long = `Look 👀 https://example.com/path ${'a'.repeat(260)}`;
+    const res = await dryRun({
+      accounts: [x.id, bluesky.id, instagram.id],
+      containers: [{ content: long, media: [image] }, { content: 'Second part' }],
+      instagram: { content: 'Caption for the grid' },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const [onX, onBluesky, onInstagram] = res.body.destinations;
+    assert.deepEqual(onX.preview.parts.map((p: any) => [p.role, p.length, p.limit, p.unit]), [['post', 292, 280, 'weighted'], ['reply', 11, 280, 'weighted']]);
+    assert.deepEqual(onX.preview.parts[0].media, [{ filename: 'cat.png', kind: 'image' }]);
+    assert.deepEqual([onX.ok, onX.reasons], [false, ['x: container 1 is 292 characters as X counts them; X allows 280 (links count 23, most CJK characters and every emoji 2)']]);
+    assert.deepEqual(onBluesky.preview.parts.map((p: any) => [p.role, p.length, p.limit, p.unit]), [['post', 292, 300, 'graphemes'], ['reply', 11, 300, 'graphemes']]);
+    assert.equal(onBluesky.ok, true);
+    assert.deepEqual(onInstagram.preview, {
+      parts: [
+        { role: 'post', text: 'Caption for the grid', length: 20, limit: 2200, unit: 'characters', media: [{ filename: 'cat.png', kind: 'image' }] },
+        { role: 'comment', text: 'Second part', length: 11, limit: null, unit: 'characters', media: [] },
+      ],
+      leftOut: 0,
+    });
+  });
+
+  test('a network that titles a video shows the title apart; one that takes no replies says how many containers it leaves out', async () => {
+    const res = await dryRun({ accounts: [youtube.id, tiktok.id], containers: [{ content: 'Morning run\nalong the river', media: [video] }, { content: 'Thanks for watching' }] });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const [onYoutube, onTiktok] = res.body.destinations;
+    assert.deepEqual(onYoutube.preview.parts.map((p: any) => [p.role, p.title?.text, p.text, p.length, p.unit]), [
+      ['post', 'Morning run', 'Morning run\nalong the river', 27, 'utf8_bytes'],
+      ['comment', undefined, 'Thanks for watching', 19, 'characters'],
+    ]);
+    assert.deepEqual(onYoutube.preview.parts[0].title, { text: 'Morning run', length: 11, limit: 100, unit: 'characters' });
+    assert.equal(onTiktok.preview.leftOut, 1);
+    assert.deepEqual(onTiktok.preview.parts.map((p: any) => [p.text, p.note]), [['', 'sent to the creator\'s TikTok inbox as a draft, without a caption: they write it in TikTok']]);
   });
 
   test('a text over X\'s or Bluesky\'s length (left to publishing by the spec) is not ok there, in publishing\'s words', async () => {

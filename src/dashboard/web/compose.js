@@ -2,11 +2,13 @@
 // flow with a progress bar, an optional schedule (a time, or the next free slot of the accounts'
 // queues), and each targeted network's option block built from the API's own description of
 // POST /v1/posts. The API's dry run checks the post as it is typed, and its `details` are shown under
-// the field they name. One Idempotency-Key per body: a double click, or a retry after a lost answer,
+// the field they name; its per-network `preview` is shown as each network will publish the post
+// (compose-preview.js). One Idempotency-Key per body: a double click, or a retry after a lost answer,
 // creates one post.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiDescription, uploadMedia } from './api.js';
+import { ComposePreview } from './compose-preview.js';
 import { NetworkBlock } from './options.js';
 import { AccountLabel, ErrorBox, FieldErrors, FieldName, NetworkIcon, formatDate, useLoad } from './ui.js';
 
@@ -99,7 +101,7 @@ function ContainerEditor({ index, container, count, details, onChange, onRemove,
 function Verdicts({ verdicts }) {
   if (!verdicts?.length) return null;
   return html`<ul class="verdicts" aria-label="Dry run">${verdicts.map((v) => html`<li>
-    <${NetworkIcon} network=${v.network} /> @${v.username}: ${v.ok ? html`<span class="status status-published"><span aria-hidden="true">✓</span> ready</span>` : html`<span class="status status-failed"><span aria-hidden="true">✗</span> ${v.reasons.join('; ')}</span>`}
+    <${NetworkIcon} network=${v.network} /> @${v.username.replace(/^@/, '')}: ${v.ok ? html`<span class="status status-published"><span aria-hidden="true">✓</span> ready</span>` : html`<span class="status status-failed"><span aria-hidden="true">✗</span> ${v.reasons.join('; ')}</span>`}
   </li>`)}</ul>`;
 }
 
@@ -194,6 +196,8 @@ export function ComposePage() {
         ${check.details.filter((d) => !shownAtField(d.field, networks, blocks.data)).map((d) => html`<p class="field-errors"><${FieldName} field=${d.field} />: ${d.message}</p>`)}
         <${ErrorBox} error=${check.error} />
       </div>
+      <${ComposePreview} destinations=${check.verdicts} containers=${form.containers}
+        waiting=${check.details.length ? 'The preview shows once the problems above are fixed.' : null} />
       <${ErrorBox} error=${submitError} />
       <button type="submit" disabled=${submitting || uploading || !form.accounts.length}>${form.scheduledAt || form.nextFreeSlot ? 'Schedule' : 'Publish'}</button>
     </form>

@@ -1,7 +1,7 @@
 // Bluesky takes bytes: blobs uploaded to the account's PDS.
 import { type VideoProfile, H264_420, MB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { judge } from './shape.ts';
+import { judge, measure } from './shape.ts';
 
 export const profiles = {
   // §6.3: MP4 only; the PDS caps a blob at 50 MB (the adapter uploads with uploadBlob). Up to 3 min
@@ -9,4 +9,4 @@ export const profiles = {
   bluesky: { id: 'bluesky@1', label: 'Bluesky', containers: ['mp4'], ...H264_420, audioCodecs: ['aac'], maxSeconds: 180, maxBytes: 50 * MB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.bluesky, judge };
+export const media: NetworkMedia = { delivery: 'upload', profiles, videoProfile: () => profiles.bluesky, judge, measure };

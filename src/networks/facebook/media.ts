@@ -1,7 +1,7 @@
 // Facebook takes bytes (photos as source, resumable video uploads); photos may also go by URL.
 import { type VideoProfile, GB, H264_420, H264_HEVC_420, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { checkShape } from './shape.ts';
+import { checkShape, measure } from './shape.ts';
 
 export const profiles = {
   // §4.2/4.3: Page videos go up to the GB range through resumable upload (10 GB, 240 min: Graph API
@@ -20,4 +20,5 @@ export const media: NetworkMedia = {
     return block?.publishAsStory === true ? profiles.facebookStory : profiles.facebook;
   },
   judge: checkShape,
+  measure,
 };

@@ -3,6 +3,6 @@
 // and every example Google gives is a photo (youtube-tiktok-gbp-pinterest-vimeo-reddit.md §3.3). The
 // request rules refuse a video for it (options.ts), so it has no video profile.
 import type { NetworkMedia } from '../contract.ts';
-import { judge } from './shape.ts';
+import { judge, measure } from './shape.ts';
 
-export const media: NetworkMedia = { delivery: 'public_url', profiles: {}, videoProfile: () => undefined, judge };
+export const media: NetworkMedia = { delivery: 'public_url', profiles: {}, videoProfile: () => undefined, judge, measure };

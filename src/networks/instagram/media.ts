@@ -2,6 +2,7 @@
 import { type VideoProfile, H264_HEVC_420, MB, MP4_MOV } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
 import { checkShape } from './plan.ts';
+import { measure } from './shape.ts';
 
 export const profiles = {
   // §3.3: Reels 3 s-15 min, MP4/MOV, H.264/HEVC + AAC. Meta's Reels spec (unverified): <=300 MB,
@@ -16,4 +17,5 @@ export const media: NetworkMedia = {
   profiles,
   videoProfile: (block) => (block?.publishAsStory === true ? profiles.instagramStory : profiles.instagram),
   judge: checkShape,
+  measure,
 };

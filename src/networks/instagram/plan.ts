@@ -7,13 +7,13 @@ import type { PreflightPost, MediaInput } from '../../core/post.ts';
 import type { PublishInput } from '../contract.ts';
 import { PublishError } from '../../core/errors.ts';
 import type { InstagramBlock } from './options.ts';
+import { overLimit } from '../measure.ts';
+import { captionOf, measure } from './shape.ts';
 
 /** Instagram takes JPEG and PNG images, MP4 and MOV video (spec rule 9). */
 const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png']);
 const VIDEO_EXTENSIONS = new Set(['mp4', 'mov']);
 const MAX_CAROUSEL = 10;
-/** A caption's length (meta-x-linkedin-bluesky.md §3.3: 2,200 characters). */
-const MAX_CAPTION = 2200;
 
 export interface ContainerPlan {
   /** One container per item: the single one, or the carousel's items in order. */
@@ -30,7 +30,7 @@ export function planRoot(input: PublishInput): ContainerPlan {
   const media = input.containers[0]!.media;
   checkShape(input);
   const story = block.publishAsStory === true;
-  const caption = story ? '' : captionOf(block, input.containers[0]!.content);
+  const caption = captionOf(input);
   const kinds = media.map(kindOf);
   const altFor = (i: number) => (i === 0 ? block.altText ?? media[0]!.altText : media[i]!.altText);
   const tags: Params = block.userTags?.length ? { user_tags: JSON.stringify(block.userTags.map(({ username, x, y }) => ({ username, x, y }))) } : {};
@@ -85,12 +85,9 @@ export function checkShape(input: PreflightPost): void {
   if (media.length > MAX_CAROUSEL) throw refused(`the post has ${media.length} media; an Instagram carousel takes 2 to ${MAX_CAROUSEL}`);
   if (block.publishAsStory === true && media.length !== 1) throw refused('an Instagram Story is one image or one video');
   media.forEach(kindOf);
-  const caption = block.publishAsStory === true ? '' : captionOf(block, input.containers[0]!.content);
-  if ([...caption].length > MAX_CAPTION) throw refused(`the caption is ${[...caption].length} characters; Instagram takes up to ${MAX_CAPTION}`);
+  const caption = measure(input).parts[0]!;
+  if (overLimit(caption)) throw refused(`the caption is ${caption.length} characters; Instagram takes up to ${caption.limit}`);
 }
-
-/** The feed post's or Reel's caption: the block's content, else its caption, else the root text. */
-const captionOf = (block: InstagramBlock, rootContent: string): string => block.content ?? block.caption ?? rootContent;
 
 function kindOf(media: MediaInput): 'image' | 'video' {
   const name = media.filename.includes('.') ? media.filename : new URL(media.url).pathname;

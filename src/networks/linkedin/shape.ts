@@ -1,12 +1,24 @@
 // LinkedIn's judgement: what LinkedIn cannot publish, judged from the post alone. The publishing side
-// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
-import type { JudgedWhen } from '../contract.ts';
+// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge); the
+// dry run shows the post as LinkedIn takes it (measure).
+import type { JudgedWhen, MeasuredPost } from '../contract.ts';
 import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
+import { characters, commentsOf, measureText, mediaOf, overLimit, rootTextOf } from '../measure.ts';
 
 const MAX_IMAGES = 20;
 /** A post's commentary (meta-x-linkedin-bluesky.md §5.3: 3,000 characters). */
-const MAX_COMMENTARY = 3000;
+const COMMENTARY = characters(3000);
+
+type ArticleCard = { source: string; title?: string };
+
+/** The commentary (linkedin.content, else the root's text) with the root's media or article card; later containers as comments. */
+export function measure(input: PreflightPost): MeasuredPost {
+  const article = (input.block as { article?: ArticleCard } | undefined)?.article;
+  const root = { role: 'post' as const, ...measureText(COMMENTARY, rootTextOf(input)), media: mediaOf(input.containers[0]) };
+  const card = article ? { note: `with an article card: ${article.title ?? article.source}` } : {};
+  return { parts: [{ ...root, ...card }, ...commentsOf(input)], leftOut: 0 };
+}
 
 /**
  * What LinkedIn cannot publish, refused before any call: later containers become comments, which
@@ -21,13 +33,13 @@ export function checkShape(input: PreflightPost, when: JudgedWhen = 'publish'): 
     if (container.media.length) throw refused(`container ${i + 2} has media, but LinkedIn publishes later containers as comments on the post, which carry text only`);
   });
   if (root.length > MAX_IMAGES) throw refused(`the post has ${root.length} media; LinkedIn takes up to ${MAX_IMAGES} images in one post`);
-  const article = (input.block as { article?: { title?: string } } | undefined)?.article;
+  const article = (input.block as { article?: ArticleCard } | undefined)?.article;
   if (root.length && article) {
     throw refused('the post has both media and linkedin.article; LinkedIn shows either media or an article card');
   }
   if (article && !article.title && when === 'publish') throw refused(UNTITLED_ARTICLE);
-  const commentary = (input.block as { content?: string } | undefined)?.content ?? input.containers[0]!.content;
-  if ([...commentary].length > MAX_COMMENTARY) throw refused(`the post's text is ${[...commentary].length} characters; LinkedIn takes up to ${MAX_COMMENTARY}`);
+  const commentary = measure(input).parts[0]!;
+  if (overLimit(commentary)) throw refused(`the post's text is ${commentary.length} characters; LinkedIn takes up to ${commentary.limit}`);
 }
 
 /**

@@ -2,7 +2,7 @@
 // videos may be pulled the same way or uploaded (FILE_UPLOAD).
 import { type VideoProfile, GB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { shapeOf } from './shape.ts';
+import { measure, shapeOf } from './shape.ts';
 
 export const profiles = {
   // part 2 §2.4: MP4/WebM/MOV; H.264 recommended, H.265/VP8/VP9 accepted; <=4 GB; <=600 s (the common
@@ -10,4 +10,4 @@ export const profiles = {
   tiktok: { id: 'tiktok@1', label: 'TikTok', containers: ['mp4', 'webm', 'mov'], videoCodecs: ['h264', 'hevc', 'vp8', 'vp9'], minShortSide: 360, maxLongSide: 4096, minFps: 23, maxFps: 60, maxSeconds: 600, maxBytes: 4 * GB },
 } satisfies Record<string, VideoProfile>;
 
-export const media: NetworkMedia = { delivery: 'public_url', requiresMedia: true, profiles, videoProfile: () => profiles.tiktok, judge: shapeOf };
+export const media: NetworkMedia = { delivery: 'public_url', requiresMedia: true, profiles, videoProfile: () => profiles.tiktok, judge: shapeOf, measure };

@@ -1,12 +1,31 @@
 // Vimeo's judgement: what Vimeo cannot publish, judged from the post alone. The publishing side
-// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge).
+// refuses it before any call (adapter.ts), and the dry run and the create say so (media.ts judge); the
+// dry run shows the video's name and description (measure).
+import type { MeasuredPost } from '../contract.ts';
 import type { PreflightPost } from '../../core/post.ts';
 import { PublishError } from '../../core/errors.ts';
 import { mediaKind } from '../media-kind.ts';
+import { characters, commentsOf, measureText, mediaOf } from '../measure.ts';
+import type { VimeoBlock } from './options.ts';
+
+/** Vimeo documents no limit on a video's name or description, so none is judged. */
+const UNLIMITED = characters(null);
+
+/** The video's name as adapter.ts gives it: the block's title, else the file's name without its extension. */
+const videoNameOf = (block: VimeoBlock, filename: string): string => block.title || filename.replace(/\.[^.]*$/, '');
+
+/** The root's video with its name and description (vimeo.description, else the content); later containers as comments. */
+export function measure(input: PreflightPost): MeasuredPost {
+  const block = (input.block ?? {}) as VimeoBlock;
+  const root = input.containers[0];
+  const description = block.description ?? block.content ?? root?.content ?? '';
+  const video = { role: 'post' as const, title: measureText(UNLIMITED, videoNameOf(block, root?.media[0]?.filename ?? '')), ...measureText(UNLIMITED, description), media: mediaOf(root) };
+  return { parts: [video, ...commentsOf(input)], leftOut: 0 };
+}
 
 /**
  * What Vimeo cannot publish: the root's one video, later containers as text (options.ts names those
- * fields at creation). Vimeo documents no limit on a video's name or description, so none is judged.
+ * fields at creation).
  */
 export function checkShape(input: PreflightPost): void {
   const [root, ...later] = input.containers;

@@ -1,7 +1,7 @@
 // YouTube takes bytes (resumable upload) and transcodes whatever it is given.
 import { type VideoProfile, GB } from '../video.ts';
 import type { NetworkMedia } from '../contract.ts';
-import { checked } from './shape.ts';
+import { checked, measure } from './shape.ts';
 
 export const profiles = {
   // part 2 §1.2: any video/* up to 256 GB; YouTube transcodes everything itself.
@@ -16,4 +16,5 @@ export const media: NetworkMedia = {
   profiles,
   videoProfile: (block) => (block?.isShort === true ? profiles.youtubeShort : profiles.youtube),
   judge: checked,
+  measure,
 };
