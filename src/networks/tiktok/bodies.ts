@@ -37,6 +37,11 @@ export function videoInitBody(block: TiktokBlock, text: string, plan: ChunkPlan,
   return { post_info, source_info };
 }
 
+/** A photo post's title and description as sent (and previewed): the block's, else the text cut to fit. */
+export function photoTexts(block: TiktokBlock, text: string): { title: string; description: string } {
+  return { title: block.title ?? cut(text, TIKTOK_TITLE_MAX), description: block.description ?? cut(text, TIKTOK_DESCRIPTION_MAX) };
+}
+
 /**
  * The body of /content/init/ for photos pulled from their URLs. Title and description default to the
  * post's text (the title cut to 90 UTF-16 units); the settings a creator chooses in TikTok's editing
@@ -44,10 +49,7 @@ export function videoInitBody(block: TiktokBlock, text: string, plan: ChunkPlan,
  */
 export function photoInitBody(block: TiktokBlock, text: string, urls: string[], creator: CreatorInfo | undefined): Record<string, unknown> {
   const mode = postModeOf(block);
-  const post_info: Record<string, unknown> = {
-    title: block.title ?? cut(text, TIKTOK_TITLE_MAX),
-    description: block.description ?? cut(text, TIKTOK_DESCRIPTION_MAX),
-  };
+  const post_info: Record<string, unknown> = { ...photoTexts(block, text) };
   if (mode === 'DIRECT_POST' && creator) {
     Object.assign(post_info, {
       privacy_level: block.privacyLevel,

@@ -5,7 +5,7 @@ import type { MeasuredPart, MeasuredPost } from '../contract.ts';
 import type { PreflightPost } from '../../core/post.ts';
 import { mediaKind } from '../media-kind.ts';
 import { measureText, mediaOf, overLimit, type TextCounter } from '../measure.ts';
-import { cut, MAX_PHOTOS, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
+import { cut, MAX_PHOTOS, photoTexts, postModeOf, refused, textOf, VIDEO_CAPTION_MAX } from './bodies.ts';
 import { TIKTOK_DESCRIPTION_MAX, TIKTOK_TITLE_MAX, type TiktokBlock } from './options.ts';
 
 const PHOTO_EXTENSIONS = /\.(jpe?g|webp)$/i;
@@ -26,9 +26,10 @@ export function measure(input: PreflightPost): MeasuredPost {
   const root = input.containers[0];
   const text = textOf(block, root?.content ?? '');
   const media = mediaOf(root);
+  const photo = photoTexts(block, text);
   const part: MeasuredPart = media.some((m) => m.kind === 'video')
     ? videoPart(block, text, media)
-    : { role: 'post', title: measureText(PHOTO_TITLE, block.title ?? cut(text, TIKTOK_TITLE_MAX)), ...measureText(PHOTO_DESCRIPTION, block.description ?? cut(text, TIKTOK_DESCRIPTION_MAX)), media };
+    : { role: 'post', title: measureText(PHOTO_TITLE, photo.title), ...measureText(PHOTO_DESCRIPTION, photo.description), media };
   return { parts: [part], leftOut: input.containers.length - 1 };
 }
 

@@ -11,6 +11,7 @@ import { PublishError } from '../../core/errors.ts';
 import { reconcileErrors } from '../errors.ts';
 import type { MediaSource, NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
 import type { PartRef } from '../../core/post.ts';
+import { videoNameOf } from './shape.ts';
 import { idOf, VimeoClient, type ListedVideo } from './client.ts';
 import type { VimeoBlock } from './options.ts';
 import { checkShape } from './shape.ts';
@@ -50,8 +51,7 @@ function preparedFor(client: VimeoClient, input: PublishInput, timing: UploadTim
   const block = (input.block ?? {}) as VimeoBlock;
   const root = input.containers[0]!;
   const video = root.media[0]!;
-  // Vimeo's own uploader names a video after its file; an empty title names nothing either.
-  const name = block.title || video.filename.replace(/\.[^.]*$/, '');
+  const name = videoNameOf(block, video.filename);
   const me = `/users/${input.account.networkUniqueId}`;
   const since = (reservation: Record<string, unknown>) => Date.parse(String(reservation.startedAt)) - CLOCK_MARGIN_MS;
   /** A video reconcile found created by an earlier attempt that died before storing it. */

@@ -11,8 +11,12 @@ import type { VimeoBlock } from './options.ts';
 /** Vimeo documents no limit on a video's name or description, so none is judged. */
 const UNLIMITED = characters(null);
 
-/** The video's name as adapter.ts gives it: the block's title, else the file's name without its extension. */
-const videoNameOf = (block: VimeoBlock, filename: string): string => block.title || filename.replace(/\.[^.]*$/, '');
+/**
+ * The video's name, as the adapter gives it and the preview shows it: the block's title, else the
+ * file's name without its extension (Vimeo's own uploader names a video after its file; an empty
+ * title names nothing either).
+ */
+export const videoNameOf = (block: VimeoBlock, filename: string): string => block.title || filename.replace(/\.[^.]*$/, '');
 
 /** The root's video with its name and description (vimeo.description, else the content); later containers as comments. */
 export function measure(input: PreflightPost): MeasuredPost {
