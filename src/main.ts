@@ -1,6 +1,7 @@
 // The `crier` command line. Operator commands (start, api, worker, migrate, org, key, secrets,
-// doctor) run Crier or work on its database: cli/operator.ts. Client commands (accounts, post,
-// posts, status, webhooks) talk to a running Crier over HTTP: cli/client.ts; so does `crier mcp`, an
+// doctor) run Crier or work on its database: cli/operator.ts. Client commands (cli/usage.ts lists
+// them: accounts, post, posts, status, verify, webhooks, events, queues, recurrences, import) talk to
+// a running Crier over HTTP: cli/client.ts; so does `crier mcp`, an
 // MCP server on stdio for AI agents (mcp/stdio.ts). Only the half a
 // command needs is imported, so a client command never loads the server (Fastify, the database
 // driver, the networks) and starts in a fraction of the time.

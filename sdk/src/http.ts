@@ -26,6 +26,8 @@ export type QueryValues = Record<string, string | number | boolean | undefined>;
 export interface RequestOptions {
   query?: QueryValues;
   body?: unknown;
+  /** A body sent as it is, not as JSON (a bulk import's CSV file), with its content type. */
+  text?: { body: string; contentType: string };
   /** Sent as Idempotency-Key; its presence makes a POST safe to repeat. */
   idempotencyKey?: string;
 }
@@ -52,9 +54,10 @@ export class CrierHttp {
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.text) headers['content-type'] = options.text.contentType;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const idempotent = SAFE_METHODS.has(method) || options.idempotencyKey !== undefined;
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body = options.text ? options.text.body : options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await send(this.#fetch, { method, url: url.toString(), headers, body, idempotent }, this.#retry);
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;

@@ -565,7 +565,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the organization's bulk imports
+         * @description Newest first, without their rows (GET /v1/posts/bulk/:id has them). `count` is the number of jobs across pages.
+         */
+        get: operations["listBulkImports"];
         put?: never;
         /**
          * Create many posts from a CSV or JSON-lines file
@@ -589,6 +593,26 @@ export interface paths {
         get: operations["getBulkImport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/posts/bulk/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk import
+         * @description Stops a `queued` or `running` job between chunks of rows: the rows being created when the cancel arrives (at most 100, written together) finish, and every row still `pending` becomes `cancelled` — a row is created with its post or cancelled without one, never half. The job becomes `cancelled`; no `bulk_import.completed` is sent for it. Posts already created stay: cancel each with DELETE /v1/posts/:id (the rows' `postId`). Cancelling a cancelled job answers it as it is; a `completed` job (nothing left to do) is a 409 `bulk_import_completed`.
+         */
+        post: operations["cancelBulkImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4605,6 +4629,79 @@ export interface operations {
             };
         };
     };
+    listBulkImports: {
+        parameters: {
+            query?: {
+                /** @description jobs per page */
+                limit?: number;
+                /** @description jobs to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        data: {
+                            /** @description rows still pending when the job was cancelled: no post was created for them */
+                            cancelled: number;
+                            cancelledAt: string | null;
+                            completedAt: string | null;
+                            created: number;
+                            createdAt: string;
+                            failed: number;
+                            /** @enum {string} */
+                            format: "csv" | "ndjson";
+                            id: string;
+                            /** @description rows done: created + failed */
+                            processed: number;
+                            rows?: {
+                                error?: {
+                                    code?: string;
+                                    details?: unknown;
+                                    error: string;
+                                };
+                                postId?: string;
+                                row: number;
+                                /** @enum {string} */
+                                status: "pending" | "created" | "failed" | "cancelled";
+                            }[];
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "cancelled";
+                            total: number;
+                            updatedAt: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     createBulkImport: {
         parameters: {
             query?: {
@@ -4704,6 +4801,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description rows still pending when the job was cancelled: no post was created for them */
+                            cancelled: number;
+                            cancelledAt: string | null;
                             completedAt: string | null;
                             created: number;
                             createdAt: string;
@@ -4722,10 +4822,10 @@ export interface operations {
                                 postId?: string;
                                 row: number;
                                 /** @enum {string} */
-                                status: "pending" | "created" | "failed";
+                                status: "pending" | "created" | "failed" | "cancelled";
                             }[];
                             /** @enum {string} */
-                            status: "queued" | "running" | "completed";
+                            status: "queued" | "running" | "completed" | "cancelled";
                             total: number;
                             updatedAt: string;
                         };
@@ -4825,6 +4925,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description rows still pending when the job was cancelled: no post was created for them */
+                            cancelled: number;
+                            cancelledAt: string | null;
                             completedAt: string | null;
                             created: number;
                             createdAt: string;
@@ -4843,10 +4946,10 @@ export interface operations {
                                 postId?: string;
                                 row: number;
                                 /** @enum {string} */
-                                status: "pending" | "created" | "failed";
+                                status: "pending" | "created" | "failed" | "cancelled";
                             }[];
                             /** @enum {string} */
-                            status: "queued" | "running" | "completed";
+                            status: "queued" | "running" | "completed" | "cancelled";
                             total: number;
                             updatedAt: string;
                         };
@@ -4856,6 +4959,88 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    cancelBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description rows still pending when the job was cancelled: no post was created for them */
+                            cancelled: number;
+                            cancelledAt: string | null;
+                            completedAt: string | null;
+                            created: number;
+                            createdAt: string;
+                            failed: number;
+                            /** @enum {string} */
+                            format: "csv" | "ndjson";
+                            id: string;
+                            /** @description rows done: created + failed */
+                            processed: number;
+                            rows?: {
+                                error?: {
+                                    code?: string;
+                                    details?: unknown;
+                                    error: string;
+                                };
+                                postId?: string;
+                                row: number;
+                                /** @enum {string} */
+                                status: "pending" | "created" | "failed" | "cancelled";
+                            }[];
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "cancelled";
+                            total: number;
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

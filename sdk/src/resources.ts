@@ -1,6 +1,7 @@
 // The typed methods of each resource, over CrierHttp. Names follow the operationIds of /openapi.json
 // (createPost → posts.create); bodies and answers are the generated types of those operations.
 import { keyFor, type CrierHttp, type Query, type RequestBody, type ResponseBody } from './http.ts';
+import type { operations } from './openapi.ts';
 
 const at = (...parts: string[]) => parts.map((p) => encodeURIComponent(p)).join('/');
 type Item<Op extends 'listPosts' | 'listSocialAccounts' | 'listMedia' | 'listWebhooks'> = ResponseBody<Op>['data'][number];
@@ -63,6 +64,34 @@ export function recurrencesApi(http: CrierHttp) {
     update: (id: string, body: RequestBody<'updateRecurrence'>) => http.request<ResponseBody<'updateRecurrence'>>('PATCH', `/v1/recurrences/${at(id)}`, { body }),
     /** Stops the series and cancels its occurrences that have not started publishing. */
     delete: (id: string) => http.request<ResponseBody<'deleteRecurrence'>>('DELETE', `/v1/recurrences/${at(id)}`),
+  };
+}
+
+/** A bulk import's file: CSV (a header row; README "Bulk import") or JSON lines, each a create body. */
+export interface BulkFile {
+  text: string;
+  format: 'csv' | 'ndjson';
+}
+
+type Accepted<Op extends keyof operations> = operations[Op]['responses'] extends { 202: { content: { 'application/json': infer B } } } ? B : never;
+/** A bulk import job as queued (202), and as GET reads it with its rows. */
+export type BulkImportJob = Accepted<'createBulkImport'>;
+
+const BULK_CONTENT_TYPES = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
+
+export function bulkImportsApi(http: CrierHttp) {
+  const file = ({ text, format }: BulkFile) => ({ body: text, contentType: BULK_CONTENT_TYPES[format] });
+  return {
+    /** A verdict per row, the judgement of a create's dry run; nothing is stored. */
+    check: (input: BulkFile) => http.request<ResponseBody<'createBulkImport'>>('POST', '/v1/posts/bulk', { text: file(input), query: { dry_run: true } }),
+    /** Queues the job (one per Idempotency-Key, given or generated here, so a retried start makes one job). */
+    start: (input: BulkFile, options: { idempotencyKey?: string } = {}) =>
+      http.request<BulkImportJob>('POST', '/v1/posts/bulk', { text: file(input), idempotencyKey: keyFor(options.idempotencyKey) }),
+    list: (query: Query<'listBulkImports'> = {}) => http.request<ResponseBody<'listBulkImports'>>('GET', '/v1/posts/bulk', { query }),
+    /** The job with each row's outcome so far. */
+    get: (id: string) => http.request<ResponseBody<'getBulkImport'>>('GET', `/v1/posts/bulk/${at(id)}`),
+    /** Stops it between chunks of rows: rows not yet done are cancelled; posts already created stay. */
+    cancel: (id: string) => http.request<ResponseBody<'cancelBulkImport'>>('POST', `/v1/posts/bulk/${at(id)}/cancel`),
   };
 }
 

@@ -10,6 +10,9 @@ import { verifyCommand } from './verify.ts';
 import { CLIENT_USAGE, CRIER_COMMAND, EXIT, type ClientCommand } from './usage.ts';
 import { webhooksCommand } from './webhooks.ts';
 import { eventsCommand } from './events.ts';
+import { importCommand } from './bulk.ts';
+import { queuesCommand } from './queues.ts';
+import { recurrencesCommand } from './recurrences.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -35,7 +38,16 @@ const OPTIONS: Record<ClientCommand, Options> = {
   },
   webhooks: { name: { type: 'string' }, endpoint: { type: 'string' }, events: { type: 'string' }, secret: { type: 'string' }, 'generate-secret': { type: 'boolean', default: false } },
   events: { after: { type: 'string' }, types: { type: 'string' }, limit: { type: 'string' }, follow: { type: 'boolean', default: false } },
+  queues: { account: { type: 'string' }, zone: { type: 'string' }, slot: { type: 'string', multiple: true, default: [] }, slots: { type: 'string' } },
+  recurrences: {
+    to: { type: 'string', multiple: true, default: [] }, text: { type: 'string' }, reply: { type: 'string', multiple: true, default: [] },
+    every: { type: 'string' }, weekly: { type: 'string' }, zone: { type: 'string' }, start: { type: 'string' }, count: { type: 'string' }, until: { type: 'string' },
+  },
+  import: { 'dry-run': { type: 'boolean', default: false }, wait: { type: 'boolean', default: false }, 'idempotency-key': { type: 'string' } },
 };
+
+/** The commands whose first arguments are words (a subcommand, an id, a file) rather than flags. */
+const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'import']);
 
 /** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
 export async function runClient(command: ClientCommand, args: string[]): Promise<number> {
@@ -66,7 +78,7 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 
 async function dispatch(command: ClientCommand, conn: Connection, values: Values, positionals: string[]): Promise<number> {
   const json = values.json === true;
-  if (command !== 'status' && command !== 'webhooks' && command !== 'verify' && positionals.length) throw usageFailure(`${command} takes no argument "${positionals[0]}" (flags start with --)`);
+  if (!TAKES_ARGUMENTS.has(command) && positionals.length) throw usageFailure(`${command} takes no argument "${positionals[0]}" (flags start with --)`);
   switch (command) {
     case 'accounts':
       return accounts(conn, json);
@@ -81,6 +93,16 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
       return webhooksCommand(conn, positionals, { name: values.name as string, endpoint: values.endpoint as string, events: values.events as string, secret: values.secret as string, generateSecret: values['generate-secret'] === true, json });
     case 'events':
       return eventsCommand(conn, { after: values.after as string | undefined, types: values.types as string | undefined, limit: values.limit as string | undefined, follow: values.follow === true, json });
+    case 'queues':
+      return queuesCommand(conn, positionals, { account: values.account as string | undefined, zone: values.zone as string | undefined, slot: values.slot as string[], slots: values.slots as string | undefined, json });
+    case 'recurrences':
+      return recurrencesCommand(conn, positionals, {
+        to: values.to as string[], text: values.text as string | undefined, reply: values.reply as string[], every: values.every as string | undefined,
+        weekly: values.weekly as string | undefined, zone: values.zone as string | undefined, start: values.start as string | undefined,
+        count: values.count as string | undefined, until: values.until as string | undefined, json,
+      });
+    case 'import':
+      return importCommand(conn, positionals, { dryRun: values['dry-run'] === true, wait: values.wait === true, idempotencyKey: values['idempotency-key'] as string | undefined, json });
     case 'post':
       return postCommand(conn, {
         to: values.to as string[], text: values.text as string | undefined, reply: values.reply as string[], media: values.media as string[],

@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks', 'events'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'import'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -43,7 +43,20 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
   events [--after <cursor>] [--types <t1,t2>] [--limit <n>] [--follow]
                                       the org's events (what webhooks carry), oldest first;
                                       --follow prints new ones until interrupted
+  queues list | show <id> [--slots <n>] | delete <id>
+         | create --account <id|username> --zone <IANA zone> --slot <day@HH:MM>...
+                                      each account's weekly posting slots (--slot mon@09:00)
+  recurrences list | show <id> | pause <id> | resume <id> | delete <id>
+         | create --to <id|username>... --text <text> [--reply <text>]...
+                  (--every <2d|6h|1d12h> | --weekly <mon,thu@09:00> --zone <IANA zone>)
+                  [--start <time>] [--count <n>] [--until <time>]
+                                      posts that repeat, each occurrence a post of its own
+  import <file.csv|file.jsonl> [--dry-run] [--wait] [--idempotency-key <key>]
+         | list | show <id> [--wait] | cancel <id>
+                                      many posts from one file: --dry-run prints each row's
+                                      verdict; --wait follows the import until every row is done
   mcp                                 an MCP server on stdin/stdout for AI agents (README, Clients → MCP)
-Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, or a dry run with a destination refused),
+Exit codes: 0 ok, 1 usage, 2 refused by the API (4xx, a dry run with a destination or a row refused,
+or an import that ended with a row failed or cancelled),
 3 Crier unreachable or failing (5xx), 4 a destination failed (status), a test delivery failed
 (webhooks test) or a step of a live check failed (verify).`;

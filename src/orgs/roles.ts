@@ -33,6 +33,7 @@ export const WRITE_ROUTES: Record<string, readonly Role[]> = {
 
   'POST /v1/posts': EDITORS,
   'POST /v1/posts/bulk': EDITORS,
+  'POST /v1/posts/bulk/:id/cancel': EDITORS,
   'PATCH /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id/remote': EDITORS,

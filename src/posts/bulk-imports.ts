@@ -17,18 +17,23 @@ const ENDPOINT = 'POST /v1/posts/bulk';
 export interface BulkImportRow {
   id: number;
   org_id: number;
-  status: 'queued' | 'running' | 'completed';
+  status: 'queued' | 'running' | 'completed' | 'cancelled';
   format: BulkFormat;
   row_key: string;
   require_approval: boolean;
   total: number;
   created: number;
   failed: number;
+  cancelled: number;
   runner: string | null;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  cancelled_at: Date | null;
 }
+
+/** A row's state: `pending` until the runner does it, `cancelled` when the job was cancelled first. */
+export type BulkRowStatus = 'pending' | 'created' | 'failed' | 'cancelled';
 
 /** A row's outcome as stored: its problem or create error is the 400 the row got ({error, code, details}). */
 export interface RowError {
@@ -46,11 +51,14 @@ export interface BulkImportJson {
   processed: number;
   created: number;
   failed: number;
+  /** Rows that were still pending when the job was cancelled: no post was created for them. */
+  cancelled: number;
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  cancelledAt: string | null;
   /** Per row, once it is done: the post it created, or why it was refused. */
-  rows?: { row: number; status: 'pending' | 'created' | 'failed'; postId?: string; error?: RowError }[];
+  rows?: { row: number; status: BulkRowStatus; postId?: string; error?: RowError }[];
 }
 
 export function toBulkImportJson(job: BulkImportRow): BulkImportJson {
@@ -62,9 +70,11 @@ export function toBulkImportJson(job: BulkImportRow): BulkImportJson {
     processed: job.created + job.failed,
     created: job.created,
     failed: job.failed,
+    cancelled: job.cancelled,
     createdAt: job.created_at.toISOString(),
     updatedAt: job.updated_at.toISOString(),
     completedAt: job.completed_at?.toISOString() ?? null,
+    cancelledAt: job.cancelled_at?.toISOString() ?? null,
   };
 }
 
@@ -116,12 +126,21 @@ async function insertJob(tx: Queryable, submission: BulkSubmission): Promise<Bul
   return rows[0]!;
 }
 
+/** GET /v1/posts/bulk: the organization's jobs, newest first, without their rows; `count` is exact. */
+export async function listBulkImports(db: Queryable, orgId: number, page: { limit?: number; offset?: number }): Promise<{ data: BulkImportJson[]; count: number; limit: number; offset: number }> {
+  const limit = page.limit ?? 50;
+  const offset = page.offset ?? 0;
+  const { rows } = await db.query<BulkImportRow>('SELECT * FROM bulk_imports WHERE org_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3', [orgId, limit, offset]);
+  const { rows: counted } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM bulk_imports WHERE org_id = $1', [orgId]);
+  return { data: rows.map(toBulkImportJson), count: counted[0]!.n, limit, offset };
+}
+
 /** The job with each row's outcome so far; 404 for another organization's job or an id that names none. */
 export async function getBulkImport(db: Queryable, orgId: number, encodedId: string): Promise<BulkImportJson> {
   const id = decodeId(encodedId);
   const { rows } = id === undefined ? { rows: [] } : await db.query<BulkImportRow>('SELECT * FROM bulk_imports WHERE id = $1 AND org_id = $2', [id, orgId]);
   if (!rows[0]) throw new RequestError(404, 'Bulk import not found', { code: 'not_found' });
-  const { rows: outcomes } = await db.query<{ row_number: number; status: 'pending' | 'created' | 'failed'; post_id: number | null; error: RowError | null }>(
+  const { rows: outcomes } = await db.query<{ row_number: number; status: BulkRowStatus; post_id: number | null; error: RowError | null }>(
     'SELECT row_number, status, post_id, error FROM bulk_import_rows WHERE import_id = $1 ORDER BY row_number', [id],
   );
   return {

@@ -4,9 +4,10 @@
 // its containers, media and targets in one transaction, never half. Each row's create carries the
 // Idempotency-Key `<job's secret row_key>:<row>`: the key's response is stored in the transaction that
 // stores the post, so a row created by a worker that died before recording it is replayed, not created
-// again, when the job resumes. A chunk's outcomes, the job's counts and its lease are then written
-// together, by the run that still holds the job (`runner`); the last chunk ends the job with
-// `bulk_import.completed` in the same transaction.
+// again, when the job resumes. Each chunk runs inside one transaction that locks the job's row while
+// the run still holds it (`runner`) and it is `running`: the chunk's outcomes, the job's counts and its
+// lease are written there, and a cancel (bulk-cancel.ts), which takes the same lock, falls between two
+// chunks. The last chunk ends the job with `bulk_import.completed` in the same transaction.
 import type { Logger } from 'pino';
 import { claimJob, msUntilNextJob } from '../background/jobs.ts';
 import { startLoop } from '../background/loop.ts';
@@ -92,16 +93,27 @@ export function startBulkImportRunner(deps: Deps, options: { leaseMs?: number; p
 
 async function runJob(db: Db, job: BulkImportRow, leaseMs: number, create: (job: BulkImportRow, row: PendingRow) => Promise<CreateOutcome>): Promise<void> {
   for (;;) {
-    const { rows } = await db.query<PendingRow>(
-      `SELECT row_number, body, problem FROM bulk_import_rows WHERE import_id = $1 AND status = 'pending' ORDER BY row_number LIMIT ${CHUNK}`, [job.id],
-    );
-    // Submitted together, in row order: the writer's batches take "next-free-slot" slots in arrival order.
-    const settled = await Promise.allSettled(rows.map((row) => (row.problem ? Promise.resolve(undefined) : create(job, row))));
-    const outcomes = settled.flatMap((result, i) => outcomeOf(rows[i]!, result));
-    const held = await withTransaction(db, (tx) => record(tx, job, outcomes, leaseMs, rows.length === 0));
+    // The job's row lock is held from reading the chunk until its outcomes are recorded: a cancel
+    // (bulk-cancel.ts) waits for the chunk under way, and the chunk never starts on a cancelled job.
+    const { held, retry } = await withTransaction(db, async (tx) => {
+      if (!(await holdJob(tx, job))) return { held: 'lost' as const, retry: false };
+      const { rows } = await tx.query<PendingRow>(
+        `SELECT row_number, body, problem FROM bulk_import_rows WHERE import_id = $1 AND status = 'pending' ORDER BY row_number LIMIT ${CHUNK}`, [job.id],
+      );
+      // Submitted together, in row order: the writer's batches take "next-free-slot" slots in arrival order.
+      const settled = await Promise.allSettled(rows.map((row) => (row.problem ? Promise.resolve(undefined) : create(job, row))));
+      const outcomes = settled.flatMap((result, i) => outcomeOf(rows[i]!, result));
+      return { held: await record(tx, job, outcomes, leaseMs, rows.length === 0), retry: outcomes.length < rows.length };
+    });
     if (held === 'lost' || held === 'done') return;
-    if (outcomes.length < rows.length) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    if (retry) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
   }
+}
+
+/** Locks the job while this run still holds it and it is still running (not cancelled, not taken over). */
+async function holdJob(tx: Tx, job: BulkImportRow): Promise<boolean> {
+  const { rows } = await tx.query('SELECT 1 FROM bulk_imports WHERE id = $1 AND runner = $2 AND status = $3 FOR UPDATE', [job.id, job.runner, 'running']);
+  return rows.length > 0;
 }
 
 /**
@@ -120,10 +132,8 @@ function outcomeOf(row: PendingRow, result: PromiseSettledResult<CreateOutcome |
   return [{ row: row.row_number, postId: decodeId(post.id)! }];
 }
 
-/** Writes a chunk's outcomes and renews the lease, or ends the job when no row is left; 'lost' when another run holds it now. */
-async function record(tx: Tx, job: BulkImportRow, outcomes: RowOutcome[], leaseMs: number, finished: boolean): Promise<'more' | 'done' | 'lost'> {
-  const { rows: held } = await tx.query<BulkImportRow>('SELECT * FROM bulk_imports WHERE id = $1 AND runner = $2 AND status = $3 FOR UPDATE', [job.id, job.runner, 'running']);
-  if (!held[0]) return 'lost';
+/** Writes a chunk's outcomes and renews the lease, or ends the job when no row is left (the job is held: holdJob). */
+async function record(tx: Tx, job: BulkImportRow, outcomes: RowOutcome[], leaseMs: number, finished: boolean): Promise<'more' | 'done'> {
   const created = outcomes.filter((o) => 'postId' in o);
   const failed = outcomes.filter((o) => 'error' in o);
   if (outcomes.length) {

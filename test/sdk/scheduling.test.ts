@@ -99,3 +99,19 @@ test('evergreen: a collection with items, its first post made, an item added and
   await sdk.evergreen.delete(id);
   await assert.rejects(sdk.evergreen.get(id), (error: unknown) => error instanceof CrierError && error.status === 404);
 });
+
+test('bulk imports: a CSV checked row by row, started once under one key, listed, cancelled before any row is done', async () => {
+  const sdk = crier();
+  const text = `accounts,content\n${account.id},first of the file\n${account.id},\nnobody_here,third of the file\n`;
+  const verdicts = await sdk.bulkImports.check({ text, format: 'csv' });
+  assert.deepEqual(verdicts.rows.map((row) => [row.row, row.accepted]), [[1, true], [2, false], [3, false]]);
+  const started = await sdk.bulkImports.start({ text, format: 'csv' }, { idempotencyKey: 'sdk-bulk-1' });
+  const again = await sdk.bulkImports.start({ text, format: 'csv' }, { idempotencyKey: 'sdk-bulk-1' });
+  assert.equal(again.data.id, started.data.id, 'one job per key');
+  // No worker runs in this server: the job waits, queued; it is cancelled before any row is done.
+  assert.equal((await sdk.bulkImports.get(started.data.id)).data.status, 'queued');
+  assert.ok((await sdk.bulkImports.list()).data.some((job) => job.id === started.data.id));
+  const cancelled = await sdk.bulkImports.cancel(started.data.id);
+  assert.deepEqual([cancelled.data.status, cancelled.data.cancelled, cancelled.data.created], ['cancelled', 3, 0]);
+  await assert.rejects(sdk.bulkImports.cancel('nope'), (error: unknown) => error instanceof CrierError && error.status === 404);
+});

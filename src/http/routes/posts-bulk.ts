@@ -1,10 +1,13 @@
 // /v1/posts/bulk: many posts from one CSV or JSON-lines file (posts/bulk-rows.ts says how a row becomes
 // a create body). `?dry_run=true` answers a verdict per row, synchronously (posts/bulk-dry-run.ts); the
-// real run queues a job that a worker runs row by row (posts/bulk-runner.ts), read back with GET.
+// real run queues a job that a worker runs row by row (posts/bulk-runner.ts), read back with GET, listed
+// with GET /v1/posts/bulk, stopped with POST /v1/posts/bulk/:id/cancel (posts/bulk-cancel.ts): a POST,
+// not a DELETE, because the job and its record stay.
 import type { FastifyInstance } from 'fastify';
 import { RequestError } from '../../core/errors.ts';
 import { judgeBulkRows } from '../../posts/bulk-dry-run.ts';
-import { getBulkImport, queueBulkImport } from '../../posts/bulk-imports.ts';
+import { cancelBulkImport } from '../../posts/bulk-cancel.ts';
+import { getBulkImport, listBulkImports, queueBulkImport } from '../../posts/bulk-imports.ts';
 import { bulkFormatOf, MAX_BULK_ROWS, parseBulkFile } from '../../posts/bulk-rows.ts';
 import { createSettings } from '../../posts/bulk-runner.ts';
 import { knownMediaReader, networkPreview, parseDryRun } from '../../posts/dry-run.ts';
@@ -23,16 +26,18 @@ const RowErrorSchema = Type.Object({ error: Type.String(), code: Type.Optional(T
 
 const BulkImportSchema = Type.Object({
   id: Type.String(),
-  status: Type.String({ enum: ['queued', 'running', 'completed'] }),
+  status: Type.String({ enum: ['queued', 'running', 'completed', 'cancelled'] }),
   format: Type.String({ enum: ['csv', 'ndjson'] }),
   total: Type.Integer(),
   processed: Type.Integer({ description: 'rows done: created + failed' }),
   created: Type.Integer(),
   failed: Type.Integer(),
+  cancelled: Type.Integer({ description: 'rows still pending when the job was cancelled: no post was created for them' }),
   createdAt: Type.String(), updatedAt: Type.String(), completedAt: Type.Union([Type.String(), Type.Null()]),
+  cancelledAt: Type.Union([Type.String(), Type.Null()]),
   rows: Type.Optional(Type.Array(Type.Object({
     row: Type.Integer(),
-    status: Type.String({ enum: ['pending', 'created', 'failed'] }),
+    status: Type.String({ enum: ['pending', 'created', 'failed', 'cancelled'] }),
     postId: Type.Optional(Type.String()),
     error: Type.Optional(RowErrorSchema),
   }))),
@@ -112,6 +117,42 @@ function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
     },
     handler: async (request, reply) => {
       const data = await getBulkImport(ctx.db, request.owner.orgId, request.params.id);
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true, data }));
+    },
+  });
+
+  app.get<{ Querystring: { limit?: number; offset?: number } }>('/v1/posts/bulk', {
+    schema: {
+      summary: "List the organization's bulk imports",
+      operationId: 'listBulkImports',
+      description: 'Newest first, without their rows (GET /v1/posts/bulk/:id has them). `count` is the number of jobs across pages.',
+      tags: ['posts'],
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'jobs per page' })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'jobs to skip' })),
+      }),
+      response: {
+        200: Type.Object({ success: Type.Boolean(), data: Type.Array(BulkImportSchema), count: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+        400: ErrorSchema,
+      },
+    },
+    handler: async (request, reply) => {
+      const page = await listBulkImports(ctx.db, request.owner.orgId, request.query);
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true, ...page }));
+    },
+  });
+
+  app.post<{ Params: { id: string } }>('/v1/posts/bulk/:id/cancel', {
+    schema: {
+      summary: 'Cancel a bulk import',
+      operationId: 'cancelBulkImport',
+      description: 'Stops a `queued` or `running` job between chunks of rows: the rows being created when the cancel arrives (at most 100, written together) finish, and every row still `pending` becomes `cancelled` — a row is created with its post or cancelled without one, never half. The job becomes `cancelled`; no `bulk_import.completed` is sent for it. Posts already created stay: cancel each with DELETE /v1/posts/:id (the rows\' `postId`). Cancelling a cancelled job answers it as it is; a `completed` job (nothing left to do) is a 409 `bulk_import_completed`.',
+      tags: ['posts'],
+      params: IdParams,
+      response: { 200: Type.Object({ success: Type.Boolean(), data: BulkImportSchema }), 404: ErrorSchema, 409: ErrorSchema },
+    },
+    handler: async (request, reply) => {
+      const data = await cancelBulkImport(ctx.db, request.owner.orgId, request.params.id);
       return reply.type('application/json; charset=utf-8').send(JSON.stringify({ success: true, data }));
     },
   });
