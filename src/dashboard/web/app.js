@@ -5,8 +5,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { AccountsPage } from './accounts.js';
 import { api, session, whenSignedOut } from './api.js';
 import { ApprovalsPage } from './approvals.js';
+import { CalendarPage } from './calendar.js';
 import { ComposePage } from './compose.js';
 import { ConsentPage } from './consent.js';
+import { ImportPage } from './import.js';
 import { KeysPage } from './keys.js';
 import { PostPage, PostsPage } from './posts.js';
 import { QueuesPage } from './queues.js';
@@ -16,6 +18,8 @@ import { WebhooksPage } from './webhooks.js';
 const NAV = [
   ['#/posts', 'Posts'],
   ['#/compose', 'Compose'],
+  ['#/calendar', 'Calendar'],
+  ['#/import', 'Import'],
   ['#/approvals', 'Approvals'],
   ['#/queues', 'Queues'],
   ['#/accounts', 'Accounts'],
@@ -28,8 +32,12 @@ function route(hash) {
   if (post) return html`<${PostPage} id=${decodeURIComponent(post[1])} />`;
   // An MCP client's OAuth request, sent here by GET /oauth/authorize.
   if (hash.startsWith('#/consent?')) return html`<${ConsentPage} query=${hash.slice('#/consent?'.length)} />`;
+  // Compose started for an account and a time (the calendar's free slots).
+  if (hash.startsWith('#/compose?')) return html`<${ComposePage} key=${hash} query=${hash.slice('#/compose?'.length)} />`;
   switch (hash) {
     case '#/compose': return html`<${ComposePage} />`;
+    case '#/calendar': return html`<${CalendarPage} />`;
+    case '#/import': return html`<${ImportPage} />`;
     case '#/approvals': return html`<${ApprovalsPage} />`;
     case '#/queues': return html`<${QueuesPage} />`;
     case '#/accounts': return html`<${AccountsPage} />`;

@@ -105,10 +105,19 @@ function Verdicts({ verdicts }) {
   </li>`)}</ul>`;
 }
 
-export function ComposePage() {
+/** A form started from elsewhere (the calendar's free slot: `#/compose?account=…&at=…`): that account, that time. */
+function startingForm(query) {
+  const given = new URLSearchParams(query ?? '');
+  const at = given.get('at') ? new Date(given.get('at')) : undefined;
+  // datetime-local takes the local wall-clock time, without a zone.
+  const scheduledAt = at && !Number.isNaN(at.getTime()) ? new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : '';
+  return { accounts: given.get('account') ? [given.get('account')] : [], containers: [emptyContainer()], scheduledAt, nextFreeSlot: false, isDraft: false, processMedia: false, blocks: {} };
+}
+
+export function ComposePage({ query }) {
   const accounts = useLoad(() => api('/v1/social-accounts?limit=100').then((r) => r.data));
   const blocks = useLoad(loadBlocks);
-  const [form, setForm] = useState({ accounts: [], containers: [emptyContainer()], scheduledAt: '', nextFreeSlot: false, isDraft: false, processMedia: false, blocks: {} });
+  const [form, setForm] = useState(() => startingForm(query));
   const [check, setCheck] = useState({ details: [], verdicts: null, error: null, slot: null });
   const [submitError, setSubmitError] = useState(null);
   const [submitting, setSubmitting] = useState(false);
