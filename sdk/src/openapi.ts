@@ -728,8 +728,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Pause or resume a recurring post
-         * @description Body: `{"status": "paused"}` or `{"status": "active"}`. Pausing stops new occurrences; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). Resuming skips the occurrences whose time passed meanwhile.
+         * Pause, resume or change a recurring post
+         * @description `{"status": "paused"}` stops new occurrences; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). `{"status": "active"}` resumes, skipping the occurrences whose time passed meanwhile. `content` or `containers`, a network's block (`x`, …) and `variations` change the content of the occurrences to come, judged as on create (a 400 names what a network would refuse); an occurrence already created keeps its own. The rule and the accounts cannot change: create another recurrence.
          */
         patch: operations["updateRecurrence"];
         trace?: never;
@@ -5748,7 +5748,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description {"status": "paused" | "active"} */
+        /** @description {"status": "paused" | "active", "content" | "containers", "<network>": {...}, "variations": [...]}, each optional */
         requestBody: {
             content: {
                 "application/json": unknown;

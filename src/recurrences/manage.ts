@@ -1,15 +1,16 @@
 // /v1/recurrences as the domain sees it: create (judged as its posts will be), list, get, pause and
-// resume, delete. The occurrences themselves are created by the runner (runner.ts).
+// resume or change the content to come, delete. The occurrences themselves are created by the runner (runner.ts).
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import { decodeId, encodeId } from '../core/ids.ts';
 import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts';
 import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { accountProblem } from '../posts/create.ts';
-import { resolveAccounts } from '../posts/accounts.ts';
+import { resolveAccounts, type ResolvedAccount } from '../posts/accounts.ts';
+import { NETWORKS } from '../networks/ids.ts';
 import { deletePost } from '../posts/manage.ts';
-import { SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
+import { SCHEDULE_HORIZON_MS, type CreateRequest } from '../posts/validate.ts';
 import { firstOccurrence } from './rule.ts';
-import { parseRecurrenceBody } from './validate.ts';
+import { CONTENT_FIELDS, parseContentChange, parseRecurrenceBody } from './validate.ts';
 import { RECURRENCES_CHANNEL, selectOccurrences, toRecurrenceJson, type RecurrenceJson, type RecurrenceRow } from './store.ts';
 
 const notFound = () => new RequestError(404, 'Recurrence not found', { code: 'not_found' });
@@ -27,18 +28,10 @@ export async function createRecurrence(db: Db, orgId: number, body: unknown, now
   const parsed = parseRecurrenceBody(body, now, fetch);
   if (!parsed.ok) throw validationError(parsed.details);
   const { post, variations, schedule, requests, warnings } = parsed.value;
-  const [accounts] = await resolveAccounts(db, [{ orgId, entries: requests[0]!.accounts }]);
-  const issues: FieldIssue[] = [];
-  for (const [i, request] of requests.entries()) {
-    const problem = accountProblem(request, accounts!);
-    if (!problem) continue;
-    if (i === 0 || problem.code === 'no_account_resolved') throw problem;
-    issues.push(...(problem.details ?? []).map((issue) => ({ field: `variations[${i - 1}].${issue.field}`, message: issue.message })));
-  }
-  if (issues.length) throw validationError(issues);
+  const accounts = await judgeForAccounts(db, orgId, requests);
   const first = firstOccurrence(schedule);
   if (!first) throw validationError([{ field: 'until', message: 'no occurrence falls between "startAt" and "until"' }]);
-  const stored = { ...post, accounts: accounts!.map((a) => encodeId(a.id)) };
+  const stored = { ...post, accounts: accounts.map((a) => encodeId(a.id)) };
   const materializeAt = new Date(Math.max(now.getTime(), first.getTime() - SCHEDULE_HORIZON_MS));
   const { rows } = await db.query<RecurrenceRow>(
     `WITH r AS (
@@ -48,6 +41,23 @@ export async function createRecurrence(db: Db, orgId: number, body: unknown, now
     [orgId, stored, JSON.stringify(variations), schedule.rule, schedule.startAt, schedule.count, schedule.until, first, materializeAt],
   );
   return { recurrence: toRecurrenceJson(rows[0]!, []), warnings };
+}
+
+/**
+ * Each content (the body's own, then each variation) judged for the accounts it names, resolved now:
+ * a rule of a network that refuses it is a 400 naming the content. Answers the accounts.
+ */
+async function judgeForAccounts(db: Queryable, orgId: number, requests: CreateRequest[]): Promise<ResolvedAccount[]> {
+  const [accounts] = await resolveAccounts(db, [{ orgId, entries: requests[0]!.accounts }]);
+  const issues: FieldIssue[] = [];
+  for (const [i, request] of requests.entries()) {
+    const problem = accountProblem(request, accounts!);
+    if (!problem) continue;
+    if (i === 0 || problem.code === 'no_account_resolved') throw problem;
+    issues.push(...(problem.details ?? []).map((issue) => ({ field: `variations[${i - 1}].${issue.field}`, message: issue.message })));
+  }
+  if (issues.length) throw validationError(issues);
+  return accounts!;
 }
 
 export async function listRecurrences(db: Queryable, orgId: number, query: { limit?: number; offset?: number }): Promise<{ data: RecurrenceJson[]; total: number }> {
@@ -72,23 +82,32 @@ async function selectRecurrence(db: Queryable, orgId: number, encodedId: string,
 }
 
 /**
- * PATCH: `status` "paused" or "active". Pausing stops new occurrences (one already created stays an
- * ordinary scheduled post); resuming skips the occurrences whose time passed meanwhile.
+ * PATCH: `status` "paused" or "active" (pausing stops new occurrences, one already created stays an
+ * ordinary scheduled post; resuming skips the occurrences whose time passed meanwhile), and the
+ * content of the occurrences to come (`content` or `containers`, a network's block, `variations`),
+ * judged as on create. An occurrence already created keeps its content. The rule and the accounts
+ * stay: a recurrence with others is another recurrence.
  */
-export async function setRecurrenceStatus(db: Db, orgId: number, encodedId: string, body: unknown): Promise<RecurrenceJson> {
-  const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
-  const extra = typeof body === 'object' && body !== null ? Object.keys(body).filter((key) => key !== 'status') : [];
-  const issues: FieldIssue[] = extra.map((field) => ({ field, message: 'cannot be changed; a recurrence changes only its status (create a new one for other content or rules)' }));
-  if (status !== 'paused' && status !== 'active') issues.push({ field: 'status', message: 'must be "paused" or "active"' });
+export async function updateRecurrence(db: Db, orgId: number, encodedId: string, body: Record<string, unknown>, now: Date, fetch: FetchPolicy): Promise<RecurrenceJson> {
+  const allowed: readonly string[] = ['status', ...CONTENT_FIELDS, ...NETWORKS];
+  const issues: FieldIssue[] = Object.keys(body).filter((key) => !allowed.includes(key))
+    .map((field) => ({ field, message: 'cannot be changed: a recurrence changes its status and the content of its occurrences to come (create a new one for other accounts or rules)' }));
+  const { status } = body;
+  if (status !== undefined && status !== 'paused' && status !== 'active') issues.push({ field: 'status', message: 'must be "paused" or "active"' });
   if (issues.length) throw validationError(issues);
   const row = await withTransaction(db, async (tx) => {
     const current = await selectRecurrence(tx, orgId, encodedId, 'FOR UPDATE');
     if (current.status === 'completed') {
-      throw new RequestError(409, 'This recurrence is completed: it has no occurrence left to pause or resume', { code: 'recurrence_completed' });
+      throw new RequestError(409, 'This recurrence is completed: it has no occurrence left to change', { code: 'recurrence_completed' });
     }
+    const change = parseContentChange(body, current, NETWORKS, now, fetch, issues);
+    if (issues.length) throw validationError(issues);
+    if (change) await judgeForAccounts(tx, orgId, change.requests);
+    if (status === undefined && !change) throw validationError([{ field: '(body)', message: `send what to change: status, ${CONTENT_FIELDS.join(', ')} or a network's block` }]);
     const { rows } = await tx.query<RecurrenceRow>(
-      `UPDATE recurrences SET status = $2, updated_at = now() WHERE id = $1 RETURNING *, pg_notify('${RECURRENCES_CHANNEL}', '') AS notified`,
-      [current.id, status],
+      `UPDATE recurrences SET status = coalesce($2, status), post = coalesce($3, post), variations = coalesce($4, variations), updated_at = now()
+        WHERE id = $1 RETURNING *, pg_notify('${RECURRENCES_CHANNEL}', '') AS notified`,
+      [current.id, status ?? null, change?.post ?? null, change ? JSON.stringify(change.variations) : null],
     );
     return rows[0]!;
   });

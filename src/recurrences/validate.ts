@@ -167,3 +167,37 @@ export function withoutContent(post: Record<string, unknown>): Record<string, un
   const { content: _content, containers: _containers, ...rest } = post;
   return rest;
 }
+
+/** What PATCH may change besides `status`: the content of the occurrences to come. */
+export const CONTENT_FIELDS = ['content', 'containers', 'variations'] as const;
+
+export interface ContentChange {
+  post: Record<string, unknown>;
+  variations: Variation[];
+  /** The parsed post of each content (the new body's own first), for their accounts to be judged. */
+  requests: CreateRequest[];
+}
+
+/**
+ * A PATCH's new content: `content` or `containers` replace the body's, a network's block (`x`, …)
+ * replaces that block, `variations` replace the list (kept when not sent, and judged again against
+ * the new body). Each content is judged as the post it will become, as on create; undefined when
+ * nothing of the content was sent.
+ */
+export function parseContentChange(
+  body: Record<string, unknown>, stored: { post: Record<string, unknown>; variations: Variation[] }, blocks: readonly string[],
+  now: Date, fetch: FetchPolicy, details: FieldIssue[],
+): ContentChange | undefined {
+  const blockChanges = Object.fromEntries(Object.entries(body).filter(([key]) => blocks.includes(key)));
+  const contentGiven = body.content !== undefined || body.containers !== undefined;
+  if (!contentGiven && body.variations === undefined && Object.keys(blockChanges).length === 0) return undefined;
+  const base = contentGiven ? withoutContent(stored.post) : stored.post;
+  const content = Object.fromEntries(Object.entries(body).filter(([key]) => key === 'content' || key === 'containers'));
+  const post = { ...base, ...content, ...blockChanges };
+  const before = details.length;
+  const parsed = parseCreateBody(post, now, fetch);
+  if (!parsed.ok) details.push(...parsed.details);
+  const variations = parseVariations(body.variations ?? stored.variations, post, now, fetch, details);
+  if (details.length > before || !parsed.ok || !variations) return undefined;
+  return { post, variations: variations.map((v) => v.variation), requests: [parsed.request, ...variations.map((v) => v.request)] };
+}

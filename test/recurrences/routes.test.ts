@@ -116,11 +116,30 @@ describe('pause, resume, delete, isolation', () => {
     assert.equal(paused.status, 200);
     assert.equal(paused.body.data.status, 'paused');
     assert.equal((await api('GET', `/v1/recurrences/${id}`)).body.data.status, 'paused');
-    const bad = await api('PATCH', `/v1/recurrences/${id}`, { status: 'stopped', content: 'Other' });
+    const bad = await api('PATCH', `/v1/recurrences/${id}`, { status: 'stopped', every: { days: 1 }, accounts: [] });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.details.map((d: any) => d.field).sort(), ['content', 'status']);
+    assert.deepEqual(bad.body.details.map((d: any) => d.field).sort(), ['accounts', 'every', 'status']);
+    assert.equal((await api('PATCH', `/v1/recurrences/${id}`, {})).status, 400, 'nothing to change');
     const resumed = await api('PATCH', `/v1/recurrences/${id}`, { status: 'active' });
     assert.equal(resumed.body.data.status, 'active');
+  });
+
+  test('PATCH changes the content to come, judged as on create; a bad content or variation is a 400 naming it and changes nothing', async () => {
+    const { body } = await api('POST', '/v1/recurrences', { accounts: [account.id], content: 'Old tip', every: { hours: 6 }, startAt: inAnHour(), variations: [{ content: 'Old tip, again' }] });
+    const id = body.data.id;
+    const changed = await api('PATCH', `/v1/recurrences/${id}`, { content: 'New tip', variations: [{ content: 'New tip, again' }, { content: 'New tip, thrice' }] });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual([changed.body.data.content, changed.body.data.variations, changed.body.data.status],
+      ['New tip', [{ content: 'New tip, again' }, { content: 'New tip, thrice' }], 'active']);
+    const threaded = await api('PATCH', `/v1/recurrences/${id}`, { containers: [{ content: 'Part one' }, { content: 'Part two' }] });
+    assert.equal(threaded.status, 200, JSON.stringify(threaded.body));
+    assert.deepEqual([threaded.body.data.content, threaded.body.data.containers?.length], [undefined, 2], 'containers replace content');
+    for (const [patch, field] of [[{ containers: [] }, 'containers'], [{ variations: [{ content: '' }] }, 'variations[0].content'], [{ variations: [{ title: 'no' }] }, 'variations[0]']] as const) {
+      const bad = await api('PATCH', `/v1/recurrences/${id}`, patch);
+      assert.equal(bad.status, 400, JSON.stringify(patch));
+      assert.ok(bad.body.details.some((d: any) => d.field === field), `${JSON.stringify(patch)}: ${JSON.stringify(bad.body.details)}`);
+    }
+    assert.deepEqual((await api('GET', `/v1/recurrences/${id}`)).body.data.containers.map((c: any) => c.content), ['Part one', 'Part two'], 'unchanged by the refusals');
   });
 
   test('another organization sees none of it: 404 on get, patch and delete; not in its list', async () => {

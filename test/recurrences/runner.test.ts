@@ -77,6 +77,18 @@ describe('exactly once', () => {
     assert.equal(recurrence.occurrences.length, 3);
   });
 
+  test('a content changed by PATCH goes to the occurrences created after it; the one created before keeps its own', async () => {
+    const t0 = new Date('2031-07-01T10:00Z');
+    const id = await hourly(new Date(t0.getTime() - HOUR), { count: 2, startAt: t0.toISOString() });
+    assert.equal(await step(id, new Date(t0.getTime() - HOUR)), 1);
+    const patched = await api('PATCH', `/v1/recurrences/${id}`, { content: 'Hourly tip, rewritten' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(await step(id, t0), 1);
+    const contents = [];
+    for (const row of await occurrences(id)) contents.push((await api('GET', `/v1/posts/${encodeId(row.post_id!)}`)).body.post.containers[0].content);
+    assert.deepEqual(contents, ['Hourly tip', 'Hourly tip, rewritten']);
+  });
+
   test('two runners racing over the same clock steps create each occurrence once', async () => {
     const t0 = new Date('2031-06-01T10:00Z');
     const id = await hourly(new Date(t0.getTime() - HOUR), { count: 4, startAt: t0.toISOString() });

@@ -4,7 +4,7 @@ import { Type } from '../../validation/json-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../core/errors.ts';
 import { occurrenceFetchPolicy } from '../../recurrences/runner.ts';
-import { createRecurrence, deleteRecurrence, getRecurrence, listRecurrences, setRecurrenceStatus } from '../../recurrences/manage.ts';
+import { createRecurrence, deleteRecurrence, getRecurrence, listRecurrences, updateRecurrence } from '../../recurrences/manage.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../params.ts';
 
@@ -84,11 +84,11 @@ export function recurrencesRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.patch<{ Params: { id: string } }>('/v1/recurrences/:id', {
     schema: {
-      summary: 'Pause or resume a recurring post',
-      description: 'Body: `{"status": "paused"}` or `{"status": "active"}`. Pausing stops new occurrences; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). Resuming skips the occurrences whose time passed meanwhile.',
+      summary: 'Pause, resume or change a recurring post',
+      description: '`{"status": "paused"}` stops new occurrences; one already created stays a scheduled post (cancel it with DELETE /v1/posts/:id). `{"status": "active"}` resumes, skipping the occurrences whose time passed meanwhile. `content` or `containers`, a network\'s block (`x`, …) and `variations` change the content of the occurrences to come, judged as on create (a 400 names what a network would refuse); an occurrence already created keeps its own. The rule and the accounts cannot change: create another recurrence.',
       tags: ['recurrences'],
       params: IdParams,
-      body: Type.Unknown({ description: '{"status": "paused" | "active"}' }),
+      body: Type.Unknown({ description: '{"status": "paused" | "active", "content" | "containers", "<network>": {...}, "variations": [...]}, each optional' }),
       response: { 200: One, 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
     },
     validatorCompiler: () => (data: unknown) => ({ value: data }),
@@ -96,7 +96,7 @@ export function recurrencesRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
         throw validationError([{ field: '(body)', message: 'must be a JSON object such as {"status": "paused"}' }]);
       }
-      return { success: true, data: await setRecurrenceStatus(ctx.db, request.owner.orgId, request.params.id, request.body) };
+      return { success: true, data: await updateRecurrence(ctx.db, request.owner.orgId, request.params.id, request.body as Record<string, unknown>, new Date(), fetchPolicy) };
     },
   });
 
