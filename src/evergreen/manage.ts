@@ -7,7 +7,7 @@ import { withTransaction, type Db, type Queryable, type Tx } from '../db/pool.ts
 import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { accountProblem } from '../posts/create.ts';
 import { resolveAccounts, type ResolvedAccount } from '../posts/accounts.ts';
-import { deletePost } from '../posts/manage.ts';
+import { cancelUnstartedPosts } from '../posts/manage.ts';
 import { firstOccurrence } from '../recurrences/rule.ts';
 import { parseCollectionBody, parseCollectionPatch, parseItem, type ItemInput } from './validate.ts';
 import {
@@ -92,7 +92,8 @@ export async function updateCollection(db: Db, orgId: number, encodedId: string,
 export async function deleteCollection(db: Db, orgId: number, encodedId: string): Promise<{ cancelledPostIds: string[] }> {
   return withTransaction(db, async (tx) => {
     const row = await requireCollection(tx, orgId, encodedId, 'FOR UPDATE');
-    const cancelled = await cancelUnstarted(tx, orgId, row.id);
+    const { rows: made } = await tx.query<{ post_id: number }>('SELECT post_id FROM evergreen_posts WHERE collection_id = $1 AND post_id IS NOT NULL', [row.id]);
+    const cancelled = await cancelUnstartedPosts(tx, orgId, made.map((m) => Number(m.post_id)));
     await tx.query('DELETE FROM evergreen_collections WHERE id = $1', [row.id]);
     return { cancelledPostIds: cancelled.map(encodeId) };
   });
@@ -181,30 +182,4 @@ async function insertItems(tx: Tx, collection: CollectionRow, items: ItemInput[]
     [collection.id, collection.org_id, items.map((item) => JSON.stringify(item.post)), items.map((item) => JSON.stringify(item.variations))],
   );
   return rows.sort((a, b) => a.position - b.position);
-}
-
-/**
- * Cancels (posts/manage.ts deletePost) each post of the collection none of whose destinations has
- * started. The post and its targets are locked first, in the order every writer takes them, so what is
- * read here is what deletePost sees: a post that started is never mistaken for one to cancel.
- */
-async function cancelUnstarted(tx: Tx, orgId: number, collectionId: number): Promise<number[]> {
-  const { rows: posts } = await tx.query<{ id: number }>(
-    `SELECT p.id::int FROM evergreen_posts e JOIN posts p ON p.id = e.post_id
-      WHERE e.collection_id = $1 AND p.cancelled_at IS NULL ORDER BY p.id FOR UPDATE OF p`,
-    [collectionId],
-  );
-  const cancelled: number[] = [];
-  for (const { id } of posts) {
-    const { rows } = await tx.query<{ unstarted: boolean }>(
-      `SELECT t.status IN ('pending', 'pending_approval') AND t.checkpoint IS NULL
-              AND NOT EXISTS (SELECT 1 FROM target_parts tp WHERE tp.target_id = t.id) AS unstarted
-         FROM targets t WHERE t.post_id = $1 ORDER BY t.id FOR UPDATE`,
-      [id],
-    );
-    if (rows.length === 0 || !rows.every((t) => t.unstarted)) continue;
-    await deletePost(tx, orgId, encodeId(id));
-    cancelled.push(id);
-  }
-  return cancelled;
 }

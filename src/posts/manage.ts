@@ -161,6 +161,32 @@ export type DeleteResult =
   | { outcome: 'record_deleted'; message: string };
 
 /**
+ * Cancels each of these posts none of whose destinations has started (a runner's posts, when their
+ * recurrence or evergreen collection is deleted); answers the ids cancelled. The posts, then each one's
+ * targets, are locked in the order every writer takes them, so what is read here is what deletePost
+ * sees: a post that started is never mistaken for one to cancel.
+ */
+export async function cancelUnstartedPosts(tx: Tx, orgId: number, postIds: number[]): Promise<number[]> {
+  const { rows: posts } = await tx.query<{ id: number }>(
+    'SELECT id::int FROM posts WHERE id = ANY($1::bigint[]) AND org_id = $2 AND cancelled_at IS NULL ORDER BY id FOR UPDATE',
+    [postIds, orgId],
+  );
+  const cancelled: number[] = [];
+  for (const { id } of posts) {
+    const { rows } = await tx.query<{ unstarted: boolean }>(
+      `SELECT t.status IN ('pending', 'pending_approval') AND t.checkpoint IS NULL
+              AND NOT EXISTS (SELECT 1 FROM target_parts tp WHERE tp.target_id = t.id) AS unstarted
+         FROM targets t WHERE t.post_id = $1 ORDER BY t.id FOR UPDATE`,
+      [id],
+    );
+    if (rows.length === 0 || !rows.every((t) => t.unstarted)) continue;
+    await deletePost(tx, orgId, encodeId(id));
+    cancelled.push(id);
+  }
+  return cancelled;
+}
+
+/**
  * DELETE: a post that has not started publishing is cancelled (nothing of it is due any more). A post whose
  * publishing is over loses only Crier's record; what was published stays on the networks.
  */

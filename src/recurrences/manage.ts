@@ -7,7 +7,7 @@ import type { FetchPolicy } from '../validation/fetched-url.ts';
 import { accountProblem } from '../posts/create.ts';
 import { resolveAccounts, type ResolvedAccount } from '../posts/accounts.ts';
 import { NETWORKS } from '../networks/ids.ts';
-import { deletePost } from '../posts/manage.ts';
+import { cancelUnstartedPosts } from '../posts/manage.ts';
 import { SCHEDULE_HORIZON_MS, type CreateRequest } from '../posts/validate.ts';
 import { firstOccurrence } from './rule.ts';
 import { CONTENT_FIELDS, parseContentChange, parseRecurrenceBody } from './validate.ts';
@@ -121,34 +121,9 @@ export async function updateRecurrence(db: Db, orgId: number, encodedId: string,
 export async function deleteRecurrence(db: Db, orgId: number, encodedId: string): Promise<{ cancelledPostIds: string[] }> {
   return withTransaction(db, async (tx) => {
     const row = await selectRecurrence(tx, orgId, encodedId, 'FOR UPDATE');
-    const cancelled = await cancelUnstarted(tx, orgId, row.id);
+    const { rows: made } = await tx.query<{ post_id: number }>('SELECT post_id FROM recurrence_occurrences WHERE recurrence_id = $1 AND post_id IS NOT NULL', [row.id]);
+    const cancelled = await cancelUnstartedPosts(tx, orgId, made.map((m) => Number(m.post_id)));
     await tx.query('DELETE FROM recurrences WHERE id = $1', [row.id]);
     return { cancelledPostIds: cancelled.map(encodeId) };
   });
-}
-
-/**
- * Cancels (posts/manage.ts deletePost) each occurrence post none of whose destinations has started.
- * The post and its targets are locked first, in the order every writer takes them, so what is read
- * here is what deletePost sees: a post that started is never mistaken for one to cancel.
- */
-async function cancelUnstarted(tx: Tx, orgId: number, recurrenceId: number): Promise<number[]> {
-  const { rows: posts } = await tx.query<{ id: number }>(
-    `SELECT p.id FROM recurrence_occurrences o JOIN posts p ON p.id = o.post_id
-      WHERE o.recurrence_id = $1 AND p.cancelled_at IS NULL ORDER BY p.id FOR UPDATE OF p`,
-    [recurrenceId],
-  );
-  const cancelled: number[] = [];
-  for (const { id } of posts) {
-    const { rows } = await tx.query<{ unstarted: boolean }>(
-      `SELECT t.status IN ('pending', 'pending_approval') AND t.checkpoint IS NULL
-              AND NOT EXISTS (SELECT 1 FROM target_parts tp WHERE tp.target_id = t.id) AS unstarted
-         FROM targets t WHERE t.post_id = $1 ORDER BY t.id FOR UPDATE`,
-      [id],
-    );
-    if (rows.length === 0 || !rows.every((t) => t.unstarted)) continue;
-    await deletePost(tx, orgId, encodeId(id));
-    cancelled.push(id);
-  }
-  return cancelled;
 }
