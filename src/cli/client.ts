@@ -2,6 +2,7 @@
 // --json. Only node: built-ins and this folder are imported (main.ts routes here before loading
 // anything of the server).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { decisionCommand } from './approvals.ts';
 import { ClientFailure, connection, request, usageFailure, type Connection } from './api.ts';
 import { excerpt, handle, print, printJson, table, when } from './output.ts';
 import { postCommand } from './post.ts';
@@ -30,7 +31,9 @@ const OPTIONS: Record<ClientCommand, Options> = {
     'dry-run': { type: 'boolean', default: false },
     'idempotency-key': { type: 'string' },
   },
-  posts: Object.fromEntries(['account', 'tenant', 'created-after', 'created-before', 'scheduled-after', 'scheduled-before', 'limit', 'offset'].map((name) => [name, { type: 'string' }])),
+  posts: Object.fromEntries(['account', 'tenant', 'created-after', 'created-before', 'scheduled-after', 'scheduled-before', 'status', 'limit', 'offset'].map((name) => [name, { type: 'string' }])),
+  approve: {},
+  reject: { reason: { type: 'string' } },
   status: { watch: { type: 'boolean', default: false } },
   verify: {
     account: { type: 'string' }, image: { type: 'string' }, video: { type: 'string' }, block: { type: 'string' },
@@ -47,7 +50,7 @@ const OPTIONS: Record<ClientCommand, Options> = {
 };
 
 /** The commands whose first arguments are words (a subcommand, an id, a file) rather than flags. */
-const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'import']);
+const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'import', 'approve', 'reject']);
 
 /** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
 export async function runClient(command: ClientCommand, args: string[]): Promise<number> {
@@ -101,6 +104,9 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
         weekly: values.weekly as string | undefined, zone: values.zone as string | undefined, start: values.start as string | undefined,
         count: values.count as string | undefined, until: values.until as string | undefined, json,
       });
+    case 'approve':
+    case 'reject':
+      return decisionCommand(conn, command, positionals, { reason: values.reason as string | undefined, json });
     case 'import':
       return importCommand(conn, positionals, { dryRun: values['dry-run'] === true, wait: values.wait === true, idempotencyKey: values['idempotency-key'] as string | undefined, json });
     case 'post':
@@ -135,7 +141,7 @@ async function accounts(conn: Connection, json: boolean): Promise<number> {
 /** Flag → the list's query parameter (the spec's names). */
 const POST_FILTERS: Record<string, string> = {
   account: 'social_account_id', tenant: 'tenant_id', 'created-after': 'created_after', 'created-before': 'created_before',
-  'scheduled-after': 'scheduled_after', 'scheduled-before': 'scheduled_before', limit: 'limit', offset: 'offset',
+  'scheduled-after': 'scheduled_after', 'scheduled-before': 'scheduled_before', status: 'status', limit: 'limit', offset: 'offset',
 };
 
 async function posts(conn: Connection, values: Values, json: boolean): Promise<number> {
@@ -155,6 +161,8 @@ async function posts(conn: Connection, values: Values, json: boolean): Promise<n
 
 function postState(post: any): string {
   if (post.isDraft) return 'draft';
+  if (post.approval?.status === 'pending') return 'waiting for approval';
+  if (post.approval?.status === 'rejected') return 'rejected';
   if (post.publishedAt) return `published ${when(post.publishedAt)}`;
   if (post.scheduledAt && Date.parse(post.scheduledAt) > Date.now()) return `scheduled ${when(post.scheduledAt)}`;
   return post.scheduled ? 'publishing' : 'not queued';

@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'import'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'approve', 'reject', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'import'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -30,8 +30,11 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
        [--at <ISO time|+10m|+2h|+1d>] [--draft] [--dry-run] [--idempotency-key <key>]
                                       local files are uploaded first (progress on stderr)
   posts [--account <id>] [--tenant <id>] [--created-after <t>] [--created-before <t>]
-        [--scheduled-after <t>] [--scheduled-before <t>] [--limit <n>] [--offset <n>]
+        [--scheduled-after <t>] [--scheduled-before <t>] [--status <s1,s2>] [--limit <n>] [--offset <n>]
+                                      --status pending_approval: the posts waiting for a decision
   status <post id> [--watch]          each destination's state; --watch follows it until final
+  approve <post id>                   queues a post waiting for approval (approver or admin key)
+  reject <post id> [--reason <text>]  rejects a post waiting for approval, for good
   verify <network> [--account <id|username>] [--dry] [--image <file|url>] [--video <file|url>]
          [--block <json>] [--keep] [--timeout <seconds>]
                                       a live check of a real network through a connected

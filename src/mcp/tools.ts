@@ -65,6 +65,11 @@ export const TOOL_OPERATIONS: ToolOperation[] = [
     name: 'list_events', method: 'GET', path: '/v1/events', readOnly: true, networkText: EVENT_TEXT,
     description: "The organization's events (post.published, post.error, comment.received…), oldest first, with the same id and data as their webhooks. Pass the answer's `next` as `after` to read only what happened since; `types` filters (comma-separated).",
   },
+  {
+    name: 'approve_post', method: 'POST', path: '/v1/posts/{id}/approve', readOnly: false,
+    description: 'Approve a post waiting for approval (its destinations `pending_approval`; list them with list_posts and `status: "pending_approval"`): it is queued at its scheduledAt, or at once when that has passed. Needs an approver or admin key.',
+  },
+  { name: 'reject_post', method: 'POST', path: '/v1/posts/{id}/reject', readOnly: false, description: 'Reject a post waiting for approval, with an optional `reason`: final, none of its destinations publishes. Needs an approver or admin key.' },
   { name: 'list_queues', method: 'GET', path: '/v1/queues', readOnly: true, description: 'The accounts\' posting queues: weekly time slots in a time zone that `scheduledAt: "next-free-slot"` fills.' },
   { name: 'create_queue', method: 'POST', path: '/v1/queues', readOnly: false, description: 'Give an account a posting queue: weekly slots (day and HH:MM local time) in an IANA time zone. A post with `scheduledAt: "next-free-slot"` then takes the next free one.' },
   { name: 'preview_queue_slots', method: 'GET', path: '/v1/queues/{id}/slots', readOnly: true, description: "A queue's next slots (`count`) and the posts standing in them." },

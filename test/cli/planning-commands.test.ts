@@ -172,3 +172,35 @@ describe('import', () => {
     assert.match(missing.stderr, /cannot read .*nothing-here\.csv: ENOENT/);
   });
 });
+
+describe('approvals', () => {
+  test('posts --status pending_approval lists the posts waiting; approve queues one, reject turns one down with its reason; a second decision exits 2', async () => {
+    const account = accountOf('bluesky');
+    assert.equal((await api('/v1/settings', sandbox.key, { method: 'PATCH', body: JSON.stringify({ requireApproval: true }) })).status, 200);
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const made = [];
+    for (const content of ['cli approves this', 'cli rejects this']) {
+      const res = await api('/v1/posts', sandbox.key, { method: 'POST', body: JSON.stringify({ accounts: [account.id], content, scheduledAt: later }) });
+      made.push(res.body.post.id as string);
+    }
+    assert.equal((await api('/v1/settings', sandbox.key, { method: 'PATCH', body: JSON.stringify({ requireApproval: false }) })).status, 200);
+
+    const waiting = await crier('posts', '--status', 'pending_approval');
+    assert.equal(waiting.code, 0, waiting.stderr);
+    for (const id of made) assert.match(waiting.stdout, new RegExp(`^${id}\\s.*waiting for approval`, 'm'));
+
+    const approved = await crier('approve', made[0]!);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(approved.stdout, new RegExp(`^post ${made[0]} approved: scheduled .+; follow it: npx crier status ${made[0]} --watch$`, 'm'));
+    const rejected = await crier('reject', made[1]!, '--reason', 'not our voice');
+    assert.equal(rejected.code, 0, rejected.stderr);
+    assert.match(rejected.stdout, new RegExp(`^post ${made[1]} rejected \\("not our voice"\\): it will not be published$`, 'm'));
+    assert.deepEqual((await api(`/v1/posts/${made[1]}`, sandbox.key)).body.post.approval.reason, 'not our voice');
+
+    const again = await crier('approve', made[1]!);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /was rejected already/);
+    const bad = await crier('approve', made[0]!, '--reason', 'why not');
+    assert.equal(bad.code, 1);
+  });
+});

@@ -1,5 +1,6 @@
 // POST /mcp with the official MCP client against a started Crier: an agent gives an account a queue,
-// schedules a post into its next free slot, and makes a post recur, each through the tools.
+// schedules a post into its next free slot, makes a post recur, and approves and rejects posts
+// waiting for approval, each through the tools.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,4 +44,20 @@ test('create_recurrence makes a series that list_recurrences shows, with its nex
   const series = listed.data.find((r: { id: string }) => r.id === created.data.id);
   assert.equal(series.status, 'active');
   assert.equal(series.count, 3);
+});
+
+test('list_posts with status pending_approval finds the posts waiting; approve_post queues one, reject_post turns one down with its reason', async () => {
+  assert.equal((await server.request('PATCH', '/v1/settings', { key: org.key, body: { requireApproval: true } })).status, 200);
+  const later = new Date(Date.now() + 86_400_000).toISOString();
+  const first = await call('create_post', { accounts: [account.id], content: 'for an agent to approve', scheduledAt: later });
+  const second = await call('create_post', { accounts: [account.id], content: 'for an agent to reject', scheduledAt: later });
+  const waiting = await call('list_posts', { status: 'pending_approval' });
+  assert.deepEqual(waiting.posts.map((p: { id: string }) => p.id).sort(), [first.post.id, second.post.id].sort());
+  const approved = await call('approve_post', { id: first.post.id });
+  assert.deepEqual([approved.post.approval.status, approved.post.socialAccounts[0].status], ['approved', 'pending']);
+  const rejected = await call('reject_post', { id: second.post.id, reason: 'not our voice' });
+  assert.deepEqual([rejected.post.approval.status, rejected.post.approval.reason], ['rejected', 'not our voice']);
+  const again = await client.callTool({ name: 'approve_post', arguments: { id: second.post.id } });
+  assert.equal(again.isError, true, 'a rejected post cannot be approved');
+  assert.equal((await server.request('PATCH', '/v1/settings', { key: org.key, body: { requireApproval: false } })).status, 200);
 });
