@@ -5,7 +5,8 @@
 // empty places. A card dragged to another day is rescheduled (the API's scheduledAt moves); one
 // dragged beyond the 30-day window is refused by the API, whose reason is shown while the card goes
 // back; the keyboard's "Move…" refuses a past time and moves to a future one; the account, tenant and
-// status filters keep what they name; a click opens the post.
+// status filters keep what they name; a click opens the post, one on a free slot opens Compose for it;
+// an evergreen collection's post is tagged so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -314,6 +315,26 @@ describe('the calendar in the dashboard', { skip, timeout: 240_000 }, () => {
     assert.equal(await page.getByRole('checkbox', { name: `@${bluesky().username.replace(/^@/, '')}` }).isChecked(), true);
     const local = await page.evaluate((iso) => { const d = new Date(iso); return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16); }, at);
     assert.equal(await page.locator('input[name="scheduledAt"]').inputValue(), local);
+  });
+
+  test("an evergreen collection's post is tagged evergreen", async () => {
+    const accountId = run.accounts.find((a) => a.network === 'linkedin')!.id;
+    const made = await api('/v1/evergreen-collections', run.key, {
+      method: 'POST', body: JSON.stringify({ name: 'classics', accounts: [accountId], every: { days: 7 }, startAt: await localAt(4, 11, 15), items: [{ content: 'An evergreen classic' }] }),
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    let postId: string | undefined;
+    for (let i = 0; i < 100 && !postId; i++) {
+      postId = (await api(`/v1/evergreen-collections/${made.body.data.id}`, run.key)).body.data.latestPosts?.[0]?.postId;
+      if (!postId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(postId, 'the runner made the first post');
+    await page.goto(`${base}/#/calendar`);
+    await page.getByRole('heading', { name: 'Calendar' }).waitFor();
+    const place = await placeOf((await post(postId!)).scheduledAt);
+    await showDays(place.day);
+    const tags = await weekCell(place).locator(card(postId!)).locator('.cal-tag').allInnerTexts();
+    assert.ok(tags.includes('evergreen'), tags.join(', '));
   });
 
   test('no script error on any page', () => {

@@ -195,7 +195,7 @@ async function loadCalendar(range, filters, accounts) {
   const shown = accountsIn(accounts, filters);
   const [posts, slots, recurrences] = await Promise.all([loadPosts(range, filters), loadSlots(range, shown), loadRecurrences(shown)]);
   const items = posts.filter((p) => p.scheduledAt).map((post) => ({
-    kind: 'post', key: post.id, at: new Date(post.scheduledAt), post, queued: slots.queuedIds.has(post.id), recurring: !!post.recurrenceId,
+    kind: 'post', key: post.id, at: new Date(post.scheduledAt), post, queued: slots.queuedIds.has(post.id), recurring: !!post.recurrenceId, evergreen: !!post.evergreenCollectionId,
   }));
   // A status filter asks about posts: neither a free slot nor a projection has a status.
   if (!filters.status) items.push(...slots.free, ...recurrences.flatMap((r) => projectedOccurrences(r, range)));
@@ -250,6 +250,7 @@ function PostCard({ item, drag, onMove }) {
       ${post.isDraft ? html`<span class="cal-tag">draft</span>` : null}
       ${item.queued ? html`<span class="cal-tag" title="Standing in a slot of the account's queue">queue slot</span>` : null}
       ${item.recurring ? html`<span class="cal-tag" title="An occurrence of a recurring post">recurring</span>` : null}
+      ${item.evergreen ? html`<span class="cal-tag" title="Re-shared from an evergreen collection">evergreen</span>` : null}
       ${canMove && !moving ? html`<button type="button" class="secondary small cal-move-button" onClick=${() => setMoving(true)} aria-label=${`Move "${excerpt(text, 6)}"…`}>Move…</button>` : null}
     </p>
     ${moving ? html`<${MoveForm} item=${item} onMove=${onMove} onClose=${() => setMoving(false)} />` : null}
