@@ -3,6 +3,7 @@
 // anything of the server).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { decisionCommand } from './approvals.ts';
+import { evergreenCommand } from './evergreen.ts';
 import { ClientFailure, connection, request, usageFailure, type Connection } from './api.ts';
 import { excerpt, handle, print, printJson, table, when } from './output.ts';
 import { postCommand } from './post.ts';
@@ -46,11 +47,16 @@ const OPTIONS: Record<ClientCommand, Options> = {
     to: { type: 'string', multiple: true, default: [] }, text: { type: 'string' }, reply: { type: 'string', multiple: true, default: [] },
     every: { type: 'string' }, weekly: { type: 'string' }, zone: { type: 'string' }, start: { type: 'string' }, count: { type: 'string' }, until: { type: 'string' },
   },
+  evergreen: {
+    name: { type: 'string' }, to: { type: 'string', multiple: true, default: [] }, text: { type: 'string', multiple: true, default: [] },
+    variation: { type: 'string', multiple: true, default: [] }, queue: { type: 'boolean', default: false }, every: { type: 'string' },
+    weekly: { type: 'string' }, zone: { type: 'string' }, start: { type: 'string' }, gap: { type: 'string' },
+  },
   import: { 'dry-run': { type: 'boolean', default: false }, wait: { type: 'boolean', default: false }, 'idempotency-key': { type: 'string' } },
 };
 
 /** The commands whose first arguments are words (a subcommand, an id, a file) rather than flags. */
-const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'import', 'approve', 'reject']);
+const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'evergreen', 'import', 'approve', 'reject']);
 
 /** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
 export async function runClient(command: ClientCommand, args: string[]): Promise<number> {
@@ -103,6 +109,12 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
         to: values.to as string[], text: values.text as string | undefined, reply: values.reply as string[], every: values.every as string | undefined,
         weekly: values.weekly as string | undefined, zone: values.zone as string | undefined, start: values.start as string | undefined,
         count: values.count as string | undefined, until: values.until as string | undefined, json,
+      });
+    case 'evergreen':
+      return evergreenCommand(conn, positionals, {
+        name: values.name as string | undefined, to: values.to as string[], text: values.text as string[], variation: values.variation as string[],
+        queue: values.queue === true, every: values.every as string | undefined, weekly: values.weekly as string | undefined,
+        zone: values.zone as string | undefined, start: values.start as string | undefined, gap: values.gap as string | undefined, json,
       });
     case 'approve':
     case 'reject':

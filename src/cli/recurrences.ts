@@ -1,4 +1,4 @@
-// `crier recurrences list | show <id> | create … | pause <id> | resume <id> | delete <id>`: posts that
+// `crier recurrences list | show <id> | create … | update <id> … | pause <id> | resume <id> | delete <id>`: posts that
 // repeat, over /v1/recurrences; each occurrence becomes an ordinary post, created by the worker.
 import { request, usageFailure, type Connection } from './api.ts';
 import { excerpt, print, printJson, table, when } from './output.ts';
@@ -19,7 +19,7 @@ export interface RecurrenceFlags {
   json: boolean;
 }
 
-const USAGE = 'recurrences list | show <id> | create --to <id|username>... --text <text> (--every <2d|6h|1d12h> | --weekly <mon,thu@09:00> --zone <IANA zone>) [--start <time>] [--count <n>] [--until <time>] | pause <id> | resume <id> | delete <id>';
+const USAGE = 'recurrences list | show <id> | create --to <id|username>... --text <text> (--every <2d|6h|1d12h> | --weekly <mon,thu@09:00> --zone <IANA zone>) [--start <time>] [--count <n>] [--until <time>] | update <id> --text <text> [--reply <text>]... | pause <id> | resume <id> | delete <id>';
 
 export async function recurrencesCommand(conn: Connection, positionals: string[], flags: RecurrenceFlags): Promise<number> {
   const [sub, id, ...extra] = positionals;
@@ -29,6 +29,7 @@ export async function recurrencesCommand(conn: Connection, positionals: string[]
   if (sub === 'show' && id) return show(conn, id, flags.json);
   if ((sub === 'pause' || sub === 'resume') && id) return setStatus(conn, id, sub === 'pause' ? 'paused' : 'active', flags.json);
   if (sub === 'delete' && id) return remove(conn, id, flags.json);
+  if (sub === 'update' && id) return update(conn, id, flags);
   throw usageFailure(USAGE);
 }
 
@@ -108,6 +109,16 @@ async function create(conn: Connection, flags: RecurrenceFlags): Promise<number>
     printRecurrence(answer.data);
     for (const warning of answer.warnings ?? []) print(`warning: ${warning}`);
   }
+  return EXIT.ok;
+}
+
+/** The content of the occurrences to come (the one already created keeps its own). */
+async function update(conn: Connection, id: string, flags: RecurrenceFlags): Promise<number> {
+  if (flags.text === undefined) throw usageFailure(`recurrences update needs --text (and any --reply): ${CRIER_COMMAND} recurrences update <id> --text "..."`);
+  const body = { containers: [{ content: flags.text }, ...flags.reply.map((content) => ({ content }))] };
+  const { body: answer } = await request(conn, `/v1/recurrences/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+  if (flags.json) printJson(answer);
+  else print(`recurrence ${id}: the occurrences from ${when(answer.data.nextOccurrenceAt)} on say "${excerpt(flags.text, 60)}" (one already created keeps its text)`);
   return EXIT.ok;
 }
 

@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'approve', 'reject', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'import'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'approve', 'reject', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'evergreen', 'import'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -53,7 +53,14 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
          | create --to <id|username>... --text <text> [--reply <text>]...
                   (--every <2d|6h|1d12h> | --weekly <mon,thu@09:00> --zone <IANA zone>)
                   [--start <time>] [--count <n>] [--until <time>]
+         | update <id> --text <text> [--reply <text>]...
                                       posts that repeat, each occurrence a post of its own
+  evergreen list | show <id> | pause <id> | resume <id> | delete <id>
+         | create --name <n> --to <id|username>... --text <item>...
+                  (--queue | --every <7d> | --weekly <mon@09:00> --zone <IANA zone>)
+                  [--gap <days>] [--start <time>]
+         | add <id> --text <item> [--variation <text>]...
+                                      a pool of posts re-shared, none within --gap days
   import <file.csv|file.jsonl> [--dry-run] [--wait] [--idempotency-key <key>]
          | list | show <id> [--wait] | cancel <id>
                                       many posts from one file: --dry-run prints each row's

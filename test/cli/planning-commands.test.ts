@@ -1,5 +1,5 @@
-// `npx crier queues …`, `recurrences …` and `import …` as a user runs them: `crier` child processes
-// against `crier start --sandbox` over HTTP. What each prints, what the API then holds, and the exit
+// `npx crier queues …`, `recurrences …`, `evergreen …`, `import …`, `approve` and `reject` as a user
+// runs them: `crier` child processes against `crier start --sandbox` over HTTP. What each prints, what the API then holds, and the exit
 // codes: 1 for a flag the CLI refuses itself, 2 for what the API refuses (or a file with a row refused).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -202,5 +202,54 @@ describe('approvals', () => {
     assert.match(again.stderr, /was rejected already/);
     const bad = await crier('approve', made[0]!, '--reason', 'why not');
     assert.equal(bad.code, 1);
+  });
+});
+
+describe('evergreen', () => {
+  test('create on a rule with two items, show, add an item with a variation, pause, delete; no schedule or two exits 1; a refused item exits 2 naming it', async () => {
+    const account = accountOf('bluesky');
+    const none = await crier('evergreen', 'create', '--name', 'none', '--to', account.username, '--text', 'a');
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /needs one of --queue .*, --every .* or --weekly/);
+    const two = await crier('evergreen', 'create', '--name', 'two', '--to', account.username, '--text', 'a', '--queue', '--every', '7d');
+    assert.equal(two.code, 1);
+
+    const created = await crier('evergreen', 'create', '--name', 'best of', '--to', account.username, '--every', '7d', '--gap', '14', '--text', 'An old favourite', '--text', 'Another favourite');
+    assert.equal(created.code, 0, created.stderr);
+    const id = idIn(created.stdout, /^evergreen (\S+) "best of" \(active\): every 7d, an item at most every 14 days, to \S+$/m);
+    const stored = (await api(`/v1/evergreen-collections/${id}`, sandbox.key)).body.data;
+    assert.deepEqual([stored.minGapDays, stored.every, stored.items.map((i: any) => i.content)], [14, { days: 7, hours: 0 }, ['An old favourite', 'Another favourite']]);
+
+    const added = await crier('evergreen', 'add', id, '--text', 'One more', '--variation', 'One more, said again');
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, new RegExp(`^item \\S+ added to evergreen ${id} with 1 variation\\(s\\)$`, 'm'));
+    const empty = await crier('evergreen', 'add', id, '--text', '');
+    assert.equal(empty.code, 2, empty.stdout + empty.stderr);
+    assert.match(empty.stderr, /Crier answered 400/);
+
+    const shown = await crier('evergreen', 'show', id);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /^ITEM\s+USED\s+LAST\s+TEXT$/m);
+    assert.equal(shown.stdout.split('\n').filter((line) => /favourite|One more/.test(line) && !line.startsWith('evergreen')).length, 3);
+    const listed = await crier('evergreen', 'list');
+    assert.match(listed.stdout, new RegExp(`^${id}\\s+active\\s+best of\\s+every 7d\\s+14d\\s+3\\s`, 'm'));
+
+    const paused = await crier('evergreen', 'pause', id);
+    assert.equal(paused.code, 0, paused.stderr);
+    assert.equal((await api(`/v1/evergreen-collections/${id}`, sandbox.key)).body.data.status, 'paused');
+    const deleted = await crier('evergreen', 'delete', id);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal((await api(`/v1/evergreen-collections/${id}`, sandbox.key)).status, 404);
+  });
+
+  test('recurrences update changes the text of the occurrences to come', async () => {
+    const account = accountOf('bluesky');
+    const created = await crier('recurrences', 'create', '--to', account.username, '--text', 'Old words', '--every', '2d', '--start', '+2h');
+    assert.equal(created.code, 0, created.stderr);
+    const id = idIn(created.stdout, /^recurrence (\S+) /m);
+    const updated = await crier('recurrences', 'update', id, '--text', 'New words');
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, /say "New words" \(one already created keeps its text\)$/m);
+    assert.deepEqual((await api(`/v1/recurrences/${id}`, sandbox.key)).body.data.containers.map((c: any) => c.content), ['New words']);
   });
 });
