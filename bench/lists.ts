@@ -82,7 +82,8 @@ export async function seedListShape(db: Db, name: ListShapeName, count: number):
      ), t AS (
        INSERT INTO targets (org_id, post_id, account_id, status, published_at, platform_post_id)
        SELECT $1, n.id, ($5::bigint[])[slot.a + 1],
-              CASE WHEN n.published_at IS NULL THEN 'pending' ELSE 'published' END,
+              -- About one post in a thousand failed: the rare status a status filter looks for.
+              CASE WHEN n.id % 997 = 5 THEN 'failed' WHEN n.published_at IS NULL THEN 'pending' ELSE 'published' END,
               n.published_at,
               CASE WHEN n.published_at IS NOT NULL THEN 'seed-' || n.id || '-' || slot.a END
          FROM p AS n CROSS JOIN LATERAL (VALUES (${first}), (CASE WHEN n.id % 3 = 2 THEN ${second} END)) AS slot(a)
@@ -131,6 +132,11 @@ export function listFigures(shape: ListShape): [string, Record<string, string>][
     ['scheduled_range', { scheduled_after: new Date(now - 5678).toISOString(), scheduled_before: new Date(now + 3 * DAY_MS + 1234).toISOString(), limit: '20' }],
     ['by_tenant_since', { tenant_id: shape.tenantId, created_after: at(0.5, 4321), limit: '20' }],
     ['by_tenant_account', { tenant_id: shape.tenantId, social_account_id: account, limit: '20' }],
+    // Beyond the list: the status filter (posts with a destination in a status), whose
+    // total counts its rows (no counter holds statuses). A rare status (about 0.1% of the posts)
+    // and the most common one.
+    ['by_status_rare', { status: 'failed', limit: '20' }],
+    ['by_status_common', { status: 'published', limit: '20' }],
   ];
   // Beside the account holding 90%, one of the accounts sharing the other 10%: few posts per page walked.
   if (shape.name === 'hot_account') figures.splice(2, 0, ['by_small_account', { social_account_id: encodeId(shape.accounts[7]!), limit: '20' }]);
@@ -147,6 +153,7 @@ export async function countStar(db: Db, shape: ListShape, query: Record<string, 
     tenantId: query.tenant_id,
     created: { after: date(query.created_after), before: date(query.created_before) },
     scheduled: { after: date(query.scheduled_after), before: date(query.scheduled_before) },
+    ...(query.status ? { statuses: query.status.split(',') } : {}),
   };
   const params: unknown[] = [shape.orgId];
   const where = postWhere(filter, params);

@@ -14,10 +14,8 @@
 //     run), each alone at its own time. Goal: lateness p99 < 1 s.
 //  4. schedule.burst: a burst all due in the same second over that backlog, two workers. Goal:
 //     lateness p99 <= 1.5 x burst / ceiling + 1 s.
-//  5. scale.A+W: A API + W worker processes creating and publishing at once, 1+1 against 2+2 (in a
-//     full run two runs each, alternated), with the CPU each process and PostgreSQL used and the lock waits
-//     PostgreSQL saw (pg_stat_activity sampled). Goal, on a machine whose cores the processes share:
-//     2+2 loses no throughput.
+// Scale-out (API and worker processes added together, with a load that is never the bottleneck) is
+// bench/scale/run.ts's (`npm run bench:scale`).
 //
 // Every published target is checked against the emulator: one tweet each, one attempt each. Prints
 // one JSON line per figure on stdout, then Markdown tables; progress goes to stderr. Exits 1 when
@@ -42,7 +40,6 @@ import { machineBusyShare } from '../proc.ts';
 import { percentile, round } from '../stats.ts';
 import { measureEmulatorCeiling } from './ceiling.ts';
 import { createXFixture, seedDuePosts, type PublishFixture } from './fixture.ts';
-import { startLockSampler, type LockWait } from './locks.ts';
 import { startProcesses, type ProcessSet, type Usage } from './processes.ts';
 import { createPosts, verifyPublished, waitForTargets } from './traffic.ts';
 
@@ -50,10 +47,10 @@ const started = performance.now();
 const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, only: { type: 'string' } } });
 /** `--only drain,schedule`: run those figures alone (with the ceilings they are read against). */
 const only = flags.only ? new Set(flags.only.split(',')) : undefined;
-const wanted = (figure: 'drain' | 'load' | 'schedule' | 'scale') => !only || only.has(figure);
+const wanted = (figure: 'drain' | 'load' | 'schedule') => !only || only.has(figure);
 const profile = flags.smoke
-  ? { name: 'smoke', drain: 5_000, underLoadSec: 8, backlog: 20_000, singles: 6, burst: 2_000, scaleSec: 5, scaleRuns: 1 }
-  : { name: 'full', drain: 20_000, underLoadSec: 30, backlog: 1_000_000, singles: 20, burst: 10_000, scaleSec: 12, scaleRuns: 2 };
+  ? { name: 'smoke', drain: 5_000, underLoadSec: 8, backlog: 20_000, singles: 6, burst: 2_000 }
+  : { name: 'full', drain: 20_000, underLoadSec: 30, backlog: 1_000_000, singles: 20, burst: 10_000 };
 /** Accounts the posts are spread over (round robin), each its own emulator user and token. */
 const ACCOUNTS = 50;
 /** Concurrent POST /v1/posts loops, as bench/run.ts's CONNECTIONS. */
@@ -118,7 +115,7 @@ export interface Env {
 
 async function main(): Promise<void> {
   log(`${profile.name} run: drain ${profile.drain} targets; under load ${profile.underLoadSec} s; ${profile.singles} single posts and a burst of ` +
-    `${profile.burst} over ${profile.backlog} pending; scale ${profile.scaleSec} s each; ${ACCOUNTS} X accounts; ${CONCURRENCY} destinations in flight per worker`);
+    `${profile.burst} over ${profile.backlog} pending; ${ACCOUNTS} X accounts; ${CONCURRENCY} destinations in flight per worker`);
   const busy = await machineBusyShare();
   if (busy > 0.2) log(`WARNING: ${(busy * 100).toFixed(0)}% of the machine's CPU was already in use before the bench started; figures will be low and noisy`);
   const { db, databaseUrl, tempDir } = await openBenchDatabase('crier_bench_publish', cleanups, log);
@@ -164,13 +161,6 @@ async function main(): Promise<void> {
   }
   if (wanted('load')) await underLoadFigure(env);
   if (wanted('schedule')) await scheduleFigures(env, (when) => ceilingFigure(env, 2, when));
-  if (wanted('scale')) {
-    // Alternated, twice each in a full run: load from outside the bench that comes and goes then
-    // weighs on both.
-    const runs: ScaleResult[] = [];
-    for (let run = 1; run <= profile.scaleRuns; run++) for (const [apis, workers] of [[1, 1], [2, 2]] as const) runs.push(await scaleFigure(env, apis, workers, run));
-    judgeScale(runs.filter((r) => r.processes === 2), runs.filter((r) => r.processes === 4));
-  }
 }
 
 /**
@@ -404,61 +394,6 @@ async function burstFigure(env: Env, set: ProcessSet, ceilingBefore: number, cei
   });
 }
 
-// ---- 5: scale out --------------------------------------------------------------------------------
-
-interface ScaleResult {
-  name: string;
-  processes: number;
-  createRate: number;
-  publishRate: number;
-}
-
-async function scaleFigure(env: Env, apis: number, workers: number, run: number): Promise<ScaleResult> {
-  const name = `scale.${apis}+${workers}.run${run}`;
-  await steadyStatistics(env.db);
-  const set = await startProcesses({ workers, apis, repoRoot, env: env.crierEnv, db: env.db, log, tag: `scale${apis}${workers}r${run}` });
-  try {
-    const urls = set.processes.filter((p) => p.url).map((p) => p.url!);
-    await createPosts(env, urls, { count: 4 * CONCURRENCY * workers, connections: CREATE_CONNECTIONS, tag: `warm-${name}` });
-    await sleep(1000);
-    await set.mark();
-    const locks = startLockSampler(env.db);
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    log(`${name}: ${apis} API + ${workers} worker processes; creating with ${CREATE_CONNECTIONS} connections for ${profile.scaleSec} s`);
-    const tag = `scale-${apis}-${workers}-${run}`;
-    const created = await createPosts(env, urls, { durationSec: profile.scaleSec, connections: CREATE_CONNECTIONS, tag });
-    const usage = await set.sample();
-    const waits = await locks.stop();
-    const benchCpu = cpuPct(cpu0, t0);
-    await waitForTargets(env, name, created.postIds, log);
-    const { tweets } = await verifyPublished(env, name, created.postIds, tag, problems, log);
-    const createRate = created.postIds.length / created.elapsedSec;
-    const publishRate = tweets.filter((t) => Date.parse(t.createdAt) <= created.lastAnsweredAt).length / created.elapsedSec;
-    emit({
-      figure: name, apis, workers, creates_per_s: round(createRate, 1), published_in_window_per_s: round(publishRate, 1),
-      ...usageSummary(usage), bench_cpu_pct: round(benchCpu, 0), lock_samples: waits.samples, top_waits: waits.top.slice(0, 5),
-    });
-    return { name, processes: apis + workers, createRate, publishRate };
-  } finally {
-    await set.stop();
-  }
-}
-
-function judgeScale(small: ScaleResult[], large: ScaleResult[]): void {
-  const mean = (runs: ScaleResult[], pick: (r: ScaleResult) => number) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
-  const one = { create: mean(small, (r) => r.createRate), publish: mean(small, (r) => r.publishRate) };
-  const two = { create: mean(large, (r) => r.createRate), publish: mean(large, (r) => r.publishRate) };
-  const createRatio = two.create / one.create;
-  const publishRatio = two.publish / one.publish;
-  judge({
-    goal: 'scale out: 2 API + 2 worker processes lose no throughput against 1 + 1 (cores shared)',
-    figure: `scale.2+2 vs scale.1+1 (${small.length > 1 ? `mean of ${small.length} runs each, alternated` : 'one run each'})`,
-    value: `creates ${two.create.toFixed(0)} vs ${one.create.toFixed(0)}/s, published ${two.publish.toFixed(0)} vs ${one.publish.toFixed(0)}/s`,
-    ceiling: 'scale.1+1', ratio: `${createRatio.toFixed(2)}x / ${publishRatio.toFixed(2)}x`, target: '>= 0.9x each', pass: createRatio >= 0.9 && publishRatio >= 0.9,
-  });
-}
-
 // ---- report -----------------------------------------------------------------------------------
 
 function printTables(): void {
@@ -476,19 +411,10 @@ function printTables(): void {
       lines.push(`| ${f.figure} | ${procs} | ${f.db_cpu_pct ?? '—'} |`);
     }
   }
-  const scale = figures.filter((f) => f.figure.startsWith('scale.'));
-  if (scale.length) {
-    lines.push('', '| figure | lock waits seen (share of samples²) |', '|---|---|');
-    for (const f of scale) {
-      const top = (f.top_waits as LockWait[]).map((w) => `${w.wait} ${(w.share * 100).toFixed(1)}% \`${w.statement}\``).join('; ') || 'none';
-      lines.push(`| ${f.figure} | ${top} |`);
-    }
-  }
   if (lines.length) {
     lines.push(
       '',
       '¹ PostgreSQL backends serving the figure\'s Crier processes (matched by application_name), % of one core.',
-      '² pg_stat_activity sampled every 20 ms: the share of samples in which a backend waited on that lock, with its statement.',
     );
     process.stdout.write(lines.join('\n') + '\n');
   }
