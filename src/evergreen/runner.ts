@@ -28,8 +28,7 @@
 // queue collection whose accounts have no free slot (no queue, a full window) is not the item's fault: it
 // waits with the reason and tries again in an hour (or when patched).
 import type { Logger } from 'pino';
-import { startLoop } from '../background/loop.ts';
-import { encodeId } from '../core/ids.ts';
+import { startDueRowsRunner, takeDue, type DueRows } from '../background/due-rows.ts';
 import type { RequestError } from '../core/errors.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { createPostInTransaction } from '../posts/runner-create.ts';
@@ -43,8 +42,6 @@ import { withoutContent } from '../recurrences/validate.ts';
 import { COLLECTION_COLUMNS, EVERGREEN_CHANNEL, ITEM_COLUMNS, scheduleOf, type CollectionRow, type ItemRow } from './store.ts';
 
 const MS_PER_DAY = 86_400_000;
-/** How long a collection whose pass failed unexpectedly waits before the next try. */
-const RETRY_AFTER_FAILURE_MS = 60_000;
 /** How long a queue collection whose accounts have no free slot waits before asking again. */
 export const NO_SLOT_RETRY_MS = 60 * 60_000;
 
@@ -60,45 +57,17 @@ export interface EvergreenDeps {
 export interface EvergreenRunner { stop(): Promise<void> }
 
 export function startEvergreenRunner(deps: EvergreenDeps, options: { pollMs?: number } = {}): EvergreenRunner {
-  const now = deps.now ?? (() => new Date());
-  const loop = startLoop<number>(deps.db, deps.logger, {
-    label: 'evergreen runner',
-    channel: EVERGREEN_CHANNEL,
-    claim: (limit) => dueCollections(deps.db, now(), limit),
-    msUntilNextDue: async () => {
-      const { rows } = await deps.db.query<{ at: Date | null }>("SELECT min(materialize_at) AS at FROM evergreen_collections WHERE status = 'active'");
-      return rows[0]!.at === null ? undefined : Math.max(0, rows[0]!.at.getTime() - now().getTime());
-    },
-    run: (id) => runOrPostpone(deps, id, now()),
-  }, { concurrency: 1, claimAhead: 20, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
-  return { stop: () => loop.stop() };
+  return startDueRowsRunner(deps.db, deps.logger, dueRowsOf(deps), { ...options, ...(deps.now ? { now: deps.now } : {}) });
 }
 
 /** One pass over every collection due at `now` (what the runner does; tests call it with their clock). */
-export async function runDue(deps: EvergreenDeps, now: Date): Promise<number> {
-  let written = 0;
-  for (const id of await dueCollections(deps.db, now, 1000)) {
-    if (await runNext(deps, id, now)) written += 1;
-  }
-  return written;
+export function runDue(deps: EvergreenDeps, now: Date): Promise<number> {
+  return takeDue(deps.db, dueRowsOf(deps), now);
 }
 
-async function dueCollections(db: Db, now: Date, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(
-    "SELECT id::int FROM evergreen_collections WHERE status = 'active' AND materialize_at <= $1 ORDER BY materialize_at LIMIT $2",
-    [now, limit],
-  );
-  return rows.map((row) => row.id);
-}
-
-async function runOrPostpone(deps: EvergreenDeps, id: number, now: Date): Promise<void> {
-  try {
-    await runNext(deps, id, now);
-  } catch (error) {
-    deps.logger.warn({ err: error, collectionId: encodeId(id) }, 'an evergreen post could not be created; trying again in a minute');
-    await deps.db.query('UPDATE evergreen_collections SET materialize_at = $2 WHERE id = $1', [id, new Date(now.getTime() + RETRY_AFTER_FAILURE_MS)]);
-  }
-}
+const dueRowsOf = (deps: EvergreenDeps): DueRows => ({
+  table: 'evergreen_collections', label: 'evergreen runner', channel: EVERGREEN_CHANNEL, take: (id, now) => runNext(deps, id, now),
+});
 
 /**
  * Takes the collection's next turn if it is due and no other runner holds it; true when a turn's row

@@ -21,8 +21,7 @@
 // get a different text each time while there are variations; without, their refusal fails the
 // occurrence's destination with the network's own reason).
 import type { Logger } from 'pino';
-import { startLoop } from '../background/loop.ts';
-import { encodeId } from '../core/ids.ts';
+import { startDueRowsRunner, takeDue, type DueRows } from '../background/due-rows.ts';
 import { withTransaction, type Db, type Tx } from '../db/pool.ts';
 import { createPostInTransaction, type RunnerCreated } from '../posts/runner-create.ts';
 import { SCHEDULE_HORIZON_MS } from '../posts/validate.ts';
@@ -35,8 +34,6 @@ import { RECURRENCES_CHANNEL, scheduleOf, type RecurrenceRow } from './store.ts'
 import { withoutContent } from './validate.ts';
 
 export const LATE_GRACE_MS = 60 * 60_000;
-/** How long a recurrence whose pass failed unexpectedly waits before the next try. */
-const RETRY_AFTER_FAILURE_MS = 60_000;
 
 export interface RecurrenceDeps {
   db: Db;
@@ -55,45 +52,17 @@ export function occurrenceFetchPolicy(config: Pick<Config, 'allowLoopbackFetch' 
 }
 
 export function startRecurrenceRunner(deps: RecurrenceDeps, options: { pollMs?: number } = {}): RecurrenceRunner {
-  const now = deps.now ?? (() => new Date());
-  const loop = startLoop<number>(deps.db, deps.logger, {
-    label: 'recurrence runner',
-    channel: RECURRENCES_CHANNEL,
-    claim: (limit) => dueRecurrences(deps.db, now(), limit),
-    msUntilNextDue: async () => {
-      const { rows } = await deps.db.query<{ at: Date | null }>("SELECT min(materialize_at) AS at FROM recurrences WHERE status = 'active'");
-      return rows[0]!.at === null ? undefined : Math.max(0, rows[0]!.at.getTime() - now().getTime());
-    },
-    run: (id) => materializeOrPostpone(deps, id, now()),
-  }, { concurrency: 1, claimAhead: 20, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
-  return { stop: () => loop.stop() };
+  return startDueRowsRunner(deps.db, deps.logger, dueRowsOf(deps), { ...options, ...(deps.now ? { now: deps.now } : {}) });
 }
 
 /** One pass over every recurrence due at `now` (what the runner does; tests call it with their clock). */
-export async function materializeDue(deps: RecurrenceDeps, now: Date): Promise<number> {
-  let created = 0;
-  for (const id of await dueRecurrences(deps.db, now, 1000)) {
-    if (await materializeNext(deps, id, now)) created += 1;
-  }
-  return created;
+export function materializeDue(deps: RecurrenceDeps, now: Date): Promise<number> {
+  return takeDue(deps.db, dueRowsOf(deps), now);
 }
 
-async function dueRecurrences(db: Db, now: Date, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(
-    "SELECT id FROM recurrences WHERE status = 'active' AND materialize_at <= $1 ORDER BY materialize_at LIMIT $2",
-    [now, limit],
-  );
-  return rows.map((row) => Number(row.id));
-}
-
-async function materializeOrPostpone(deps: RecurrenceDeps, id: number, now: Date): Promise<void> {
-  try {
-    await materializeNext(deps, id, now);
-  } catch (error) {
-    deps.logger.warn({ err: error, recurrenceId: encodeId(id) }, 'a recurrence occurrence could not be created; trying again in a minute');
-    await deps.db.query('UPDATE recurrences SET materialize_at = $2 WHERE id = $1', [id, new Date(now.getTime() + RETRY_AFTER_FAILURE_MS)]);
-  }
-}
+const dueRowsOf = (deps: RecurrenceDeps): DueRows => ({
+  table: 'recurrences', label: 'recurrence runner', channel: RECURRENCES_CHANNEL, take: (id, now) => materializeNext(deps, id, now),
+});
 
 /**
  * Creates the recurrence's next occurrence if it is due and no other runner holds it; true when an
