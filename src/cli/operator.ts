@@ -36,7 +36,10 @@ function sandboxUsage(): string {
   return wrap(text, 100 - SANDBOX_INDENT.length).map((line) => SANDBOX_INDENT + line).join('\n');
 }
 
-const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const NUMBER_WORDS = [
+  'no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
+  'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty',
+];
 const countInWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
 
 /** Words into lines of at most `width` characters. */

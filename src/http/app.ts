@@ -132,7 +132,7 @@ export async function buildApp(ctx: AppContext, logger: Logger): Promise<Fastify
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Crier API', version: '1.0.0', description: 'Publish and schedule posts on twelve social networks through one API.' },
+      info: { title: 'Crier API', version: '1.0.0', description: `Publish and schedule posts on social networks through one API: ${ctx.networks.all.map((network) => network.label).join(', ')}.` },
       servers: [{ url: ctx.config.publicBaseUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
       security: [{ bearer: [] }],
