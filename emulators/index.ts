@@ -11,5 +11,8 @@ export { startVimeoEmulator, type VimeoEmulator, type VimeoUser } from './vimeo/
 export { startRedditEmulator, type RedditEmulator, type RedditUser } from './reddit/server.ts';
 export { startThreadsEmulator, type ThreadsEmulator, type ThreadsEmulatorOptions, type ThreadsUser } from './threads/server.ts';
 export { startTikTokEmulator, type TikTokEmulator, type TikTokEmulatorOptions, type TikTokUser } from './tiktok/server.ts';
+export { startTelegramEmulator, type TelegramEmulator, type TelegramEmulatorOptions } from './telegram/server.ts';
+export { startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions } from './discord/server.ts';
+export { startMastodonEmulator, type MastodonEmulator, type MastodonEmulatorOptions } from './mastodon/server.ts';
 export type { FaultSpec } from './shared/faults.ts';
 export { Clock } from './shared/clock.ts';

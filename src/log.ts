@@ -8,7 +8,7 @@ import type { LogLevel } from './config.ts';
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
     level,
-    redact: ['req.headers.authorization', '*.accessToken', '*.refreshToken', '*.appPassword', '*.client_secret'],
+    redact: ['req.headers.authorization', '*.accessToken', '*.refreshToken', '*.appPassword', '*.botToken', '*.webhookUrl', '*.client_secret'],
     serializers: { req: serializeRequest },
   };
   return destination ? pino(options, destination) : pino(options);

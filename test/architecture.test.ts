@@ -124,7 +124,7 @@ test("every network assembles what it does beyond publishing in its own capabili
   const networks = readdirSync(path.join(src, 'networks'), { withFileTypes: true })
     .filter((e) => e.isDirectory() && readdirSync(path.join(src, 'networks', e.name)).includes('index.ts'))
     .map((e) => e.name);
-  assert.equal(networks.length, 12, networks.join(', '));
+  assert.equal(networks.length, 15, networks.join(', '));
   const without = networks.filter((network) => !readdirSync(path.join(src, 'networks', network)).includes('capabilities.ts'));
   assert.deepEqual(without, []);
 });

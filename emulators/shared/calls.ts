@@ -9,7 +9,8 @@
 //
 // Secrets never enter the record: bodies are kept as a SHA-256 and a length, headers not at all (the
 // Authorization scheme only), and query parameters that carry credentials are replaced by
-// "[redacted]" (Meta's networks take access_token in the query).
+// "[redacted]" (Meta's networks take access_token in the query), as are the tokens a Telegram bot and a
+// Discord webhook put in the path.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -69,7 +70,9 @@ function recordOf(request: FastifyRequest, status: number, seq: number): Recorde
     seq,
     at: new Date().toISOString(),
     method: request.method,
-    path: url.pathname,
+    // A Telegram bot's token is the path's first segment (/bot<token>/<method>), a Discord webhook's the
+    // segment after its id (/api/v10/webhooks/<id>/<token>): kept out like any credential.
+    path: url.pathname.replace(/^\/bot[^/]+/, '/bot[redacted]').replace(/^(\/api(?:\/v\d+)?\/webhooks\/\d+\/)[^/]+/, '$1[redacted]'),
     query,
     auth: schemeOf(request.headers.authorization),
     contentType: request.headers['content-type'] ?? null,

@@ -543,7 +543,7 @@ export interface paths {
         };
         /**
          * A post's comments, read from the network
-         * @description Reply records of one destination, read from its network with the account's token, newest pages first up to 500 top-level comments, kept 30 s (polling more often costs the network nothing). Networks whose posts have no comments an app can read (tiktok, google_business, pinterest): 400 `replies_not_supported`. Several destinations and no network/username to choose: 400 `destination_ambiguous` naming the choices.
+         * @description Reply records of one destination, read from its network with the account's token, newest pages first up to 500 top-level comments, kept 30 s (polling more often costs the network nothing). Networks whose posts have no comments an app can read (tiktok, google_business, pinterest, telegram, discord, mastodon): 400 `replies_not_supported`. Several destinations and no network/username to choose: 400 `destination_ambiguous` naming the choices.
          */
         get: operations["listPostReplies"];
         put?: never;
@@ -911,6 +911,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/social-accounts/discord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a Discord account with webhookUrl
+         * @description `webhookUrl`: the channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`). They are validated by calling Discord; `webhookUrl` is stored encrypted and never returned. Connecting the same account again updates it in place.
+         */
+        post: operations["createSocialAccountDiscord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-accounts/mastodon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a Mastodon account with instanceUrl and accessToken
+         * @description `instanceUrl`: the account's instance: its address (`https://mastodon.social`) or host name (`mastodon.social`). `accessToken`: an access token made in the instance's Preferences → Development, with the scopes `read write` (or `read:accounts write:statuses write:media`). They are validated by calling Mastodon; `accessToken` is stored encrypted and never returned. Connecting the same account again updates it in place.
+         */
+        post: operations["createSocialAccountMastodon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/social-accounts/pending/{token}": {
         parameters: {
             query?: never;
@@ -945,6 +985,26 @@ export interface paths {
          * @description Connects each selected id of `availablePages` (one that was connected before is updated in place) and ends the session: a second finalize is a 404.
          */
         post: operations["finalizeSocialAccountPending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-accounts/telegram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a Telegram account with botToken and chatId
+         * @description `botToken`: the bot's token from @BotFather (`123456:ABC-...`); the bot must be an administrator of the chat allowed to post. `chatId`: the channel or group: its public @username, or its numeric id (`-100...`). They are validated by calling Telegram; `botToken` is stored encrypted and never returned. Connecting the same account again updates it in place.
+         */
+        post: operations["createSocialAccountTelegram"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3172,6 +3232,50 @@ export interface operations {
                         }[];
                     }[];
                     content?: string;
+                    discord?: {
+                        /**
+                         * Format: uri
+                         * @description An image URL every message of the post shows as its avatar instead of the webhook's.
+                         */
+                        avatarUrl?: string;
+                        content?: string;
+                        /** @description Up to 10 rich embeds on the root message. */
+                        embeds?: {
+                            /** @description The bar colour, as an RGB integer (0xRRGGBB). */
+                            color?: number;
+                            /** @description Up to 4,096 characters. */
+                            description?: string;
+                            /** @description Up to 2,048 characters. */
+                            footer?: string;
+                            /**
+                             * Format: uri
+                             * @description A large image shown in the embed (Discord fetches it).
+                             */
+                            imageUrl?: string;
+                            /**
+                             * Format: uri
+                             * @description A small image at the embed's corner (Discord fetches it).
+                             */
+                            thumbnailUrl?: string;
+                            /** @description Up to 256 characters. */
+                            title?: string;
+                            /**
+                             * Format: uri
+                             * @description Where the title links to.
+                             */
+                            url?: string;
+                        }[];
+                        /** @description Message flags as Discord's bitfield: SUPPRESS_EMBEDS (4) and SUPPRESS_NOTIFICATIONS (4096, a silent message); no other flag applies to a post (https://discord.com/developers/docs/resources/webhook#execute-webhook). */
+                        flags?: number;
+                        /** @description No link previews under the messages (the SUPPRESS_EMBEDS flag); the block's own embeds are still shown. */
+                        suppressEmbeds?: boolean;
+                        /** @description Sends every message of the post in this existing thread of the webhook's channel (`thread_id`); it is unarchived if needed. */
+                        threadId?: string;
+                        /** @description For a webhook of a forum or media channel: the post becomes a new forum post (a thread) of this name (`thread_name`, 1-100 characters), and later containers are sent in it. */
+                        threadName?: string;
+                        /** @description The name every message of the post shows instead of the webhook's (1-80 characters; Discord refuses names containing "discord" or "clyde"). */
+                        username?: string;
+                    };
                     facebook?: {
                         content?: string;
                         mentions?: {
@@ -3266,6 +3370,28 @@ export interface operations {
                             urn: string;
                         }[];
                     };
+                    mastodon?: {
+                        content?: string;
+                        /** @description The language of the text, an ISO 639 code (`en`, `de`, `fra`). */
+                        language?: string;
+                        /** @description A poll on the root status (Mastodon takes no media beside a poll). */
+                        poll?: {
+                            /** @description Seconds the poll stays open (`poll[expires_in]`): 5 minutes to 1 month on a default instance. */
+                            expiresIn: number;
+                            /** @description Vote counts stay hidden until the poll ends (`poll[hide_totals]`). */
+                            hideTotals?: boolean;
+                            /** @description Voters may choose several options (`poll[multiple]`). */
+                            multiple?: boolean;
+                            /** @description The poll's choices (`poll[options][]`): 2 to 4 of 50 characters each on a default instance; an instance may allow more (its `configuration.polls`, checked before publishing). */
+                            options: string[];
+                        };
+                        /** @description Marks the post's media as sensitive (hidden behind a warning). */
+                        sensitive?: boolean;
+                        /** @description A content warning shown in place of the text until the reader opens it (`spoiler_text`), on every status of the post; it counts towards the character limit. */
+                        spoilerText?: string;
+                        /** @description Who sees every status of the post: `public`, `unlisted` (not in public timelines), `private` (followers only) or `direct` (the mentioned accounts only). Absent: the account's default. */
+                        visibility?: "public" | "unlisted" | "private" | "direct";
+                    };
                     pinterest?: {
                         alt_text?: string;
                         /** @description a board id as GET /v1/social-accounts/:id/boards lists them */
@@ -3298,6 +3424,17 @@ export interface operations {
                         url?: string;
                     };
                     scheduledAt?: string | "next-free-slot";
+                    telegram?: {
+                        content?: string;
+                        /** @description No preview of the first link of a text message (`link_preview_options.is_disabled`). */
+                        disableLinkPreview?: boolean;
+                        /** @description Sends the messages silently: subscribers get a notification with no sound (`disable_notification`). */
+                        disableNotification?: boolean;
+                        /** @description How Telegram reads `telegram.content` (its `parse_mode`): Telegram's HTML or MarkdownV2 markup, which must then be well formed (https://core.telegram.org/bots/api#formatting-options). The shared texts (the containers' content) are always sent as plain text; without `telegram.content` this field is ignored with a warning. */
+                        parseMode?: "HTML" | "MarkdownV2";
+                        /** @description Protects the messages from forwarding and saving (`protect_content`). */
+                        protectContent?: boolean;
+                    };
                     threads?: {
                         content?: string;
                         countries?: string[];
@@ -6616,6 +6753,106 @@ export interface operations {
             };
         };
     };
+    createSocialAccountDiscord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tenantId?: string;
+                    /** @description the channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`) */
+                    webhookUrl: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accountType: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
+                            id: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            network: string;
+                            network_unique_id: string;
+                            nickname: string;
+                            profile_picture_url: string | null;
+                            sandbox: boolean;
+                            tenantId: string | null;
+                            username: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createSocialAccountMastodon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an access token made in the instance's Preferences → Development, with the scopes `read write` (or `read:accounts write:statuses write:media`) */
+                    accessToken: string;
+                    /** @description the account's instance: its address (`https://mastodon.social`) or host name (`mastodon.social`) */
+                    instanceUrl: string;
+                    tenantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accountType: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
+                            id: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            network: string;
+                            network_unique_id: string;
+                            nickname: string;
+                            profile_picture_url: string | null;
+                            sandbox: boolean;
+                            tenantId: string | null;
+                            username: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     getSocialAccountPending: {
         parameters: {
             query?: never;
@@ -6788,6 +7025,57 @@ export interface operations {
                         code?: string;
                         details?: unknown;
                         error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    createSocialAccountTelegram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the bot's token from @BotFather (`123456:ABC-...`); the bot must be an administrator of the chat allowed to post */
+                    botToken: string;
+                    /** @description the channel or group: its public @username, or its numeric id (`-100...`) */
+                    chatId: string;
+                    tenantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            accountType: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description when it was disconnected; null while active */
+                            disconnectedAt: string | null;
+                            /** @description why the account was disconnected (the error that disconnected it); null while active */
+                            disconnectedReason: string | null;
+                            id: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            network: string;
+                            network_unique_id: string;
+                            nickname: string;
+                            profile_picture_url: string | null;
+                            sandbox: boolean;
+                            tenantId: string | null;
+                            username: string;
+                        };
                         success: boolean;
                     };
                 };

@@ -138,6 +138,15 @@ export function accountsApi(http: CrierHttp) {
     delete: (id: string) => http.request<ResponseBody<'deleteSocialAccount'>>('DELETE', `/v1/social-accounts/${at(id)}`),
     connectBluesky: (body: RequestBody<'createSocialAccountBluesky'>) =>
       http.request<ResponseBody<'createSocialAccountBluesky'>>('POST', '/v1/social-accounts/bluesky', { body }),
+    /** A channel or group its bot administers: `{ botToken, chatId }`. */
+    connectTelegram: (body: RequestBody<'createSocialAccountTelegram'>) =>
+      http.request<ResponseBody<'createSocialAccountTelegram'>>('POST', '/v1/social-accounts/telegram', { body }),
+    /** A channel's webhook: `{ webhookUrl }`. */
+    connectDiscord: (body: RequestBody<'createSocialAccountDiscord'>) =>
+      http.request<ResponseBody<'createSocialAccountDiscord'>>('POST', '/v1/social-accounts/discord', { body }),
+    /** An account of any instance: `{ instanceUrl, accessToken }`. */
+    connectMastodon: (body: RequestBody<'createSocialAccountMastodon'>) =>
+      http.request<ResponseBody<'createSocialAccountMastodon'>>('POST', '/v1/social-accounts/mastodon', { body }),
   };
 }
 

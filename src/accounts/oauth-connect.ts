@@ -9,6 +9,7 @@ import { RequestError, validationError, type FieldIssue } from '../core/errors.t
 import { encodeId } from '../core/ids.ts';
 import { OAuthError, type NetworkOAuth } from '../networks/oauth.ts';
 import { networkFor } from '../networks/registry.ts';
+import { credentialFieldsOf } from '../networks/contract.ts';
 import { isNetworkId, NETWORKS } from '../networks/ids.ts';
 import type { NetworkId } from '../core/network-id.ts';
 import { type ManagedApps } from '../config.ts';
@@ -43,7 +44,8 @@ function providerFor(settings: OAuthSettings, network: NetworkId): NetworkOAuth 
   if (provider) return provider;
   const { connect, label } = networkFor(network);
   if (connect.kind === 'password') {
-    throw new RequestError(400, `${label} accounts connect with an app password: POST /v1/social-accounts/${network} {handle, appPassword}`, { code: 'unsupported_network' });
+    const fields = credentialFieldsOf(connect).map((field) => field.name).join(', ');
+    throw new RequestError(400, `${label} accounts connect with ${connect.fields ? 'credentials' : 'an app password'}: POST /v1/social-accounts/${network} {${fields}}`, { code: 'unsupported_network' });
   }
   throw new RequestError(400, `Connecting ${network} accounts through OAuth is not available in this Crier version`, { code: 'unsupported_network' });
 }

@@ -171,7 +171,7 @@ export async function deleteSocialAccount(db: Db, orgId: number, id: number): Pr
 }
 
 /**
- * POST /v1/social-accounts/<network> (a network that connects with an app password): log in with it
+ * POST /v1/social-accounts/<network> (a network that connects with an app password or a bot token): log in with it
  * (the network's own login, given by the registry), then store the account.
  */
 export async function connectWithPassword(
@@ -179,8 +179,8 @@ export async function connectWithPassword(
   box: SecretBox,
   network: NetworkId,
   login: (input: PasswordLoginInput) => Promise<PasswordAccount>,
-  input: { orgId: number; handle: string; appPassword: string; tenantId?: string },
+  input: { orgId: number; credentials: PasswordLoginInput; tenantId?: string },
 ): Promise<number> {
-  const account = await login({ handle: input.handle, appPassword: input.appPassword });
+  const account = await login(input.credentials);
   return upsertSocialAccount(db, box, { orgId: input.orgId, network, tenantId: input.tenantId ?? null, ...account });
 }

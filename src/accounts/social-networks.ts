@@ -75,11 +75,11 @@ function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey:
   const { network, client_key: clientKey, client_secret: clientSecret } = input;
   const scopes = checkScopes(input.scopes, issues);
   const configId = checkConfigId(network, input.config_id, issues);
-  // A network that connects with an app password has no OAuth app to register.
+  // A network that connects with credentials (an app password, a token, a webhook URL) has no OAuth app to register.
   if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
     const oauth = NETWORKS.filter((id) => !connectsWithPassword(id));
     const password = NETWORKS.filter(connectsWithPassword);
-    issues.push({ field: 'network', message: `must be a network that connects through OAuth: ${oauth.join(', ')} (${password.join(', ')} use app passwords)` });
+    issues.push({ field: 'network', message: `must be a network that connects through OAuth: ${oauth.join(', ')} (${password.join(', ')} connect with their own credentials: POST /v1/social-accounts/<network>)` });
   }
   if (typeof clientKey !== 'string' || !clientKey.trim() || clientKey.length > 500) issues.push({ field: 'client_key', message: "must be your app's client id (1 to 500 characters)" });
   if (typeof clientSecret !== 'string' || !clientSecret.trim() || clientSecret.length > 1000) issues.push({ field: 'client_secret', message: "must be your app's client secret (1 to 1000 characters)" });

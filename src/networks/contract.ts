@@ -158,13 +158,38 @@ export type NetworkConnect<S> =
        */
       loginConfiguration?: string;
     }
-  | { kind: 'password'; login(ctx: NetworkContext<S>, input: PasswordLoginInput): Promise<PasswordAccount> };
+  | {
+      kind: 'password';
+      /**
+       * The body's credential fields, by name; absent: APP_PASSWORD_FIELDS (a handle and an app
+       * password, never the account's main password). A bot token network declares its own.
+       */
+      fields?: readonly CredentialField[];
+      login(ctx: NetworkContext<S>, input: PasswordLoginInput): Promise<PasswordAccount>;
+    };
 
-/** POST /v1/social-accounts/<network>: a handle and an app password (never the account's main password). */
-export interface PasswordLoginInput {
-  handle: string;
-  appPassword: string;
+/** One field of the body of POST /v1/social-accounts/<network> for a network that connects without OAuth. */
+export interface CredentialField {
+  name: string;
+  /** For people, and the OpenAPI document. */
+  description: string;
+  maxLength: number;
+  /** A secret (an app password, a bot token): stored encrypted, never returned, redacted from logs. */
+  secret: boolean;
 }
+
+/** What an app-password network's connect body carries: `{handle, appPassword}`. */
+export const APP_PASSWORD_FIELDS: readonly CredentialField[] = [
+  { name: 'handle', description: "the account's handle", maxLength: 253, secret: false },
+  { name: 'appPassword', description: "an app password made for Crier (never the account's main password)", maxLength: 200, secret: true },
+];
+
+/** The credential fields a network connects with (its own, else an app password's). */
+export const credentialFieldsOf = (connect: NetworkConnect<unknown>): readonly CredentialField[] =>
+  (connect.kind === 'password' ? connect.fields ?? APP_PASSWORD_FIELDS : []);
+
+/** POST /v1/social-accounts/<network>: each of the network's credential fields, by name, as sent (1 character at least). */
+export type PasswordLoginInput = Readonly<Record<string, string>>;
 
 /** What a password login proved, to be stored (the credential encrypted, so the session can be re-established). */
 export interface PasswordAccount {

@@ -4,6 +4,9 @@
 export const NETWORKS = [
   'x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube',
   'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit',
+  'telegram',
+  'discord',
+  'mastodon',
 ] as const;
 
 type RegisteredId = (typeof NETWORKS)[number];

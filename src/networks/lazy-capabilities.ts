@@ -1,6 +1,6 @@
 // A network's capabilities whose code loads on their first use rather than at start (as its
 // publishing side does, lazy-adapter.ts): a process that never reads a comment or a figure does not
-// carry twelve networks' engagement modules. Which capabilities exist must be known at start (routes
+// carry every network's engagement modules. Which capabilities exist must be known at start (routes
 // say which networks have comments, the contract suite checks them), so the network declares their
 // shape here; `verifyLazyShape` (the contract suite) checks that the loaded module has exactly that shape.
 import { lazy } from '../lazy.ts';

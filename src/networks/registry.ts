@@ -10,15 +10,18 @@
 //    to the HTTP app, the publishing worker and the token refresher.
 import type { Config, ManagedApps } from '../config.ts';
 import { bluesky } from './bluesky/index.ts';
+import { discord } from './discord/index.ts';
 import type { Network, NetworkAdapter, PasswordAccount, PasswordLoginInput } from './contract.ts';
 import type { NetworkLedger } from '../core/ledger.ts';
 import { facebook } from './facebook/index.ts';
 import { googleBusiness } from './google_business/index.ts';
 import { instagram } from './instagram/index.ts';
 import { linkedin } from './linkedin/index.ts';
+import { mastodon } from './mastodon/index.ts';
 import type { NetworkOAuth } from './oauth.ts';
 import { pinterest } from './pinterest/index.ts';
 import { reddit } from './reddit/index.ts';
+import { telegram } from './telegram/index.ts';
 import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import type { NetworkCapabilities } from './capabilities.ts';
@@ -45,6 +48,9 @@ export const NETWORK_LIST: readonly Network[] = [
   pinterest,
   vimeo,
   reddit,
+  telegram,
+  discord,
+  mastodon,
 ];
 
 const byId = new Map<NetworkId, Network>(NETWORK_LIST.map((network) => [network.id, network]));

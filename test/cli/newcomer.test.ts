@@ -22,8 +22,8 @@ test('the usage names every network the sandbox emulates, by its label, and how 
   const res = await runInCheckout('npx crier help');
   const usage = res.stdout.replace(/\s+/g, ' ');
   const sandboxed = NETWORK_LIST.filter((network) => network.sandbox);
-  assert.equal(sandboxed.length, 12, 'every network has an emulator');
-  assert.match(usage, /--sandbox also runs emulators of twelve networks inside Crier/);
+  assert.equal(sandboxed.length, 15, 'every network has an emulator');
+  assert.match(usage, /--sandbox also runs emulators of fifteen networks inside Crier/);
   for (const network of sandboxed) assert.ok(usage.includes(network.label), `${network.label} is named`);
   assert.doesNotMatch(usage, /five|Facebook Page, Instagram and Bluesky/);
   const described = res.stdout.split('\n').filter((line) => line.startsWith(' '.repeat(24)));

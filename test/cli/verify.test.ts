@@ -1,7 +1,8 @@
 // `crier verify <network>` against the sandbox, as an operator would run it against the real networks:
-// --dry for all twelve plans what each network takes and publishes nothing (the emulators received no
+// --dry for every network plans what each takes and publishes nothing (the emulators received no
 // write); a live run on X and Bluesky publishes a text, an image and a thread, reads them back,
-// deletes them from the network and Crier's records, and says so step by step.
+// deletes them from the network and Crier's records, and says so step by step; so does one on
+// Telegram, Discord and Mastodon, which have no replies or figures to read back.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,7 +24,7 @@ before(async () => {
 });
 after(() => rm(dataDir, { recursive: true, force: true }));
 
-const ALL = ['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit'];
+const ALL = ['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit', 'telegram', 'discord', 'mastodon'];
 
 async function verify(run: SandboxRun, args: string[]) {
   const done = await runCrier(['verify', ...args, '--json'], { CRIER_URL: `http://127.0.0.1:${run.port}`, CRIER_API_KEY: run.key });
@@ -83,6 +84,21 @@ test('a live run on X and Bluesky: each post published, read back, deleted from 
   assert.equal(x.filter((c) => c.method === 'DELETE' && c.path.startsWith('/2/tweets/') && c.status === 200).length, 4, 'every tweet deleted, the reply too');
   const bsky = await emulatorCalls(run, 'bluesky');
   assert.equal(bsky.filter((c) => c.path === '/xrpc/com.atproto.repo.uploadBlob' && c.status === 200).length, 1, 'the generated image uploaded');
+  const posts = await api('/v1/posts?limit=100', run.key);
+  assert.equal(posts.body.posts.filter((p: any) => p.containers[0]?.content.startsWith('Crier verify')).length, 0, "Crier's records removed");
+});
+
+test('a live run on Telegram, Discord and Mastodon: each post published and deleted, no step failed, Crier\'s records removed', async (t) => {
+  const run = await runSandbox(t, env);
+  for (const network of ['telegram', 'discord', 'mastodon']) {
+    const { code, body, stderr } = await verify(run, [network]);
+    assert.equal(code, 0, `${network}: ${stderr} ${JSON.stringify(body)}`);
+    const verdicts = new Map<string, string[]>();
+    for (const s of body.steps) verdicts.set(s.step, [...(verdicts.get(s.step) ?? []), s.verdict]);
+    assert.deepEqual(body.steps.filter((s: any) => s.verdict === 'failed'), [], network);
+    for (const step of ['publish text', 'publish image', 'publish thread']) assert.deepEqual(verdicts.get(step), ['ok'], `${network} ${step}: ${JSON.stringify(body.steps)}`);
+    assert.deepEqual(verdicts.get('delete'), ['ok', 'ok', 'ok'], `${network}: ${JSON.stringify(body.steps)}`);
+  }
   const posts = await api('/v1/posts?limit=100', run.key);
   assert.equal(posts.body.posts.filter((p: any) => p.containers[0]?.content.startsWith('Crier verify')).length, 0, "Crier's records removed");
 });

@@ -49,6 +49,20 @@ describe('the recorded calls of every emulator', () => {
     }
   });
 
+  test('a token carried in the path (a Telegram bot\'s, a Discord webhook\'s) is recorded redacted', async () => {
+    const probes: Record<string, [path: string, recorded: string]> = {
+      telegram: ['/botSECRET-BOT-TOKEN/getMe', '/bot[redacted]/getMe'],
+      discord: ['/api/v10/webhooks/1576387215360000000/SECRET-WEBHOOK-TOKEN', '/api/v10/webhooks/1576387215360000000/[redacted]'],
+    };
+    for (const { spec, emulator } of running.filter(({ spec }) => probes[spec.name])) {
+      const [path, recorded] = probes[spec.name]!;
+      await (await fetch(`${emulator.url}${path}`)).arrayBuffer();
+      const all = await calls(emulator.url);
+      assert.ok(all.some((c) => c.path === recorded), `${spec.name}: ${JSON.stringify(all.map((c) => c.path))}`);
+      assert.ok(!JSON.stringify(all).includes('SECRET'), `${spec.name}: no token in the record`);
+    }
+  });
+
   test('?since= answers only later calls, the record route is not itself recorded, and DELETE forgets', async () => {
     for (const { spec, emulator } of running) {
       const before = await calls(emulator.url);

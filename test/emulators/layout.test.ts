@@ -39,8 +39,8 @@ const networks = (await readdir(emulators, { withFileTypes: true }))
   .filter((e) => e.isDirectory() && e.name !== 'shared' && e.name !== 'node_modules')
   .map((e) => e.name);
 
-test('there are ten emulators (Facebook serves Instagram, Google serves YouTube and Business Profile)', () => {
-  assert.deepEqual(networks.sort(), ['bluesky', 'facebook', 'google', 'linkedin', 'pinterest', 'reddit', 'threads', 'tiktok', 'vimeo', 'x']);
+test('there are thirteen emulators (Facebook serves Instagram, Google serves YouTube and Business Profile)', () => {
+  assert.deepEqual(networks.sort(), ['bluesky', 'discord', 'facebook', 'google', 'linkedin', 'mastodon', 'pinterest', 'reddit', 'telegram', 'threads', 'tiktok', 'vimeo', 'x']);
 });
 
 for (const network of networks) {

@@ -17,7 +17,7 @@ import { ajv } from '../../src/validation/ajv.ts';
 
 /** The networks that publish today; the network issues add the others. */
 /** The networks that publish so far; the others answer "not available yet". */
-const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit']);
+const PUBLISHING = new Set(['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit', 'telegram', 'mastodon', 'discord']);
 /**
  * Per network, the capabilities (capabilities.ts) it declares, each with the test file proving it
  * against the network's emulator (the engagement ones come with the engagement issue).
@@ -35,6 +35,9 @@ const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = 
   pinterest: { listings: 'test/networks/pinterest/boards.test.ts', remove: 'test/networks/pinterest/engagement.test.ts', ownPosts: 'test/networks/pinterest/engagement.test.ts', analytics: 'test/networks/pinterest/engagement.test.ts' },
   vimeo: { remove: 'test/networks/vimeo/engagement.test.ts', ownPosts: 'test/networks/vimeo/engagement.test.ts', comments: 'test/networks/vimeo/engagement.test.ts', analytics: 'test/networks/vimeo/engagement.test.ts' },
   reddit: { listings: 'test/networks/reddit/flairs.test.ts', remove: 'test/networks/reddit/engagement.test.ts', ownPosts: 'test/networks/reddit/engagement.test.ts', comments: 'test/networks/reddit/engagement.test.ts', analytics: 'test/networks/reddit/engagement.test.ts' },
+  telegram: { remove: 'test/networks/telegram/remove.test.ts' },
+  mastodon: { remove: 'test/networks/mastodon/remove.test.ts' },
+  discord: { remove: 'test/networks/discord/remove.test.ts' },
 };
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -54,7 +57,7 @@ const ALLOWED_MENTIONS: { file: string; literal: string; why: string }[] = [
 const ALLOWED_IDENTIFIERS = new Set(['X_OK']); // node:fs access mode (db/embedded.ts)
 
 /** Words that name a network inside an identifier (camelCase or snake_case parts). */
-const NAME_WORDS = new Set(['threads', 'linkedin', 'instagram', 'bluesky', 'bsky', 'youtube', 'facebook', 'tiktok', 'pinterest', 'vimeo', 'reddit', 'google']);
+const NAME_WORDS = new Set(['threads', 'linkedin', 'instagram', 'bluesky', 'bsky', 'youtube', 'facebook', 'tiktok', 'pinterest', 'vimeo', 'reddit', 'google', 'telegram', 'discord']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,6 +1,6 @@
 // Runs every platform-block contract case through the create pipeline without a server (parse and
 // schema-validate the body, then the platform rules for the case's targets, exactly as POST /v1/posts
-// does after resolving accounts), so the table and the twelve options files are checked against each
+// does after resolving accounts), so the table and every network's options file are checked against each
 // other in milliseconds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

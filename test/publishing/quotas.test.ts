@@ -108,7 +108,7 @@ describe('CRIER_ACCOUNT_QUOTAS', () => {
       x: { max: 300, windowMs: 3 * 3_600_000 }, linkedin: 'off', bluesky: { max: 10, windowMs: 30_000 },
     });
     assert.deepEqual(loadConfig({}, NETWORK_LIST).publishing.accountQuotas, {});
-    for (const wrong of ['x=100', 'mastodon=5/1m', 'x=0/1m', 'x=5/0h', 'x=5/1w', 'on']) {
+    for (const wrong of ['x=100', 'myspace=5/1m', 'x=0/1m', 'x=5/0h', 'x=5/1w', 'on']) {
       assert.throws(() => loadConfig({ CRIER_ACCOUNT_QUOTAS: wrong }, NETWORK_LIST), (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.match((error as Error).message, /CRIER_ACCOUNT_QUOTAS must be "off" or a comma-separated list/);

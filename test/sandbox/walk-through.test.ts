@@ -45,7 +45,10 @@ async function walkThrough(run: Awaited<ReturnType<typeof runSandbox>>): Promise
   // The command the guide prints: a thread to every sandbox account that takes text, all published.
   const printed = /Publish a thread to those that take a text post:\n.*\n\s+-d '(\{.*\})'/.exec(crier.output())?.[1];
   assert.ok(printed, 'the guide prints the command');
-  assert.deepEqual(JSON.parse(printed!).accounts, ['sandbox_x', 'sandbox_threads', 'sandbox_linkedin', 'sandbox-company', 'sandboxpage', 'sandbox.test', 'sandbox_bakery', 'sandbox_redditor']);
+  assert.deepEqual(JSON.parse(printed!).accounts, [
+    'sandbox_x', 'sandbox_threads', 'sandbox_linkedin', 'sandbox-company', 'sandboxpage', 'sandbox.test', 'sandbox_bakery', 'sandbox_redditor',
+    'crier_sandbox', 'sandbox_discord', 'sandbox@sandbox.mastodon.test',
+  ]);
   assert.deepEqual(JSON.parse(printed!).reddit, { subreddit: 'crier_sandbox', title: 'Hello from Crier' }, 'with the block Reddit needs');
   assert.match(crier.output(), /@sandbox_ig, @sandbox_youtube, @sandbox_tiktok, @sandbox_pinterest, @sandbox_vimeo: Instagram, YouTube, TikTok, Pinterest, Vimeo publish only with an image or a video/);
   const guided = await api('/v1/posts', key, { method: 'POST', body: printed! });
@@ -54,9 +57,12 @@ async function walkThrough(run: Awaited<ReturnType<typeof runSandbox>>): Promise
   assert.deepEqual(all.socialAccounts.map((a: any) => [a.network, a.status, a.error ?? null]), [
     ['x', 'published', null], ['threads', 'published', null], ['linkedin', 'published', null], ['linkedin', 'published', null],
     ['facebook', 'published', null], ['bluesky', 'published', null], ['google_business', 'published', 'Google Business Profile posts take no replies: container 2 was not published'],
-    ['reddit', 'published', null],
+    ['reddit', 'published', null], ['telegram', 'published', null], ['discord', 'published', null], ['mastodon', 'published', null],
   ]);
-  for (const destination of all.socialAccounts) assert.match(destination.platformPostUrl, /^https:\/\//, destination.network);
+  // A Mastodon status lives on its instance, and the sandbox's instance is the emulator, on loopback.
+  for (const destination of all.socialAccounts) {
+    assert.match(destination.platformPostUrl, destination.network === 'mastodon' ? /^http:\/\/127\.0\.0\.1:\d+\/@/ : /^https:\/\//, destination.network);
+  }
   const ids = all.socialAccounts.map((a: any) => a.platformPostId);
   assert.equal(new Set(ids).size, ids.length, 'each destination its own network post');
 
@@ -109,6 +115,7 @@ test('the README walk-through: the guided thread, a comment, and an image cross-
   assert.deepEqual(run.accounts.map((a) => [a.network, a.username]), [
     ['x', 'sandbox_x'], ['threads', 'sandbox_threads'], ['linkedin', 'sandbox_linkedin'], ['linkedin', 'sandbox-company'], ['facebook', 'sandboxpage'],
     ['instagram', 'sandbox_ig'], ['bluesky', 'sandbox.test'], ['youtube', 'sandbox_youtube'], ['google_business', 'sandbox_bakery'], ['tiktok', 'sandbox_tiktok'], ['pinterest', 'sandbox_pinterest'], ['vimeo', 'sandbox_vimeo'], ['reddit', 'sandbox_redditor'],
+    ['telegram', 'crier_sandbox'], ['discord', 'sandbox_discord'], ['mastodon', 'sandbox@sandbox.mastodon.test'],
   ]);
   const postId = await walkThrough(run);
   const listed = await api('/v1/social-accounts', run.key);
@@ -166,7 +173,8 @@ test('the sandbox offers the connect flow of every OAuth network, pick-a-page se
     assert.deepEqual([connected[0].network, connected[0].sandbox, connected[0].isActive], [network, true, 1], network);
   }
   const listed = await api('/v1/social-accounts?limit=100', key);
-  assert.deepEqual([...new Set(listed.body.data.map((a: any) => a.network))].sort(), ['bluesky', ...networks].sort());
+  // Beside them, the networks that connect with credentials, whose sandbox accounts were seeded.
+  assert.deepEqual([...new Set(listed.body.data.map((a: any) => a.network))].sort(), ['bluesky', 'discord', 'mastodon', 'telegram', ...networks].sort());
   assert.ok(listed.body.data.every((a: any) => a.sandbox === true));
 });
 

@@ -1,7 +1,8 @@
 // Accounts and apps: the organization's accounts with their state (reconnect, remove), connecting one
-// through the network's OAuth (and back here, picking pages when the login grants several), with an
-// app password where the network uses one, and the network apps (bring your own keys) with the
-// callback URL to paste into the network's console.
+// through the network's OAuth (and back here, picking pages when the login grants several), with the
+// credentials a network takes instead (an app password, a bot token: the fields its connect body
+// declares), and the network apps (bring your own keys) with the callback URL to paste into the
+// network's console.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, apiDescription } from './api.js';
@@ -9,14 +10,24 @@ import { AccountLabel, CopyButton, confirmed, ErrorBox, FieldErrors, NetworkIcon
 
 const PASSWORD_PATH = /^\/v1\/social-accounts\/([a-z_]+)$/;
 
-/** What the API's description says about networks: their ids, which connect with an app password, the public URL. */
+/**
+ * What the API's description says about networks: their ids, which connect with credentials instead
+ * of OAuth (and the fields of that body, tenantId aside), the public URL.
+ */
 async function networkFacts() {
   const description = await apiDescription();
   const body = description.paths['/v1/posts'].post.requestBody.content['application/json'].schema;
   const networks = Object.entries(body.properties).filter(([, s]) => s.type === 'object' && s.properties).map(([id]) => id);
   const passwordNetworks = Object.keys(description.paths).map((p) => p.match(PASSWORD_PATH)?.[1]).filter((id) => id && description.paths[`/v1/social-accounts/${id}`].post);
-  return { networks, passwordNetworks, publicBaseUrl: description.servers?.[0]?.url ?? location.origin };
+  const credentialFields = Object.fromEntries(passwordNetworks.map((id) => {
+    const schema = description.paths[`/v1/social-accounts/${id}`].post.requestBody.content['application/json'].schema;
+    return [id, Object.entries(schema.properties).filter(([name]) => name !== 'tenantId').map(([name, field]) => ({ name, description: field.description, secret: field.writeOnly === true }))];
+  }));
+  return { networks, passwordNetworks, credentialFields, publicBaseUrl: description.servers?.[0]?.url ?? location.origin };
 }
+
+/** `appPassword` → "App password", `botToken` → "Bot token". */
+const fieldLabel = (name) => name.replace(/([a-z])([A-Z])/g, (_, a, b) => `${a} ${b.toLowerCase()}`).replace(/^./, (c) => c.toUpperCase());
 
 /** Where the network sends the browser back to: this page, which reads ?session=, ?account_id= or ?error=. */
 const returnUrl = () => `${location.origin}${location.pathname}#/accounts`;
@@ -55,19 +66,24 @@ function PagePick({ token, onDone }) {
   </form>`;
 }
 
-function PasswordConnect({ network, onConnected }) {
-  const [handle, setHandle] = useState('');
-  const [appPassword, setAppPassword] = useState('');
+function PasswordConnect({ network, fields, onConnected }) {
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, ''])));
   const action = useAction();
+  const secret = fields.find((f) => f.secret);
+  const kind = secret ? fieldLabel(secret.name).toLowerCase() : 'credentials';
   const submit = (e) => {
     e.preventDefault();
-    action.run(() => api(`/v1/social-accounts/${network}`, { method: 'POST', body: { handle, appPassword } })).then((r) => { if (r) { setAppPassword(''); onConnected(r.data); } });
+    action.run(() => api(`/v1/social-accounts/${network}`, { method: 'POST', body: values })).then((r) => {
+      if (!r) return;
+      setValues(Object.fromEntries(fields.map((f) => [f.name, f.secret ? '' : values[f.name]])));
+      onConnected(r.data);
+    });
   };
-  return html`<form class="card inline" onSubmit=${submit} aria-label=${`Connect ${networkName(network)} with an app password`}>
-    <h3><${NetworkIcon} network=${network} /> ${networkName(network)}: app password</h3>
-    <label>Handle<input name="handle" required value=${handle} onInput=${(e) => setHandle(e.target.value)} /></label>
-    <label>App password<input name="appPassword" type="password" autocomplete="off" required value=${appPassword} onInput=${(e) => setAppPassword(e.target.value)} /></label>
-    <${FieldErrors} details=${action.error?.details} field="appPassword" />
+  return html`<form class="card inline" onSubmit=${submit} aria-label=${`Connect ${networkName(network)} with ${kind === 'app password' ? 'an' : 'a'} ${kind}`}>
+    <h3><${NetworkIcon} network=${network} /> ${networkName(network)}: ${kind}</h3>
+    ${fields.map((f) => html`<label title=${f.description ?? ''}>${fieldLabel(f.name)}<input name=${f.name} type=${f.secret ? 'password' : 'text'} autocomplete="off" required
+      value=${values[f.name]} onInput=${(e) => setValues({ ...values, [f.name]: e.target.value })} /></label>
+      <${FieldErrors} details=${action.error?.details} field=${f.name} />`)}
     <button type="submit" disabled=${action.running}>Connect</button>
     <${ErrorBox} error=${action.error} />
   </form>`;
@@ -156,7 +172,7 @@ export function AccountsPage() {
       <button type="submit" disabled=${!network || connect.running}>Connect with the network</button>
       <${ErrorBox} error=${connect.error} />
     </form>
-    ${(facts.data?.passwordNetworks ?? []).map((n) => html`<${PasswordConnect} network=${n} onConnected=${(a) => connected([a])} />`)}
+    ${(facts.data?.passwordNetworks ?? []).map((n) => html`<${PasswordConnect} network=${n} fields=${facts.data.credentialFields[n]} onConnected=${(a) => connected([a])} />`)}
     ${facts.data && apps.data ? html`<${Apps} facts=${facts.data} apps=${apps.data} onChanged=${apps.reload} />` : null}
   </section>`;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { connectWithPassword, deleteSocialAccount, getSocialAccount, listSocialAccounts, type AccountFilters } from '../../accounts/social-accounts.ts';
 import { decodeId } from '../../core/ids.ts';
 import { RequestError } from '../../core/errors.ts';
-import type { Network } from '../../networks/contract.ts';
+import { credentialFieldsOf, type Network } from '../../networks/contract.ts';
 import { PaginationQuery } from '../../validation/pagination.ts';
 import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
@@ -82,27 +82,54 @@ export function socialAccountsRoutes(app: FastifyInstance, ctx: AppContext): voi
   for (const network of ctx.networks.all) if (network.connect.kind === 'password') passwordConnectRoute(app, ctx, network);
 }
 
-/** POST /v1/social-accounts/<network> for each network that connects with an app password (bluesky). */
+/**
+ * POST /v1/social-accounts/<network> for each network that connects without OAuth: its credential
+ * fields (an app password's `{handle, appPassword}`, a bot token's own) and the tenant.
+ */
 function passwordConnectRoute(app: FastifyInstance, ctx: AppContext, network: Network): void {
   const login = ctx.networks.passwordLogin(network.id)!;
-  app.post<{ Body: { handle: string; appPassword: string; tenantId?: string } }>(`/v1/social-accounts/${network.id}`, {
+  const fields = credentialFieldsOf(network.connect);
+  const { summary, description } = connectTexts(network);
+  const ownFields = network.connect.kind === 'password' && network.connect.fields !== undefined;
+  app.post<{ Body: Record<string, string> & { tenantId?: string } }>(`/v1/social-accounts/${network.id}`, {
     schema: {
-      summary: `Connect a ${network.label} account with an app password`,
-      description: `The handle and app password are validated by logging in to ${network.label}; the app password is stored encrypted and never returned. Connecting the same account again updates it in place.`,
+      summary,
+      description,
       tags: ['social-accounts'],
       body: Type.Object({
-        handle: Type.String({ minLength: 1, maxLength: 253 }),
-        appPassword: Type.String({ minLength: 1, maxLength: 200 }),
+        // writeOnly: a secret is sent, never answered (the dashboard types it into a password input).
+        ...Object.fromEntries(fields.map((field) => [field.name, Type.String({
+          minLength: 1, maxLength: field.maxLength, ...(ownFields ? { description: field.description } : {}), ...(field.secret ? { writeOnly: true } : {}),
+        })])),
         tenantId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' })),
       }),
       response: { 200: Type.Object({ success: Type.Boolean(), data: AccountSchema }) },
     },
     handler: async (request) => {
-      const { handle, appPassword, tenantId } = request.body;
-      const id = await connectWithPassword(ctx.db, ctx.box, network.id, login, { orgId: request.owner.orgId, handle, appPassword, tenantId });
+      const { tenantId, ...body } = request.body;
+      const credentials = Object.fromEntries(fields.map((field) => [field.name, body[field.name]!]));
+      const id = await connectWithPassword(ctx.db, ctx.box, network.id, login, { orgId: request.owner.orgId, credentials, tenantId });
       const account = await getSocialAccount(ctx.db, request.owner.orgId, id);
       if (!account) throw new RequestError(500, 'the account vanished after connecting');
       return { success: true, data: account };
     },
   });
+}
+
+/** The operation's summary and description: an app password's, or those of the fields a network declares. */
+function connectTexts(network: Network): { summary: string; description: string } {
+  const again = 'Connecting the same account again updates it in place.';
+  if (network.connect.kind !== 'password' || !network.connect.fields) {
+    return {
+      summary: `Connect a ${network.label} account with an app password`,
+      description: `The handle and app password are validated by logging in to ${network.label}; the app password is stored encrypted and never returned. ${again}`,
+    };
+  }
+  const { fields } = network.connect;
+  const secrets = fields.filter((field) => field.secret).map((field) => `\`${field.name}\``);
+  return {
+    summary: `Connect a ${network.label} account with ${fields.map((field) => field.name).join(' and ')}`,
+    description: `${fields.map((field) => `\`${field.name}\`: ${field.description}.`).join(' ')} They are validated by calling ${network.label}; `
+      + `${secrets.join(' and ')} ${secrets.length > 1 ? 'are' : 'is'} stored encrypted and never returned. ${again}`,
+  };
 }

@@ -4,7 +4,7 @@
 // access that resource.", 429 code 8 for a rate limit; a refused media source is a 400. The video
 // upload goes to the upload URL Pinterest hands out (an S3 bucket, answering in XML), without the
 // bearer token: S3 takes one authentication, the signed form fields.
-import type { Readable } from 'node:stream';
+import type { StreamedForm } from '../multipart.ts';
 import { NetworkHttp, type Failure, type NetworkAnswer } from '../http.ts';
 
 export type MediaStatus = 'registered' | 'processing' | 'succeeded' | 'failed';
@@ -93,12 +93,12 @@ export class PinterestClient {
   }
 
   /** The multipart form POSTed to the upload URL, streamed: `length` is its exact size in bytes. */
-  async uploadForm(uploadUrl: string, form: Readable, length: number, boundary: string): Promise<void> {
+  async uploadForm(uploadUrl: string, form: StreamedForm): Promise<void> {
     await this.#upload.call({
       url: uploadUrl,
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) },
-      body: form,
+      headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
+      body: form.body,
     });
   }
 

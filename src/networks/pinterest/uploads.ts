@@ -4,11 +4,10 @@
 // the multipart form Pinterest's upload URL asks for (streamed from the media source: never held whole),
 // then polled until Pinterest has processed it (GET /v5/media/{id}). Each of those is a checkpointed
 // step (PublishWait): a worker that dies resumes from what the checkpoint says is done.
-import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { PublishError, PublishWait } from '../../core/errors.ts';
 import type { MediaInput } from '../../core/post.ts';
 import type { MediaSource, PublishInput } from '../contract.ts';
+import { streamedForm, type StreamedForm } from '../multipart.ts';
 import type { PinterestClient, RegisteredMedia } from './client.ts';
 
 /** Pinterest's ContentType enum (v5): the only image types it takes. */
@@ -119,7 +118,7 @@ export async function processedVideo(client: PinterestClient, input: PublishInpu
 async function upload(client: PinterestClient, source: MediaSource, v: VideoProgress, cp: PinCheckpoint): Promise<void> {
   const form = multipartForm(v.uploadParameters, source);
   try {
-    await client.uploadForm(v.uploadUrl, form.body, form.length, form.boundary);
+    await client.uploadForm(v.uploadUrl, form);
   } catch (error) {
     const refused = error instanceof PublishError && error.code === 'media_rejected';
     if (!refused || (cp.registrations ?? 1) >= MAX_REGISTRATIONS) throw error;
@@ -129,21 +128,12 @@ async function upload(client: PinterestClient, source: MediaSource, v: VideoProg
 
 /**
  * multipart/form-data: every upload parameter as a field, then the file as `file` (S3's POST takes the
- * file last), read from the media source as it is sent. Its exact length is known beforehand, since
+ * file last), read from the media source as it is sent; its exact length is known beforehand, since
  * S3 refuses a chunked body.
  */
-export function multipartForm(fields: Record<string, string>, source: MediaSource): { body: Readable; length: number; boundary: string } {
-  const boundary = `crier-${randomBytes(12).toString('hex')}`;
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+export function multipartForm(fields: Record<string, string>, source: MediaSource): StreamedForm {
   const extension = source.contentType === 'video/quicktime' ? 'mov' : 'mp4';
-  const head = Buffer.from(`${parts.join('')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="video.${extension}"\r\nContent-Type: ${source.contentType}\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  async function* pieces() {
-    yield head;
-    yield* source.read();
-    yield tail;
-  }
-  return { body: Readable.from(pieces(), { objectMode: false }), length: head.length + source.size + tail.length, boundary };
+  return streamedForm([...Object.entries(fields).map(([name, value]) => ({ name, value })), { name: 'file', filename: `video.${extension}`, source }]);
 }
 
 async function openVideo(input: PublishInput, media: MediaInput): Promise<MediaSource> {

@@ -1,0 +1,87 @@
+// Discord's own REST client for Node, `@discordjs/rest` (the REST layer of discord.js, maintained by
+// the discord.js team; Discord publishes no official JS client), run unchanged against the emulator:
+// its documented `api` option points it there (https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface#api).
+// Webhook routes are called with `auth: false` (the token is in the path). It sends JSON, or multipart
+// with payload_json and files[n] for files; it reads the X-RateLimit-* headers and waits out a 429
+// itself; it throws DiscordAPIError (code, status, rawError) on a refusal.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DiscordAPIError, REST } from '@discordjs/rest';
+import { startDiscordEmulator, type DiscordEmulator, type WebhookView } from '../../emulators/discord/server.ts';
+import { makeJpeg } from '../helpers/media.ts';
+
+let dc: DiscordEmulator;
+let hook: WebhookView;
+let rest: REST;
+let route: `/${string}`;
+const wait = new URLSearchParams({ wait: 'true' });
+
+before(async () => {
+  dc = await startDiscordEmulator();
+  hook = dc.addWebhook({ name: 'discord.js hook', channelName: 'releases' });
+  rest = new REST({ api: `${dc.url}/api`, version: '10' });
+  route = `/webhooks/${hook.id}/${hook.token}`;
+});
+after(async () => {
+  rest.clearHashSweeper();
+  rest.clearHandlerSweeper();
+  await dc.close();
+});
+
+const stored = () => dc.channel(hook.channelId)!.messages;
+
+describe('@discordjs/rest against the Discord emulator', () => {
+  test('reads the webhook with its token', async () => {
+    const webhook = await rest.get(route, { auth: false }) as { id: string; name: string; channel_id: string };
+    assert.deepEqual([webhook.id, webhook.name, webhook.channel_id], [hook.id, 'discord.js hook', hook.channelId]);
+  });
+
+  test('executes with wait: the message it answers is the one the channel holds', async () => {
+    const message = await rest.post(route, { auth: false, query: wait, body: { content: 'v1.0 is out', username: 'Release bot' } }) as { id: string; content: string; author: { username: string } };
+    assert.equal(message.content, 'v1.0 is out');
+    assert.equal(message.author.username, 'Release bot');
+    const [held] = stored().filter((m) => m.id === message.id);
+    assert.deepEqual([held!.content, held!.username], ['v1.0 is out', 'Release bot']);
+  });
+
+  test('a file: multipart with payload_json and files[0], the attachment with its description', async () => {
+    const jpeg = await makeJpeg();
+    const message = await rest.post(route, {
+      auth: false, query: wait,
+      body: { content: 'a picture', attachments: [{ id: 0, description: 'the release banner' }] },
+      files: [{ name: 'banner.jpg', data: jpeg, contentType: 'image/jpeg' }],
+    }) as { id: string; attachments: { filename: string; size: number; description?: string }[] };
+    assert.deepEqual(message.attachments.map((a) => [a.filename, a.size, a.description]), [['banner.jpg', jpeg.length, 'the release banner']]);
+    assert.equal(dc.message(message.id)!.attachments[0]!.contentType, 'image/jpeg');
+  });
+
+  test('edits then deletes a message', async () => {
+    const message = await rest.post(route, { auth: false, query: wait, body: { content: 'typo' } }) as { id: string };
+    const edited = await rest.patch(`${route}/messages/${message.id}`, { auth: false, body: { content: 'fixed' } }) as { content: string; edited_timestamp: string | null };
+    assert.equal(edited.content, 'fixed');
+    assert.ok(edited.edited_timestamp);
+    assert.equal(dc.message(message.id)!.content, 'fixed');
+    await rest.delete(`${route}/messages/${message.id}`, { auth: false });
+    assert.equal(dc.message(message.id), undefined);
+  });
+
+  test('a refusal is a DiscordAPIError with Discord\'s code and nested errors', async () => {
+    await assert.rejects(rest.post(route, { auth: false, query: wait, body: { content: 'x'.repeat(2001) } }), (error: unknown) => {
+      assert.ok(error instanceof DiscordAPIError);
+      assert.equal(error.code, 50035);
+      assert.equal(error.status, 400);
+      assert.match(error.message, /content\[BASE_TYPE_MAX_LENGTH\]: Must be 2000 or fewer in length/);
+      return true;
+    });
+  });
+
+  test('a 429 with retry_after: the client waits it out and sends again, once', async () => {
+    const before = stored().length;
+    dc.forceRateLimit(hook.id, 0.3);
+    const started = Date.now();
+    const message = await rest.post(route, { auth: false, query: wait, body: { content: 'after the limit' } }) as { id: string };
+    assert.ok(Date.now() - started >= 250, 'it waited the retry_after');
+    assert.equal(stored().length, before + 1);
+    assert.equal(dc.message(message.id)!.content, 'after the limit');
+  });
+});
