@@ -2,8 +2,9 @@
 // a text to the seven networks that take text alone publishes on all seven with one post.published,
 // once for two requests with one Idempotency-Key; an image to every network is refused at creation,
 // naming the accounts that need a video, and publishes everywhere else; a Pinterest post without its
-// board is refused at creation (the spec makes board_id required); a video thread reaches the three
-// video networks, the reply a comment where the network has comments.
+// board is refused at creation (the spec makes board_id required); one thread with an image reaches
+// Mastodon, Telegram and Discord with X, Bluesky, Threads, LinkedIn and Facebook (issue 31's done-when);
+// a video thread reaches the three video networks, the reply a comment where the network has comments.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -113,6 +114,29 @@ test('an image to every network: refused at creation for YouTube and Vimeo, nami
     // A Mastodon status lives on its instance, and the sandbox's instance is the emulator, on loopback.
     assert.match(destination.platformPostUrl, account.network === 'mastodon' ? /^http:\/\/127\.0\.0\.1:\d+\/@\S+$/ : /^https:\/\/\S+$/, account.network);
   }
+});
+
+test('one thread with an image to Mastodon, Telegram and Discord with X, Bluesky, Threads, LinkedIn and Facebook: every destination published, the whole thread on each network', async (t) => {
+  const run = await runSandbox(t, env);
+  const upload = await api('/v1/media/upload', run.key, { method: 'POST', body: JSON.stringify({ filename: 'photo.jpg' }) });
+  const put = await fetch(upload.body.data.upload_url, { method: 'PUT', body: new Uint8Array(await makeJpeg('1080x1080')) });
+  assert.ok(put.ok, `PUT ${put.status}`);
+  const image = (await api(`/v1/media/${upload.body.data.id}/confirm`, run.key, { method: 'POST', body: '{}' })).body.data;
+  const networks = ['mastodon', 'telegram', 'discord', 'x', 'bluesky', 'threads', 'linkedin', 'facebook'];
+  const created = await post(run.key, {
+    accounts: networks.map((network) => accountOf(run, network).id),
+    containers: [{ content: 'A thread with an image, on eight networks', media: [{ url: image.url, filename: 'photo.jpg', altText: 'a test card' }] }, { content: 'and its reply' }],
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const settled = await waitForSettledPost(api, run.key, created.body.post.id, 60);
+  assert.deepEqual(settled.socialAccounts.map((a: any) => [a.network, a.status, a.error]), networks.map((network) => [network, 'published', null]));
+  // The reply reached the three new networks too, as their emulators saw it.
+  const telegram = (await emulatorCalls(run, 'telegram')).filter((c: any) => c.status === 200 && /\/(sendPhoto|sendMessage)$/.test(c.path));
+  assert.deepEqual(telegram.map((c: any) => c.path.split('/').pop()), ['sendPhoto', 'sendMessage'], 'Telegram: the photo, then the reply');
+  const discord = (await emulatorCalls(run, 'discord')).filter((c: any) => c.method === 'POST' && c.status === 200 && c.path.includes('/webhooks/'));
+  assert.equal(discord.length, 2, 'Discord: two messages');
+  const mastodon = (await emulatorCalls(run, 'mastodon')).filter((c: any) => c.method === 'POST' && c.path === '/api/v1/statuses' && c.status === 200);
+  assert.equal(mastodon.length, 2, 'Mastodon: two statuses');
 });
 
 test('a video thread to YouTube, TikTok and Vimeo: each publishes; YouTube and Vimeo the whole thread (the reply a comment), TikTok says the reply was not published', async (t) => {
