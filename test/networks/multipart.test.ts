@@ -36,7 +36,7 @@ test('fields, a JSON part and files in order, parsed back as sent; the announced
   const bytes = await streamed(form);
   assert.equal(form.length, bytes.length);
   assert.match(form.contentType, /^multipart\/form-data; boundary=crier-[0-9a-f]{24}$/);
-  const parsed = await new Response(bytes, { headers: { 'content-type': form.contentType } }).formData();
+  const parsed = await new Response(new Uint8Array(bytes), { headers: { 'content-type': form.contentType } }).formData();
   assert.equal(parsed.get('chat_id'), '@news');
   assert.deepEqual(JSON.parse(String(parsed.get('payload_json'))), { content: 'héllo' });
   const clip = parsed.get('files[0]') as File;
@@ -53,7 +53,7 @@ test('a form of fields alone, and an empty one, are still well formed', async ()
     const form = streamedForm(parts);
     const bytes = await streamed(form);
     assert.equal(form.length, bytes.length);
-    const parsed = await new Response(bytes, { headers: { 'content-type': form.contentType } }).formData();
+    const parsed = await new Response(new Uint8Array(bytes), { headers: { 'content-type': form.contentType } }).formData();
     assert.deepEqual([...parsed.keys()], parts.map((p) => p.name));
   }
 });
