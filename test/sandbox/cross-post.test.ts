@@ -130,13 +130,16 @@ test('one thread with an image to Mastodon, Telegram and Discord with X, Bluesky
   assert.equal(created.status, 200, JSON.stringify(created.body));
   const settled = await waitForSettledPost(api, run.key, created.body.post.id, 60);
   assert.deepEqual(settled.socialAccounts.map((a: any) => [a.network, a.status, a.error]), networks.map((network) => [network, 'published', null]));
-  // The reply reached the three new networks too, as their emulators saw it.
-  const telegram = (await emulatorCalls(run, 'telegram')).filter((c: any) => c.status === 200 && /\/(sendPhoto|sendMessage)$/.test(c.path));
-  assert.deepEqual(telegram.map((c: any) => c.path.split('/').pop()), ['sendPhoto', 'sendMessage'], 'Telegram: the photo, then the reply');
-  const discord = (await emulatorCalls(run, 'discord')).filter((c: any) => c.method === 'POST' && c.status === 200 && c.path.includes('/webhooks/'));
-  assert.equal(discord.length, 2, 'Discord: two messages');
-  const mastodon = (await emulatorCalls(run, 'mastodon')).filter((c: any) => c.method === 'POST' && c.path === '/api/v1/statuses' && c.status === 200);
-  assert.equal(mastodon.length, 2, 'Mastodon: two statuses');
+  // Each new network's own link, and what its emulator received: the image with the root, then the reply.
+  const urlOf = (network: string) => String(settled.socialAccounts.find((a: any) => a.network === network).platformPostUrl);
+  assert.match(urlOf('telegram'), /^https:\/\/t\.me\/crier_sandbox\/\d+$/, "the channel's public link");
+  assert.match(urlOf('discord'), /^https:\/\/discord\.com\/channels\/\d+\/\d+\/\d+$/, "the message's link");
+  const telegram = (await emulatorCalls(run, 'telegram')).map((c: any) => `${c.method} ${c.path} ${c.status}`);
+  assert.deepEqual(telegram.filter((c: string) => /send/.test(c)), ['POST /bot[redacted]/sendPhoto 200', 'POST /bot[redacted]/sendMessage 200']);
+  const discord = (await emulatorCalls(run, 'discord')).filter((c: any) => c.method === 'POST');
+  assert.deepEqual(discord.map((c: any) => [c.contentType.split(';')[0], c.query.wait, c.status]), [['multipart/form-data', ['true'], 200], ['application/json', ['true'], 200]]);
+  const mastodon = (await emulatorCalls(run, 'mastodon')).map((c: any) => `${c.method} ${c.path} ${c.status}`);
+  assert.deepEqual(mastodon.filter((c: string) => /statuses|media/.test(c) && c.startsWith('POST')), ['POST /api/v2/media 200', 'POST /api/v1/statuses 200', 'POST /api/v1/statuses 200']);
 });
 
 test('a video thread to YouTube, TikTok and Vimeo: each publishes; YouTube and Vimeo the whole thread (the reply a comment), TikTok says the reply was not published', async (t) => {
