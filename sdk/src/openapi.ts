@@ -531,7 +531,11 @@ export interface paths {
         delete: operations["deletePostFromNetworks"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a post on the networks
+         * @description Changes the text of a published post on every network it went to whose API can edit one (Telegram), and answers per account: `edited`, `not_supported` (the network's API cannot edit: do it in the network's app), `failed` with the network's reason, `not_published` (nothing to edit), `unchanged` (none of the edited containers was published there). `content` is the first container's new text; `containers` gives each container's by position (an entry without `content` stays as it is). Texts are plain, as the containers' shared content (a platform block's own markup is not kept). Every destination to edit is judged first as publishing judges the edited post: one refusal is a 400 naming it, and nothing is changed anywhere. Media, content warnings and polls stay. Crier's record keeps the post as it was asked; each destination shows `editedAt` and `editedContainers` (what its network shows since). A post with destinations still to publish: 409.
+         */
+        patch: operations["editPostOnNetworks"];
         trace?: never;
     };
     "/v1/posts/{id}/replies": {
@@ -3114,6 +3118,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -3169,6 +3178,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -3842,6 +3856,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -3998,6 +4017,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -4195,6 +4219,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -4443,6 +4472,11 @@ export interface operations {
                             scheduled: boolean;
                             scheduledAt: string | null;
                             socialAccounts: {
+                                editedAt: string | null;
+                                editedContainers: {
+                                    content: string;
+                                    position: number;
+                                }[] | null;
                                 error: string | null;
                                 id: string;
                                 network: string;
@@ -4547,6 +4581,97 @@ export interface operations {
                                 username: string;
                             };
                         }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    editPostOnNetworks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id as the API returned it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each container's new text, by position; an entry without `content` stays as it is. */
+                    containers?: {
+                        content?: string;
+                    }[];
+                    /** @description The first container's new text. */
+                    content?: string;
+                    /** @description The destinations' accounts to edit; absent: every one. */
+                    socialAccountIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error?: string;
+                            /** @enum {string} */
+                            outcome: "edited" | "not_supported" | "failed" | "not_published" | "unchanged";
+                            platform_post_id: string | null;
+                            social_account: {
+                                id: string;
+                                network: string;
+                                username: string;
+                            };
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
                         success: boolean;
                     };
                 };

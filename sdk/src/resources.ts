@@ -29,6 +29,11 @@ export function postsApi(http: CrierHttp) {
     get: (id: string) => http.request<ResponseBody<'getPost'>>('GET', `/v1/posts/${at(id)}`),
     update: (id: string, body: RequestBody<'updatePost'>) => http.request<ResponseBody<'updatePost'>>('PATCH', `/v1/posts/${at(id)}`, { body }),
     delete: (id: string) => http.request<ResponseBody<'deletePost'>>('DELETE', `/v1/posts/${at(id)}`),
+    /** Changes a published post's text on the networks whose API can edit one; judged first, per account what happened. */
+    editOnNetworks: (id: string, body: RequestBody<'editPostOnNetworks'>) =>
+      http.request<ResponseBody<'editPostOnNetworks'>>('PATCH', `/v1/posts/${at(id)}/remote`, { body }),
+    /** Deletes a published post from the networks whose API can delete one; per account what happened. */
+    deleteFromNetworks: (id: string) => http.request<ResponseBody<'deletePostFromNetworks'>>('DELETE', `/v1/posts/${at(id)}/remote`),
     /** Approves a post waiting for approval (approver or admin key): queued at its time, or at once. */
     approve: (id: string) => http.request<ResponseBody<'approvePost'>>('POST', `/v1/posts/${at(id)}/approve`),
     /** Rejects a post waiting for approval (approver or admin key): final, nothing publishes. */

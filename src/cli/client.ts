@@ -3,6 +3,7 @@
 // anything of the server).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { decisionCommand } from './approvals.ts';
+import { editCommand } from './edit.ts';
 import { evergreenCommand } from './evergreen.ts';
 import { ClientFailure, connection, request, usageFailure, type Connection } from './api.ts';
 import { excerpt, handle, print, printJson, table, when } from './output.ts';
@@ -35,6 +36,7 @@ const OPTIONS: Record<ClientCommand, Options> = {
   posts: Object.fromEntries(['account', 'tenant', 'created-after', 'created-before', 'scheduled-after', 'scheduled-before', 'status', 'limit', 'offset'].map((name) => [name, { type: 'string' }])),
   approve: {},
   reject: { reason: { type: 'string' } },
+  edit: { text: { type: 'string' }, part: { type: 'string' } },
   status: { watch: { type: 'boolean', default: false } },
   verify: {
     account: { type: 'string' }, image: { type: 'string' }, video: { type: 'string' }, block: { type: 'string' },
@@ -56,7 +58,7 @@ const OPTIONS: Record<ClientCommand, Options> = {
 };
 
 /** The commands whose first arguments are words (a subcommand, an id, a file) rather than flags. */
-const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'evergreen', 'import', 'approve', 'reject']);
+const TAKES_ARGUMENTS = new Set<ClientCommand>(['status', 'webhooks', 'verify', 'queues', 'recurrences', 'evergreen', 'import', 'approve', 'reject', 'edit']);
 
 /** Runs one client command; answers its exit code (usage.ts EXIT), having said why on stderr. */
 export async function runClient(command: ClientCommand, args: string[]): Promise<number> {
@@ -119,6 +121,8 @@ async function dispatch(command: ClientCommand, conn: Connection, values: Values
     case 'approve':
     case 'reject':
       return decisionCommand(conn, command, positionals, { reason: values.reason as string | undefined, json });
+    case 'edit':
+      return editCommand(conn, positionals, { text: values.text as string | undefined, part: values.part as string | undefined, json });
     case 'import':
       return importCommand(conn, positionals, { dryRun: values['dry-run'] === true, wait: values.wait === true, idempotencyKey: values['idempotency-key'] as string | undefined, json });
     case 'post':

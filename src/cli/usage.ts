@@ -7,7 +7,7 @@
  */
 export const CRIER_COMMAND = 'npx crier';
 
-export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'approve', 'reject', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'evergreen', 'import'] as const;
+export const CLIENT_COMMANDS = ['accounts', 'post', 'posts', 'status', 'approve', 'reject', 'edit', 'verify', 'webhooks', 'events', 'queues', 'recurrences', 'evergreen', 'import'] as const;
 
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
@@ -35,6 +35,9 @@ export const CLIENT_USAGE = `Client commands, against any Crier over HTTP (CRIER
   status <post id> [--watch]          each destination's state; --watch follows it until final
   approve <post id>                   queues a post waiting for approval (approver or admin key)
   reject <post id> [--reason <text>]  rejects a post waiting for approval, for good
+  edit <post id> --text <text> [--part <n>]
+                                      changes a published post's text (part 1: the post, 2…: its
+                                      thread) where the network can edit; judged first
   verify <network> [--account <id|username>] [--dry] [--image <file|url>] [--video <file|url>]
          [--block <json>] [--keep] [--timeout <seconds>]
                                       a live check of a real network through a connected

@@ -15,6 +15,7 @@ const NAMED: Record<string, string> = {
   'GET /v1/posts/:id/analytics': 'getPostAnalytics',
   'POST /v1/media/import': 'importMedia',
   'DELETE /v1/posts/:id/remote': 'deletePostFromNetworks',
+  'PATCH /v1/posts/:id/remote': 'editPostOnNetworks',
   'GET /v1/social-accounts/:id/metrics': 'getSocialAccountMetrics',
   'GET /v1/settings': 'getSettings',
   'PATCH /v1/settings': 'updateSettings',

@@ -168,6 +168,15 @@ export interface NetworkCapabilities {
    */
   remove?(session: AccountSession, post: PublishedPost): Promise<'removed' | 'absent'>;
   /**
+   * Changes the text of a published post on the network (PATCH /v1/posts/:id/remote): `texts[i]` is
+   * the new text of part i (`post.parts[i]`), undefined where that part stays as it was. A text is
+   * plain, sent as the network receives the containers' shared content (no markup); what the part
+   * carries besides (its media, a content warning, a poll) stays. The caller has judged the edited post
+   * with the network's judge first. PublishError for a refusal (a message too old to edit is
+   * `forbidden`, one gone from the network `not_found`).
+   */
+  edit?(session: AccountSession, post: PublishedPost, texts: readonly (string | undefined)[]): Promise<void>;
+  /**
    * The account's own posts, newest first, one network page at a time (imports). `since`/`until`
    * bound createdAt where the network can filter; the caller also drops what falls outside.
    */

@@ -5,7 +5,7 @@
 // | role     | may                                                                                     |
 // |----------|-----------------------------------------------------------------------------------------|
 // | admin    | everything (every key made before roles existed, and the CLI's and first start's keys)  |
-// | editor   | read everything; write posts (create, reschedule, cancel, replies, remote delete),      |
+// | editor   | read everything; write posts (create, reschedule, cancel, replies, remote edit, delete),|
 // |          | media, queues, recurrences, evergreen collections, conversations, imports and the       |
 // |          | sandbox's simulations                                                                   |
 // | approver | read everything; approve or reject posts waiting for approval                           |
@@ -37,6 +37,7 @@ export const WRITE_ROUTES: Record<string, readonly Role[]> = {
   'PATCH /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id': EDITORS,
   'DELETE /v1/posts/:id/remote': EDITORS,
+  'PATCH /v1/posts/:id/remote': EDITORS,
   'POST /v1/posts/:id/replies': EDITORS,
   'POST /v1/posts/:id/approve': APPROVERS,
   'POST /v1/posts/:id/reject': APPROVERS,

@@ -4,7 +4,7 @@ import { validationError } from '../core/errors.ts';
 import { parseEncodedOrNumericId } from '../core/ids.ts';
 import { parseDateOrDateTime } from '../validation/date-time.ts';
 import { MAX_PAGE_SIZE } from '../validation/pagination.ts';
-import { toPostJson, type PostJson, type PostRow, type TargetRow } from './serialize.ts';
+import { toPostJson, type PostJson, type PostRow, type TargetRow, type EditedPart } from './serialize.ts';
 import { TARGET_STATUSES, type ListPostsQuery } from './schema.ts';
 import { postWhere, totalSql, type PostFilter } from './totals.ts';
 
@@ -53,7 +53,7 @@ type PagePost = [id: number, publishedAt: string | null, scheduledAt: string | n
   approvalDecidedAt: string | null, approvalDecidedBy: number | null, approvalReason: string | null, recurrenceId: number | null,
   evergreenCollectionId: number | null];
 type PageTarget = [post: number, target: number, account: number, status: string, error: string | null,
-  platformPostId: string | null, platformPostUrl: string | null, publishedAt: string | null];
+  platformPostId: string | null, platformPostUrl: string | null, publishedAt: string | null, editedAt: string | null, editedParts: EditedPart[] | null];
 type MediaJson = PostRow['containers'][number]['media'][number];
 
 function toPosts(orgId: number, page: PageRow): PostJson[] {
@@ -66,8 +66,10 @@ function toPosts(orgId: number, page: PageRow): PostJson[] {
     pushTo(media, container, { id, url, filename, altText });
   }
   const targetsOf = new Map<number, [targetId: number, account: TargetRow][]>();
-  for (const [post, target, account, status, error, platformPostId, platformPostUrl, publishedAt] of parseList<PageTarget>(page.targets)) {
-    pushTo(targetsOf, post, [target, { ...accounts.get(account)!, status, error, platform_post_id: platformPostId, platform_post_url: platformPostUrl, published_at: publishedAt }]);
+  for (const [post, target, account, status, error, platformPostId, platformPostUrl, publishedAt, editedAt, editedParts] of parseList<PageTarget>(page.targets)) {
+    pushTo(targetsOf, post, [target, {
+      ...accounts.get(account)!, status, error, platform_post_id: platformPostId, platform_post_url: platformPostUrl, published_at: publishedAt, edited_at: editedAt, edited_parts: editedParts,
+    }]);
   }
   const containersOf = new Map<number, [position: number, container: PostRow['containers'][number]][]>();
   for (const [post, id, position, content] of parseList<[number, number, number, string]>(page.containers)) {
@@ -138,7 +140,10 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
   return {
     ...prepared(`WITH page AS (${page}
       ), page_targets AS (
-        SELECT t.post_id, t.id, t.account_id, t.status, t.error, t.platform_post_id, t.platform_post_url, t.published_at
+        SELECT t.post_id, t.id, t.account_id, t.status, t.error, t.platform_post_id, t.platform_post_url, t.published_at, t.edited_at,
+               CASE WHEN t.edited_at IS NULL THEN NULL ELSE
+         (SELECT json_agg(json_build_object('position', tp.position, 'content', tp.edited_text) ORDER BY tp.position)
+            FROM target_parts tp WHERE tp.target_id = t.id AND tp.edited_at IS NOT NULL) END AS edited_parts
           FROM targets t WHERE t.post_id = ANY (array(SELECT id FROM page))
       ), page_containers AS (
         SELECT c.post_id, c.id, c.position, c.content FROM containers c WHERE c.post_id = ANY (array(SELECT id FROM page))
@@ -150,7 +155,7 @@ export function listStatement(orgId: number, query: ListPostsQuery, limit: numbe
                                                 (SELECT e.collection_id FROM evergreen_posts e WHERE e.post_id = page.id))
                               ORDER BY created_at DESC, id DESC) FROM page)::text AS posts,
              (SELECT json_agg(json_build_array(post_id, id, account_id, status, error, platform_post_id, platform_post_url,
-                                                published_at AT TIME ZONE 'UTC')) FROM page_targets)::text AS targets,
+                                                published_at AT TIME ZONE 'UTC', edited_at AT TIME ZONE 'UTC', edited_parts)) FROM page_targets)::text AS targets,
              (SELECT json_agg(json_build_array(post_id, id, position, content)) FROM page_containers)::text AS containers,
              (SELECT json_agg(json_build_array(a.id, a.network, a.username, a.nickname))
                 FROM social_accounts a WHERE a.id IN (SELECT account_id FROM page_targets))::text AS accounts,

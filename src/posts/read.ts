@@ -12,7 +12,10 @@ export const POST_ROW_SQL = `
   (SELECT coalesce(json_agg(json_build_object(
       'id', a.id, 'network', a.network, 'username', a.username, 'nickname', a.nickname,
       'status', t.status, 'error', t.error, 'platform_post_id', t.platform_post_id,
-      'platform_post_url', t.platform_post_url, 'published_at', t.published_at) ORDER BY t.id), '[]')
+      'platform_post_url', t.platform_post_url, 'published_at', t.published_at, 'edited_at', t.edited_at,
+      'edited_parts', CASE WHEN t.edited_at IS NULL THEN NULL ELSE
+         (SELECT json_agg(json_build_object('position', tp.position, 'content', tp.edited_text) ORDER BY tp.position)
+            FROM target_parts tp WHERE tp.target_id = t.id AND tp.edited_at IS NOT NULL) END) ORDER BY t.id), '[]')
      FROM targets t JOIN social_accounts a ON a.id = t.account_id WHERE t.post_id = p.id) AS accounts,
   (SELECT coalesce(json_agg(json_build_object('id', c.id, 'content', c.content, 'media',
       (SELECT coalesce(json_agg(json_build_object('id', m.id, 'url', m.url, 'filename', m.filename, 'altText', m.alt_text)

@@ -99,6 +99,9 @@ export const TargetSchema = Type.Object({
   platformPostId: Nullable(Type.String()),
   platformPostUrl: Nullable(Type.String()),
   publishedAt: Nullable(Type.String({ format: 'date-time' })),
+  // PATCH /v1/posts/:id/remote: when the network last got a new text, and each edited container's.
+  editedAt: Nullable(Type.String({ format: 'date-time' })),
+  editedContainers: Nullable(Type.Array(Type.Object({ position: Type.Integer({ minimum: 0 }), content: Type.String() }))),
 });
 
 export const MediaSchema = Type.Object({

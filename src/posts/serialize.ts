@@ -11,6 +11,14 @@ export interface TargetRow {
   platform_post_id?: string | null;
   platform_post_url?: string | null;
   published_at?: string | Date | null;
+  /** The destination's latest edit on its network (PATCH /v1/posts/:id/remote), and each edited part's text. */
+  edited_at?: string | Date | null;
+  edited_parts?: EditedPart[] | null;
+}
+
+export interface EditedPart {
+  position: number;
+  content: string;
 }
 
 export interface PostRow {
@@ -49,6 +57,9 @@ export interface TargetJson extends AccountRefJson {
   platformPostId: string | null;
   platformPostUrl: string | null;
   publishedAt: string | null;
+  editedAt: string | null;
+  /** What the network shows since an edit, for each edited container by position; null: never edited. */
+  editedContainers: EditedPart[] | null;
 }
 
 /** A post's approval: asked when its organization (or a tenant of its accounts) required it. */
@@ -124,6 +135,8 @@ function targetJson(a: TargetRow): TargetJson {
     platformPostId: a.platform_post_id ?? null,
     platformPostUrl: a.platform_post_url ?? null,
     publishedAt: iso(a.published_at ?? null),
+    editedAt: iso(a.edited_at ?? null),
+    editedContainers: a.edited_parts ?? null,
   };
 }
 

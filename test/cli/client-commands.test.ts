@@ -151,3 +151,22 @@ test('--dry-run judges the post and stores nothing (or, on a Crier without dry r
   }
   assert.equal((await api('/v1/posts?limit=1', sandbox.key)).body.pagination.total, before, 'no post stored');
 });
+
+test('edit changes a published thread part on Telegram and says so per account; a text Telegram would refuse exits 2 and changes nothing', async () => {
+  const posted = await crier('post', '--to', 'crier_sandbox', '--text', 'Doors at 8', '--reply', 'Talks at 9', '--json');
+  assert.equal(posted.code, 0, posted.stderr);
+  const { id } = JSON.parse(posted.stdout).post;
+  const watched = await crier('status', id, '--watch');
+  assert.equal(watched.code, 0, watched.stdout + watched.stderr);
+  const edited = await crier('edit', id, '--part', '2', '--text', 'Talks at 9:30');
+  assert.equal(edited.code, 0, edited.stdout + edited.stderr);
+  assert.match(edited.stdout, /^telegram\s+@crier_sandbox\s+edited$/m);
+  const read = (await api(`/v1/posts/${id}`, sandbox.key)).body.post;
+  assert.deepEqual(read.socialAccounts[0].editedContainers, [{ position: 1, content: 'Talks at 9:30' }]);
+  const refused = await crier('edit', id, '--text', 'x'.repeat(5000));
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /Telegram \(@crier_sandbox\): .*4,?096/);
+  assert.deepEqual((await api(`/v1/posts/${id}`, sandbox.key)).body.post.socialAccounts[0].editedContainers, [{ position: 1, content: 'Talks at 9:30' }]);
+  const bad = await crier('edit', id, '--part', '0', '--text', 'no');
+  assert.equal(bad.code, 1);
+});

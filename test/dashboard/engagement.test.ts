@@ -4,7 +4,8 @@
 // X and Bluesky read from the emulated networks (Google's "no comments" reason instead), a reply sent
 // through the form and an answer to it nested under it, then "Delete from networks" and each
 // account's outcome; a TikTok photo post (an inbox draft) says why it has no figures, no comments and
-// cannot be deleted through TikTok's API. One Crier and one browser for the file; screenshots at desktop and phone widths.
+// cannot be deleted through TikTok's API; a post to Telegram and X edited on the networks (Telegram
+// edits, X cannot). One Crier and one browser for the file; screenshots at desktop and phone widths.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -211,6 +212,37 @@ describe('the dashboard after publishing: analytics, replies, delete from networ
     assert.equal((await api(`/v1/posts/${id}`, run.key)).body.post.socialAccounts[0].status, 'published');
     await page.locator('.destinations .destination', { hasText: `@${username}` }).locator('.status-published').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Delete from networks' }).count(), 1);
+  });
+
+  test('edit on networks: Telegram takes the new text, X says it cannot; a text Telegram would refuse is shown and changes nothing', async () => {
+    const created = await api('/v1/posts', run.key, {
+      method: 'POST',
+      body: JSON.stringify({ accounts: ['telegram', 'x'].map((n) => accountOf(n).username), containers: [{ content: 'Doors at 8' }] }),
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.post.id;
+    const settled = await waitForSettledPost(api, run.key, id, 30);
+    assert.deepEqual(settled.socialAccounts.map((d: any) => d.status), ['published', 'published']);
+    await page.goto(`${base}/#/posts/${id}`);
+    // This post's page, not the previous one's still on screen: its Telegram destination is shown.
+    await page.locator('.destinations .destination', { hasText: `@${accountOf('telegram').username}` }).waitFor();
+    const form = page.getByRole('form', { name: 'Edit on networks' });
+    assert.equal(await form.getByLabel('Post').inputValue(), 'Doors at 8');
+    await form.getByLabel('Post').fill('x'.repeat(5000));
+    await form.getByRole('button', { name: 'Save on networks' }).click();
+    await form.locator('.field-errors', { hasText: /Telegram \(@crier_sandbox\): .*4,?096/ }).waitFor();
+    assert.equal((await api(`/v1/posts/${id}`, run.key)).body.post.socialAccounts[0].editedAt, null, 'nothing changed');
+
+    await form.getByLabel('Post').fill('Doors at 8:30');
+    await form.getByRole('button', { name: 'Save on networks' }).click();
+    const telegram = page.locator('.remote-outcome', { hasText: `@${accountOf('telegram').username}` });
+    await telegram.waitFor();
+    assert.match(await telegram.innerText(), /edited/);
+    assert.match(await page.locator('.remote-outcome', { hasText: `@${accountOf('x').username}` }).innerText(), /not supported[\s\S]*X's API cannot edit a post/);
+    await page.locator('.destinations .destination', { hasText: `@${accountOf('telegram').username}` }).locator('.edited', { hasText: 'part 1: Doors at 8:30' }).waitFor();
+    await screenshots(page, 'post-engagement-edited');
+    const post = (await api(`/v1/posts/${id}`, run.key)).body.post;
+    assert.deepEqual(post.socialAccounts.map((d: any) => d.editedContainers), [[{ position: 0, content: 'Doors at 8:30' }], null]);
   });
 
   test('no script error on the page', () => {

@@ -81,6 +81,18 @@ describe('grammY against the Telegram emulator', () => {
       error instanceof GrammyError && error.error_code === 400 && error.description === 'Bad Request: message to delete not found');
   });
 
+  test('editMessageCaption on an uploaded photo, then the same caption again: "message is not modified" as a GrammyError', async () => {
+    const sent = await api.sendPhoto(channel, new InputFile(jpeg, 'photo.jpg'), { caption: 'old caption' });
+    const edited = await api.editMessageCaption(channel, sent.message_id, { caption: 'new caption' });
+    assert.equal(typeof edited === 'object' && (edited as { caption?: string }).caption, 'new caption');
+    assert.equal(typeof edited === 'object' && typeof (edited as { edit_date?: number }).edit_date, 'number');
+    assert.equal(stored().find((m) => m.messageId === sent.message_id)!.caption, 'new caption');
+    await assert.rejects(api.editMessageCaption(channel, sent.message_id, { caption: 'new caption' }), (error: unknown) =>
+      error instanceof GrammyError && error.error_code === 400 && /^Bad Request: message is not modified/.test(error.description));
+    await assert.rejects(api.editMessageText(channel, sent.message_id, 'text'), (error: unknown) =>
+      error instanceof GrammyError && error.description === 'Bad Request: there is no text in the message to edit');
+  });
+
   test('flood control reaches grammY as a GrammyError with parameters.retry_after', async () => {
     tg.floodChat(channel, 7);
     await assert.rejects(api.sendMessage(channel, 'too fast'), (error: unknown) =>

@@ -140,7 +140,7 @@ describe('files (#sending-files) and albums (#sendmediagroup)', () => {
   });
 });
 
-describe('editMessageText and deleteMessage', () => {
+describe('editMessageText, editMessageCaption and deleteMessage', () => {
   test('an edit changes the text and sets edit_date; the same text again is "message is not modified"', async () => {
     const sent = (await call('sendMessage', { chat_id: channel, text: 'before' })).body.result;
     const edited = await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'after' });
@@ -148,6 +148,51 @@ describe('editMessageText and deleteMessage', () => {
     assert.equal(typeof edited.body.result.edit_date, 'number');
     const same = await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'after' });
     assert.match(same.body.description, /^Bad Request: message is not modified/);
+  });
+
+  test('editMessageText (#editmessagetext): entities from its own parse_mode only, link_preview_options as sent, the limits', async () => {
+    const sent = (await call('sendMessage', { chat_id: channel, text: '<b>bold</b> https://example.com', parse_mode: 'HTML', link_preview_options: { is_disabled: true } })).body.result;
+    assert.deepEqual(sent.entities, [{ type: 'bold', offset: 0, length: 4 }]);
+    const plain = await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'plain https://example.com', link_preview_options: { is_disabled: true } });
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    assert.equal(plain.body.result.text, 'plain https://example.com');
+    assert.equal(plain.body.result.entities, undefined);
+    assert.deepEqual(plain.body.result.link_preview_options, { is_disabled: true });
+    const previewed = await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'plain https://example.com' });
+    assert.equal(previewed.body.result.link_preview_options, undefined);
+    refusedWith(await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'x'.repeat(4097) }), 400, 'Bad Request: message is too long');
+    refusedWith(await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: ' ' }), 400, 'Bad Request: message text is empty');
+    refusedWith(await call('editMessageText', { chat_id: channel, message_id: 999_999, text: 'x' }), 400, 'Bad Request: message to edit not found');
+    refusedWith(await call('editMessageText', { chat_id: channel, text: 'x' }), 400, 'Bad Request: message identifier is not specified');
+    const photo = (await call('sendPhoto', { chat_id: channel, photo: `${filesUrl}/photo.jpg`, caption: 'a photo' })).body.result;
+    refusedWith(await call('editMessageText', { chat_id: channel, message_id: photo.message_id, text: 'x' }), 400, 'Bad Request: there is no text in the message to edit');
+  });
+
+  test('editMessageCaption (#editmessagecaption): a file\'s caption, up to 1,024 characters; a text message has none', async () => {
+    const photo = (await call('sendPhoto', { chat_id: channel, photo: `${filesUrl}/photo.jpg`, caption: 'first' })).body.result;
+    const edited = await call('editMessageCaption', { chat_id: channel, message_id: photo.message_id, caption: '<i>second</i>', parse_mode: 'HTML' });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    assert.equal(edited.body.result.caption, 'second');
+    assert.deepEqual(edited.body.result.caption_entities, [{ type: 'italic', offset: 0, length: 6 }]);
+    assert.equal(typeof edited.body.result.edit_date, 'number');
+    assert.equal(edited.body.result.photo.length, 2);
+    const same = await call('editMessageCaption', { chat_id: channel, message_id: photo.message_id, caption: '<i>second</i>', parse_mode: 'HTML' });
+    refusedWith(same, 400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+    refusedWith(await call('editMessageCaption', { chat_id: channel, message_id: photo.message_id, caption: 'x'.repeat(1025) }), 400, 'Bad Request: message caption is too long');
+    const cleared = await call('editMessageCaption', { chat_id: channel, message_id: photo.message_id });
+    assert.equal(cleared.body.result.caption, undefined);
+    const text = (await call('sendMessage', { chat_id: channel, text: 'words' })).body.result;
+    refusedWith(await call('editMessageCaption', { chat_id: channel, message_id: text.message_id, caption: 'x' }), 400, 'Bad Request: there is no caption in the message to edit');
+  });
+
+  test('a bot edits the messages it sent; in a channel an administrator with can_edit_messages edits others\' too', async () => {
+    const sent = (await call('sendMessage', { chat_id: channel, text: 'mine' })).body.result;
+    const poster = tg.addBot({ username: 'poster_bot' });
+    tg.setMember(channel, poster, 'administrator', { can_post_messages: true });
+    refusedWith(await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'theirs' }, poster.token), 400, "Bad Request: message can't be edited");
+    const editor = tg.addBot({ username: 'editor_bot' });
+    tg.setMember(channel, editor, 'administrator', { can_post_messages: true, can_edit_messages: true });
+    assert.equal((await call('editMessageText', { chat_id: channel, message_id: sent.message_id, text: 'edited by an editor' }, editor.token)).body.result.text, 'edited by an editor');
   });
 
   test('a delete answers true; after 48 hours Telegram refuses', async () => {

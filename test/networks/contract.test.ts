@@ -35,7 +35,7 @@ const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = 
   pinterest: { listings: 'test/networks/pinterest/boards.test.ts', remove: 'test/networks/pinterest/engagement.test.ts', ownPosts: 'test/networks/pinterest/engagement.test.ts', analytics: 'test/networks/pinterest/engagement.test.ts' },
   vimeo: { remove: 'test/networks/vimeo/engagement.test.ts', ownPosts: 'test/networks/vimeo/engagement.test.ts', comments: 'test/networks/vimeo/engagement.test.ts', analytics: 'test/networks/vimeo/engagement.test.ts' },
   reddit: { listings: 'test/networks/reddit/flairs.test.ts', remove: 'test/networks/reddit/engagement.test.ts', ownPosts: 'test/networks/reddit/engagement.test.ts', comments: 'test/networks/reddit/engagement.test.ts', analytics: 'test/networks/reddit/engagement.test.ts' },
-  telegram: { remove: 'test/networks/telegram/remove.test.ts' },
+  telegram: { remove: 'test/networks/telegram/remove.test.ts', edit: 'test/networks/telegram/edit.test.ts' },
   mastodon: { remove: 'test/networks/mastodon/remove.test.ts' },
   discord: { remove: 'test/networks/discord/remove.test.ts' },
 };

@@ -157,8 +157,8 @@ describe('GET /v1/posts/:id', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.post.id, ids.p2);
     assert.deepEqual(res.body.post.socialAccounts, [
-      { id: a2.id, nickname: 'list_a2', network: 'bluesky', username: 'list_a2', status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null },
-      { id: a3.id, nickname: 'list_a3', network: 'threads', username: 'list_a3', status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null },
+      { id: a2.id, nickname: 'list_a2', network: 'bluesky', username: 'list_a2', status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null, editedAt: null, editedContainers: null },
+      { id: a3.id, nickname: 'list_a3', network: 'threads', username: 'list_a3', status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null, editedAt: null, editedContainers: null },
     ]);
     assert.equal(res.body.post.containers[0].content, 'p2');
   });

@@ -1,6 +1,7 @@
 // The Bot API methods the emulator answers (https://core.telegram.org/bots/api#available-methods),
 // each with the parameters and the refusals the reference documents: getMe, getChat, getChatMember,
-// sendMessage, sendPhoto, sendVideo, sendDocument, sendMediaGroup, editMessageText, deleteMessage.
+// sendMessage, sendPhoto, sendVideo, sendDocument, sendMediaGroup, editMessageText, editMessageCaption,
+// deleteMessage.
 // Method names are case-insensitive ("All methods in the Bot API are case-insensitive").
 import { randomBytes } from 'node:crypto';
 import { badRequest, forbidden, ok, tooManyRequests, type Answer } from '../errors.ts';
@@ -56,19 +57,29 @@ export const METHODS: Record<string, Method> = {
   senddocument: (call) => sendFile(call, 'document'),
   sendmediagroup: sendMediaGroup,
   editmessagetext: ({ world, bot, params }) => {
-    const chat = postingChat(world, bot, params);
-    if (!('id' in chat)) return chat;
-    const message = chat.messages.get(params.integer('message_id') ?? 0);
-    if (!message) return badRequest('message to edit not found');
-    if (message.botId !== bot.id) return badRequest("message can't be edited");
+    const target = editable(world, bot, params);
+    if (!('message' in target)) return target;
+    const { chat, message } = target;
     if (message.text === undefined) return badRequest('there is no text in the message to edit');
     const text = formatted(params.string('text') ?? '', params.string('parse_mode'), MAX_TEXT, 'message is too long');
     if ('status' in text) return text;
     if (!text.text.trim()) return badRequest('message text is empty');
-    if (text.text === message.text && JSON.stringify(text.entities) === JSON.stringify(message.entities)) {
-      return badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
-    }
-    Object.assign(message, { text: text.text, entities: text.entities, editDate: world.clock.nowSecs() });
+    const preview = params.json('link_preview_options') as { is_disabled?: boolean } | null | undefined;
+    const linkPreviewDisabled = preview?.is_disabled === true;
+    if (text.text === message.text && sameEntities(text.entities, message.entities) && linkPreviewDisabled === message.linkPreviewDisabled) return notModified();
+    Object.assign(message, { text: text.text, entities: text.entities, linkPreviewDisabled, editDate: world.clock.nowSecs() });
+    return ok(messageOf(chat, message, bot));
+  },
+  editmessagecaption: ({ world, bot, params }) => {
+    const target = editable(world, bot, params);
+    if (!('message' in target)) return target;
+    const { chat, message } = target;
+    if (!message.file) return badRequest('there is no caption in the message to edit');
+    const caption = formatted(params.string('caption') ?? '', params.string('parse_mode'), MAX_CAPTION, 'message caption is too long');
+    if ('status' in caption) return caption;
+    const text = caption.text || undefined;
+    if (text === message.caption && sameEntities(caption.entities, message.entities)) return notModified();
+    Object.assign(message, { caption: text, entities: caption.entities, editDate: world.clock.nowSecs() });
     return ok(messageOf(chat, message, bot));
   },
   deletemessage: ({ world, bot, params }) => {
@@ -129,6 +140,28 @@ async function sendMediaGroup({ world, bot, params }: Call): Promise<Answer> {
   const messages = prepared.map((item) => record(world, chat, bot, params, { ...item, replyTo: reply, mediaGroupId }));
   return ok(messages.map((message) => messageOf(chat, message, bot)));
 }
+
+/**
+ * The message an edit addresses (Updating messages, https://core.telegram.org/bots/api#updating-messages):
+ * in a chat the bot may post to; one it sent, or in a channel any when it is the creator or an
+ * administrator with can_edit_messages ("can edit messages of other users"; channels only).
+ */
+function editable(world: TelegramWorld, bot: Bot, params: Params): { chat: Chat; message: StoredMessage } | Answer {
+  const chat = postingChat(world, bot, params);
+  if (!('id' in chat)) return chat;
+  const messageId = params.integer('message_id');
+  if (messageId === undefined) return badRequest('message identifier is not specified');
+  const message = chat.messages.get(messageId);
+  if (!message) return badRequest('message to edit not found');
+  const member = chat.members.get(bot.id);
+  const editsOthers = chat.type === 'channel' && (member?.status === 'creator' || (member?.status === 'administrator' && member.rights.can_edit_messages === true));
+  if (message.botId !== bot.id && !editsOthers) return badRequest("message can't be edited");
+  return { chat, message };
+}
+
+const sameEntities = (a: Entity[], b: Entity[]) => JSON.stringify(a) === JSON.stringify(b);
+
+const notModified = () => badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
 
 /** A text or caption read with its parse mode and held to its limit, or the refusal. */
 function formatted(source: string, parseMode: string | undefined, limit: number, tooLong: string): { text: string; entities: Entity[] } | Answer {

@@ -1,6 +1,7 @@
 // After publishing, on a post's page: the figures each network gives of it (GET /v1/posts/:id/analytics),
 // its comments per destination with forms to answer the post or one comment (GET and POST
-// /v1/posts/:id/replies), and deleting it from the networks (DELETE /v1/posts/:id/remote). On a sandbox
+// /v1/posts/:id/replies), changing its text there (PATCH /v1/posts/:id/remote) and deleting it from
+// the networks (DELETE /v1/posts/:id/remote). On a sandbox
 // account, a made-up person can comment too (POST /v1/sandbox/posts/:id/comments).
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -173,6 +174,48 @@ const OUTCOME = {
   not_published: ['•', 'not published'],
 };
 
+/** Each network's answer to an edit or a delete, per account, with its reason. */
+function Outcomes({ outcomes, labels }) {
+  return html`<div role="status">
+    <p>What each network answered:</p>
+    <ul class="destinations remote-outcomes">${outcomes.map((o) => html`<li class=${`destination remote-outcome outcome-${o.outcome}`}>
+      <${AccountLabel} account=${o.social_account} /> <span class=${`status outcome outcome-${o.outcome}`}><span aria-hidden="true">${labels[o.outcome]?.[0] ?? '•'}</span> ${labels[o.outcome]?.[1] ?? o.outcome}</span>
+      ${o.error ? html`<p class="reason"><span class="label">${o.outcome === 'failed' ? 'Reason:' : 'Why:'}</span> ${o.error}</p>` : null}
+    </li>`)}</ul>
+  </div>`;
+}
+
+const EDIT_OUTCOME = { ...OUTCOME, edited: ['✓', 'edited'], unchanged: ['–', 'unchanged'] };
+
+/**
+ * A text box per container, filled with what the post says; saving sends the changed ones. The API
+ * judges the edit first for every network: a refusal (a text too long for one) is shown by field,
+ * and nothing changed anywhere.
+ */
+function EditOnNetworks({ post, onEdited }) {
+  const action = useAction();
+  const [texts, setTexts] = useState(() => post.containers.map((c) => c.content));
+  const [outcomes, setOutcomes] = useState(null);
+  const publishing = post.socialAccounts.some((d) => d.status === 'pending' || d.status === 'publishing');
+  const changed = texts.map((t, i) => (t === post.containers[i].content ? undefined : t));
+  const submit = (e) => {
+    e.preventDefault();
+    const containers = changed.map((t) => (t === undefined ? {} : { content: t }));
+    action.run(() => api(`/v1/posts/${post.id}/remote`, { method: 'PATCH', body: { containers } })).then((r) => { if (r) { setOutcomes(r.data); onEdited(); } });
+  };
+  return html`<section aria-labelledby="remote-edit-heading">
+    <h2 id="remote-edit-heading">Edit on networks</h2>
+    <p class="muted">Changes the text where the network's API can edit a post; media stay. Crier keeps the post as it was asked, and shows on each destination what its network shows since.</p>
+    <form onSubmit=${submit} aria-label="Edit on networks">
+      ${texts.map((text, i) => html`<label>${i === 0 ? 'Post' : `Part ${i + 1}`}<textarea name=${`container-${i}`} rows="3" value=${text} onInput=${(e) => setTexts(texts.map((t, j) => (j === i ? e.target.value : t)))} /></label>`)}
+      <${FieldErrors} details=${action.error?.details} field="containers" />
+      <button type="submit" disabled=${action.running || publishing || changed.every((t) => t === undefined)}>Save on networks</button>
+    </form>
+    <${ErrorBox} error=${action.error} />
+    ${outcomes ? html`<${Outcomes} outcomes=${outcomes} labels=${EDIT_OUTCOME} />` : null}
+  </section>`;
+}
+
 function DeleteFromNetworks({ post, onDeleted }) {
   const action = useAction();
   const [outcomes, setOutcomes] = useState(null);
@@ -186,13 +229,7 @@ function DeleteFromNetworks({ post, onDeleted }) {
       ${publishing ? html`<p class="muted">Some destinations are still publishing: wait until they finish.</p>` : null}` : null}
     ${!published && !outcomes ? html`<p class="muted">The post is on no network any more.</p>` : null}
     <${ErrorBox} error=${action.error} />
-    ${outcomes ? html`<div role="status">
-      <p>What each network answered:</p>
-      <ul class="destinations remote-outcomes">${outcomes.map((o) => html`<li class=${`destination remote-outcome outcome-${o.outcome}`}>
-        <${AccountLabel} account=${o.social_account} /> <span class=${`status outcome outcome-${o.outcome}`}><span aria-hidden="true">${OUTCOME[o.outcome]?.[0] ?? '•'}</span> ${OUTCOME[o.outcome]?.[1] ?? o.outcome}</span>
-        ${o.error ? html`<p class="reason"><span class="label">${o.outcome === 'failed' ? 'Reason:' : 'Why:'}</span> ${o.error}</p>` : null}
-      </li>`)}</ul>
-    </div>` : null}
+    ${outcomes ? html`<${Outcomes} outcomes=${outcomes} labels=${OUTCOME} />` : null}
   </section>`;
 }
 
@@ -218,7 +255,8 @@ export function Engagement({ post, onChange }) {
       <section aria-labelledby="replies-heading">
         <h2 id="replies-heading">Replies</h2>
         <ul class="cards">${published.map((d) => html`<${DestinationReplies} key=${`${d.network}:${d.username}`} id=${post.id} destination=${d} sandbox=${sandboxIds.has(d.id)} onSent=${() => setVersion((v) => v + 1)} />`)}</ul>
-      </section>` : null}
+      </section>
+      <${EditOnNetworks} post=${post} onEdited=${onChange} />` : null}
     <${DeleteFromNetworks} post=${post} onDeleted=${onChange} />
   </div>`;
 }

@@ -68,6 +68,10 @@ export function Destination({ destination, scheduledAt, sandboxIds, approval }) 
     ${status === 'pending_approval' ? html` <span class="muted">publishes only once approved${scheduledAt ? `, at ${formatDate(scheduledAt)}` : ''} (<a href="#/approvals">review</a>)</span>` : null}
     ${status === 'rejected' ? html` <span class="muted">an approver rejected the post${approval?.reason ? ` (“${approval.reason}”)` : ''}: it will not be published</span>` : null}
     ${destination.error ? html`<p class="reason"><span class="label">${status === 'unknown' ? 'Why unknown:' : 'Reason:'}</span> ${destination.error}</p>` : null}
+    ${destination.editedContainers ? html`<div class="edited">
+      <span class="muted">edited on the network ${formatDate(destination.editedAt)}; it shows since:</span>
+      <ul>${destination.editedContainers.map((e) => html`<li><span class="label">part ${e.position + 1}:</span> ${e.content}</li>`)}</ul>
+    </div>` : null}
   </li>`;
 }
 

@@ -107,7 +107,7 @@ function preparedFor(client: TelegramClient, input: PublishInput, options: Teleg
     reserve: () => ({ startedAt: new Date().toISOString() }),
     async publishPart(position, _reservation, root) {
       const messages = await send(position, root);
-      return refOf(messages);
+      return refOf(messages, input.containers[position]!.media.length);
     },
     async reconcile(position) {
       throw cannotTell(position, 'Telegram keeps no idempotency key and gives a bot no way to read the chat\'s messages');
@@ -117,11 +117,14 @@ function preparedFor(client: TelegramClient, input: PublishInput, options: Teleg
 
 const METHODS: Record<FileKind, string> = { photo: 'sendPhoto', video: 'sendVideo', document: 'sendDocument' };
 
-/** The first message of the container stands for it; an album's every message is kept (to delete them all). */
-function refOf(messages: TelegramMessage[]): PartRef {
+/**
+ * The first message of the container stands for it; an album's every message is kept (to delete them
+ * all), and how many files it carries (an edit changes a text message's text, else its caption).
+ */
+function refOf(messages: TelegramMessage[], files: number): PartRef {
   const [first] = messages;
   if (!first) throw new PublishError('unknown', 'telegram: the Bot API answered an album without messages');
-  return { platformId: String(first.message_id), url: messageUrl(first), ref: { chatId: first.chat.id, messageIds: messages.map((m) => m.message_id) } };
+  return { platformId: String(first.message_id), url: messageUrl(first), ref: { chatId: first.chat.id, messageIds: messages.map((m) => m.message_id), files } };
 }
 
 /** A public chat's message is at t.me/<username>/<id>; a private one's at t.me/c/<id without -100>/<id>, for its members. */

@@ -27,7 +27,7 @@ export const telegram: Network<BaseUrlSettings> = {
     apiUrl: settings.baseUrl ?? API_URL,
     publicUrl: { publicBaseUrl, realNetwork: settings.baseUrl === undefined },
   })),
-  capabilities: ({ settings }) => lazyCapabilities('the Telegram engagement module', { remove: true },
+  capabilities: ({ settings }) => lazyCapabilities('the Telegram engagement module', { remove: true, edit: true },
     async () => (await import('./capabilities.ts')).telegramCapabilities(settings.baseUrl ?? API_URL)),
   config: baseUrlConfig('telegram'),
   sandbox: baseUrlSandbox('telegram', telegramEmulator),
