@@ -1,6 +1,7 @@
 // What tests (and the sandbox) may do beyond the API: add accounts with their tokens, revoke a token,
 // keep uploads processing (or make images processed in the background too), fail a file's processing,
-// answer the next calls 429, shrink the instance's limits; and read what the instance holds.
+// answer the next calls 429, shrink the instance's limits; have other accounts reply to, favourite or
+// boost a status, set follower counts; and read what the instance holds.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CONFIGURATION, nextId, type Account, type InstanceConfiguration, type MastodonWorld, type StoredMedia, type StoredStatus } from './state.ts';
 
@@ -35,6 +36,14 @@ export interface MastodonControls {
   stallAnswer(route: string, ms: number, skip?: number): void;
   /** Moves the instance's clock (Idempotency-Keys expire after an hour). */
   advanceClock(ms: number): void;
+  /** Account `accountId` answers status `statusId` (another account commenting), with the parent's visibility unless given. */
+  reply(accountId: string, statusId: string, text: string, visibility?: StoredStatus['visibility']): StoredStatus;
+  /** Account `accountId` favourites status `statusId` (counted in `favourites_count`). */
+  favourite(accountId: string, statusId: string): void;
+  /** Account `accountId` boosts status `statusId`: a reblog on its profile, counted in `reblogs_count`. */
+  boost(accountId: string, statusId: string): StoredStatus;
+  /** The account's `followers_count` and `following_count` (no follower graph is kept). */
+  setFollowCounts(accountId: string, followers: number, following: number): void;
 }
 
 export function mastodonControls(world: MastodonWorld): MastodonControls {
@@ -78,7 +87,29 @@ export function mastodonControls(world: MastodonWorld): MastodonControls {
       world.stalls.set(route, { ms, skip });
     },
     advanceClock: (ms) => world.clock.advance(ms),
+    reply(accountId, statusId, text, visibility) {
+      const parent = world.statuses.get(statusId)!;
+      return addStatus(world, accountId, { text, inReplyToId: statusId, visibility: visibility ?? parent.visibility });
+    },
+    favourite(accountId, statusId) {
+      const status = world.statuses.get(statusId)!;
+      status.favouritedBy = [...new Set([...(status.favouritedBy ?? []), accountId])];
+    },
+    boost: (accountId, statusId) => addStatus(world, accountId, { text: '', reblogOfId: statusId, visibility: 'public' }),
+    setFollowCounts(accountId, followers, following) {
+      Object.assign(world.accounts.get(accountId)!, { followersCount: followers, followingCount: following });
+    },
   };
+}
+
+/** A status made by a control (another account's activity), as POST /api/v1/statuses would store it. */
+function addStatus(world: MastodonWorld, accountId: string, fields: Pick<StoredStatus, 'text' | 'visibility'> & Partial<StoredStatus>): StoredStatus {
+  const status: StoredStatus = {
+    id: nextId(world), accountId, spoilerText: '', language: null, sensitive: false, inReplyToId: null, mediaIds: [], poll: null,
+    createdAt: world.clock.iso(), idempotencyKey: null, deleted: false, ...fields,
+  };
+  world.statuses.set(status.id, status);
+  return status;
 }
 
 export const defaultConfiguration = (): InstanceConfiguration => structuredClone(DEFAULT_CONFIGURATION);

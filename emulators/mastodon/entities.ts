@@ -14,7 +14,7 @@ export function accountEntity(world: MastodonWorld, account: Account): Record<st
     locked: false, bot: false, discoverable: true, group: false, created_at: account.createdAt, note: '', url, uri: `${world.origin}/users/${account.username}`,
     avatar: `${world.origin}/avatars/original/missing.png`, avatar_static: `${world.origin}/avatars/original/missing.png`,
     header: `${world.origin}/headers/original/missing.png`, header_static: `${world.origin}/headers/original/missing.png`,
-    followers_count: 0, following_count: 0, statuses_count: statuses.length, last_status_at: statuses.at(-1)?.createdAt.slice(0, 10) ?? null,
+    followers_count: account.followersCount ?? 0, following_count: account.followingCount ?? 0, statuses_count: statuses.length, last_status_at: statuses.at(-1)?.createdAt.slice(0, 10) ?? null,
     emojis: [], fields: [],
   };
 }
@@ -50,20 +50,31 @@ function pollEntity(poll: StoredPoll, now: number): Record<string, unknown> {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
+/**
+ * A plain text as Mastodon renders it (TextFormatter, Rails' simple_format): paragraphs at blank
+ * lines, a single line break as `<br />`, everything escaped; links, mentions and hashtags stay text.
+ */
+const htmlOf = (text: string) => text.split(/\n\s*\n/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br />')}</p>`).join('');
+
 /** `text` (the source) is on a deleted status only: DELETE /api/v1/statuses/:id answers it for "delete and redraft". */
 export function statusEntity(world: MastodonWorld, status: StoredStatus, withSource = false): Record<string, unknown> {
   const account = world.accounts.get(status.accountId)!;
   const parent = status.inReplyToId ? world.statuses.get(status.inReplyToId) : undefined;
+  const live = [...world.statuses.values()].filter((s) => !s.deleted);
+  const reblogged = status.reblogOfId ? world.statuses.get(status.reblogOfId) : undefined;
   return {
     id: status.id, created_at: status.createdAt,
     in_reply_to_id: status.inReplyToId, in_reply_to_account_id: parent?.accountId ?? null,
     sensitive: status.sensitive, spoiler_text: status.spoilerText, visibility: status.visibility, language: status.language,
     uri: `${world.origin}/users/${account.username}/statuses/${status.id}`, url: `${world.origin}/@${account.username}/${status.id}`,
-    replies_count: [...world.statuses.values()].filter((s) => s.inReplyToId === status.id && !s.deleted).length, reblogs_count: 0, favourites_count: 0,
-    edited_at: null, favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false,
-    content: status.text ? `<p>${escapeHtml(status.text).replace(/\n/g, '<br />')}</p>` : '',
+    // The counts as Status documents them: direct replies, boosts, favourites.
+    replies_count: live.filter((s) => s.inReplyToId === status.id).length,
+    reblogs_count: live.filter((s) => s.reblogOfId === status.id).length,
+    favourites_count: status.favouritedBy?.length ?? 0,
+    edited_at: status.editedAt ?? null, favourited: false, reblogged: false, muted: false, bookmarked: false, pinned: false,
+    content: status.text ? htmlOf(status.text) : '',
     ...(withSource ? { text: status.text } : {}),
-    filtered: [], reblog: null, application: { name: 'Crier emulator client', website: null },
+    filtered: [], reblog: reblogged ? statusEntity(world, reblogged) : null, application: { name: 'Crier emulator client', website: null },
     account: accountEntity(world, account),
     media_attachments: status.mediaIds.map((id) => mediaEntity(world, world.media.get(id)!)),
     mentions: [], tags: [], emojis: [], card: null,

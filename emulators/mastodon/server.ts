@@ -6,17 +6,18 @@ import { Clock } from '../shared/clock.ts';
 import { bearerToken, createApp, firstValues, listen, send, type ListenOptions, type Reply } from '../shared/http.ts';
 import { mastodonControls, defaultConfiguration, type MastodonControls } from './controls.ts';
 import { invalidToken, notFound, outsideScopes, revokedToken, tooManyRequests, unprocessable } from './errors.ts';
-import { accountStatuses, verifyCredentials } from './routes/accounts.ts';
+import { accountStatuses, showAccount, verifyCredentials } from './routes/accounts.ts';
 import { instance } from './routes/instance.ts';
+import { mastodonOAuthRoutes, type MastodonOAuthControls } from './routes/oauth.ts';
 import { createMedia, showMedia } from './routes/media.ts';
-import { createStatus, deleteStatus, showStatus } from './routes/statuses.ts';
+import { createStatus, deleteStatus, editStatus, showStatus, statusContext } from './routes/statuses.ts';
 import { accountByToken, type Account, type MastodonWorld } from './state.ts';
 import { paramsOf, type Params } from './validate.ts';
 
 export type { Account, StoredMedia, StoredStatus, InstanceConfiguration } from './state.ts';
 export type { AddAccountInput } from './controls.ts';
 
-export interface MastodonEmulator extends MastodonControls {
+export interface MastodonEmulator extends MastodonControls, MastodonOAuthControls {
   url: string;
   close(): Promise<void>;
 }
@@ -44,7 +45,10 @@ const ROUTES: { method: string; url: string; scope: string; handler: Handler }[]
   { method: 'POST', url: '/api/v2/media', scope: 'write:media', handler: (w, c) => createMedia(w, c.account, c.params) },
   { method: 'GET', url: '/api/v1/media/:id', scope: 'write:media', handler: (w, c) => showMedia(w, c.account, c.path.id!) },
   { method: 'POST', url: '/api/v1/statuses', scope: 'write:statuses', handler: (w, c) => createStatus(w, c.account, c.params, headerOf(c.headers['idempotency-key'])) },
-  { method: 'GET', url: '/api/v1/statuses/:id', scope: 'read:statuses', handler: (w, c) => showStatus(w, c.path.id!) },
+  { method: 'GET', url: '/api/v1/statuses/:id', scope: 'read:statuses', handler: (w, c) => showStatus(w, c.account, c.path.id!) },
+  { method: 'GET', url: '/api/v1/statuses/:id/context', scope: 'read:statuses', handler: (w, c) => statusContext(w, c.account, c.path.id!) },
+  { method: 'PUT', url: '/api/v1/statuses/:id', scope: 'write:statuses', handler: (w, c) => editStatus(w, c.account, c.path.id!, c.params) },
+  { method: 'GET', url: '/api/v1/accounts/:id', scope: 'read:accounts', handler: (w, c) => showAccount(w, c.path.id!) },
   { method: 'DELETE', url: '/api/v1/statuses/:id', scope: 'write:statuses', handler: (w, c) => deleteStatus(w, c.account, c.path.id!) },
 ];
 
@@ -65,6 +69,7 @@ export async function startMastodonEmulator(opts: MastodonEmulatorOptions = {}):
   };
   const app = createApp(BODY_LIMIT);
   app.get('/api/v2/instance', (_req, reply) => send(reply, instance(world)));
+  const oauth = mastodonOAuthRoutes(app, world);
   for (const route of ROUTES) {
     app.route({
       method: route.method as 'GET',
@@ -88,7 +93,7 @@ export async function startMastodonEmulator(opts: MastodonEmulatorOptions = {}):
   app.setNotFoundHandler((_req, reply) => send(reply, notFound()));
   const server = await listen(app, opts);
   world.origin = server.url;
-  return { url: server.url, close: server.close, ...mastodonControls(world) };
+  return { url: server.url, close: server.close, ...mastodonControls(world), ...oauth };
 }
 
 /** Holds the answer of a call a test asked to stall (controls: stallAnswer). */

@@ -13,6 +13,9 @@ export interface Account {
   /** A revoked token answers 401 "The access token was revoked". */
   revoked: boolean;
   createdAt: string;
+  /** Account `followers_count` / `following_count` (no follower graph here: controls set them). */
+  followersCount?: number;
+  followingCount?: number;
 }
 
 export interface StoredMedia {
@@ -54,6 +57,12 @@ export interface StoredStatus {
   /** The Idempotency-Key it was created with, if any. */
   idempotencyKey: string | null;
   deleted: boolean;
+  /** Set by PUT /api/v1/statuses/:id (Status `edited_at`). */
+  editedAt?: string | null;
+  /** Accounts that favourited it (controls: favourite), counted as `favourites_count`. */
+  favouritedBy?: string[];
+  /** A boost: the status it reblogs (Status `reblog`); its own text is empty. */
+  reblogOfId?: string | null;
 }
 
 /** configuration.statuses / media_attachments / polls of GET /api/v2/instance. */
@@ -87,6 +96,8 @@ export interface MastodonWorld {
   stalls: Map<string, { ms: number; skip: number }>;
   /** Calls of the current 5-minute window, per token. */
   windows: Map<string, { start: number; count: number }>;
+  /** Tokens issued by POST /oauth/token (routes/oauth.ts): the account, the scopes granted, the app. */
+  issuedTokens?: Map<string, { accountId: string; scopes: string[]; clientId: string }>;
 }
 
 /** Mastodon 4's defaults (https://docs.joinmastodon.org/entities/Instance/#example). */
@@ -106,4 +117,11 @@ export function nextId(world: MastodonWorld): string {
 }
 
 export const accountByToken = (world: MastodonWorld, token: string): Account | undefined =>
-  [...world.accounts.values()].find((account) => account.token === token);
+  [...world.accounts.values()].find((account) => account.token === token) ?? oauthAccount(world, token);
+
+/** The account of a token issued through OAuth, seen with that token's scopes. */
+function oauthAccount(world: MastodonWorld, token: string): Account | undefined {
+  const grant = world.issuedTokens?.get(token);
+  const account = grant && world.accounts.get(grant.accountId);
+  return account && grant && { ...account, token, scopes: grant.scopes };
+}

@@ -533,7 +533,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a post on the networks
-         * @description Changes the text of a published post on every network it went to whose API can edit one (Telegram), and answers per account: `edited`, `not_supported` (the network's API cannot edit: do it in the network's app), `failed` with the network's reason, `not_published` (nothing to edit), `unchanged` (none of the edited containers was published there). `content` is the first container's new text; `containers` gives each container's by position (an entry without `content` stays as it is). Texts are plain, as the containers' shared content (a platform block's own markup is not kept). Every destination to edit is judged first as publishing judges the edited post: one refusal is a 400 naming it, and nothing is changed anywhere. Media, content warnings and polls stay. Crier's record keeps the post as it was asked; each destination shows `editedAt` and `editedContainers` (what its network shows since). A post with destinations still to publish: 409.
+         * @description Changes the text of a published post on every network it went to whose API can edit one (Telegram, Mastodon), and answers per account: `edited`, `not_supported` (the network's API cannot edit: do it in the network's app), `failed` with the network's reason, `not_published` (nothing to edit), `unchanged` (none of the edited containers was published there). `content` is the first container's new text; `containers` gives each container's by position (an entry without `content` stays as it is). Texts are plain, as the containers' shared content (a platform block's own markup is not kept). Every destination to edit is judged first as publishing judges the edited post: one refusal is a 400 naming it, and nothing is changed anywhere. Media, content warnings and polls stay. Crier's record keeps the post as it was asked; each destination shows `editedAt` and `editedContainers` (what its network shows since). A post with destinations still to publish: 409.
          */
         patch: operations["editPostOnNetworks"];
         trace?: never;
@@ -547,7 +547,7 @@ export interface paths {
         };
         /**
          * A post's comments, read from the network
-         * @description Reply records of one destination, read from its network with the account's token, newest pages first up to 500 top-level comments, kept 30 s (polling more often costs the network nothing). Networks whose posts have no comments an app can read (tiktok, google_business, pinterest, telegram, discord, mastodon): 400 `replies_not_supported`. Several destinations and no network/username to choose: 400 `destination_ambiguous` naming the choices.
+         * @description Reply records of one destination, read from its network with the account's token, newest pages first up to 500 top-level comments, kept 30 s (polling more often costs the network nothing). Networks whose posts have no comments an app can read (tiktok, google_business, pinterest, telegram, discord): 400 `replies_not_supported`. Several destinations and no network/username to choose: 400 `destination_ambiguous` naming the choices.
          */
         get: operations["listPostReplies"];
         put?: never;
@@ -1068,7 +1068,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account: the network authorize URL
-         * @description Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>&session=<token>` (the session lists that one account and finalizes to it unchanged, for clients that read only `?session=`); where one login grants several pages, organizations or locations, with `?session=<token>` alone, the user picking through GET /v1/social-accounts/pending/{token} and its finalize; with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks). `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).
+         * @description Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>&session=<token>` (the session lists that one account and finalizes to it unchanged, for clients that read only `?session=`); where one login grants several pages, organizations or locations, with `?session=<token>` alone, the user picking through GET /v1/social-accounts/pending/{token} and its finalize; with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks), except on a network whose accounts live on a server the user names (`instance_url`: mastodon): there Crier registers its own app on that server on first use. `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).
          */
         post: operations["createSocialNetworkAuthUrl"];
         delete?: never;
@@ -7445,7 +7445,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description required on mastodon (and refused elsewhere): the server the account lives on, its https address or host name; only public https addresses */
+                    instance_url?: string;
+                    /** @description where the user is sent after connecting (any http(s) URL, unless CRIER_REDIRECT_ORIGINS limits them) */
+                    redirect_uri?: string;
+                    /** @description ["messaging"]: also ask for the direct messages permissions (networks with direct messages) */
+                    scopes?: string[];
+                    /** @description your own customer id for the account (letters, digits, _ and -) */
+                    tenant_id?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -7463,6 +7476,20 @@ export interface operations {
             };
             /** @description Default Response */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        details?: unknown;
+                        error: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,9 @@
 // exchanges the code with the org's own app and either stores the account or, when the login grants
 // several (pages, organizations, locations), opens a pending connection for the user to pick from.
 // Which network does what is behind NetworkOAuth (src/networks/<network>/oauth.ts).
+// A federated network (NetworkOAuth.instances: Mastodon) has no org app: the connect names the
+// server (`instance_url`), Crier's own app there is used (registered on first use, kept per server:
+// social-networks.ts), the state keeps the server's origin, and the callback exchanges the code there.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
@@ -15,10 +18,12 @@ import type { NetworkId } from '../core/network-id.ts';
 import { type ManagedApps } from '../config.ts';
 import type { SecretBox } from '../security/crypto.ts';
 import { createConnectedSession, createPendingConnection } from './pending-connections.ts';
-import { accountApp, connectApp } from './social-networks.ts';
+import { accountApp, connectApp, dropInstanceApp, instanceApp, storedInstanceApp, type ConnectApp, type InstanceAppKey } from './social-networks.ts';
 import { upsertSocialAccount } from './social-accounts.ts';
 
 const STATE_TTL_MINUTES = 10;
+/** The name Crier's own app is registered with on a federated network's servers (statuses show "via Crier"). */
+const INSTANCE_APP_NAME = 'Crier';
 export const TENANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export interface OAuthSettings {
@@ -57,7 +62,7 @@ export async function createAuthUrl(
   settings: OAuthSettings,
   orgId: number,
   network: string,
-  input: { redirect_uri?: unknown; tenant_id?: unknown; scopes?: unknown },
+  input: { redirect_uri?: unknown; tenant_id?: unknown; scopes?: unknown; instance_url?: unknown },
 ): Promise<string> {
   const issues: FieldIssue[] = [];
   const messaging = requestedMessaging(settings, network, input.scopes, issues);
@@ -69,7 +74,8 @@ export async function createAuthUrl(
   if (!isNetworkId(network)) issues.push({ field: 'network', message: `must be a network identifier: ${NETWORKS.join(', ')}` });
   if (issues.length) throw validationError(issues);
   const provider = providerFor(settings, network as NetworkId);
-  const app = await connectApp(db, box, orgId, provider.network, settings.managedApps);
+  const instance = await instanceOf(provider, input.instance_url);
+  const app = instance ? await serverApp(db, box, settings, provider, instance) : await connectApp(db, box, orgId, provider.network, settings.managedApps);
   if (!app) {
     throw new RequestError(400, `Register your ${network} app first: POST /v1/social-networks {network: "${network}", client_key, client_secret} (this Crier has no managed ${network} app: CRIER_${network.toUpperCase()}_CLIENT_ID)`, { code: 'app_not_registered' });
   }
@@ -77,13 +83,49 @@ export async function createAuthUrl(
   const stateHash = hashState(state);
   const verifier = provider.pkce ? randomBytes(32).toString('base64url') : undefined;
   await db.query(
-    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9))`,
-    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, app.managed, messaging.length > 0, STATE_TTL_MINUTES],
+    `INSERT INTO oauth_states (state_hash, org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, instance_origin, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`,
+    [stateHash, orgId, network, verifier ? box.encrypt(verifier, verifierData(stateHash)) : null, input.redirect_uri ?? null, input.tenant_id ?? null, app.managed, messaging.length > 0, instance ?? null, STATE_TTL_MINUTES],
   );
   const codeChallenge = verifier && createHash('sha256').update(verifier).digest('base64url');
-  const scopes = [...new Set([...(app.scopes ?? provider.scopes), ...messaging])];
-  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes, codeChallenge });
+  // A server's app asks for what Crier asks for, never more than it was registered with.
+  const scopes = [...new Set([...(instance ? provider.scopes : app.scopes ?? provider.scopes), ...messaging])];
+  return provider.authorizeUrl(app, { redirectUri: callbackUrl(settings, provider.network), state, scopes, codeChallenge, ...(instance ? { instance } : {}) });
+}
+
+/**
+ * The server a federated network's connect is for (its origin), from `instance_url`: required for
+ * such a network, refused for the others. Undefined for a network without servers.
+ */
+async function instanceOf(provider: NetworkOAuth, raw: unknown): Promise<string | undefined> {
+  const { instances } = provider;
+  const field = instances?.field ?? 'instance_url';
+  if (!instances) {
+    if (raw === undefined || raw === null) return undefined;
+    throw validationError([{ field, message: `${provider.network} accounts do not live on a server of their own choosing: leave ${field} out` }]);
+  }
+  if (raw === undefined || raw === null || raw === '') {
+    throw validationError([{ field, message: `is required: the address of the ${networkFor(provider.network).label} server the account lives on (its https address, or its host name)` }]);
+  }
+  const judged = await instances.origin(raw);
+  if ('problem' in judged) throw validationError([{ field, message: judged.problem }]);
+  return judged.origin;
+}
+
+const instanceKey = (settings: OAuthSettings, provider: NetworkOAuth, origin: string): InstanceAppKey =>
+  ({ network: provider.network, origin, redirectUri: callbackUrl(settings, provider.network) });
+
+/** Crier's own app on the server (stored, else registered now); a server that refuses or cannot be reached is the field's problem. */
+async function serverApp(db: Db, box: SecretBox, settings: OAuthSettings, provider: NetworkOAuth, origin: string): Promise<ConnectApp> {
+  const instances = provider.instances!;
+  try {
+    const app = await instanceApp(db, box, instances, instanceKey(settings, provider, origin), { scopes: provider.scopes, name: INSTANCE_APP_NAME, website: settings.publicBaseUrl });
+    return { ...app, managed: false };
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    if (error.kind === 'transient') throw new RequestError(502, `Could not register Crier's app on ${origin}: ${error.message}`, { code: 'network_unavailable' });
+    throw new RequestError(400, `The server refused to register Crier's app: ${error.message}`, { code: 'instance_app_refused', details: [{ field: instances.field, message: `${origin} did not register Crier's app (${error.message})` }] });
+  }
 }
 
 /**
@@ -119,6 +161,7 @@ interface SavedState {
   tenant_id: string | null;
   managed_app: boolean;
   messaging: boolean;
+  instance_origin: string | null;
   expired: boolean;
 }
 
@@ -129,7 +172,7 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
   const stateHash = hashState(state);
   // Deleting is what makes a state single-use, even with two callbacks racing.
   const { rows } = await db.query<SavedState>(
-    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, expires_at <= now() AS expired`,
+    `DELETE FROM oauth_states WHERE state_hash = $1 RETURNING org_id, network, code_verifier_enc, redirect_uri, tenant_id, managed_app, messaging, instance_origin, expires_at <= now() AS expired`,
     [stateHash],
   );
   const saved = rows[0];
@@ -142,14 +185,22 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
 
   const provider = providerFor(settings, saved.network);
   // The app the connect began with: the code was issued to it.
-  const app = await accountApp(db, box, { org_id: saved.org_id, network: saved.network, managed_app: saved.managed_app }, settings.managedApps);
+  const instance = saved.instance_origin ?? undefined;
+  const app = instance
+    ? await storedInstanceApp(db, box, instanceKey(settings, provider, instance)).then((found) => found && { ...found, managed: false })
+    : await accountApp(db, box, { org_id: saved.org_id, network: saved.network, managed_app: saved.managed_app }, settings.managedApps);
   if (!app) return failed('app_not_registered', `The ${network} app this connect began with was removed during the connect`);
   const codeVerifier = saved.code_verifier_enc ? box.decrypt(saved.code_verifier_enc, verifierData(stateHash)) : undefined;
   let login;
   try {
-    login = await provider.connect(app, { code, redirectUri: callbackUrl(settings, saved.network), codeVerifier });
+    login = await provider.connect(app, { code, redirectUri: callbackUrl(settings, saved.network), codeVerifier, ...(instance ? { instance } : {}) });
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
+    if (error.kind === 'client' && instance) {
+      // The server no longer knows Crier's app (an admin removed it): forgotten, the next connect registers a new one.
+      await dropInstanceApp(db, instanceKey(settings, provider, instance), app.clientId);
+      return failed('app_credentials_rejected', `${instance} no longer accepts Crier's app (${error.message}): connect again, a new app will be registered there`);
+    }
     // Refused app credentials are the org's to fix (POST /v1/social-networks), not the user's.
     if (error.kind === 'client') return failed('app_credentials_rejected', `${network} refused the registered app's credentials: ${error.message}`);
     return failed('oauth_failed', `Could not connect the account: ${error.message}`, error.kind === 'transient' ? 502 : 400);
@@ -172,7 +223,8 @@ export async function completeCallback(db: Db, box: SecretBox, settings: OAuthSe
     sandbox: settings.sandbox,
     managedApp: app.managed,
     messaging: saved.messaging,
-    ...account!.tokens,
+    ...(account!.serviceUrl ? { serviceUrl: account!.serviceUrl } : {}),
+    ...(account!.keepTokenAs === 'credential' ? { credential: account!.tokens.accessToken } : account!.tokens),
   });
   if (!saved.redirect_uri) return { kind: 'connected', accountId, orgId: saved.org_id, redirectUri: null };
   // Clients of the hosted API read only ?session= on the redirect: give them one beside account_id.

@@ -4,7 +4,8 @@ import { withTransaction, type Db, type Queryable } from '../db/pool.ts';
 import { validationError, type FieldIssue } from '../core/errors.ts';
 import { encodeId } from '../core/ids.ts';
 import { LOGIN_CONFIG_ID, type ManagedApps } from '../config.ts';
-import { connectsWithPassword, loginConfigurationOf } from '../networks/registry.ts';
+import { connectsThroughInstances, connectsWithPassword, loginConfigurationOf } from '../networks/registry.ts';
+import type { NetworkInstances, OAuthApp } from '../networks/oauth.ts';
 import { isNetworkId, NETWORKS } from '../networks/ids.ts';
 import type { NetworkId } from '../core/network-id.ts';
 import type { SecretBox } from '../security/crypto.ts';
@@ -76,7 +77,9 @@ function checkInput(input: SocialNetworkInput): { network: NetworkId; clientKey:
   const scopes = checkScopes(input.scopes, issues);
   const configId = checkConfigId(network, input.config_id, issues);
   // A network that connects with credentials (an app password, a token, a webhook URL) has no OAuth app to register.
-  if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
+  if (typeof network === 'string' && isNetworkId(network) && connectsThroughInstances(network)) {
+    issues.push({ field: 'network', message: `${network} has no app to register: Crier registers its own on each instance on first use; start a connect with POST /v1/social-networks/${network}/auth-url {instance_url} (or connect with credentials: POST /v1/social-accounts/${network})` });
+  } else if (typeof network !== 'string' || !isNetworkId(network) || connectsWithPassword(network)) {
     const oauth = NETWORKS.filter((id) => !connectsWithPassword(id));
     const password = NETWORKS.filter(connectsWithPassword);
     issues.push({ field: 'network', message: `must be a network that connects through OAuth: ${oauth.join(', ')} (${password.join(', ')} connect with their own credentials: POST /v1/social-accounts/<network>)` });
@@ -163,4 +166,48 @@ export async function appCredentials(db: Queryable, box: SecretBox, orgId: numbe
     clientId: row.client_key, clientSecret: box.decrypt(row.client_secret_enc, secretData(row.id)), scopes: row.scopes,
     ...(row.login_config_id ? { loginConfigId: row.login_config_id } : {}),
   };
+}
+
+/** The key of Crier's own app on a server of a federated network, sealed into its secret. */
+const instanceSecretData = (network: NetworkId, origin: string, redirectUri: string) => `network_instance_apps:${JSON.stringify([network, origin, redirectUri])}:secret`;
+
+export interface InstanceAppKey {
+  network: NetworkId;
+  origin: string;
+  redirectUri: string;
+}
+
+/** Crier's app on the server, registered with these scopes at least; undefined when none is stored. */
+export async function storedInstanceApp(db: Queryable, box: SecretBox, key: InstanceAppKey, scopes: readonly string[] = []): Promise<(OAuthApp & { scopes: string[] }) | undefined> {
+  const { rows } = await db.query<{ client_id: string; client_secret_enc: Buffer; scopes: string[] }>(
+    'SELECT client_id, client_secret_enc, scopes FROM network_instance_apps WHERE network = $1 AND origin = $2 AND redirect_uri = $3 AND scopes @> $4::text[]',
+    [key.network, key.origin, key.redirectUri, scopes],
+  );
+  const row = rows[0];
+  return row && { clientId: row.client_id, clientSecret: box.decrypt(row.client_secret_enc, instanceSecretData(key.network, key.origin, key.redirectUri)), scopes: row.scopes };
+}
+
+/**
+ * Crier's app on the server: the stored one, else one registered now and stored. Two first connects
+ * racing may both register; the first stored wins and both use it (a registration that lost is left
+ * unused on the server). An app registered with fewer scopes than Crier now asks for is replaced.
+ */
+export async function instanceApp(
+  db: Queryable, box: SecretBox, instances: NetworkInstances, key: InstanceAppKey, input: { scopes: readonly string[]; name: string; website: string },
+): Promise<OAuthApp & { scopes: string[] }> {
+  const stored = await storedInstanceApp(db, box, key, input.scopes);
+  if (stored) return stored;
+  const app = await instances.register(key.origin, { redirectUri: key.redirectUri, scopes: input.scopes, name: input.name, website: input.website });
+  await db.query(
+    `INSERT INTO network_instance_apps (network, origin, redirect_uri, client_id, client_secret_enc, scopes) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (network, origin, redirect_uri) DO UPDATE SET client_id = EXCLUDED.client_id, client_secret_enc = EXCLUDED.client_secret_enc, scopes = EXCLUDED.scopes, created_at = now()
+       WHERE NOT network_instance_apps.scopes @> EXCLUDED.scopes`,
+    [key.network, key.origin, key.redirectUri, app.clientId, box.encrypt(app.clientSecret, instanceSecretData(key.network, key.origin, key.redirectUri)), [...app.scopes]],
+  );
+  return (await storedInstanceApp(db, box, key))!;
+}
+
+/** The server refused the stored app (invalid_client): forgotten, so the next connect registers again. */
+export async function dropInstanceApp(db: Queryable, key: InstanceAppKey, clientId: string): Promise<void> {
+  await db.query('DELETE FROM network_instance_apps WHERE network = $1 AND origin = $2 AND redirect_uri = $3 AND client_id = $4', [key.network, key.origin, key.redirectUri, clientId]);
 }

@@ -166,6 +166,12 @@ export type NetworkConnect<S> =
        */
       fields?: readonly CredentialField[];
       login(ctx: NetworkContext<S>, input: PasswordLoginInput): Promise<PasswordAccount>;
+      /**
+       * A second way in, through OAuth, for a network whose accounts live on servers their users name
+       * (Mastodon's instances): no org registers an app, Crier registers its own on each server on
+       * first use (NetworkOAuth.instances) and the connect names the server (`instance_url`).
+       */
+      oauth?(ctx: NetworkContext<S>): NetworkOAuth;
     };
 
 /** One field of the body of POST /v1/social-accounts/<network> for a network that connects without OAuth. */
@@ -176,6 +182,11 @@ export interface CredentialField {
   maxLength: number;
   /** A secret (an app password, a bot token): stored encrypted, never returned, redacted from logs. */
   secret: boolean;
+  /**
+   * The body may leave it out (a network connected in one of two ways: Discord's webhook URL, or a bot
+   * token with a channel): the network's `login` then says which combination it takes.
+   */
+  optional?: true;
 }
 
 /** What an app-password network's connect body carries: `{handle, appPassword}`. */
@@ -188,7 +199,7 @@ export const APP_PASSWORD_FIELDS: readonly CredentialField[] = [
 export const credentialFieldsOf = (connect: NetworkConnect<unknown>): readonly CredentialField[] =>
   (connect.kind === 'password' ? connect.fields ?? APP_PASSWORD_FIELDS : []);
 
-/** POST /v1/social-accounts/<network>: each of the network's credential fields, by name, as sent (1 character at least). */
+/** POST /v1/social-accounts/<network>: each of the network's credential fields sent, by name (1 character at least); an optional one left out is absent. */
 export type PasswordLoginInput = Readonly<Record<string, string>>;
 
 /** What a password login proved, to be stored (the credential encrypted, so the session can be re-established). */

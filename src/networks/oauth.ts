@@ -32,6 +32,13 @@ export interface ConnectCandidate {
   profilePictureUrl: string | null;
   /** What this account publishes with (a Facebook Page has a token of its own). */
   tokens: OAuthTokens;
+  /** Where its API is (a Mastodon account's instance), kept as the account's service_url. */
+  serviceUrl?: string;
+  /**
+   * 'credential': the access token is kept where the network's credential connect keeps its token
+   * (it never expires, nothing refreshes it), so both ways store the same account the same way.
+   */
+  keepTokenAs?: 'credential';
 }
 
 export interface OAuthLogin {
@@ -49,9 +56,16 @@ export interface NetworkOAuth {
   pkce: boolean;
   /** The scopes asked for by default, in the network's order (an app registered with its own scopes replaces them). */
   scopes: readonly string[];
-  authorizeUrl(app: OAuthApp, input: { redirectUri: string; state: string; scopes: readonly string[]; codeChallenge?: string }): string;
+  /** `instance`: the server's origin, for a network with `instances`. */
+  authorizeUrl(app: OAuthApp, input: { redirectUri: string; state: string; scopes: readonly string[]; codeChallenge?: string; instance?: string }): string;
   /** Exchanges the code (and, where the network has one, for a long-lived token), then lists the accounts. */
-  connect(app: OAuthApp, input: { code: string; redirectUri: string; codeVerifier?: string }): Promise<OAuthLogin>;
+  connect(app: OAuthApp, input: { code: string; redirectUri: string; codeVerifier?: string; instance?: string }): Promise<OAuthLogin>;
+  /**
+   * A federated network (Mastodon): each connect names the server the account lives on, and the app
+   * is Crier's own, registered on that server on first use and kept per server (no org app, no
+   * managed app).
+   */
+  instances?: NetworkInstances;
   /**
    * Absent when the network has no refresh (Facebook Page tokens and Vimeo tokens do not expire; a
    * LinkedIn app without refresh tokens reconnects). `credential` is what `refreshUses` names.
@@ -61,6 +75,22 @@ export interface NetworkOAuth {
   refreshUses?: 'refresh_token' | 'access_token';
   /** How long before expiry a token is refreshed. */
   refreshAheadSecs: number;
+}
+
+/** The servers of a federated network, as a connect meets them. */
+export interface NetworkInstances {
+  /** The field of POST /v1/social-networks/:network/auth-url that names the server. */
+  field: string;
+  /**
+   * The server's origin from what the user typed, or why it is refused (malformed, or an address the
+   * SSRF guard refuses), said for the field's details.
+   */
+  origin(input: unknown): Promise<{ origin: string } | { problem: string }>;
+  /**
+   * Registers Crier's app on the server. OAuthError: `client` when the server refuses the
+   * registration or the address, `transient` when it cannot be reached.
+   */
+  register(origin: string, input: { redirectUri: string; scopes: readonly string[]; name: string; website: string }): Promise<OAuthApp & { scopes: readonly string[] }>;
 }
 
 export type OAuthErrorKind = 'revoked' | 'client' | 'transient';

@@ -65,6 +65,15 @@ export function connectsWithPassword(id: NetworkId): boolean {
   return networkFor(id).connect.kind === 'password';
 }
 
+/**
+ * "Does this network connect through OAuth with an app Crier registers on each server itself?"
+ * (a credential network that also offers OAuth: Mastodon's instances). No org registers an app for it.
+ */
+export function connectsThroughInstances(id: NetworkId): boolean {
+  const connect = networkFor(id).connect;
+  return connect.kind === 'password' && connect.oauth !== undefined;
+}
+
 /** What the network's login calls a saved configuration (Meta's config_id); undefined: it takes none. */
 export function loginConfigurationOf(id: NetworkId): string | undefined {
   const connect = networkFor(id).connect;
@@ -78,7 +87,7 @@ export interface NetworkRegistry {
   get(id: NetworkId): Network;
   /** The operator's own apps (CRIER_<NETWORK>_CLIENT_ID/_SECRET), for orgs that registered none. */
   readonly managedApps: ManagedApps;
-  /** The OAuth side of every network that connects through OAuth (built on first use, then kept). */
+  /** The OAuth side of every network that connects through OAuth, or offers it beside credentials (built on first use, then kept). */
   oauthProviders(): Partial<Record<NetworkId, NetworkOAuth>>;
   /** The publishing side of every network that has one; the others are "not available yet". */
   adapters(): Partial<Record<NetworkId, NetworkAdapter>>;
@@ -101,7 +110,7 @@ export function createNetworkRegistry(config: Pick<Config, 'networks' | 'allowLo
     get: networkFor,
     oauthProviders() {
       oauth ??= Object.fromEntries(NETWORK_LIST.flatMap((network) =>
-        network.connect.kind === 'oauth' ? [[network.id, network.connect.oauth(context(network))]] : []));
+        network.connect.oauth ? [[network.id, network.connect.oauth(context(network))]] : []));
       return oauth;
     },
     adapters() {

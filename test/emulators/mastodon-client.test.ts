@@ -2,7 +2,8 @@
 // against the Mastodon emulator: it takes any instance URL (`createRestAPIClient({url})`), so it reaches
 // the emulator as it would mastodon.social. Verify credentials, upload an image and let masto wait for
 // its processing (it polls GET /api/v1/media/:id until `url` is set), post it, reply, send a status
-// twice under one Idempotency-Key, read the account's statuses, delete, and a documented error.
+// twice under one Idempotency-Key, read the account's statuses, delete, a documented error; read a
+// status's context, edit it, and page the account's statuses by the Link header.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createRestAPIClient, MastoHttpError, type mastodon } from 'masto';
@@ -66,5 +67,22 @@ describe('masto.js against the Mastodon emulator', () => {
       assert.equal(error.message, 'Validation failed: Text character limit of 500 exceeded');
       return true;
     });
+  });
+  test('a conversation: masto reads the context of a status, edits it, and pages the account\'s statuses by the Link header', async () => {
+    const root = await masto.v1.statuses.create({ status: 'conversation root' });
+    const friend = emulator.addAccount({ username: 'friend' });
+    const comment = emulator.reply(friend.id, root.id, 'a comment');
+    const answer = await masto.v1.statuses.create({ status: '@friend an answer', inReplyToId: comment.id });
+    const context = await masto.v1.statuses.$select(root.id).context.fetch();
+    assert.deepEqual([context.ancestors, context.descendants.map((s) => [s.id, s.inReplyToId, s.account.acct])], [[], [[comment.id, root.id, 'friend'], [answer.id, comment.id, 'masto_js']]]);
+
+    const edited = await masto.v1.statuses.$select(root.id).update({ status: 'conversation root, edited' });
+    assert.deepEqual([edited.id, edited.content, typeof edited.editedAt], [root.id, '<p>conversation root, edited</p>', 'string']);
+
+    const pages: string[][] = [];
+    for await (const page of masto.v1.accounts.$select(account.id).statuses.list({ limit: 2 })) pages.push(page.map((s) => s.id));
+    const all = emulator.statusesOf(account.id).filter((s) => !s.deleted).map((s) => s.id).reverse();
+    assert.deepEqual(pages.flat(), all);
+    assert.ok(pages.length >= 2 && pages.every((p) => p.length <= 2));
   });
 });

@@ -36,7 +36,7 @@ const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = 
   vimeo: { remove: 'test/networks/vimeo/engagement.test.ts', ownPosts: 'test/networks/vimeo/engagement.test.ts', comments: 'test/networks/vimeo/engagement.test.ts', analytics: 'test/networks/vimeo/engagement.test.ts' },
   reddit: { listings: 'test/networks/reddit/flairs.test.ts', remove: 'test/networks/reddit/engagement.test.ts', ownPosts: 'test/networks/reddit/engagement.test.ts', comments: 'test/networks/reddit/engagement.test.ts', analytics: 'test/networks/reddit/engagement.test.ts' },
   telegram: { remove: 'test/networks/telegram/remove.test.ts', edit: 'test/networks/telegram/edit.test.ts' },
-  mastodon: { remove: 'test/networks/mastodon/remove.test.ts' },
+  mastodon: { remove: 'test/networks/mastodon/remove.test.ts', comments: 'test/networks/mastodon/engagement.test.ts', analytics: 'test/networks/mastodon/engagement.test.ts', ownPosts: 'test/networks/mastodon/engagement.test.ts', edit: 'test/networks/mastodon/edit.test.ts' },
   discord: { remove: 'test/networks/discord/remove.test.ts' },
 };
 
@@ -181,9 +181,17 @@ for (const id of NETWORKS) {
         assert.equal(registry.passwordLogin(id), undefined);
       } else {
         assert.equal(network.connect.kind, 'password');
-        assert.equal(provider, undefined);
         assert.equal(typeof registry.passwordLogin(id), 'function');
+        // A credential network may offer OAuth too, and then only with an app Crier registers on each
+        // server itself (`instances`): no org or managed app, so no CRIER_<NETWORK>_CLIENT_ID.
+        if (network.connect.oauth) {
+          assert.equal(provider?.network, id);
+          assert.equal(typeof provider?.instances?.register, 'function', `${id} offers OAuth beside credentials without instances`);
+          assert.equal(provider?.refresh, undefined);
+          assert.ok(!config.managedApps || !(id in config.managedApps));
+        } else assert.equal(provider, undefined);
       }
+      if (network.connect.kind === 'oauth') assert.equal(provider?.instances, undefined, `${id}: servers of its own are for credential networks offering OAuth`);
     });
 
     test('it publishes exactly when it is listed in PUBLISHING, and the adapter is its own', () => {

@@ -21,9 +21,13 @@ async function networkFacts() {
   const passwordNetworks = Object.keys(description.paths).map((p) => p.match(PASSWORD_PATH)?.[1]).filter((id) => id && description.paths[`/v1/social-accounts/${id}`].post);
   const credentialFields = Object.fromEntries(passwordNetworks.map((id) => {
     const schema = description.paths[`/v1/social-accounts/${id}`].post.requestBody.content['application/json'].schema;
-    return [id, Object.entries(schema.properties).filter(([name]) => name !== 'tenantId').map(([name, field]) => ({ name, description: field.description, secret: field.writeOnly === true }))];
+    const required = new Set(schema.required ?? []);
+    return [id, Object.entries(schema.properties).filter(([name]) => name !== 'tenantId').map(([name, field]) => ({ name, description: field.description, secret: field.writeOnly === true, required: required.has(name) }))];
   }));
-  return { networks, passwordNetworks, credentialFields, publicBaseUrl: description.servers?.[0]?.url ?? location.origin };
+  // Networks whose connect names the server the account lives on (auth-url's `instance_url`): no app to register.
+  const authUrlBody = description.paths['/v1/social-networks/{network}/auth-url']?.post.requestBody?.content['application/json'].schema;
+  const instanceNetworks = authUrlBody?.properties?.instance_url?.['x-networks'] ?? [];
+  return { networks, passwordNetworks, credentialFields, instanceNetworks, publicBaseUrl: description.servers?.[0]?.url ?? location.origin };
 }
 
 /** `appPassword` → "App password", `botToken` → "Bot token". */
@@ -32,8 +36,9 @@ const fieldLabel = (name) => name.replace(/([a-z])([A-Z])/g, (_, a, b) => `${a} 
 /** Where the network sends the browser back to: this page, which reads ?session=, ?account_id= or ?error=. */
 const returnUrl = () => `${location.origin}${location.pathname}#/accounts`;
 
-async function startConnect(network) {
-  const { data } = await api(`/v1/social-networks/${network}/auth-url`, { method: 'POST', body: { redirect_uri: returnUrl() } });
+async function startConnect(network, instanceUrl) {
+  const body = { redirect_uri: returnUrl(), ...(instanceUrl !== undefined ? { instance_url: instanceUrl } : {}) };
+  const { data } = await api(`/v1/social-networks/${network}/auth-url`, { method: 'POST', body });
   location.assign(data.auth_url);
 }
 
@@ -73,7 +78,9 @@ function PasswordConnect({ network, fields, onConnected }) {
   const kind = secret ? fieldLabel(secret.name).toLowerCase() : 'credentials';
   const submit = (e) => {
     e.preventDefault();
-    action.run(() => api(`/v1/social-accounts/${network}`, { method: 'POST', body: values })).then((r) => {
+    // An optional field left empty is left out (a network connected one of two ways says which it takes).
+    const body = Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== '' || fields.find((f) => f.name === name)?.required));
+    action.run(() => api(`/v1/social-accounts/${network}`, { method: 'POST', body })).then((r) => {
       if (!r) return;
       setValues(Object.fromEntries(fields.map((f) => [f.name, f.secret ? '' : values[f.name]])));
       onConnected(r.data);
@@ -81,7 +88,7 @@ function PasswordConnect({ network, fields, onConnected }) {
   };
   return html`<form class="card inline" onSubmit=${submit} aria-label=${`Connect ${networkName(network)} with ${kind === 'app password' ? 'an' : 'a'} ${kind}`}>
     <h3><${NetworkIcon} network=${network} /> ${networkName(network)}: ${kind}</h3>
-    ${fields.map((f) => html`<label title=${f.description ?? ''}>${fieldLabel(f.name)}<input name=${f.name} type=${f.secret ? 'password' : 'text'} autocomplete="off" required
+    ${fields.map((f) => html`<label title=${f.description ?? ''}>${fieldLabel(f.name)}<input name=${f.name} type=${f.secret ? 'password' : 'text'} autocomplete="off" required=${f.required}
       value=${values[f.name]} onInput=${(e) => setValues({ ...values, [f.name]: e.target.value })} /></label>
       <${FieldErrors} details=${action.error?.details} field=${f.name} />`)}
     <button type="submit" disabled=${action.running}>Connect</button>
@@ -97,15 +104,19 @@ function AccountState({ account }) {
     ${account.disconnectedAt ? html`<div class="muted">since ${formatDate(account.disconnectedAt)}; reconnect it to publish again</div>` : html`<div class="muted">reconnect it to publish again</div>`}`;
 }
 
-function AccountRow({ account, onChanged }) {
+function AccountRow({ account, onChanged, instanceNetworks }) {
   const action = useAction();
+  // An account on a server of its own (user@server) reconnects there, the address asked with its server as the default.
+  const reconnect = () => (instanceNetworks?.includes(account.network)
+    ? (() => { const at = prompt('The address of the account\'s server', account.username.split('@')[1] ?? ''); return at ? startConnect(account.network, at) : undefined; })()
+    : startConnect(account.network));
   const remove = () => action.run(() => api(`/v1/social-accounts/${account.id}`, { method: 'DELETE' })).then((r) => r && onChanged());
   return html`<tr class="account-row">
     <td><${AccountLabel} account=${account} /></td>
     <td data-label="Name">${account.nickname}${account.tenantId ? html` <span class="muted">tenant ${account.tenantId}</span>` : null}</td>
     <td data-label="State"><${AccountState} account=${account} /></td>
     <td class="actions">
-      <button type="button" class="secondary" disabled=${action.running} onClick=${() => action.run(() => startConnect(account.network))}>Reconnect</button>
+      <button type="button" class="secondary" disabled=${action.running} onClick=${() => action.run(reconnect)}>Reconnect</button>
       <button type="button" class="danger" disabled=${action.running} onClick=${confirmed(`Remove @${account.username} from Crier?`, remove)} aria-label=${`Remove @${account.username}`}>Remove</button>
       <${ErrorBox} error=${action.error} />
     </td>
@@ -150,8 +161,11 @@ export function AccountsPage() {
   const apps = useLoad(() => api('/v1/social-networks').then((r) => r.data));
   const facts = useLoad(networkFacts);
   const [network, setNetwork] = useState('');
+  const [instanceUrl, setInstanceUrl] = useState('');
   const connect = useAction();
-  const connectable = [...new Set((apps.data ?? []).map((a) => a.network))];
+  const instanceNetworks = facts.data?.instanceNetworks ?? [];
+  const needsInstance = instanceNetworks.includes(network);
+  const connectable = [...new Set([...(apps.data ?? []).map((a) => a.network), ...instanceNetworks])];
   const connected = (list) => { setSession(null); setNotice(`Connected: ${list.map((a) => `@${a.username}`).join(', ')}.`); accounts.reload(); };
   return html`<section>
     <h1>Accounts</h1>
@@ -162,13 +176,14 @@ export function AccountsPage() {
     <div class="table-scroll"><table>
       <caption class="visually-hidden">Connected accounts</caption>
       <thead><tr><th>Account</th><th>Name</th><th>State</th><th></th></tr></thead>
-      <tbody>${(accounts.data ?? []).map((a) => html`<${AccountRow} key=${a.id} account=${a} onChanged=${accounts.reload} />`)}</tbody>
+      <tbody>${(accounts.data ?? []).map((a) => html`<${AccountRow} key=${a.id} account=${a} onChanged=${accounts.reload} instanceNetworks=${instanceNetworks} />`)}</tbody>
     </table></div>
     <h2>Connect an account</h2>
-    <form class="card inline" onSubmit=${(e) => { e.preventDefault(); connect.run(() => startConnect(network)); }} aria-label="Connect an account">
+    <form class="card inline" onSubmit=${(e) => { e.preventDefault(); connect.run(() => startConnect(network, needsInstance ? instanceUrl : undefined)); }} aria-label="Connect an account">
       <label>Network<select name="connect-network" required value=${network} onChange=${(e) => setNetwork(e.target.value)}>
         <option value="">Choose</option>${connectable.map((n) => html`<option value=${n}>${networkName(n)}</option>`)}
       </select></label>
+      ${needsInstance ? html`<label>Server<input name="instance_url" required placeholder="its address or host name" value=${instanceUrl} onInput=${(e) => setInstanceUrl(e.target.value)} /></label>` : null}
       <button type="submit" disabled=${!network || connect.running}>Connect with the network</button>
       <${ErrorBox} error=${connect.error} />
     </form>

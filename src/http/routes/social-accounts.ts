@@ -98,16 +98,19 @@ function passwordConnectRoute(app: FastifyInstance, ctx: AppContext, network: Ne
       tags: ['social-accounts'],
       body: Type.Object({
         // writeOnly: a secret is sent, never answered (the dashboard types it into a password input).
-        ...Object.fromEntries(fields.map((field) => [field.name, Type.String({
-          minLength: 1, maxLength: field.maxLength, ...(ownFields ? { description: field.description } : {}), ...(field.secret ? { writeOnly: true } : {}),
-        })])),
+        ...Object.fromEntries(fields.map((field) => {
+          const value = Type.String({
+            minLength: 1, maxLength: field.maxLength, ...(ownFields ? { description: field.description } : {}), ...(field.secret ? { writeOnly: true } : {}),
+          });
+          return [field.name, field.optional ? Type.Optional(value) : value];
+        })),
         tenantId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' })),
       }),
       response: { 200: Type.Object({ success: Type.Boolean(), data: AccountSchema }) },
     },
     handler: async (request) => {
       const { tenantId, ...body } = request.body;
-      const credentials = Object.fromEntries(fields.map((field) => [field.name, body[field.name]!]));
+      const credentials = Object.fromEntries(fields.filter((field) => body[field.name] !== undefined).map((field) => [field.name, body[field.name]!]));
       const id = await connectWithPassword(ctx.db, ctx.box, network.id, login, { orgId: request.owner.orgId, credentials, tenantId });
       const account = await getSocialAccount(ctx.db, request.owner.orgId, id);
       if (!account) throw new RequestError(500, 'the account vanished after connecting');

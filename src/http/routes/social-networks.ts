@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { IdParams, requireId } from '../params.ts';
 import { inboundSetupOf } from '../../inbound/verify-tokens.ts';
 import type { NetworkId } from '../../core/network-id.ts';
+import { connectsThroughInstances } from '../../networks/registry.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 const NetworkSchema = Type.Object({
@@ -94,15 +95,27 @@ export function socialNetworksRoutes(app: FastifyInstance, ctx: AppContext): voi
     },
   });
 
-  app.post<{ Params: { network: string }; Body: { redirect_uri?: string; tenant_id?: string } }>('/v1/social-networks/:network/auth-url', {
+  // Networks whose accounts live on a server the user names (Mastodon's instances): their connect takes `instance_url`.
+  const instanceNetworks = ctx.networks.all.filter((n) => connectsThroughInstances(n.id)).map((n) => n.id);
+  app.post<{ Params: { network: string }; Body: { redirect_uri?: string; tenant_id?: string; scopes?: string[]; instance_url?: string } }>('/v1/social-networks/:network/auth-url', {
     schema: {
       summary: 'Start connecting an account: the network authorize URL',
-      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>&session=<token>` (the session lists that one account and finalizes to it unchanged, for clients that read only `?session=`); where one login grants several pages, organizations or locations, with `?session=<token>` alone, the user picking through GET /v1/social-accounts/pending/{token} and its finalize; with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks). `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).',
+      description: 'Send the user to `auth_url`. After consent the network calls Crier back, Crier stores the account and redirects to `redirect_uri` with `?account_id=<id>&session=<token>` (the session lists that one account and finalizes to it unchanged, for clients that read only `?session=`); where one login grants several pages, organizations or locations, with `?session=<token>` alone, the user picking through GET /v1/social-accounts/pending/{token} and its finalize; with `?error=&error_description=` when the user declined or the network refused. The URL is valid 10 minutes, once. Register your app for the network first (POST /v1/social-networks), except on a network whose accounts live on a server the user names (`instance_url`: ' + instanceNetworks.join(', ') + '): there Crier registers its own app on that server on first use. `scopes: ["messaging"]` (networks with direct messages) also asks for the messaging permissions: only accounts connected so receive and send direct messages (/v1/conversations).',
       tags: ['social-networks'],
       params: Type.Object({ network: Type.String({ maxLength: 32 }) }),
-      // No body schema: the body is optional (a route schema would require one); the domain checks the fields.
-      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ auth_url: Type.String() }) }), 400: ErrorSchema },
+      body: Type.Object({
+        redirect_uri: Type.Optional(Type.String({ description: 'where the user is sent after connecting (any http(s) URL, unless CRIER_REDIRECT_ORIGINS limits them)' })),
+        tenant_id: Type.Optional(Type.String({ description: 'your own customer id for the account (letters, digits, _ and -)' })),
+        scopes: Type.Optional(Type.Array(Type.String(), { description: '["messaging"]: also ask for the direct messages permissions (networks with direct messages)' })),
+        instance_url: Type.Optional(Type.String({
+          description: `required on ${instanceNetworks.join(', ')} (and refused elsewhere): the server the account lives on, its https address or host name; only public https addresses`,
+          'x-networks': instanceNetworks,
+        })),
+      }),
+      response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ auth_url: Type.String() }) }), 400: ErrorSchema, 502: ErrorSchema },
     },
+    // The body is optional and documented only: the domain checks each field, so every problem comes back in `details`.
+    validatorCompiler: () => (data: unknown) => ({ value: data }),
     handler: async (request) => {
       const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
       const authUrl = await createAuthUrl(ctx.db, ctx.box, oauthSettings(ctx), request.owner.orgId, request.params.network, body);

@@ -31,10 +31,18 @@ export async function connectAccount(settings: ConnectSettings, input: PasswordL
   const origin = instanceOrigin(input.instanceUrl ?? '');
   const token = (input.accessToken ?? '').trim();
   checkShapes(origin, token);
-  const client = new MastodonClient(origin!, token, instanceFetch(origin!, settings.trusted, userFetchFor(settings.allowLoopback)));
+  return accountAt(settings, origin!, token);
+}
+
+/**
+ * The account a token of the instance at `origin` is for, as Crier stores it: the same whichever way
+ * the token came (typed by the user, or from the OAuth connect: oauth.ts). RequestError as connectAccount.
+ */
+export async function accountAt(settings: ConnectSettings, origin: string, token: string): Promise<PasswordAccount> {
+  const client = new MastodonClient(origin, token, instanceFetch(origin, settings.trusted, userFetchFor(settings.allowLoopback)));
   const account = await verify(client);
-  const domain = (await instanceDomain(client).catch(() => undefined)) ?? new URL(origin!).host;
-  return { username: `${account.acct.split('@')[0]}@${domain}`, networkUniqueId: `${domain}:${account.id}`, serviceUrl: origin!, credential: token };
+  const domain = (await instanceDomain(client).catch(() => undefined)) ?? new URL(origin).host;
+  return { username: `${account.acct.split('@')[0]}@${domain}`, networkUniqueId: `${domain}:${account.id}`, serviceUrl: origin, credential: token };
 }
 
 function checkShapes(origin: string | undefined, token: string): void {
