@@ -12,19 +12,20 @@ const bucketHash = (route: string) => createHash('sha256').update(route).digest(
 
 /**
  * The 429 to answer instead of the call, or the headers to add to its answer. A bucket is one route
- * (its method and path template) of one webhook: "rate limits are applied on a per-route basis", the
- * webhook being a top-level resource of the path.
+ * (its method and path template) of one webhook, or of one channel for a bot: "rate limits are applied
+ * on a per-route basis", the webhook or the channel being the top-level resource of the path. A forced
+ * limit (a control) is set on the webhook or the bot (`webhookId`).
  */
-export function spend(world: DiscordWorld, webhookId: string, route: string): { refused?: Answer; headers: Record<string, string> } {
+export function spend(world: DiscordWorld, webhookId: string, route: string, resource = webhookId): { refused?: Answer; headers: Record<string, string> } {
   const now = world.clock.now();
   const forced = world.forcedLimits.get(webhookId);
   if (forced && forced.skip > 0) forced.skip -= 1;
   else if (forced && forced.calls > 0) {
     forced.calls -= 1;
-    return { refused: withHeaders(rateLimited(forced.retryAfter, forced.global), refusalHeaders(`${route}:${webhookId}`, forced.retryAfter, now, forced.global, world.bucket.limit)), headers: {} };
+    return { refused: withHeaders(rateLimited(forced.retryAfter, forced.global), refusalHeaders(`${route}:${resource}`, forced.retryAfter, now, forced.global, world.bucket.limit)), headers: {} };
   }
   const { limit, windowMs } = world.bucket;
-  const key = `${route}:${webhookId}`;
+  const key = `${route}:${resource}`;
   let window = world.windows.get(key);
   if (!window || now >= window.start + windowMs) world.windows.set(key, window = { start: now, used: 0 });
   const ok = window.used < limit;

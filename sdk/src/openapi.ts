@@ -533,7 +533,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a post on the networks
-         * @description Changes the text of a published post on every network it went to whose API can edit one (Telegram, Mastodon), and answers per account: `edited`, `not_supported` (the network's API cannot edit: do it in the network's app), `failed` with the network's reason, `not_published` (nothing to edit), `unchanged` (none of the edited containers was published there). `content` is the first container's new text; `containers` gives each container's by position (an entry without `content` stays as it is). Texts are plain, as the containers' shared content (a platform block's own markup is not kept). Every destination to edit is judged first as publishing judges the edited post: one refusal is a 400 naming it, and nothing is changed anywhere. Media, content warnings and polls stay. Crier's record keeps the post as it was asked; each destination shows `editedAt` and `editedContainers` (what its network shows since). A post with destinations still to publish: 409.
+         * @description Changes the text of a published post on every network it went to whose API can edit one (Telegram, Discord, Mastodon), and answers per account: `edited`, `not_supported` (the network's API cannot edit: do it in the network's app), `failed` with the network's reason, `not_published` (nothing to edit), `unchanged` (none of the edited containers was published there). `content` is the first container's new text; `containers` gives each container's by position (an entry without `content` stays as it is). Texts are plain, as the containers' shared content (a platform block's own markup is not kept). Every destination to edit is judged first as publishing judges the edited post: one refusal is a 400 naming it, and nothing is changed anywhere. Media, content warnings and polls stay. Crier's record keeps the post as it was asked; each destination shows `editedAt` and `editedContainers` (what its network shows since). A post with destinations still to publish: 409.
          */
         patch: operations["editPostOnNetworks"];
         trace?: never;
@@ -925,8 +925,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect a Discord account with webhookUrl
-         * @description `webhookUrl`: the channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`). They are validated by calling Discord; `webhookUrl` is stored encrypted and never returned. Connecting the same account again updates it in place.
+         * Connect a Discord account with webhookUrl and botToken and channelId
+         * @description `webhookUrl`: a channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`); or connect a bot with botToken and channelId instead. `botToken`: a bot's token (Developer Portal › your application › Bot › Reset Token), with channelId: the bot posts in that channel of a server it was added to. `channelId`: with botToken: the id of the server's text, announcement, forum or media channel the bot posts in (Developer Mode on, right-click the channel › Copy Channel ID). They are validated by calling Discord; `webhookUrl` and `botToken` are stored encrypted and never returned. Connecting the same account again updates it in place.
          */
         post: operations["createSocialAccountDiscord"];
         delete?: never;
@@ -3249,7 +3249,7 @@ export interface operations {
                     discord?: {
                         /**
                          * Format: uri
-                         * @description An image URL every message of the post shows as its avatar instead of the webhook's.
+                         * @description A webhook account only (a bot posts under its own avatar, and refuses it): an image URL every message of the post shows as its avatar instead of the webhook's.
                          */
                         avatarUrl?: string;
                         content?: string;
@@ -3283,11 +3283,11 @@ export interface operations {
                         flags?: number;
                         /** @description No link previews under the messages (the SUPPRESS_EMBEDS flag); the block's own embeds are still shown. */
                         suppressEmbeds?: boolean;
-                        /** @description Sends every message of the post in this existing thread of the webhook's channel (`thread_id`); it is unarchived if needed. */
+                        /** @description Sends every message of the post in this existing thread of the account's channel; a webhook unarchives it if needed. */
                         threadId?: string;
-                        /** @description For a webhook of a forum or media channel: the post becomes a new forum post (a thread) of this name (`thread_name`, 1-100 characters), and later containers are sent in it. */
+                        /** @description For an account of a forum or media channel: the post becomes a new forum post (a thread) of this name (1-100 characters), and later containers are sent in it. */
                         threadName?: string;
-                        /** @description The name every message of the post shows instead of the webhook's (1-80 characters; Discord refuses names containing "discord" or "clyde"). */
+                        /** @description A webhook account only (a bot posts under its own name, and refuses it): the name every message of the post shows instead of the webhook's (1-80 characters; Discord refuses names containing "discord" or "clyde"). */
                         username?: string;
                     };
                     facebook?: {
@@ -6888,9 +6888,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description a bot's token (Developer Portal › your application › Bot › Reset Token), with channelId: the bot posts in that channel of a server it was added to */
+                    botToken?: string;
+                    /** @description with botToken: the id of the server's text, announcement, forum or media channel the bot posts in (Developer Mode on, right-click the channel › Copy Channel ID) */
+                    channelId?: string;
                     tenantId?: string;
-                    /** @description the channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`) */
-                    webhookUrl: string;
+                    /** @description a channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`); or connect a bot with botToken and channelId instead */
+                    webhookUrl?: string;
                 };
             };
         };

@@ -1,7 +1,8 @@
 // Discord's own REST client for Node, `@discordjs/rest` (the REST layer of discord.js, maintained by
 // the discord.js team; Discord publishes no official JS client), run unchanged against the emulator:
 // its documented `api` option points it there (https://discord.js.org/docs/packages/rest/main/RESTOptions:Interface#api).
-// Webhook routes are called with `auth: false` (the token is in the path). It sends JSON, or multipart
+// Webhook routes are called with `auth: false` (the token is in the path); bot routes with the client's
+// token (`setToken`, sent as `Authorization: Bot <token>`). It sends JSON, or multipart
 // with payload_json and files[n] for files; it reads the X-RateLimit-* headers and waits out a 429
 // itself; it throws DiscordAPIError (code, status, rawError) on a refusal.
 import assert from 'node:assert/strict';
@@ -83,5 +84,56 @@ describe('@discordjs/rest against the Discord emulator', () => {
     assert.ok(Date.now() - started >= 250, 'it waited the retry_after');
     assert.equal(stored().length, before + 1);
     assert.equal(dc.message(message.id)!.content, 'after the limit');
+  });
+});
+
+describe('@discordjs/rest as a bot against the Discord emulator', () => {
+  let bot: REST;
+  let channelId: string;
+  let botId: string;
+  before(() => {
+    const made = dc.addBot({ username: 'discord.js bot' });
+    botId = made.id;
+    channelId = dc.addChannel({ name: 'bots' }).id;
+    dc.grantChannel(made.id, channelId);
+    bot = new REST({ api: `${dc.url}/api`, version: '10' }).setToken(made.token);
+  });
+  after(() => {
+    bot.clearHashSweeper();
+    bot.clearHandlerSweeper();
+  });
+
+  test('reads itself and its channel', async () => {
+    const me = await bot.get('/users/@me') as { id: string; bot: boolean };
+    assert.deepEqual([me.id, me.bot], [botId, true]);
+    const channel = await bot.get(`/channels/${channelId}`) as { id: string; type: number };
+    assert.deepEqual([channel.id, channel.type], [channelId, 0]);
+  });
+
+  test('sends, replies with a file, lists, edits and deletes', async () => {
+    const root = await bot.post(`/channels/${channelId}/messages`, { body: { content: 'root', nonce: 'djs-1', enforce_nonce: true } }) as { id: string; author: { id: string } };
+    assert.equal(root.author.id, botId);
+    const jpeg = await makeJpeg();
+    const reply = await bot.post(`/channels/${channelId}/messages`, {
+      body: { content: 'reply', message_reference: { message_id: root.id }, attachments: [{ id: 0, description: 'a picture' }] },
+      files: [{ name: 'p.jpg', data: jpeg, contentType: 'image/jpeg' }],
+    }) as { id: string; message_reference: { message_id: string }; attachments: unknown[] };
+    assert.deepEqual([reply.message_reference.message_id, reply.attachments.length], [root.id, 1]);
+    const listed = await bot.get(`/channels/${channelId}/messages`, { query: new URLSearchParams({ after: root.id }) }) as { id: string }[];
+    assert.deepEqual(listed.map((m) => m.id), [reply.id]);
+    const edited = await bot.patch(`/channels/${channelId}/messages/${root.id}`, { body: { content: 'root, edited' } }) as { content: string; edited_timestamp: string | null };
+    assert.equal(edited.content, 'root, edited');
+    assert.ok(edited.edited_timestamp);
+    await bot.delete(`/channels/${channelId}/messages/${reply.id}`);
+    assert.equal(dc.message(reply.id), undefined);
+  });
+
+  test('a 429 on a bot route: the client waits it out and sends again, once', async () => {
+    const before = dc.channel(channelId)!.messages.length;
+    dc.forceRateLimit(botId, 0.3);
+    const started = Date.now();
+    await bot.post(`/channels/${channelId}/messages`, { body: { content: 'after the limit' } });
+    assert.ok(Date.now() - started >= 250);
+    assert.equal(dc.channel(channelId)!.messages.length, before + 1);
   });
 });

@@ -184,3 +184,114 @@ describe('rate limits', () => {
     assert.equal((await call('POST', `${api(forced)}?wait=true`, WEBHOOK, json({ content: 'x' }))).status, 200);
   });
 });
+
+describe('a bot (Authorization: Bot <token>)', () => {
+  const CHANNEL = '/channels/{channel_id}';
+  const MESSAGES = '/channels/{channel_id}/messages';
+  const BOT_MESSAGE = '/channels/{channel_id}/messages/{message_id}';
+  const THREADS = '/channels/{channel_id}/threads';
+  const bot = () => dc.addBot({ username: 'Crier bot' });
+  const as = (token: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bot ${token}` } });
+  const v10 = (path: string) => `${dc.url}/api/v10${path}`;
+  const granted = (kind: 'text' | 'forum' = 'text') => {
+    const b = bot();
+    const channel = dc.addChannel({ kind, name: kind === 'forum' ? 'ideas' : 'news' });
+    dc.grantChannel(b.id, channel.id);
+    return { b, channel };
+  };
+
+  test('Get Current User answers the bot; a wrong token is 401', async () => {
+    const b = bot();
+    const me = await call('GET', v10('/users/@me'), '/users/@me', as(b.token));
+    assert.deepEqual([me.status, me.body.id, me.body.username, me.body.bot], [200, b.id, 'Crier bot', true]);
+    const wrong = await call('GET', v10('/users/@me'), '/users/@me', as('nottherightone'));
+    assert.equal(wrong.status, 401);
+  });
+
+  test('Get Channel: a granted channel with its type and server; an unknown one 404 (10003); one not granted 403 Missing Access (50001)', async () => {
+    const { b, channel } = granted();
+    const got = await call('GET', v10(`/channels/${channel.id}`), CHANNEL, as(b.token));
+    assert.deepEqual([got.status, got.body.id, got.body.type, got.body.guild_id, got.body.name], [200, channel.id, 0, channel.guildId, 'news']);
+    const voice = dc.addChannel({ kind: 'voice', guildId: channel.guildId, name: 'lounge' });
+    const dm = dc.addChannel({ kind: 'dm' });
+    dc.grantChannel(b.id, voice.id);
+    dc.grantChannel(b.id, dm.id);
+    assert.equal((await call('GET', v10(`/channels/${voice.id}`), CHANNEL, as(b.token))).body.type, 2);
+    assert.equal((await call('GET', v10(`/channels/${dm.id}`), CHANNEL, as(b.token))).body.type, 1);
+    const unknown = await call('GET', v10('/channels/123456789012345678'), CHANNEL, as(b.token));
+    assert.deepEqual([unknown.status, unknown.body.code], [404, 10003]);
+    const other = dc.addChannel({ name: 'secret' });
+    const hidden = await call('GET', v10(`/channels/${other.id}`), CHANNEL, as(b.token));
+    assert.deepEqual([hidden.status, hidden.body.code], [403, 50001]);
+  });
+
+  test('Create Message: the bot is the author; a reply carries message_reference and type 19', async () => {
+    const { b, channel } = granted();
+    const root = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'root', allowed_mentions: { parse: [] } })));
+    assert.equal(root.status, 200);
+    assert.deepEqual([root.body.author.id, root.body.author.bot, root.body.webhook_id], [b.id, true, undefined]);
+    const reply = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'reply', message_reference: { message_id: root.body.id } })));
+    assert.deepEqual([reply.body.type, reply.body.message_reference.message_id, reply.body.message_reference.channel_id], [19, root.body.id, channel.id]);
+    const dangling = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'x', message_reference: { message_id: '123456789012345678' } })));
+    assert.deepEqual([dangling.status, dangling.body.code, dangling.body.errors.message_reference._errors[0].code], [400, 50035, 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE']);
+    const long = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'x'.repeat(2001) })));
+    assert.deepEqual([long.status, long.body.errors.content._errors[0].message], [400, 'Must be 2000 or fewer in length.']);
+  });
+
+  test('a nonce with enforce_nonce: the same nonce within the window answers the first message, none is made; later it makes a new one', async () => {
+    const { b, channel } = granted();
+    const body = { content: 'once', nonce: 'crier-nonce-1', enforce_nonce: true };
+    const first = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json(body)));
+    const again = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json(body)));
+    assert.equal(again.body.id, first.body.id);
+    assert.equal(first.body.nonce, 'crier-nonce-1');
+    assert.equal(dc.channel(channel.id)!.messages.length, 1);
+    const tooLong = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'x', nonce: 'n'.repeat(26) })));
+    assert.equal(tooLong.status, 400);
+    dc.advanceClock(6 * 60_000);
+    const later = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json(body)));
+    assert.notEqual(later.body.id, first.body.id);
+    assert.equal(dc.channel(channel.id)!.messages.length, 2);
+  });
+
+  test('Get Channel Messages after a snowflake: newest first, without the nonce', async () => {
+    const { b, channel } = granted();
+    const sent = [];
+    for (const content of ['one', 'two', 'three']) sent.push((await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content, nonce: content, enforce_nonce: true })))).body.id);
+    const listed = await call('GET', v10(`/channels/${channel.id}/messages?after=${sent[0]}&limit=100`), MESSAGES, as(b.token));
+    assert.deepEqual(listed.body.map((m: any) => m.content), ['three', 'two']);
+    assert.equal(listed.body[0].nonce, undefined);
+  });
+
+  test('Edit Message changes the content alone and sets edited_timestamp; Delete Message 204 then 404', async () => {
+    const { b, channel } = granted();
+    const sent = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'typo', embeds: [{ title: 'kept' }] })));
+    const edited = await call('PATCH', v10(`/channels/${channel.id}/messages/${sent.body.id}`), BOT_MESSAGE, as(b.token, json({ content: 'fixed' })));
+    assert.deepEqual([edited.body.content, edited.body.embeds[0].title, typeof edited.body.edited_timestamp], ['fixed', 'kept', 'string']);
+    const other = dc.addBot({ username: 'Other' });
+    dc.grantChannel(other.id, channel.id);
+    const notMine = await call('PATCH', v10(`/channels/${channel.id}/messages/${sent.body.id}`), BOT_MESSAGE, as(other.token, json({ content: 'hijack' })));
+    assert.deepEqual([notMine.status, notMine.body.code], [403, 50005]);
+    assert.equal((await call('DELETE', v10(`/channels/${channel.id}/messages/${sent.body.id}`), BOT_MESSAGE, as(b.token))).status, 204);
+    assert.equal((await call('DELETE', v10(`/channels/${channel.id}/messages/${sent.body.id}`), BOT_MESSAGE, as(b.token))).body.code, 10008);
+  });
+
+  test('a forum: Create Message is refused (50008); Start Thread opens a forum post answered 201 with its message, whose id is the thread\'s', async () => {
+    const { b, channel } = granted('forum');
+    const refused = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'x' })));
+    assert.deepEqual([refused.status, refused.body.code], [400, 50008]);
+    const post = await call('POST', v10(`/channels/${channel.id}/threads`), THREADS, as(b.token, json({ name: 'An idea', message: { content: 'first' } })));
+    assert.equal(post.status, 201);
+    assert.deepEqual([post.body.parent_id, post.body.name, post.body.owner_id, post.body.message.id, post.body.message.channel_id], [channel.id, 'An idea', b.id, post.body.id, post.body.id]);
+    const inside = await call('POST', v10(`/channels/${post.body.id}/messages`), MESSAGES, as(b.token, json({ content: 'second' })));
+    assert.equal(inside.body.channel_id, post.body.id);
+  });
+
+  test('a forced 429 on a bot route: retry_after, the bucket named', async () => {
+    const { b, channel } = granted();
+    dc.forceRateLimit(b.id, 1.5);
+    const limited = await call('POST', v10(`/channels/${channel.id}/messages`), MESSAGES, as(b.token, json({ content: 'x' })));
+    assert.deepEqual([limited.status, limited.body.retry_after], [429, 1.5]);
+    assert.ok(limited.headers.get('x-ratelimit-bucket'));
+  });
+});

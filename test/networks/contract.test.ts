@@ -37,7 +37,7 @@ const TESTED_CAPABILITIES: Partial<Record<NetworkId, Record<string, string>>> = 
   reddit: { listings: 'test/networks/reddit/flairs.test.ts', remove: 'test/networks/reddit/engagement.test.ts', ownPosts: 'test/networks/reddit/engagement.test.ts', comments: 'test/networks/reddit/engagement.test.ts', analytics: 'test/networks/reddit/engagement.test.ts' },
   telegram: { remove: 'test/networks/telegram/remove.test.ts', edit: 'test/networks/telegram/edit.test.ts' },
   mastodon: { remove: 'test/networks/mastodon/remove.test.ts', comments: 'test/networks/mastodon/engagement.test.ts', analytics: 'test/networks/mastodon/engagement.test.ts', ownPosts: 'test/networks/mastodon/engagement.test.ts', edit: 'test/networks/mastodon/edit.test.ts' },
-  discord: { remove: 'test/networks/discord/remove.test.ts' },
+  discord: { remove: 'test/networks/discord/remove.test.ts', edit: 'test/networks/discord/edit.test.ts' },
 };
 
 const SRC = path.resolve(import.meta.dirname, '../../src');

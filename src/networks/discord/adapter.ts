@@ -7,16 +7,18 @@
 // (`payload_json` and `files[n]`), streamed from `input.openMedia`, each with its alt text as the
 // attachment's description. Webhooks have no idempotency key and cannot list a channel's messages,
 // so a crash between a send and its record cannot be reconciled: reconcile says it cannot tell.
-import { PublishError } from '../../core/errors.ts';
+// A bot account (a token with its channel, account.ts) publishes through bot-publish.ts, with the
+// same message body and files.
 import type { PartRef } from '../../core/post.ts';
 import type { NetworkAdapter, PreparedPublish, PublishInput } from '../contract.ts';
 import { reconcileErrors } from '../errors.ts';
-import { DiscordClient, type DiscordMessage, type Upload } from './client.ts';
+import { requireAccountKey } from './account.ts';
+import { prepareBot } from './bot-publish.ts';
+import { DiscordClient, type Upload } from './client.ts';
 import { MAX_FILE_BYTES } from './media.ts';
-import { SUPPRESS_EMBEDS, type DiscordBlock, type DiscordEmbed } from './options.ts';
+import { messagePayload, refOf, uploadsOf, withoutUndefined } from './message.ts';
+import type { DiscordBlock } from './options.ts';
 import { judge } from './shape.ts';
-import { rootTextOf } from '../measure.ts';
-import { parseWebhookUrl } from './webhook-url.ts';
 
 const { cannotTell } = reconcileErrors('discord', 'the channel');
 
@@ -33,50 +35,27 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): NetworkAda
   return {
     network: 'discord',
     async prepare(input) {
-      const key = parseWebhookUrl(input.account.credential ?? '', options.configured);
-      if (!key) throw new PublishError('auth', 'discord: the account has no usable webhook URL stored; connect it again');
+      const key = requireAccountKey(input.account.credential, options.configured);
       judge(input);
-      const client = new DiscordClient(options.origin, key);
+      const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+      if (key.kind === 'bot') return prepareBot(options.origin, key.bot, input, maxFileBytes);
+      const client = new DiscordClient(options.origin, key.webhook);
       const webhook = await client.webhook();
-      return preparedFor(client, input, webhook.guild_id ?? undefined, options.maxFileBytes ?? MAX_FILE_BYTES);
+      return preparedFor(client, input, webhook.guild_id ?? undefined, maxFileBytes);
     },
   };
 }
 
 function preparedFor(client: DiscordClient, input: PublishInput, guildId: string | undefined, maxFileBytes: number): PreparedPublish {
   const block = (input.block ?? {}) as DiscordBlock;
-  const flags = (block.flags ?? 0) | (block.suppressEmbeds ? SUPPRESS_EMBEDS : 0);
 
-  /** The message's JSON payload: what every message carries, then the root's own fields. */
-  function payloadOf(position: number, uploads: Upload[]): Record<string, unknown> {
-    const container = input.containers[position]!;
-    const root = position === 0;
-    const content = root ? rootTextOf(input) : container.content;
-    return withoutUndefined({
-      content: content || undefined,
-      username: block.username,
-      avatar_url: block.avatarUrl,
-      flags: flags || undefined,
-      embeds: root && block.embeds ? block.embeds.map(embedOf) : undefined,
-      thread_name: root ? block.threadName : undefined,
-      attachments: uploads.length
-        ? uploads.map((upload) => withoutUndefined({ id: String(upload.index), filename: upload.filename, description: container.media[upload.index]!.altText?.slice(0, 1024) }))
-        : undefined,
-      allowed_mentions: { parse: [] },
-    });
-  }
-
-  async function uploadsOf(position: number): Promise<Upload[]> {
-    const uploads: Upload[] = [];
-    for (const [index, item] of input.containers[position]!.media.entries()) {
-      const source = await input.openMedia(item.url);
-      if (source.size > maxFileBytes) {
-        throw new PublishError('permanent', `discord: ${item.filename} is ${source.size} bytes; a webhook uploads files of ${maxFileBytes / (1024 * 1024)} MiB at most`, undefined, 'media_rejected');
-      }
-      uploads.push({ index, filename: item.filename, source });
-    }
-    return uploads;
-  }
+  /** The webhook's payload: the message's, then the name and avatar it shows, and the forum post the root opens. */
+  const payloadOf = (position: number, uploads: Upload[]): Record<string, unknown> => withoutUndefined({
+    ...messagePayload(input, position, uploads),
+    username: block.username,
+    avatar_url: block.avatarUrl,
+    thread_name: position === 0 ? block.threadName : undefined,
+  });
 
   /** Where a message goes: the thread the block names, the forum post the root opened, else the channel. */
   const threadFor = (root: PartRef | undefined): string | undefined => (root ? (root.ref?.threadId as string | undefined) : block.threadId);
@@ -84,7 +63,7 @@ function preparedFor(client: DiscordClient, input: PublishInput, guildId: string
   return {
     reserve: () => ({ startedAt: new Date().toISOString() }),
     async publishPart(position, _reservation, root) {
-      const uploads = await uploadsOf(position);
+      const uploads = await uploadsOf(input, position, maxFileBytes);
       const threadId = threadFor(root);
       const message = await client.execute(payloadOf(position, uploads), uploads, threadId);
       const inThread = threadId ?? (position === 0 && block.threadName !== undefined ? message.channel_id : undefined);
@@ -95,27 +74,3 @@ function preparedFor(client: DiscordClient, input: PublishInput, guildId: string
     },
   };
 }
-
-/** The message's id, its link (discord.com/channels/<server>/<channel or thread>/<id>) and the thread later containers go into. */
-function refOf(message: DiscordMessage, guildId: string | undefined, threadId: string | undefined): PartRef {
-  return {
-    platformId: message.id,
-    url: `https://discord.com/channels/${guildId ?? '@me'}/${message.channel_id}/${message.id}`,
-    ref: { channelId: message.channel_id, ...(threadId ? { threadId } : {}) },
-  };
-}
-
-/** The block's embed as Discord's embed object. */
-function embedOf(embed: DiscordEmbed): Record<string, unknown> {
-  return withoutUndefined({
-    title: embed.title,
-    description: embed.description,
-    url: embed.url,
-    color: embed.color,
-    image: embed.imageUrl ? { url: embed.imageUrl } : undefined,
-    thumbnail: embed.thumbnailUrl ? { url: embed.thumbnailUrl } : undefined,
-    footer: embed.footer ? { text: embed.footer } : undefined,
-  });
-}
-
-const withoutUndefined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

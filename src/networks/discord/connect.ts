@@ -1,22 +1,65 @@
-// Connecting a Discord channel with one of its webhooks (no bot, no OAuth): the webhook URL is the
-// credential, stored encrypted. It is validated by asking Discord (Get Webhook with Token,
-// https://discord.com/developers/docs/resources/webhook#get-webhook-with-token), which answers the
-// webhook's id, name, channel and server. The account is the webhook: its id is the account's
-// networkUniqueId, its name (else its channel's id) the username.
-import { RequestError, validationError } from '../../core/errors.ts';
+// Connecting a Discord channel, one of two ways (each field optional; `connectDiscord` says which
+// combinations it takes): a channel webhook's URL alone (no bot, no OAuth), or a bot's token with the
+// id of a server channel the bot posts in (bot.ts). A webhook URL is validated by asking Discord (Get
+// Webhook with Token, https://discord.com/developers/docs/resources/webhook#get-webhook-with-token),
+// which answers the webhook's id, name, channel and server. That account is the webhook: its id is the
+// account's networkUniqueId, its name (else its channel's id) the username, its URL the credential,
+// stored encrypted.
+import { RequestError, validationError, type FieldIssue } from '../../core/errors.ts';
 import type { CredentialField, PasswordAccount, PasswordLoginInput } from '../contract.ts';
 import type { NetworkAnswer } from '../http.ts';
+import { connectBot } from './bot.ts';
 import { DiscordClient, ERROR_CODES, ORIGIN, reasonOf, type DiscordWebhook } from './client.ts';
 import { expectedShape, parseWebhookUrl } from './webhook-url.ts';
 
 export const DISCORD_FIELDS: readonly CredentialField[] = [
   {
     name: 'webhookUrl',
-    description: "the channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`)",
+    description: "a channel webhook's URL (the channel's settings › Integrations › Webhooks › Copy Webhook URL: `https://discord.com/api/webhooks/<id>/<token>`); or connect a bot with botToken and channelId instead",
     maxLength: 300,
     secret: true,
+    optional: true,
+  },
+  {
+    name: 'botToken',
+    description: "a bot's token (Developer Portal › your application › Bot › Reset Token), with channelId: the bot posts in that channel of a server it was added to",
+    maxLength: 120,
+    secret: true,
+    optional: true,
+  },
+  {
+    name: 'channelId',
+    description: "with botToken: the id of the server's text, announcement, forum or media channel the bot posts in (Developer Mode on, right-click the channel › Copy Channel ID)",
+    maxLength: 20,
+    secret: false,
+    optional: true,
   },
 ];
+
+/** The webhook URL alone, or the bot token with the channel id; any other combination is a 400 naming each field. */
+export async function connectDiscord(configured: string | undefined, input: PasswordLoginInput): Promise<PasswordAccount> {
+  const given = (name: string) => (input[name] ?? '').trim() !== '';
+  const webhook = given('webhookUrl');
+  const token = given('botToken');
+  const channel = given('channelId');
+  if (webhook && !token && !channel) return connectWebhook(configured, input);
+  if (!webhook && token && channel) return connectBot(configured, { botToken: input.botToken!, channelId: input.channelId! });
+  throw validationError(combinationIssues(webhook, token, channel), 'Connect a Discord channel with webhookUrl alone, or with botToken and channelId');
+}
+
+function combinationIssues(webhook: boolean, token: boolean, channel: boolean): FieldIssue[] {
+  if (webhook) {
+    const why = 'a webhook URL and a bot are two ways to connect: send webhookUrl alone, or botToken with channelId';
+    return [...(token ? [{ field: 'botToken', message: why }] : []), ...(channel ? [{ field: 'channelId', message: why }] : [])];
+  }
+  if (token) return [{ field: 'channelId', message: 'required with botToken: the id of the channel the bot posts in' }];
+  if (channel) return [{ field: 'botToken', message: "required with channelId: the token of the bot that posts in the channel" }];
+  return [
+    { field: 'webhookUrl', message: 'required, unless botToken and channelId are given: a channel webhook\'s URL' },
+    { field: 'botToken', message: 'required with channelId, unless webhookUrl is given' },
+    { field: 'channelId', message: 'required with botToken, unless webhookUrl is given' },
+  ];
+}
 
 /** `configured`: CRIER_DISCORD_BASE_URL (the emulator), else undefined: Discord itself. */
 export async function connectWebhook(configured: string | undefined, input: PasswordLoginInput): Promise<PasswordAccount> {

@@ -29,11 +29,11 @@ const Embed = Type.Object({
 
 const schema = Type.Object({
   content: ContentOverride(),
-  username: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "The name every message of the post shows instead of the webhook's (1-80 characters; Discord refuses names containing \"discord\" or \"clyde\")." })),
-  avatarUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: "An image URL every message of the post shows as its avatar instead of the webhook's." })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: "A webhook account only (a bot posts under its own name, and refuses it): the name every message of the post shows instead of the webhook's (1-80 characters; Discord refuses names containing \"discord\" or \"clyde\")." })),
+  avatarUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: "A webhook account only (a bot posts under its own avatar, and refuses it): an image URL every message of the post shows as its avatar instead of the webhook's." })),
   embeds: Type.Optional(Type.Array(Embed, { minItems: 1, maxItems: 10, description: 'Up to 10 rich embeds on the root message.' })),
-  threadName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "For a webhook of a forum or media channel: the post becomes a new forum post (a thread) of this name (`thread_name`, 1-100 characters), and later containers are sent in it." })),
-  threadId: Type.Optional(Snowflake("Sends every message of the post in this existing thread of the webhook's channel (`thread_id`); it is unarchived if needed.")),
+  threadName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "For an account of a forum or media channel: the post becomes a new forum post (a thread) of this name (1-100 characters), and later containers are sent in it." })),
+  threadId: Type.Optional(Snowflake("Sends every message of the post in this existing thread of the account's channel; a webhook unarchives it if needed.")),
   suppressEmbeds: Type.Optional(Type.Boolean({ description: 'No link previews under the messages (the SUPPRESS_EMBEDS flag); the block\'s own embeds are still shown.' })),
   flags: Type.Optional(Type.Integer({ minimum: 0, description: 'Message flags as Discord\'s bitfield: SUPPRESS_EMBEDS (4) and SUPPRESS_NOTIFICATIONS (4096, a silent message); no other flag applies to a post (https://discord.com/developers/docs/resources/webhook#execute-webhook).' })),
 });

@@ -78,9 +78,84 @@ describe('connecting a Discord channel with a webhook URL', () => {
     assert.match(gone.body.details[0].message, /\(Unknown Webhook\): it was deleted, or the URL is mistyped/);
   });
 
-  test('a missing webhookUrl is refused by the body schema', async () => {
+  test('an empty body is refused, naming webhookUrl', async () => {
     const res = await connect({});
     assert.equal(res.status, 400);
     assert.ok(JSON.stringify(res.body.details).includes('webhookUrl'), JSON.stringify(res.body));
+  });
+});
+
+describe('connecting a Discord channel with a bot', () => {
+  const withBot = (kind: 'text' | 'announcement' | 'forum' | 'media' = 'text') => {
+    const bot = dc.addBot({ username: 'Crier bot' });
+    const channel = dc.addChannel({ kind, name: `${kind}-room` });
+    dc.grantChannel(bot.id, channel.id);
+    return { bot, channel };
+  };
+  const fields = (res: { body: any }) => res.body.details.map((d: any) => d.field);
+
+  test('the account is the channel: #name, channel:<id>; the token sealed with the channel id, never in plaintext', async () => {
+    const { bot, channel } = withBot();
+    const res = await connect({ botToken: bot.token, channelId: channel.id });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual([res.body.data.username, res.body.data.network_unique_id], [`#${channel.name}`, `channel:${channel.id}`]);
+    assert.ok(!JSON.stringify(res.body).includes(bot.token), 'the token is never returned');
+    const rawId = decodeId(res.body.data.id)!;
+    const row = (await server.db.query('SELECT credential_enc FROM social_accounts WHERE id = $1', [rawId])).rows[0];
+    assert.deepEqual(JSON.parse(openSecret(server.box, rawId, 'credential', row.credential_enc)!), { botToken: bot.token, channelId: channel.id });
+    assert.ok(!(await accountRowsText(server, rawId)).includes(bot.token), 'the token is never stored in plaintext');
+  });
+
+  test('announcement, forum and media channels are taken too; a token pasted with "Bot " is taken', async () => {
+    for (const kind of ['announcement', 'forum', 'media'] as const) {
+      const { bot, channel } = withBot(kind);
+      const res = await connect({ botToken: `Bot ${bot.token}`, channelId: channel.id });
+      assert.equal(res.status, 200, `${kind}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  test('neither way, both ways, or half a bot: 400 naming each field concerned', async () => {
+    const { bot, channel } = withBot();
+    const webhook = dc.addWebhook({ name: 'Both' });
+    const neither = await connect({});
+    assert.equal(neither.status, 400);
+    assert.deepEqual(fields(neither), ['webhookUrl', 'botToken', 'channelId']);
+    const both = await connect({ webhookUrl: webhook.url, botToken: bot.token, channelId: channel.id });
+    assert.equal(both.status, 400);
+    assert.deepEqual(fields(both), ['botToken', 'channelId']);
+    assert.match(both.body.details[0].message, /two ways to connect: send webhookUrl alone, or botToken with channelId/);
+    const tokenOnly = await connect({ botToken: bot.token });
+    assert.deepEqual([tokenOnly.status, fields(tokenOnly)], [400, ['channelId']]);
+    assert.match(tokenOnly.body.details[0].message, /required with botToken/);
+    const channelOnly = await connect({ channelId: channel.id });
+    assert.deepEqual([channelOnly.status, fields(channelOnly)], [400, ['botToken']]);
+    const malformed = await connect({ botToken: bot.token, channelId: 'general' });
+    assert.deepEqual([malformed.status, fields(malformed)], [400, ['channelId']]);
+  });
+
+  test('a wrong token: 400 discord_bot_refused on botToken', async () => {
+    const { channel } = withBot();
+    const res = await connect({ botToken: 'aaaa.bbbb.cccc', channelId: channel.id });
+    assert.deepEqual([res.status, res.body.code, fields(res)], [400, 'discord_bot_refused', ['botToken']]);
+    assert.match(res.body.details[0].message, /Discord refused this token \(401: Unauthorized\)/);
+  });
+
+  test('a channel unknown, not shared with the bot, a DM or a voice channel: 400 on channelId saying why', async () => {
+    const { bot, channel } = withBot();
+    const unknown = await connect({ botToken: bot.token, channelId: '123456789012345678' });
+    assert.deepEqual([unknown.status, fields(unknown)], [400, ['channelId']]);
+    assert.match(unknown.body.details[0].message, /Discord knows no channel with this id \(Unknown Channel\)/);
+    const hidden = dc.addChannel({ name: 'staff' });
+    const notGranted = await connect({ botToken: bot.token, channelId: hidden.id });
+    assert.match(notGranted.body.details[0].message, /the bot Crier bot cannot see this channel \(Missing Access\): add it to the server/);
+    const voice = dc.addChannel({ kind: 'voice', guildId: channel.guildId, name: 'lounge' });
+    const dm = dc.addChannel({ kind: 'dm' });
+    dc.grantChannel(bot.id, voice.id);
+    dc.grantChannel(bot.id, dm.id);
+    const voiceRes = await connect({ botToken: bot.token, channelId: voice.id });
+    assert.equal(voiceRes.status, 400);
+    assert.match(voiceRes.body.details[0].message, /a bot posts in a server's text, announcement, forum or media channel; it is a voice channel/);
+    const dmRes = await connect({ botToken: bot.token, channelId: dm.id });
+    assert.match(dmRes.body.details[0].message, /it is a direct message, not a server channel/);
   });
 });
