@@ -146,10 +146,16 @@ export function accountsApi(http: CrierHttp) {
     /** A channel or group its bot administers: `{ botToken, chatId }`. */
     connectTelegram: (body: RequestBody<'createSocialAccountTelegram'>) =>
       http.request<ResponseBody<'createSocialAccountTelegram'>>('POST', '/v1/social-accounts/telegram', { body }),
-    /** A channel's webhook: `{ webhookUrl }`. */
+    /** A channel's webhook, `{ webhookUrl }`, or a bot in a server's channel, `{ botToken, channelId }`. */
     connectDiscord: (body: RequestBody<'createSocialAccountDiscord'>) =>
       http.request<ResponseBody<'createSocialAccountDiscord'>>('POST', '/v1/social-accounts/discord', { body }),
-    /** An account of any instance: `{ instanceUrl, accessToken }`. */
+    /**
+     * Where to send the user to connect an account through the network's OAuth (the app registered with
+     * POST /v1/social-networks, or on Mastodon `{ instance_url }`: Crier registers its own app there).
+     */
+    authUrl: (network: string, body: RequestBody<'createSocialNetworkAuthUrl'> = {}) =>
+      http.request<ResponseBody<'createSocialNetworkAuthUrl'>>('POST', `/v1/social-networks/${at(network)}/auth-url`, { body }),
+    /** An account of any instance by an access token: `{ instanceUrl, accessToken }` (or OAuth: `authUrl('mastodon', { instance_url })`). */
     connectMastodon: (body: RequestBody<'createSocialAccountMastodon'>) =>
       http.request<ResponseBody<'createSocialAccountMastodon'>>('POST', '/v1/social-accounts/mastodon', { body }),
   };

@@ -54,3 +54,21 @@ test('Mastodon: an account by its instance and an access token', async () => {
   assert.deepEqual([connected.data.network, connected.data.username], ['mastodon', `sdk@${new URL(mastodon.url).host}`]);
   await assert.rejects(crier.accounts.connectMastodon({ instanceUrl: mastodon.url, accessToken: 'nope' }), refusedOn('accessToken'));
 });
+
+test('Discord: a bot in a server channel, and half a bot refused naming the field', async () => {
+  const bot = discord.addBot({ username: 'sdk_bot' });
+  const channel = discord.addChannel({ name: 'releases' });
+  discord.grantChannel(bot.id, channel.id);
+  const connected = await crier.accounts.connectDiscord({ botToken: bot.token, channelId: channel.id });
+  assert.deepEqual([connected.data.network, connected.data.username], ['discord', '#releases']);
+  await assert.rejects(crier.accounts.connectDiscord({ botToken: bot.token }), refusedOn('channelId'));
+});
+
+test('Mastodon through OAuth: authUrl with the instance answers its authorize page, with the app Crier registered there', async () => {
+  const { data } = await crier.accounts.authUrl('mastodon', { instance_url: mastodon.url, redirect_uri: 'https://app.example.com/connected' });
+  const url = new URL(data.auth_url);
+  assert.equal(`${url.origin}${url.pathname}`, `${mastodon.url}/oauth/authorize`);
+  assert.ok(url.searchParams.get('client_id'), data.auth_url);
+  assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+  await assert.rejects(crier.accounts.authUrl('mastodon', {}), refusedOn('instance_url'));
+});
