@@ -10,6 +10,17 @@ import { IdParams } from '../params.ts';
 
 const ErrorSchema = Type.Object({ success: Type.Boolean(), error: Type.String(), code: Type.Optional(Type.String()), details: Type.Optional(Type.Unknown()) });
 
+/** What each destination's network answered (a remote delete's or edit's outcome, by account). */
+const outcomesSchema = (outcomes: string[]) => Type.Object({
+  success: Type.Boolean(),
+  data: Type.Array(Type.Object({
+    social_account: Type.Object({ id: Type.String(), network: Type.String(), username: Type.String() }),
+    platform_post_id: Type.Union([Type.String(), Type.Null()]),
+    outcome: Type.String({ enum: outcomes }),
+    error: Type.Optional(Type.String()),
+  })),
+});
+
 export function postRemoteRoutes(app: FastifyInstance, ctx: AppContext): void {
   const userFetch = userFetchFor(ctx.config.allowLoopbackFetch);
   const deps = { db: ctx.db, box: ctx.box, networks: ctx.networks, userFetch };
@@ -19,18 +30,7 @@ export function postRemoteRoutes(app: FastifyInstance, ctx: AppContext): void {
       description: "Deletes every published destination from its network where the network's API allows it (every container Crier published there), and answers per account: `deleted` (now, or before), `not_supported` (the network's API cannot delete: do it in the network's app), `failed` with the network's reason (try again), `not_published` (nothing to delete). Deleted destinations show status `deleted`; Crier's record stays (DELETE /v1/posts/:id removes it). A post with destinations still to publish: 409.",
       tags: ['posts'],
       params: IdParams,
-      response: {
-        200: Type.Object({
-          success: Type.Boolean(),
-          data: Type.Array(Type.Object({
-            social_account: Type.Object({ id: Type.String(), network: Type.String(), username: Type.String() }),
-            platform_post_id: Type.Union([Type.String(), Type.Null()]),
-            outcome: Type.String({ enum: ['deleted', 'not_supported', 'failed', 'not_published'] }),
-            error: Type.Optional(Type.String()),
-          })),
-        }),
-        404: ErrorSchema, 409: ErrorSchema,
-      },
+      response: { 200: outcomesSchema(['deleted', 'not_supported', 'failed', 'not_published']), 404: ErrorSchema, 409: ErrorSchema },
     },
     handler: async (request) => {
       const data = await (await import('../../engagement/remote-delete.ts')).deleteFromNetworks(deps, request.owner.orgId, request.params.id);
@@ -50,18 +50,7 @@ export function postRemoteRoutes(app: FastifyInstance, ctx: AppContext): void {
         containers: Type.Optional(Type.Array(Type.Object({ content: Type.Optional(Type.String({ maxLength: 100_000 })) }), { minItems: 1, maxItems: 100, description: 'Each container\'s new text, by position; an entry without `content` stays as it is.' })),
         socialAccountIds: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 1000, description: "The destinations' accounts to edit; absent: every one." })),
       }),
-      response: {
-        200: Type.Object({
-          success: Type.Boolean(),
-          data: Type.Array(Type.Object({
-            social_account: Type.Object({ id: Type.String(), network: Type.String(), username: Type.String() }),
-            platform_post_id: Type.Union([Type.String(), Type.Null()]),
-            outcome: Type.String({ enum: ['edited', 'not_supported', 'failed', 'not_published', 'unchanged'] }),
-            error: Type.Optional(Type.String()),
-          })),
-        }),
-        400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema,
-      },
+      response: { 200: outcomesSchema(['edited', 'not_supported', 'failed', 'not_published', 'unchanged']), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema },
     },
     preValidation: async (request) => refuseUnknownFields(request.body, EDIT_FIELDS, 'a field of an edit'),
     handler: async (request) => {
