@@ -11,7 +11,7 @@ import { PublishError } from '../../core/errors.ts';
 import { userFetchFor } from '../../security/ssrf.ts';
 import type { CredentialField, PasswordAccount, PasswordLoginInput } from '../contract.ts';
 import { MastodonClient } from './client.ts';
-import { instanceDomain, instanceFetch, instanceOrigin } from './instance.ts';
+import { configuredOrigin, instanceDomain, instanceFetch, instanceOrigin } from './instance.ts';
 
 export const MASTODON_FIELDS: readonly CredentialField[] = [
   { name: 'instanceUrl', description: "the account's instance: its address (`https://mastodon.social`) or host name (`mastodon.social`)", maxLength: 300, secret: false },
@@ -31,7 +31,7 @@ export async function connectAccount(settings: ConnectSettings, input: PasswordL
   const origin = instanceOrigin(input.instanceUrl ?? '');
   const token = (input.accessToken ?? '').trim();
   checkShapes(origin, token);
-  return accountAt(settings, origin!, token);
+  return accountAt(settings, await configuredOrigin(origin!, settings.trusted), token);
 }
 
 /**

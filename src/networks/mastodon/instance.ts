@@ -25,6 +25,34 @@ export function instanceOrigin(raw: string): string | undefined {
   return url.origin;
 }
 
+/**
+ * The configured instance named by its domain, the one its handles carry (`sandbox.mastodon.test` for
+ * the sandbox's, which listens on a loopback port): its configured origin then, so connecting the
+ * account it shows (`sandbox@sandbox.mastodon.test`) by its domain reaches it. Any other origin as given.
+ */
+export async function configuredOrigin(origin: string, trusted: string | undefined): Promise<string> {
+  if (trusted === undefined) return origin;
+  const own = new URL(trusted).origin;
+  if (own === origin) return origin;
+  const domain = await configuredDomain(own);
+  return domain !== undefined && new URL(origin).host === domain ? own : origin;
+}
+
+const configuredDomains = new Map<string, Promise<string | undefined>>();
+
+/** The configured instance's domain, asked once (a failed ask is asked again next time). */
+function configuredDomain(origin: string): Promise<string | undefined> {
+  let known = configuredDomains.get(origin);
+  if (!known) {
+    known = fetch(`${origin}/api/v2/instance`, { signal: AbortSignal.timeout(5_000) })
+      .then(async (res) => (res.ok ? ((await res.json()) as { domain?: unknown }).domain : undefined))
+      .then((domain) => (typeof domain === 'string' ? domain.toLowerCase() : undefined));
+    known.then((domain) => { if (domain === undefined) configuredDomains.delete(origin); }, () => configuredDomains.delete(origin));
+    configuredDomains.set(origin, known);
+  }
+  return known.catch(() => undefined);
+}
+
 /** The fetch an instance is called with: the operator's configured one directly, any other through `userFetch`. */
 export function instanceFetch(origin: string, trusted: string | undefined, userFetch: typeof fetch): typeof fetch {
   return trusted !== undefined && new URL(trusted).origin === origin ? fetch : userFetch;

@@ -10,7 +10,7 @@ import { RequestError } from '../../core/errors.ts';
 import { checkUrl, isTransientSsrf, ssrfCause, userFetchFor } from '../../security/ssrf.ts';
 import { FORM, formBody, OAuthError, withQuery, type NetworkOAuth, type OAuthApp, type OAuthErrorKind, type OAuthLogin } from '../oauth.ts';
 import { accountAt, type ConnectSettings } from './connect.ts';
-import { instanceFetch, instanceOrigin } from './instance.ts';
+import { configuredOrigin, instanceFetch, instanceOrigin } from './instance.ts';
 
 /**
  * What Crier asks for, granular (https://docs.joinmastodon.org/api/oauth-scopes/): the account
@@ -46,8 +46,9 @@ export function mastodonOAuth(settings: ConnectSettings): NetworkOAuth {
 
 /** The instance's origin from what the user typed, judged by the guard now (it judges again at each call). */
 async function judgeInstance(settings: ConnectSettings, input: unknown): Promise<{ origin: string } | { problem: string }> {
-  const origin = typeof input === 'string' && input.length <= 300 ? instanceOrigin(input) : undefined;
-  if (!origin) return { problem: "must be the instance's address (https://mastodon.social) or its host name (mastodon.social)" };
+  const typed = typeof input === 'string' && input.length <= 300 ? instanceOrigin(input) : undefined;
+  if (!typed) return { problem: "must be the instance's address (https://mastodon.social) or its host name (mastodon.social)" };
+  const origin = await configuredOrigin(typed, settings.trusted);
   if (settings.trusted !== undefined && new URL(settings.trusted).origin === origin) return { origin };
   try {
     await checkUrl(origin, { allowLoopback: settings.allowLoopback });

@@ -88,3 +88,32 @@ describe('connecting a Mastodon account with an access token', () => {
     assert.equal((await server.db.query("SELECT 1 FROM social_accounts WHERE network = 'mastodon' AND username LIKE '%secret%'")).rowCount, 0);
   });
 });
+
+describe('the configured instance named by its domain (the sandbox shows sandbox@sandbox.mastodon.test)', () => {
+  let named: MastodonEmulator;
+  let namedServer: TestServer;
+  let namedOrg: TestOrg;
+
+  before(async () => {
+    named = await startMastodonEmulator({ domain: 'social.example' });
+    namedServer = await startTestServer({ CRIER_MASTODON_BASE_URL: named.url });
+    namedOrg = await namedServer.createOrg();
+  });
+  after(async () => {
+    await namedServer.close();
+    await named.close();
+  });
+
+  test('a token connect and an OAuth connect given "social.example" reach the configured instance; another domain is judged by the guard', async () => {
+    const { token } = named.addAccount({ username: 'alice' });
+    const connected = await namedServer.request('POST', '/v1/social-accounts/mastodon', { key: namedOrg.key, body: { instanceUrl: 'social.example', accessToken: token } });
+    assert.equal(connected.status, 200, JSON.stringify(connected.body));
+    assert.equal(connected.body.data.username, 'alice@social.example');
+    const auth = await namedServer.request('POST', '/v1/social-networks/mastodon/auth-url', { key: namedOrg.key, body: { instance_url: 'https://social.example/' } });
+    assert.equal(auth.status, 200, JSON.stringify(auth.body));
+    assert.equal(new URL(auth.body.data.auth_url).origin, named.url);
+    const elsewhere = await namedServer.request('POST', '/v1/social-networks/mastodon/auth-url', { key: namedOrg.key, body: { instance_url: 'other.invalid' } });
+    assert.equal(elsewhere.status, 400, JSON.stringify(elsewhere.body));
+    assert.equal(elsewhere.body.details[0].field, 'instance_url');
+  });
+});
