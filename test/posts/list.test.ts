@@ -48,7 +48,7 @@ describe('GET /v1/posts', () => {
     for (const field of ['id', 'orgId', 'publishedAt', 'scheduledAt', 'isDraft', 'createdAt', 'socialAccounts', 'containers', 'scheduled']) {
       assert.ok(field in p3, field);
     }
-    const pending = { status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null };
+    const pending = { status: 'pending', error: null, platformPostId: null, platformPostUrl: null, publishedAt: null, editedAt: null, editedContainers: null };
     assert.deepEqual(p3.socialAccounts, [
       { id: a1.id, nickname: 'list_a1', network: 'x', username: 'list_a1', ...pending },
       { id: a2.id, nickname: 'list_a2', network: 'bluesky', username: 'list_a2', ...pending },

@@ -10,7 +10,7 @@ import { mastodonCapabilities } from '../../../src/networks/mastodon/capabilitie
 import { PublishError } from '../../../src/core/errors.ts';
 import type { PublishedPost } from '../../../src/core/post.ts';
 import { PNG_1X1 } from '../../helpers/publishing.ts';
-import { instanceCall, publish, sessionOf, startInstance } from './capability-session.ts';
+import { instanceCall, publish, sessionOf, startInstance } from './setup.ts';
 
 let masto: MastodonEmulator;
 let caps: ReturnType<typeof mastodonCapabilities>;

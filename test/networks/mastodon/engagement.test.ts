@@ -10,7 +10,7 @@ import type { MastodonEmulator } from '../../../emulators/mastodon/server.ts';
 import { mastodonCapabilities } from '../../../src/networks/mastodon/capabilities.ts';
 import { plainText } from '../../../src/networks/mastodon/html.ts';
 import { PublishError } from '../../../src/core/errors.ts';
-import { instanceCall, publish, sessionOf, startInstance } from './capability-session.ts';
+import { instanceCall, publish, sessionOf, startInstance } from './setup.ts';
 
 let masto: MastodonEmulator;
 let caps: ReturnType<typeof mastodonCapabilities>;
