@@ -16,13 +16,21 @@ import { makeVideo } from '../helpers/media.ts';
 let dataDir: string;
 let env: Record<string, string | undefined>;
 let api: ReturnType<typeof sandboxApi>;
+/** One sandbox for the file: the dry run comes first and writes nothing, each live run cleans up after itself. */
+let run: SandboxRun;
+/** What runSandbox registers for the end: run when this file's tests are done, not when `before` is. */
+const cleanups: (() => unknown)[] = [];
 
 before(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'crier-verify-'));
   env = { CRIER_DATA_DIR: dataDir, DATABASE_URL: undefined, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   api = sandboxApi(env);
+  run = await runSandbox({ after: (fn) => cleanups.push(fn) }, env);
 });
-after(() => rm(dataDir, { recursive: true, force: true }));
+after(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 const ALL = ['x', 'threads', 'linkedin', 'instagram', 'bluesky', 'youtube', 'facebook', 'tiktok', 'google_business', 'pinterest', 'vimeo', 'reddit', 'telegram', 'discord', 'mastodon'];
 
@@ -31,8 +39,7 @@ async function verify(run: SandboxRun, args: string[]) {
   return { code: done.code, stderr: done.stderr, body: done.stdout ? JSON.parse(done.stdout) : undefined };
 }
 
-test('--dry on every network: a plan from the network\'s own judgement, and not one write reaches an emulator', async (t) => {
-  const run = await runSandbox(t, env);
+test('--dry on every network: a plan from the network\'s own judgement, and not one write reaches an emulator', async () => {
   const boards = await api(`/v1/social-accounts/${run.accounts.find((a) => a.network === 'pinterest')!.id}/boards`, run.key);
   const blocks: Record<string, object> = {
     pinterest: { board_id: boards.body.data[0].id },
@@ -67,8 +74,7 @@ test('--dry on every network: a plan from the network\'s own judgement, and not 
   assert.equal(posts.body.posts.filter((p: any) => p.containers[0]?.content.startsWith('Crier verify')).length, 0, 'no post stored');
 });
 
-test('a live run on X and Bluesky: each post published, read back, deleted from the network, and Crier\'s records removed', async (t) => {
-  const run = await runSandbox(t, env);
+test('a live run on X and Bluesky: each post published, read back, deleted from the network, and Crier\'s records removed', async () => {
   for (const network of ['x', 'bluesky']) {
     const { code, body, stderr } = await verify(run, [network]);
     assert.equal(code, 0, `${network}: ${stderr} ${JSON.stringify(body)}`);
@@ -88,8 +94,7 @@ test('a live run on X and Bluesky: each post published, read back, deleted from 
   assert.equal(posts.body.posts.filter((p: any) => p.containers[0]?.content.startsWith('Crier verify')).length, 0, "Crier's records removed");
 });
 
-test('a live run on Telegram, Discord and Mastodon: each post published and deleted, no step failed, Crier\'s records removed', async (t) => {
-  const run = await runSandbox(t, env);
+test('a live run on Telegram, Discord and Mastodon: each post published and deleted, no step failed, Crier\'s records removed', async () => {
   for (const network of ['telegram', 'discord', 'mastodon']) {
     const { code, body, stderr } = await verify(run, [network]);
     assert.equal(code, 0, `${network}: ${stderr} ${JSON.stringify(body)}`);
@@ -103,8 +108,7 @@ test('a live run on Telegram, Discord and Mastodon: each post published and dele
   assert.equal(posts.body.posts.filter((p: any) => p.containers[0]?.content.startsWith('Crier verify')).length, 0, "Crier's records removed");
 });
 
-test('a network without a connected account, or without its required block, is refused before anything is posted', async (t) => {
-  const run = await runSandbox(t, env);
+test('a network without a connected account, or without its required block, is refused before anything is posted', async () => {
   const pinterest = await verify(run, ['pinterest']);
   assert.equal(pinterest.code, 1);
   assert.match(pinterest.stderr, /pinterest needs its platform block for these posts: pinterest\.board_id: .*--block '\{"board_id":"…"\}'/);
