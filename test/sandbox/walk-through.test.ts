@@ -140,7 +140,7 @@ test('a second run keeps the database (posts, account ids), revokes the previous
   await walkThrough(run);
 });
 
-test('the sandbox offers the connect flow of every OAuth network, pick-a-page sessions included', async (t) => {
+test('the sandbox offers the connect flow of every OAuth network, pick-a-page sessions included, and Mastodon\'s on its instance', async (t) => {
   const { crier, key } = await runSandbox(t);
   const networks = crier.output().match(/Connect an account \(([^)]+)\)/)![1]!.split(', ');
   assert.deepEqual([...networks].sort(), ['facebook', 'google_business', 'instagram', 'linkedin', 'pinterest', 'reddit', 'threads', 'tiktok', 'vimeo', 'x', 'youtube']);
@@ -172,6 +172,19 @@ test('the sandbox offers the connect flow of every OAuth network, pick-a-page se
     assert.equal(connected.length, 1, network);
     assert.deepEqual([connected[0].network, connected[0].sandbox, connected[0].isActive], [network, true, 1], network);
   }
+  // Mastodon connects with a token (its sandbox account is seeded so) or through OAuth on the instance
+  // the user names: here by the domain its handle shows, sandbox@sandbox.mastodon.test. The same account.
+  const seeded = (await api('/v1/social-accounts?network=mastodon', key)).body.data;
+  assert.deepEqual(seeded.map((a: any) => a.username), ['sandbox@sandbox.mastodon.test']);
+  const auth = await api('/v1/social-networks/mastodon/auth-url', key, { method: 'POST', body: JSON.stringify({ instance_url: 'sandbox.mastodon.test' }) });
+  assert.equal(auth.status, 200, JSON.stringify(auth.body));
+  const consent = await fetch(auth.body.data.auth_url, { redirect: 'manual' });
+  assert.equal(consent.status, 302, await consent.clone().text());
+  const back = new URL(consent.headers.get('location')!);
+  const callback = await fetch(`http://127.0.0.1:${env.PORT}${back.pathname}${back.search}`);
+  const outcome = (await callback.json()) as any;
+  assert.equal(callback.status, 200, JSON.stringify(outcome));
+  assert.deepEqual([outcome.data.id, outcome.data.username, outcome.data.sandbox], [seeded[0].id, 'sandbox@sandbox.mastodon.test', true]);
   const listed = await api('/v1/social-accounts?limit=100', key);
   // Beside them, the networks that connect with credentials, whose sandbox accounts were seeded.
   assert.deepEqual([...new Set(listed.body.data.map((a: any) => a.network))].sort(), ['bluesky', 'discord', 'mastodon', 'telegram', ...networks].sort());
