@@ -13,6 +13,8 @@ export interface PostingStack<A extends TestAccount> {
   /** Creates and waits until the destination is terminal; the post as GET /v1/posts/:id shows it. */
   publish(account: A, body: object): Promise<any>;
   upload(filename: string, bytes: Buffer, contentType: string): Promise<string>;
+  /** A file uploaded as a container's media entry: `{url, filename, altText?}`. */
+  media(filename: string, bytes: Buffer, contentType: string, altText?: string): Promise<{ url: string; filename: string; altText?: string }>;
   /** Crier, then the emulator. */
   close(): Promise<void>;
 }
@@ -27,9 +29,17 @@ export function postingStack<A extends TestAccount>(h: MediaHarness & { stack: P
     h, org, create,
     publish: async (account, body) => h.stack.waitForPost(org, await create(account, body), undefined, 30_000),
     upload: async (filename, bytes, contentType) => (await h.upload(org, filename, bytes, contentType)).url as string,
+    media: async (filename, bytes, contentType, altText) => ({ url: (await h.upload(org, filename, bytes, contentType)).url as string, filename, ...(altText ? { altText } : {}) }),
     async close() {
       await h.close();
       await emulator.close();
     },
   };
+}
+
+/** The post's one destination (as GET /v1/posts/:id shows it), asserted published: its error otherwise. */
+export function publishedDestination(post: any): any {
+  const destination = post.socialAccounts[0];
+  assert.equal(destination.status, 'published', destination.error);
+  return destination;
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeJpeg } from '../../helpers/media.ts';
 import { startDiscordStack, type BotAccount, type DiscordStack } from './setup.ts';
+import { publishedDestination } from '../../helpers/posting-stack.ts';
 
 describe('publishing to Discord as a bot', () => {
   let s: DiscordStack;
@@ -17,16 +18,12 @@ describe('publishing to Discord as a bot', () => {
   after(async () => s.close());
 
   const destination = (post: any) => post.socialAccounts[0];
-  const published = (post: any) => {
-    assert.equal(destination(post).status, 'published', destination(post).error);
-    return destination(post);
-  };
   const messages = (account: BotAccount, channelId = account.channel.id) => s.dc.channel(channelId)!.messages;
-  const photo = async (name: string, alt?: string) => ({ url: await s.upload(name, jpeg, 'image/jpeg'), filename: name, ...(alt ? { altText: alt } : {}) });
+  const photo = (name: string, altText?: string) => s.media(name, jpeg, 'image/jpeg', altText);
 
   it('a text post: the bot is the author, the block\'s content, embeds and flags, no mentions; the message id and its link', async () => {
     const account = await s.addBotAccount();
-    const dest = published(await s.publish(account, { containers: [{ content: 'shared' }], discord: {
+    const dest = publishedDestination(await s.publish(account, { containers: [{ content: 'shared' }], discord: {
       content: 'Release 2.0 @everyone', embeds: [{ title: 'Changelog', description: 'All new' }], suppressEmbeds: true,
     } }));
     const [message] = messages(account);
@@ -42,14 +39,14 @@ describe('publishing to Discord as a bot', () => {
 
   it('files: multipart with payload_json and files[n], each with its alt text', async () => {
     const account = await s.addBotAccount();
-    published(await s.publish(account, { containers: [{ content: 'pictures', media: [await photo('a.jpg', 'first'), await photo('b.jpg')] }] }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'pictures', media: [await photo('a.jpg', 'first'), await photo('b.jpg')] }] }));
     const [message] = messages(account);
     assert.deepEqual(message!.attachments.map((a) => [a.filename, a.size, a.description]), [['a.jpg', jpeg.length, 'first'], ['b.jpg', jpeg.length, undefined]]);
   });
 
   it('a thread of 3: each later container replies to the root, in order', async () => {
     const account = await s.addBotAccount();
-    const dest = published(await s.publish(account, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
+    const dest = publishedDestination(await s.publish(account, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
     const sent = messages(account);
     assert.deepEqual(sent.map((m) => [m.content, m.attachments.length]), [['first', 0], ['second', 0], ['third', 1]]);
     assert.equal(dest.platformPostId, sent[0]!.id);
@@ -58,7 +55,7 @@ describe('publishing to Discord as a bot', () => {
 
   it('a forum: threadName opens a forum post with the root, later containers reply inside it', async () => {
     const account = await s.addBotAccount('forum');
-    const dest = published(await s.publish(account, { containers: [{ content: 'the idea' }, { content: 'more' }], discord: { threadName: 'An idea' } }));
+    const dest = publishedDestination(await s.publish(account, { containers: [{ content: 'the idea' }, { content: 'more' }], discord: { threadName: 'An idea' } }));
     const thread = s.dc.channel(dest.platformPostId)!;
     assert.deepEqual([thread.kind, thread.name, thread.parentId], ['publicThread', 'An idea', account.channel.id]);
     assert.deepEqual(thread.messages.map((m) => [m.content, m.reference?.messageId]), [['the idea', undefined], ['more', dest.platformPostId]]);
@@ -75,7 +72,7 @@ describe('publishing to Discord as a bot', () => {
   it('threadId: every message goes into that thread, replies to the root', async () => {
     const account = await s.addBotAccount();
     const threadId = s.dc.addThread(account.channel.id, 'weekly');
-    published(await s.publish(account, { containers: [{ content: 'week 1' }, { content: 'details' }], discord: { threadId } }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'week 1' }, { content: 'details' }], discord: { threadId } }));
     const inThread = messages(account, threadId);
     assert.deepEqual(inThread.map((m) => [m.content, m.reference?.messageId]), [['week 1', undefined], ['details', inThread[0]!.id]]);
     assert.deepEqual(messages(account), []);
@@ -94,7 +91,7 @@ describe('publishing to Discord as a bot', () => {
     // Let through Get Current User and Get Channel, then refuse the send once.
     s.dc.forceRateLimit(account.bot.id, 1.2, { skip: 2 });
     const started = Date.now();
-    published(await s.publish(account, { containers: [{ content: 'after the limit' }] }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'after the limit' }] }));
     assert.ok(Date.now() - started >= 1200, 'waited what Discord asked for');
     assert.deepEqual(messages(account).map((m) => m.content), ['after the limit']);
   });
@@ -111,7 +108,7 @@ describe('publishing to Discord as a bot', () => {
   it('removed: every message deleted with Delete Message, later first; one already gone counts as removed', async () => {
     const account = await s.addBotAccount();
     const postId = await s.create(account, { containers: [{ content: 'one' }, { content: 'two' }, { content: 'three' }] });
-    published(await s.h.stack.waitForPost(s.org, postId));
+    publishedDestination(await s.h.stack.waitForPost(s.org, postId));
     const [first, second] = messages(account);
     await fetch(`${s.dc.url}/api/v10/channels/${account.channel.id}/messages/${second!.id}`, { method: 'DELETE', headers: { authorization: `Bot ${account.bot.token}` } });
     await fetch(`${s.dc.url}/__emulator/calls`, { method: 'DELETE' });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeJpeg } from '../../helpers/media.ts';
 import { startDiscordStack, type DiscordStack, type Hook } from './setup.ts';
+import { publishedDestination } from '../../helpers/posting-stack.ts';
 
 describe('publishing to Discord', () => {
   let s: DiscordStack;
@@ -17,16 +18,12 @@ describe('publishing to Discord', () => {
   after(async () => s.close());
 
   const destination = (post: any) => post.socialAccounts[0];
-  const published = (post: any) => {
-    assert.equal(destination(post).status, 'published', destination(post).error);
-    return destination(post);
-  };
   const messages = (hook: Hook, channelId = hook.webhook.channelId) => s.dc.channel(channelId)!.messages;
-  const photo = async (name: string, alt?: string) => ({ url: await s.upload(name, jpeg, 'image/jpeg'), filename: name, ...(alt ? { altText: alt } : {}) });
+  const photo = (name: string, altText?: string) => s.media(name, jpeg, 'image/jpeg', altText);
 
   it('a text post: the block\'s content, name, avatar, embeds and flags; the message id and its link', async () => {
     const hook = await s.addHook();
-    const dest = published(await s.publish(hook, { containers: [{ content: 'shared text' }], discord: {
+    const dest = publishedDestination(await s.publish(hook, { containers: [{ content: 'shared text' }], discord: {
       content: 'Release 2.0 is out @everyone', username: 'Release notes', avatarUrl: 'https://example.com/avatar.png',
       embeds: [{ title: 'Changelog', description: 'Everything new', url: 'https://example.com/changes', color: 0x5865f2 }],
       suppressEmbeds: true, flags: 4096,
@@ -43,7 +40,7 @@ describe('publishing to Discord', () => {
 
   it('files: uploaded as multipart (payload_json and files[n]), each with its alt text as the description', async () => {
     const hook = await s.addHook();
-    published(await s.publish(hook, { containers: [{ content: 'two pictures', media: [await photo('one.jpg', 'the first'), await photo('two.jpg')] }] }));
+    publishedDestination(await s.publish(hook, { containers: [{ content: 'two pictures', media: [await photo('one.jpg', 'the first'), await photo('two.jpg')] }] }));
     const [message] = messages(hook);
     assert.equal(message!.content, 'two pictures');
     assert.deepEqual(message!.attachments.map((a) => [a.filename, a.size, a.contentType, a.description]), [['one.jpg', jpeg.length, 'image/jpeg', 'the first'], ['two.jpg', jpeg.length, 'image/jpeg', undefined]]);
@@ -51,7 +48,7 @@ describe('publishing to Discord', () => {
 
   it('a thread of containers: the root then each later container as a message of its own, in order, in the channel', async () => {
     const hook = await s.addHook();
-    const post = published(await s.publish(hook, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
+    const post = publishedDestination(await s.publish(hook, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
     const sent = messages(hook);
     assert.deepEqual(sent.map((m) => [m.content, m.attachments.length]), [['first', 0], ['second', 0], ['third', 1]]);
     assert.equal(post.platformPostId, sent[0]!.id);
@@ -59,7 +56,7 @@ describe('publishing to Discord', () => {
 
   it('a forum post: threadName opens it with the root, and every later container is sent into it', async () => {
     const hook = await s.addHook({ channelKind: 'forum' });
-    const dest = published(await s.publish(hook, { containers: [{ content: 'the idea' }, { content: 'more on it' }], discord: { threadName: 'A new idea' } }));
+    const dest = publishedDestination(await s.publish(hook, { containers: [{ content: 'the idea' }, { content: 'more on it' }], discord: { threadName: 'A new idea' } }));
     const [root] = messages(hook, dest.platformPostId);
     const thread = s.dc.channel(root!.channelId)!;
     assert.deepEqual([thread.kind, thread.name, thread.parentId], ['publicThread', 'A new idea', hook.webhook.channelId]);
@@ -71,7 +68,7 @@ describe('publishing to Discord', () => {
   it('threadId: every message of the post goes into that existing thread', async () => {
     const hook = await s.addHook();
     const threadId = s.dc.addThread(hook.webhook.channelId, 'weekly');
-    published(await s.publish(hook, { containers: [{ content: 'week 1' }, { content: 'details' }], discord: { threadId } }));
+    publishedDestination(await s.publish(hook, { containers: [{ content: 'week 1' }, { content: 'details' }], discord: { threadId } }));
     assert.deepEqual(messages(hook, threadId).map((m) => m.content), ['week 1', 'details']);
     assert.deepEqual(messages(hook), []);
   });
@@ -87,7 +84,7 @@ describe('publishing to Discord', () => {
     const hook = await s.addHook();
     s.dc.forceRateLimit(hook.webhook.id, 1.5, { calls: 2 });
     const started = Date.now();
-    published(await s.publish(hook, { containers: [{ content: 'after the limit' }] }));
+    publishedDestination(await s.publish(hook, { containers: [{ content: 'after the limit' }] }));
     assert.ok(Date.now() - started >= 1500, 'waited what Discord asked for');
     assert.deepEqual(messages(hook).map((m) => m.content), ['after the limit']);
   });
@@ -96,7 +93,7 @@ describe('publishing to Discord', () => {
     const hook = await s.addHook();
     // Let through the webhook read and the root's execution, then refuse the next execution once.
     s.dc.forceRateLimit(hook.webhook.id, 1, { skip: 2 });
-    published(await s.publish(hook, { containers: [{ content: 'root' }, { content: 'limited' }, { content: 'last' }] }));
+    publishedDestination(await s.publish(hook, { containers: [{ content: 'root' }, { content: 'limited' }, { content: 'last' }] }));
     assert.deepEqual(messages(hook).map((m) => m.content), ['root', 'limited', 'last']);
     const calls = (await (await fetch(`${s.dc.url}/__emulator/calls`)).json() as { calls: any[] }).calls
       .filter((c) => c.method === 'POST' && c.path.includes(hook.webhook.id)).map((c) => c.status);

@@ -9,6 +9,7 @@ import { decodeId } from '../../../src/core/ids.ts';
 import { makeJpeg, paddedVideo } from '../../helpers/media.ts';
 import { until } from '../../helpers/until.ts';
 import { startMastodonStack, type Connected, type MastodonStack } from './setup.ts';
+import { publishedDestination } from '../../helpers/posting-stack.ts';
 
 describe('publishing to Mastodon', () => {
   let s: MastodonStack;
@@ -21,16 +22,12 @@ describe('publishing to Mastodon', () => {
   after(async () => s.close());
 
   const destination = (post: any) => post.socialAccounts[0];
-  const published = (post: any) => {
-    assert.equal(destination(post).status, 'published', destination(post).error);
-    return destination(post);
-  };
   const statuses = (account: Connected) => s.masto.statusesOf(account.remote.id);
-  const photo = async (name: string, altText?: string) => ({ url: await s.upload(name, jpeg, 'image/jpeg'), filename: name, ...(altText ? { altText } : {}) });
+  const photo = (name: string, altText?: string) => s.media(name, jpeg, 'image/jpeg', altText);
 
   it('a text status: its id and URL on the instance, sent with an Idempotency-Key', async () => {
     const account = await s.connect();
-    const dest = published(await s.publish(account, { containers: [{ content: 'hello fediverse https://example.com/a/very/long/path' }] }));
+    const dest = publishedDestination(await s.publish(account, { containers: [{ content: 'hello fediverse https://example.com/a/very/long/path' }] }));
     const [status] = statuses(account);
     assert.equal(status!.text, 'hello fediverse https://example.com/a/very/long/path');
     assert.equal(status!.visibility, 'public');
@@ -43,7 +40,7 @@ describe('publishing to Mastodon', () => {
     const account = await s.connect();
     s.masto.processInBackground(2);
     try {
-      published(await s.publish(account, { containers: [{ content: 'a picture', media: [await photo('one.jpg', 'a test pattern')] }] }));
+      publishedDestination(await s.publish(account, { containers: [{ content: 'a picture', media: [await photo('one.jpg', 'a test pattern')] }] }));
     } finally {
       s.masto.processInBackground(0);
     }
@@ -55,7 +52,7 @@ describe('publishing to Mastodon', () => {
 
   it('the block: content warning, visibility, language and sensitivity on every status; content on the root', async () => {
     const account = await s.connect();
-    published(await s.publish(account, {
+    publishedDestination(await s.publish(account, {
       containers: [{ content: 'fallback' }, { content: 'the reply' }],
       mastodon: { content: 'spoilers inside', spoilerText: 'film ending', visibility: 'unlisted', language: 'en', sensitive: true },
     }));
@@ -66,14 +63,14 @@ describe('publishing to Mastodon', () => {
 
   it('a poll on the root', async () => {
     const account = await s.connect();
-    published(await s.publish(account, { containers: [{ content: 'tabs or spaces?' }], mastodon: { poll: { options: ['tabs', 'spaces'], expiresIn: 3600, multiple: true, hideTotals: true } } }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'tabs or spaces?' }], mastodon: { poll: { options: ['tabs', 'spaces'], expiresIn: 3600, multiple: true, hideTotals: true } } }));
     const [status] = statuses(account);
     assert.deepEqual([status!.poll!.options, status!.poll!.multiple, status!.poll!.hideTotals], [['tabs', 'spaces'], true, true]);
   });
 
   it('a thread: every later status replies to the root', async () => {
     const account = await s.connect();
-    const dest = published(await s.publish(account, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
+    const dest = publishedDestination(await s.publish(account, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
     const [root, second, third] = statuses(account);
     assert.deepEqual([root!.text, second!.text, third!.text], ['first', 'second', 'third']);
     assert.deepEqual([root!.inReplyToId, second!.inReplyToId, third!.inReplyToId], [null, root!.id, root!.id]);
@@ -114,7 +111,7 @@ describe('publishing to Mastodon', () => {
     const account = await s.connect();
     s.masto.rateLimitNext(1, 1500);
     const started = Date.now();
-    published(await s.publish(account, { containers: [{ content: 'after the limit' }] }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'after the limit' }] }));
     assert.ok(Date.now() - started >= 1000, 'waited for the reset the instance named');
     assert.deepEqual(statuses(account).map((status) => status.text), ['after the limit']);
   });
@@ -144,7 +141,7 @@ describe('publishing to Mastodon', () => {
   it('a video: processed in the background like every video, waited for, then posted', async () => {
     const account = await s.connect();
     const video = await paddedVideo(100_000);
-    published(await s.publish(account, { containers: [{ content: 'a clip', media: [{ url: await s.upload('clip.mp4', video, 'video/mp4'), filename: 'clip.mp4' }] }] }));
+    publishedDestination(await s.publish(account, { containers: [{ content: 'a clip', media: [{ url: await s.upload('clip.mp4', video, 'video/mp4'), filename: 'clip.mp4' }] }] }));
     const [status] = statuses(account);
     const media = s.masto.media(status!.mediaIds[0]!)!;
     assert.deepEqual([media.type, media.size, media.pendingPolls], ['video', video.length, 0]);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { makeJpeg, paddedVideo } from '../../helpers/media.ts';
 import { startTelegramStack, type Channel, type TelegramStack } from './setup.ts';
+import { publishedDestination } from '../../helpers/posting-stack.ts';
 
 describe('publishing to Telegram', () => {
   let s: TelegramStack;
@@ -17,17 +18,13 @@ describe('publishing to Telegram', () => {
   after(async () => s.close());
 
   const destination = (post: any) => post.socialAccounts[0];
-  const published = (post: any) => {
-    assert.equal(destination(post).status, 'published', destination(post).error);
-    return destination(post);
-  };
   const messages = (channel: Channel) => s.tg.chat(channel.chatId)!.messages;
-  const photo = async (name: string) => ({ url: await s.upload(name, jpeg, 'image/jpeg'), filename: name });
+  const photo = (name: string) => s.media(name, jpeg, 'image/jpeg');
 
   it('a text post to a public channel: sent as it is (no parse mode), its t.me link, silent and protected as the block asks', async () => {
     const channel = await s.addChannel('crier_news');
     const text = 'a <b>literal</b> tag & an ampersand: nothing here is markup';
-    const dest = published(await s.publish(channel, { containers: [{ content: text }], telegram: { disableNotification: true, protectContent: true, disableLinkPreview: true } }));
+    const dest = publishedDestination(await s.publish(channel, { containers: [{ content: text }], telegram: { disableNotification: true, protectContent: true, disableLinkPreview: true } }));
     const [message] = messages(channel);
     assert.equal(message!.text, text);
     assert.deepEqual(message!.entities, []);
@@ -40,7 +37,7 @@ describe('publishing to Telegram', () => {
   it('HTML parse mode on telegram.content: Telegram reads the markup, escaped characters arrive as they stand; the shared reply stays plain', async () => {
     const channel = await s.addChannel();
     const html = '<b>Release 2.0</b> &lt;today&gt; &amp; <a href="https://example.com/notes">notes</a>';
-    const dest = published(await s.publish(channel, { containers: [{ content: 'fallback' }, { content: 'a <b> & c' }], telegram: { content: html, parseMode: 'HTML' } }));
+    const dest = publishedDestination(await s.publish(channel, { containers: [{ content: 'fallback' }, { content: 'a <b> & c' }], telegram: { content: html, parseMode: 'HTML' } }));
     const [message, reply] = messages(channel);
     assert.deepEqual([reply!.text, reply!.entities, reply!.parseMode], ['a <b> & c', [], undefined]);
     assert.equal(message!.text, 'Release 2.0 <today> & notes');
@@ -53,7 +50,7 @@ describe('publishing to Telegram', () => {
 
   it('a photo with a caption, by URL: Telegram fetched it from Crier', async () => {
     const channel = await s.addChannel();
-    published(await s.publish(channel, { containers: [{ content: 'a photo', media: [await photo('one.jpg')] }] }));
+    publishedDestination(await s.publish(channel, { containers: [{ content: 'a photo', media: [await photo('one.jpg')] }] }));
     const [message] = messages(channel);
     assert.equal(message!.caption, 'a photo');
     assert.equal(message!.file!.kind, 'photo');
@@ -64,7 +61,7 @@ describe('publishing to Telegram', () => {
   it('a photo over the URL limit is uploaded (multipart) instead, alone or in an album', async () => {
     const big = Buffer.concat([jpeg, Buffer.alloc(5 * 1024 * 1024 + 1)]);
     const channel = await s.addChannel();
-    published(await s.publish(channel, { containers: [{ content: 'a big photo', media: [{ url: await s.upload('big.jpg', big, 'image/jpeg'), filename: 'big.jpg' }] }] }));
+    publishedDestination(await s.publish(channel, { containers: [{ content: 'a big photo', media: [{ url: await s.upload('big.jpg', big, 'image/jpeg'), filename: 'big.jpg' }] }] }));
     const [message] = messages(channel);
     assert.equal(message!.file!.came, 'upload');
     assert.equal(message!.file!.size, big.length);
@@ -72,7 +69,7 @@ describe('publishing to Telegram', () => {
 
     // In an album the big one is uploaded (attach://) and the other still goes by URL.
     const mixed = await s.addChannel();
-    published(await s.publish(mixed, { containers: [{ content: 'mixed', media: [{ url: await s.upload('big2.jpg', big, 'image/jpeg'), filename: 'big2.jpg' }, await photo('small.jpg')] }] }));
+    publishedDestination(await s.publish(mixed, { containers: [{ content: 'mixed', media: [{ url: await s.upload('big2.jpg', big, 'image/jpeg'), filename: 'big2.jpg' }, await photo('small.jpg')] }] }));
     assert.deepEqual(messages(mixed).map((m) => [m.file!.came, m.file!.size, m.caption]), [['upload', big.length, 'mixed'], ['url', jpeg.length, undefined]]);
   });
 
@@ -80,7 +77,7 @@ describe('publishing to Telegram', () => {
     const channel = await s.addChannel();
     // A 1x1 GIF (Crier's media takes images and videos; any other file comes as a document the same way).
     const gif = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex');
-    published(await s.publish(channel, { containers: [
+    publishedDestination(await s.publish(channel, { containers: [
       { content: 'the loop', media: [{ url: await s.upload('loop.gif', gif, 'image/gif'), filename: 'loop.gif' }] },
       { content: 'the clip', media: [{ url: await s.upload('clip.mp4', await paddedVideo(200_000), 'video/mp4'), filename: 'clip.mp4' }] },
     ] }));
@@ -91,7 +88,7 @@ describe('publishing to Telegram', () => {
 
   it('an album: one sendMediaGroup, the caption on its first photo; every message kept to delete them all', async () => {
     const channel = await s.addChannel();
-    const dest = published(await s.publish(channel, { containers: [{ content: 'three photos', media: [await photo('a.jpg'), await photo('b.jpg'), await photo('c.png.jpg')] }] }));
+    const dest = publishedDestination(await s.publish(channel, { containers: [{ content: 'three photos', media: [await photo('a.jpg'), await photo('b.jpg'), await photo('c.png.jpg')] }] }));
     const sent = messages(channel);
     assert.equal(sent.length, 3);
     assert.equal(new Set(sent.map((m) => m.mediaGroupId)).size, 1);
@@ -102,7 +99,7 @@ describe('publishing to Telegram', () => {
 
   it('a thread: every later container replies to the root', async () => {
     const channel = await s.addChannel();
-    published(await s.publish(channel, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
+    publishedDestination(await s.publish(channel, { containers: [{ content: 'first' }, { content: 'second' }, { content: 'third', media: [await photo('t.jpg')] }] }));
     const [root, second, third] = messages(channel);
     assert.deepEqual([root!.text, second!.text, third!.caption], ['first', 'second', 'third']);
     assert.deepEqual([root!.replyTo, second!.replyTo, third!.replyTo], [undefined, root!.messageId, root!.messageId]);
@@ -113,7 +110,7 @@ describe('publishing to Telegram', () => {
     s.tg.floodChat(channel.chatId, 1);
     const started = Date.now();
     const post = await s.publish(channel, { containers: [{ content: 'after the flood' }] });
-    published(post);
+    publishedDestination(post);
     assert.ok(Date.now() - started >= 1000, 'waited the second Telegram asked for');
     assert.deepEqual(messages(channel).map((m) => m.text), ['after the flood']);
   });
