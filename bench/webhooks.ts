@@ -386,8 +386,13 @@ async function latencyFigure(env: Env): Promise<void> {
   });
 }
 
+// The timer is cleared once the promise settles: a pending one kept the finished bench alive for a minute.
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`timed out waiting for ${what}`)))]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 // ---- report -----------------------------------------------------------------------------------
