@@ -76,6 +76,11 @@ export interface Config {
     mediaConcurrency: number;
     /** Attempts per destination before a retryable error becomes a failure. */
     maxAttempts: number;
+    /**
+     * A network's refusals (429s, spent quotas: calls it certainly did not carry out) after which a
+     * destination fails; they are not counted as attempts, each waits the time the network stated.
+     */
+    maxRefusals: number;
     retryBaseMs: number;
     /** A worker that stops renewing its lease (killed) loses its destinations to another after this. */
     heartbeatSeconds: number;
@@ -181,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, networkList: readonly Configu
     concurrency: integer(env, 'CRIER_PUBLISH_CONCURRENCY', 256, 1, 1024, problems),
     mediaConcurrency: integer(env, 'CRIER_PUBLISH_MEDIA_CONCURRENCY', 8, 1, 256, problems),
     maxAttempts: integer(env, 'CRIER_PUBLISH_MAX_ATTEMPTS', 5, 1, 50, problems),
+    maxRefusals: integer(env, 'CRIER_PUBLISH_MAX_REFUSALS', 100, 1, 10_000, problems),
     retryBaseMs: integer(env, 'CRIER_PUBLISH_RETRY_BASE_MS', 10_000, 10, 3_600_000, problems),
     heartbeatSeconds: integer(env, 'CRIER_PUBLISH_HEARTBEAT_SECONDS', 30, 2, 3600, problems),
     superviseIntervalSeconds: integer(env, 'CRIER_SUPERVISE_INTERVAL_SECONDS', 10, 1, 3600, problems),

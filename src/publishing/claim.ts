@@ -15,6 +15,8 @@ export interface Claim {
   postId: number;
   orgId: number;
   attemptCount: number;
+  /** Of the attempts before this one, those the network refused (429s, spent quotas): not counted against maxAttempts. */
+  refusals: number;
   /** An earlier attempt never finished (a crash): its parts must be reconciled, not reposted. */
   interrupted: boolean;
   accountActive: boolean;
@@ -99,6 +101,7 @@ function claimFromRow(row: ClaimRow, { account, unreadable }: { account: Account
     postId: row.post_id,
     orgId: row.org_id,
     attemptCount: row.attempt_count,
+    refusals: row.refusals,
     interrupted: row.previous_attempt_id !== null,
     accountActive: row.is_active,
     account,

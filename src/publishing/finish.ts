@@ -14,10 +14,11 @@ export type Outcome =
   | { status: 'published'; platformPostId: string; platformPostUrl: string; note?: string }
   | { status: 'failed' | 'unknown'; error: string; deactivateAccount?: boolean }
   /**
-   * Due again after `delayMs`, as a new attempt (a retryable error). `release`: the container whose
-   * call the network refused (a 429), certainly not published: sent again without reconciling.
+   * Due again after `delayMs`, as a new attempt (a retryable error). `refused`: the network refused
+   * a call and certainly did not carry it out (a 429, a spent quota): counted in the target's
+   * refusals. `release`: the container whose call it was, sent again without reconciling.
    */
-  | { status: 'retry'; error: string; delayMs: number; release?: number }
+  | { status: 'retry'; error: string; delayMs: number; refused?: boolean; release?: number }
   /** A network's waiting step: due again after `delayMs`, resuming from `checkpoint`. */
   | { status: 'wait'; checkpoint: Record<string, unknown> | null; delayMs: number };
 
@@ -32,7 +33,7 @@ const TARGET_STATUS = { published: 'published', failed: 'failed', unknown: 'unkn
 const ATTEMPT_OUTCOME = { published: 'published', failed: 'failed', unknown: 'unknown', retry: 'retry', wait: 'waiting' } as const;
 
 const RECORD_OUTCOMES = prepared(`WITH outcome AS (
-     SELECT * FROM publishing_record_outcomes($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     SELECT * FROM publishing_record_outcomes($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
    ), ${outboxCtes('outcome')}
    SELECT (SELECT coalesce(array_agg(attempt_id), '{}') FROM outcome WHERE attempt_id IS NOT NULL) AS recorded,
           (SELECT count(*) FROM woken) AS woken`);
@@ -77,6 +78,7 @@ async function writeOutcomes(db: Queryable, items: FinishedAttempt[]): Promise<b
     column((i) => i.confirm?.ref.url ?? null),
     column((i) => (i.confirm?.ref.ref ? JSON.stringify(i.confirm.ref.ref) : null)),
     column((i) => (i.outcome.status === 'retry' ? i.outcome.release ?? null : null)),
+    column((i) => i.outcome.status === 'retry' && i.outcome.refused === true),
     JSON.stringify(publicIds(items)),
   ] });
   const recorded = new Set(result[0]!.recorded.map(Number));

@@ -17,6 +17,8 @@ export interface ClaimRow extends Omit<SealedAccount, 'id'> {
   post_id: number;
   attempt_id: number;
   attempt_count: number;
+  /** Of attempt_count, the attempts the network refused (429s, spent quotas): not counted against the attempts allowed. */
+  refusals: number;
   /** The attempt this claim superseded: the target was left mid-attempt by a worker that died. */
   previous_attempt_id: number | null;
   checkpoint: Record<string, unknown> | null;
@@ -62,13 +64,13 @@ export async function claimDue(db: Queryable, workerId: number, limit: number): 
           SET status = 'publishing', due_at = NULL, attempt_count = t.attempt_count + 1,
               current_attempt_id = nextval(pg_get_serial_sequence('attempts', 'id'))
          FROM due WHERE t.id = due.id
-       RETURNING t.id, t.org_id, t.post_id, t.account_id, t.current_attempt_id, t.attempt_count, t.checkpoint,
+       RETURNING t.id, t.org_id, t.post_id, t.account_id, t.current_attempt_id, t.attempt_count, t.refusals, t.checkpoint,
                  due.current_attempt_id AS previous_attempt_id
      ), attempt AS (
        INSERT INTO attempts (id, org_id, target_id, worker_id)
        SELECT current_attempt_id, org_id, id, $2 FROM claimed
      )
-     SELECT c.id AS target_id, c.org_id, c.post_id, c.current_attempt_id AS attempt_id, c.attempt_count, c.previous_attempt_id, c.checkpoint,
+     SELECT c.id AS target_id, c.org_id, c.post_id, c.current_attempt_id AS attempt_id, c.attempt_count, c.refusals, c.previous_attempt_id, c.checkpoint,
             -- Kept by a wait or by a retry: the last finished attempt says which (read only then).
             CASE WHEN c.checkpoint IS NOT NULL THEN
               (SELECT l.outcome = 'waiting' FROM attempts l WHERE l.target_id = c.id AND l.finished_at IS NOT NULL ORDER BY l.id DESC LIMIT 1)

@@ -50,6 +50,8 @@ export interface EngineDeps {
   logger: Logger;
   /** Attempts per target before a retryable error becomes a failure. */
   maxAttempts: number;
+  /** The network's refusals (REFUSED_UNDONE) before a target fails; they are not counted as attempts. */
+  maxRefusals: number;
   /** First retry delay; doubles each attempt (a network's Retry-After wins when longer). */
   retryBaseMs: number;
   /** Writes a step before a network call (batched); false when the attempt is no longer current. */
@@ -334,6 +336,30 @@ class Attempt {
  */
 const REFUSED_UNDONE = new Set(['rate_limited', 'quota']);
 
+/** Never sooner than this after a refusal, whatever the network stated (a bucket resetting in 0.1 s). */
+const REFUSAL_FLOOR_MS = 1_000;
+/** Without a stated time, each refusal waits twice as long as the one before, up to this. */
+const REFUSAL_CEILING_MS = 3_600_000;
+
+/**
+ * The network refused the call and certainly did not carry it out (a 429, a spent quota). That is
+ * no failed try of the post: it is not counted against maxAttempts (publishing_record_outcomes
+ * counts it in the target's `refusals`) and the container goes again at the time the network
+ * stated (a channel taking 5 messages per 2 s, 30 posts at once: before, the five left after five
+ * rounds of doubling delays failed). The maxRefusals-th refusal fails the destination.
+ */
+function refusedOutcome(deps: EngineDeps, claim: Claim, failure: PublishError, calling: number | undefined): Outcome {
+  const refusals = claim.refusals + 1;
+  if (refusals >= deps.maxRefusals) {
+    return { status: 'failed', error: `${failure.message} (gave up after the network refused ${refusals} times)` };
+  }
+  const delayMs = failure.retryAfterMs !== undefined
+    ? Math.max(REFUSAL_FLOOR_MS, failure.retryAfterMs)
+    : Math.min(REFUSAL_CEILING_MS, deps.retryBaseMs * 2 ** claim.refusals);
+  // Refused before any container's call (a read, a token refresh): nothing was reserved, nothing done.
+  return { status: 'retry', error: failure.message, delayMs, refused: true, ...(calling !== undefined ? { release: calling } : {}) };
+}
+
 function toOutcome(deps: EngineDeps, claim: Claim, error: unknown, calling: number | undefined): Outcome {
   if (error instanceof PublishWait) return { status: 'wait', checkpoint: error.checkpoint, delayMs: error.delayMs };
   // Anything that is not the network's answer (the database, a bug) is retried like a retryable error.
@@ -347,12 +373,14 @@ function toOutcome(deps: EngineDeps, claim: Claim, error: unknown, calling: numb
     case 'auth':
       return { status: 'failed', error: failure.message, deactivateAccount: true };
     case 'retryable': {
-      if (claim.attemptCount >= deps.maxAttempts) {
-        return { status: 'failed', error: `${failure.message} (gave up after ${claim.attemptCount} attempts)` };
+      if (failure.code && REFUSED_UNDONE.has(failure.code)) return refusedOutcome(deps, claim, failure, calling);
+      // The network's refusals before this attempt were no tries of the post (refusedOutcome).
+      const tried = claim.attemptCount - claim.refusals;
+      if (tried >= deps.maxAttempts) {
+        return { status: 'failed', error: `${failure.message} (gave up after ${tried} attempts)` };
       }
-      const backoff = deps.retryBaseMs * 2 ** (claim.attemptCount - 1);
-      const release = calling !== undefined && failure.code && REFUSED_UNDONE.has(failure.code) ? { release: calling } : {};
-      return { status: 'retry', error: failure.message, delayMs: Math.max(backoff, failure.retryAfterMs ?? 0), ...release };
+      const backoff = deps.retryBaseMs * 2 ** (tried - 1);
+      return { status: 'retry', error: failure.message, delayMs: Math.max(backoff, failure.retryAfterMs ?? 0) };
     }
   }
 }

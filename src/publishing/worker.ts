@@ -94,6 +94,7 @@ export async function startPublishingWorker(config: Config, deps: WorkerDeps): P
     prepareMedia: createVideoProcessor(config, deps.db, fetchMedia),
     logger: deps.logger,
     maxAttempts: config.publishing.maxAttempts,
+    maxRefusals: config.publishing.maxRefusals,
     retryBaseMs: config.publishing.retryBaseMs,
     writeStep: (step) => steps.submit(step),
     networkSlots: new Semaphore(config.publishing.concurrency),

@@ -11,7 +11,7 @@ const ACCOUNT = 4242;
 
 function row(box: SecretBox, accessToken: string, overrides: Partial<ClaimRow> = {}): ClaimRow {
   return {
-    target_id: 1, org_id: 1, post_id: 1, attempt_id: 1, attempt_count: 1, previous_attempt_id: null, checkpoint: null, after_wait: null,
+    target_id: 1, org_id: 1, post_id: 1, attempt_id: 1, attempt_count: 1, refusals: 0, previous_attempt_id: null, checkpoint: null, after_wait: null,
     post_account_ids: [ACCOUNT], network_options: null, process_media: false,
     account_id: ACCOUNT, network: 'x', username: 'someone', network_unique_id: '99', service_url: null, is_active: true,
     access_token_enc: box.encrypt(accessToken, `social_accounts:${ACCOUNT}:access`), refresh_token_enc: null, credential_enc: null,

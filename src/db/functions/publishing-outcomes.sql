@@ -12,12 +12,15 @@
 -- statement to write to the outbox.
 -- A retry keeps the target's checkpoint (a video upload resumes its session) and may release the
 -- reservation of the container the network certainly refused (`p_release_position`: a 429), so the
--- next attempt sends it again without reconciling. A published outcome may carry a note in `error`:
+-- next attempt sends it again without reconciling. A refusal (`p_refused`: a 429, a spent quota,
+-- whichever call it answered) is counted in the target's `refusals`, which the engine does not
+-- count against the attempts allowed. A published outcome may carry a note in `error`:
 -- what the network did differently while still publishing (Facebook refusing a video's cover).
 CREATE OR REPLACE FUNCTION publishing_record_outcomes(
   p_target bigint[], p_attempt bigint[], p_org bigint[], p_post bigint[], p_status text[], p_outcome text[],
   p_error text[], p_platform_id text[], p_platform_url text[], p_delay_ms float8[], p_checkpoint jsonb[],
-  p_part_position int[], p_part_id text[], p_part_url text[], p_part_ref jsonb[], p_release_position int[], p_public_ids jsonb
+  p_part_position int[], p_part_id text[], p_part_url text[], p_part_ref jsonb[], p_release_position int[], p_refused boolean[],
+  p_public_ids jsonb
 ) RETURNS TABLE (attempt_id bigint, org_id bigint, type text, data jsonb)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -33,9 +36,9 @@ BEGIN
 
   WITH r AS (
     SELECT * FROM unnest(p_target, p_attempt, p_org, p_post, p_status, p_outcome, p_error, p_platform_id, p_platform_url,
-                         p_delay_ms, p_checkpoint, p_part_position, p_part_id, p_part_url, p_part_ref, p_release_position)
+                         p_delay_ms, p_checkpoint, p_part_position, p_part_id, p_part_url, p_part_ref, p_release_position, p_refused)
       AS r(target_id, attempt_id, org_id, post_id, status, attempt_outcome, error, platform_post_id, platform_post_url,
-           delay_ms, checkpoint, part_position, part_id, part_url, part_ref, release_position)
+           delay_ms, checkpoint, part_position, part_id, part_url, part_ref, release_position, refused)
   ), cur AS (
     SELECT r.* FROM r JOIN targets t ON t.id = r.target_id AND t.current_attempt_id = r.attempt_id
      ORDER BY r.target_id FOR UPDATE OF t
@@ -68,7 +71,10 @@ BEGIN
            checkpoint = CASE WHEN cur.attempt_outcome = 'waiting' THEN cur.checkpoint
                              WHEN cur.attempt_outcome = 'retry' THEN t.checkpoint END,
            -- A wait is a step of the same work, not another try: it spends no attempt.
-           attempt_count = CASE WHEN cur.attempt_outcome = 'waiting' THEN t.attempt_count - 1 ELSE t.attempt_count END
+           attempt_count = CASE WHEN cur.attempt_outcome = 'waiting' THEN t.attempt_count - 1 ELSE t.attempt_count END,
+           -- Of the attempts, those whose call the network certainly refused (a 429, a spent
+           -- quota): the engine does not count them against the attempts allowed (migration 041).
+           refusals = t.refusals + CASE WHEN cur.refused THEN 1 ELSE 0 END
       FROM cur WHERE t.id = cur.target_id
   )
   SELECT coalesce(array_agg(cur.attempt_id), '{}'),

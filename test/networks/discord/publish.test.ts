@@ -100,6 +100,26 @@ describe('publishing to Discord', () => {
     assert.deepEqual(calls, [200, 429, 200, 200]);
   });
 
+  it('a burst of 12 posts to a webhook taking 2 a second: each goes once, none fails, though most are refused more times than the attempts allowed', async () => {
+    const hook = await s.addHook();
+    s.dc.setBucket(2, 1000);
+    try {
+      const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => s.create(hook, { containers: [{ content: `burst ${i}` }] })));
+      const posts = await Promise.all(ids.map((id) => s.h.stack.waitForPost(s.org, id, undefined, 60_000)));
+      for (const post of posts) publishedDestination(post);
+      assert.deepEqual(messages(hook).map((m) => m.content).sort(), Array.from({ length: 12 }, (_, i) => `burst ${i}`).sort());
+      // Two a second for 12: the last waited through five refusals or more (5 attempts allowed),
+      // each of which the network certainly did not carry out: counted as refusals, not as tries.
+      const targets = (await s.h.server.db.query(
+        `SELECT t.attempt_count, t.refusals, (SELECT count(*) FROM attempts a WHERE a.target_id = t.id AND a.outcome = 'retry')::int AS refused
+           FROM targets t WHERE t.account_id = $1`, [hook.rawId])).rows;
+      assert.ok(targets.every((t) => t.refusals === t.refused && t.attempt_count === t.refused + 1), JSON.stringify(targets));
+      assert.ok(Math.max(...targets.map((t) => t.refused)) >= 5, `refusals per post: ${targets.map((t) => t.refused).join(', ')}`);
+    } finally {
+      s.dc.setBucket(5, 2000);
+    }
+  });
+
   it('a deleted webhook: the destination fails saying so, and the account is disconnected', async () => {
     const hook = await s.addHook();
     s.dc.deleteWebhook(hook.webhook.id);
