@@ -36,7 +36,7 @@ const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', defau
 const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 const wanted = (part: 'creates' | 'lists') => !only || only.has(part);
 const profile = flags.smoke
-  ? { name: 'smoke', durationSec: 3, warmupSec: 1, listPosts: 5_000, listDurationSec: 1, listWarmupSec: 0 }
+  ? { name: 'smoke', durationSec: 2, warmupSec: 1, listPosts: 5_000, listDurationSec: 1, listWarmupSec: 0 }
   : { name: 'full', durationSec: 10, warmupSec: 2, listPosts: 1_000_000, listDurationSec: 10, listWarmupSec: 2 };
 /**
  * The list figures' posts per shape (four shapes, bench/lists.ts) and seconds per figure, which
