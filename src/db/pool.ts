@@ -10,18 +10,16 @@ export type Queryable = Pick<pg.Pool, 'query'>;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function createPool(connectionString: string, max = 20): Db {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection (e.g. PostgreSQL restart) must not crash the process.
-  pool.on('error', () => {});
   // No JIT compilation: Crier's statements take a millisecond or less, and PostgreSQL compiles any
   // plan whose estimate passes jit_above_cost — an estimate made on statistics that are missing
   // (a fresh install, autovacuum not yet round) or stale. Measured: a create batch's counter trigger
-  // (post-counts.sql) estimated at 162,895 took 17 ms, 15.8 of them compiling, against 1.5 ms
-  // without JIT, on every batch. A SET, not a startup option: poolers such as PgBouncer refuse
-  // startup options. The client runs its queries in order, so this one runs before any other.
-  pool.on('connect', (client) => {
-    client.query('SET jit = off').catch(() => {}); // a failure here is the connection's, and its next query reports it
-  });
+  // (post-counts.sql) estimated at 162,895 took 17 ms, 15.8 of them compiling, against 1.5 ms without
+  // JIT, on every batch. A SET, not a startup option: poolers such as PgBouncer refuse startup
+  // options. The pool awaits onConnect before it hands the connection out; a failure ends it.
+  const onConnect = async (client: pg.ClientBase) => { await client.query('SET jit = off'); };
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, onConnect });
+  // An idle client losing its connection (e.g. PostgreSQL restart) must not crash the process.
+  pool.on('error', () => {});
   return pool;
 }
 
