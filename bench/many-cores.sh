@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The figures of the performance issue that need a machine of many cores (docs/benchmarks.md, "What
+# needs more cores"), in one command that fits the lent machine's 600 s: scale-out and the cost of a
+# create (bench:scale, full), one and two workers against the emulator's ceiling (bench:publish
+# --only drain, full), the idle footprint (bench:footprint --smoke: RSS on this core count), then the
+# lists over four shapes of 1,000,000 posts (bench --only lists, 2 s per figure) while time is left.
+# Each bench runs alone, in that order (most wanted first), with what is left of the budget as its
+# timeout (SIGINT: a bench cleans up and still prints what it measured); a bench that no longer fits
+# is skipped and said so. Output: <name>.out / <name>.err per bench and summary.txt, under $OUT (the
+# device tool's folder) or ./many-cores-out.
+#
+# Here, first (Node 24 on PATH, after npm ci): `bash bench/many-cores.sh --bundle` packs .device/ with
+# ../shared/tools/device-bundle.sh, then replaces its node_modules archive with what the benches need
+# (bench/device-modules.ts: about 24 MB instead of 68, so that the whole fits the 64 MiB carried). Then:
+#   device run: command 'bash .device/run.sh bash bench/many-cores.sh', carry [".device"], timeout_s 600
+# Here, to check the script itself (every bench's smoke run, about 3 minutes on 2 cores):
+#   bash bench/many-cores.sh --smoke
+set -u
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--bundle" ]; then
+  set -e
+  bash ../shared/tools/device-bundle.sh
+  node bench/device-modules.ts | tar -cf - -T - | xz -T0 -6 >.device/node_modules.tar.xz
+  du -ch .device/* | tail -1
+  exit 0
+fi
+smoke=false
+[ "${1:-}" = "--smoke" ] && smoke=true
+out=${OUT:-$PWD/many-cores-out}
+mkdir -p "$out"
+budget=${MANY_CORES_BUDGET_S:-560}
+started=$(date +%s)
+summary="$out/summary.txt"
+{
+  echo "many-cores: $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), node $(node --version), budget ${budget} s"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$summary"
+
+# run NAME MIN_SECONDS COMMAND...: runs COMMAND if at least MIN_SECONDS of the budget are left.
+run() {
+  local name=$1 need=$2
+  shift 2
+  local left=$((budget - ($(date +%s) - started)))
+  if [ "$left" -lt "$need" ]; then
+    echo "$name: skipped, ${left} s left of the budget (it needs about ${need} s)" >>"$summary"
+    return
+  fi
+  local t0
+  t0=$(date +%s)
+  timeout -s INT -k 20 "$left" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  echo "$name: exit $rc in $(($(date +%s) - t0)) s: $*" >>"$summary"
+  # The verdicts, so that summary.txt alone says what passed.
+  grep -hE 'PASS|MISS|needs ≥' "$out/$name.err" "$out/$name.out" 2>/dev/null | grep -v '^{' | head -60 >>"$summary"
+}
+
+if $smoke; then
+  run scale 60 node bench/scale/run.ts --smoke
+  run publish 40 node bench/publishing/run.ts --smoke --only drain
+  run footprint 40 node bench/footprint.ts --smoke
+  run lists 60 env BENCH_LIST_POSTS=5000 BENCH_LIST_SECONDS=1 node bench/run.ts --smoke --only lists
+else
+  run scale 240 node bench/scale/run.ts
+  run publish 70 node bench/publishing/run.ts --only drain
+  run footprint 45 node bench/footprint.ts --smoke
+  run lists 150 env BENCH_LIST_SECONDS=2 node bench/run.ts --only lists
+fi
+echo "total $(($(date +%s) - started)) s" >>"$summary"
+cat "$summary"
