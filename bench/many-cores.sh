@@ -34,6 +34,8 @@ summary="$out/summary.txt"
 {
   echo "many-cores: $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), node $(node --version), budget ${budget} s"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  # What else moves an idle process's RSS from one machine to another (the footprint's goal).
+  echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
 } >"$summary"
 
 # run NAME MIN_SECONDS COMMAND...: runs COMMAND if at least MIN_SECONDS of the budget are left.
