@@ -12,12 +12,17 @@ export function createCleanups(log: (line: string) => void): { cleanups: Cleanup
     cleaning ??= runCleanups(cleanups, log);
     return cleaning;
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: cleaning up`);
-      void cleanUp().then(() => process.exit(130));
-    });
-  }
+  const stop = (why: string) => {
+    log(`${why}: cleaning up`);
+    void cleanUp().then(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(signal));
+  // Piped into a reader that stops early (`| head`): the next write fails with EPIPE, which would
+  // otherwise end this process at once and leave its children (a `crier api`, a PostgreSQL) running.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') stop('stdout closed');
+    else throw error;
+  });
   return { cleanups, cleanUp };
 }
 
