@@ -15,6 +15,7 @@
 #   device run: command 'bash .device/run.sh bash bench/many-cores.sh', carry [".device"], timeout_s 600
 # Here, to check the script itself (every bench's smoke run, about 3 minutes on 2 cores):
 #   bash bench/many-cores.sh --smoke
+# Names after the flags run only those benches: `bash bench/many-cores.sh lists footprint`.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--bundle" ]; then
@@ -25,7 +26,10 @@ if [ "${1:-}" = "--bundle" ]; then
   exit 0
 fi
 smoke=false
-[ "${1:-}" = "--smoke" ] && smoke=true
+if [ "${1:-}" = "--smoke" ]; then smoke=true; shift; fi
+# The benches to run, by name (scale publish footprint lists; default all): a second device command
+# can take what the first had no time for.
+wanted=" ${*:-scale publish footprint lists} "
 out=${OUT:-$PWD/many-cores-out}
 mkdir -p "$out"
 budget=${MANY_CORES_BUDGET_S:-560}
@@ -42,6 +46,7 @@ summary="$out/summary.txt"
 run() {
   local name=$1 need=$2
   shift 2
+  case "$wanted" in *" $name "*) ;; *) return ;; esac
   local left=$((budget - ($(date +%s) - started)))
   if [ "$left" -lt "$need" ]; then
     echo "$name: skipped, ${left} s left of the budget (it needs about ${need} s)" >>"$summary"
