@@ -59,8 +59,30 @@ const CREATE_CONNECTIONS = 20;
 const CONCURRENCY = loadConfig({ CRIER_PUBLISH_CONCURRENCY: process.env.CRIER_PUBLISH_CONCURRENCY }, NETWORK_LIST).publishing.concurrency;
 /** Ceiling runs post at least this many tweets, so that a smoke run's ceiling is not a blink. */
 const MIN_CEILING_TWEETS = 6_000;
-/** Due targets are written this long before they are due: the workers find them by their own timers. */
+/**
+ * Due targets are written at least this long before they are due (the workers find them by their own
+ * timers), plus the time writing them is expected to take, from the last seed (dueAfterSeeding).
+ */
 const DUE_LEAD_MS = 2_000;
+/** The last seed's milliseconds per target, and its ANALYZE's (on 16 cores, 20,000 took 2.8 s in all: over a fixed 2 s lead). */
+let seedMsPerTarget = 0.1;
+let analyzeMs = 200;
+
+/** When `count` targets written from now are due: the lead, plus 1.5 times their expected writing. */
+function dueAfterSeeding(count: number): Date {
+  return new Date(Date.now() + DUE_LEAD_MS + 1.5 * (count * seedMsPerTarget + analyzeMs));
+}
+
+/** Seeds `count` due targets at `at` with steady statistics, learning how long writing takes. */
+async function seedDue(env: Env, count: number, tag: string, at: Date) {
+  const t0 = performance.now();
+  const seeded = await seedDuePosts(env.db, env.fixture, { count, tag, when: { at } });
+  const t1 = performance.now();
+  await steadyStatistics(env.db);
+  seedMsPerTarget = (t1 - t0) / count;
+  analyzeMs = performance.now() - t1;
+  return seeded;
+}
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const log = (line: string) => process.stderr.write(`bench:publish: ${line}\n`);
@@ -225,9 +247,8 @@ async function drainFigure(env: Env, workerCount: number, before: number, ceilin
 }
 
 async function drain(env: Env, name: string, count: number, tag: string, set: ProcessSet) {
-  const dueAt = new Date(Date.now() + DUE_LEAD_MS);
-  const seeded = await seedDuePosts(env.db, env.fixture, { count, tag, when: { at: dueAt } });
-  await steadyStatistics(env.db);
+  const dueAt = dueAfterSeeding(count);
+  const seeded = await seedDue(env, count, tag, dueAt);
   const lead = dueAt.getTime() - Date.now();
   if (lead < 500) problems.push(`${name}: the due targets were written only ${lead} ms before their time`);
   await sleep(Math.max(0, lead - 100));
@@ -367,9 +388,8 @@ async function singleFigure(env: Env, api: string, set: ProcessSet): Promise<voi
 
 async function burstFigure(env: Env, set: ProcessSet, ceilingBefore: number, ceilingAfter: () => Promise<number>): Promise<void> {
   const name = 'schedule.burst';
-  const at = new Date(Math.ceil((Date.now() + DUE_LEAD_MS) / 1000) * 1000);
-  const seeded = await seedDuePosts(env.db, env.fixture, { count: profile.burst, tag: 'burst', when: { at } });
-  await steadyStatistics(env.db);
+  const at = new Date(Math.ceil(dueAfterSeeding(profile.burst).getTime() / 1000) * 1000);
+  const seeded = await seedDue(env, profile.burst, 'burst', at);
   const slack = at.getTime() - Date.now();
   if (slack < 500) problems.push(`${name}: the burst was written only ${slack} ms before it was due`);
   await sleep(Math.max(0, slack - 100));
