@@ -41,7 +41,7 @@ import { percentile, round } from '../stats.ts';
 import { measureEmulatorCeiling } from './ceiling.ts';
 import { createXFixture, seedDuePosts, type PublishFixture } from './fixture.ts';
 import { startProcesses, type ProcessSet, type Usage } from './processes.ts';
-import { createPosts, verifyPublished, waitForTargets } from './traffic.ts';
+import { attemptStages, createPosts, verifyPublished, waitForTargets } from './traffic.ts';
 
 const started = performance.now();
 const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, only: { type: 'string' } } });
@@ -236,7 +236,9 @@ async function drainFigure(env: Env, workerCount: number, before: number, ceilin
     const ratio = result.rate / ceiling;
     emit({
       figure: name, targets: profile.drain, targets_per_s: round(result.rate, 1), elapsed_s: round(result.elapsedSec, 2),
-      attempt_p50_ms: result.attemptP50, attempt_p99_ms: result.attemptP99, ...usageSummary(result.usage),
+      attempt_p50_ms: result.attemptP50, attempt_p99_ms: result.attemptP99,
+      ...(result.stages ? { stages_p50_p99_ms: { claim_to_admitted: result.stages.claimToAdmitted, admitted_to_network: result.stages.admittedToNetwork, network_to_recorded: result.stages.networkToRecorded } } : {}),
+      ...usageSummary(result.usage),
       ceiling: `ceiling.emulator.c${workerCount * CONCURRENCY} (mean of before and after)`, ceiling_value: round(ceiling, 1), ratio: round(ratio, 4),
     });
     judge({
@@ -259,6 +261,8 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
   const usage = await set.sample();
   const benchCpu = cpuPct(cpu0, t0);
   const { tweets, attemptMs } = await verifyPublished(env, name, seeded.postIds, tag, problems, log);
+  const stages = await attemptStages(env.db, seeded.postIds, tweets);
+  if (stages) log(`${name}: p50 / p99 ms per stage: claim to admitted ${stages.claimToAdmitted.join(' / ')}, admitted to the network ${stages.admittedToNetwork.join(' / ')}, network to recorded ${stages.networkToRecorded.join(' / ')}`);
   const last = Math.max(dueAt.getTime(), ...tweets.map((t) => Date.parse(t.createdAt)));
   const elapsedSec = (last - dueAt.getTime()) / 1000;
   return {
@@ -266,6 +270,7 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
     elapsedSec,
     attemptP50: round(percentile(attemptMs, 0.5), 2),
     attemptP99: round(percentile(attemptMs, 0.99), 2),
+    stages,
     usage: { ...usage, processes: [...usage.processes, { label: 'bench (emulator)', peakRssMb: Number.NaN, cpuPct: benchCpu }] },
   };
 }

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { XEmulator, XTweet } from '../../emulators/x/server.ts';
 import { decodeId } from '../../src/core/ids.ts';
 import type { Env } from './run.ts';
+import { percentile, round } from '../stats.ts';
 
 /** A phase that finishes no target for this long is stuck: reported as broken. */
 const STALL_MS = 60_000;
@@ -143,3 +144,44 @@ export async function verifyPublished(
   );
   return { tweets, attemptMs: Float64Array.from(attempts.map((a) => a.ms)).sort() };
 }
+
+/** Where a destination's time went between its claim and its recorded outcome, per stage: p50 and p99 in ms. */
+export interface Stages {
+  /** Claim to quota admission (the claim's statement, then waiting for the admission batch). */
+  claimToAdmitted: [number, number];
+  /** Admission to the tweet's creation at the emulator (the reservation step's commit, a network slot, the request). */
+  admittedToNetwork: [number, number];
+  /** The tweet's creation to the recorded outcome (the answer, then the outcome's group commit). */
+  networkToRecorded: [number, number];
+}
+
+/**
+ * The stages of `postIds`' attempts, from the database's timestamps (each is its statement's
+ * transaction start: the claim, the admission, the outcome) and the emulator's creation time of each
+ * tweet (same machine, same clock). Undefined when no target was admitted (quotas off).
+ */
+export async function attemptStages(db: Pick<Env, 'db'>['db'], postIds: number[], tweets: XTweet[]): Promise<Stages | undefined> {
+  const { rows } = await db.query<{ tweet: string; started: Date; admitted: Date | null; finished: Date }>(
+    `SELECT t.platform_post_id AS tweet, a.started_at AS started, a.finished_at AS finished,
+            (SELECT min(q.at) FROM account_admissions q WHERE q.target_id = t.id) AS admitted
+       FROM targets t JOIN attempts a ON a.target_id = t.id AND a.outcome = 'published'
+      WHERE t.post_id = ANY($1::bigint[])`,
+    [postIds],
+  );
+  const createdAt = new Map(tweets.map((t) => [t.id, Date.parse(t.createdAt)]));
+  const stages = { claimToAdmitted: [] as number[], admittedToNetwork: [] as number[], networkToRecorded: [] as number[] };
+  for (const row of rows) {
+    const tweeted = createdAt.get(row.tweet);
+    if (tweeted === undefined || !row.admitted) continue;
+    stages.claimToAdmitted.push(row.admitted.getTime() - row.started.getTime());
+    stages.admittedToNetwork.push(tweeted - row.admitted.getTime());
+    stages.networkToRecorded.push(row.finished.getTime() - tweeted);
+  }
+  if (!stages.claimToAdmitted.length) return undefined;
+  const p50p99 = (values: number[]): [number, number] => {
+    const sorted = Float64Array.from(values).sort();
+    return [round(percentile(sorted, 0.5), 1), round(percentile(sorted, 0.99), 1)];
+  };
+  return { claimToAdmitted: p50p99(stages.claimToAdmitted), admittedToNetwork: p50p99(stages.admittedToNetwork), networkToRecorded: p50p99(stages.networkToRecorded) };
+}
+
