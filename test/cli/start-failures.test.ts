@@ -86,6 +86,16 @@ test('a key that is not the data\'s: one line, no PostgreSQL left', async () => 
   assertNoPostgresLeft();
 });
 
+test('an embedded PostgreSQL that stops while starting: one line with its FATAL, not "undefined"; no PostgreSQL left', async (t) => {
+  const conf = path.join(dataDir, 'postgres', 'postgresql.conf');
+  const original = readFileSync(conf, 'utf8');
+  t.after(() => writeFile(conf, original));
+  await writeFile(conf, `${original}\nshared_buffers = 'plenty'\n`);
+  const res = await runCrier(['start'], env);
+  assertOneLineFailure(res, /^The embedded PostgreSQL \(data in .*\) stopped while starting: FATAL: configuration file ".*postgresql\.conf" contains errors\. Fix what it names, or set DATABASE_URL/);
+  assertNoPostgresLeft();
+});
+
 test('a malformed CRIER_SECRET_KEY: one line, before the database is even started', async () => {
   const res = await runCrier(['start'], { ...env, CRIER_SECRET_KEY: 'not-a-key' });
   assertOneLineFailure(res, /^Invalid configuration: CRIER_SECRET_KEY must be 32 bytes/);
