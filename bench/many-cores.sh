@@ -43,6 +43,8 @@ summary="$out/summary.txt"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   # What else moves an idle process's RSS from one machine to another (the footprint's goal).
   echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+  # Whether the cores are physical or hyperthreads: at 4+4 the 16 CPUs were 80% busy (docs/benchmarks.md).
+  echo "cpu: $(command -v lscpu >/dev/null && lscpu | grep -E '^(Model name|Socket\(s\)|Core\(s\) per socket|Thread\(s\) per core):' | tr -s ' ' | paste -sd';' || echo 'unknown (no lscpu)')"
 } >"$summary"
 
 # run NAME MIN_SECONDS COMMAND...: runs COMMAND if at least MIN_SECONDS of the budget are left.
