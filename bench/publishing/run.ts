@@ -7,7 +7,8 @@
 //
 //  1. publish.drain.workers_N: N due targets drained by 1 and 2 worker processes, targets/s, against
 //     the emulator's own ceiling (a plain loop of POST /2/tweets at the workers' total concurrency).
-//     Goal: >= 80% of the ceiling.
+//     Goal: >= 80% of the ceiling. Beside it, where a destination's time went (p50 / p99 ms): claim to
+//     quota admission, admission to the emulator's tweet, tweet to the recorded outcome.
 //  2. publish.under_load: an API process creating posts as fast as 20 connections can, one worker
 //     publishing them; the due backlog is sampled throughout. Goal: it does not grow.
 //  3. schedule.single: posts scheduled one at a time among a pending backlog (1,000,000 in the full
