@@ -42,7 +42,7 @@ import { percentile, round } from '../stats.ts';
 import { measureEmulatorCeiling } from './ceiling.ts';
 import { createXFixture, seedDuePosts, type PublishFixture } from './fixture.ts';
 import { startProcesses, type ProcessSet, type Usage } from './processes.ts';
-import { attemptStages, createPosts, verifyPublished, waitForTargets } from './traffic.ts';
+import { createPosts, verifyPublished, waitForTargets } from './traffic.ts';
 
 const started = performance.now();
 const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, only: { type: 'string' } } });
@@ -261,8 +261,7 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
   await waitForTargets(env, name, seeded.postIds, log);
   const usage = await set.sample();
   const benchCpu = cpuPct(cpu0, t0);
-  const { tweets, attemptMs } = await verifyPublished(env, name, seeded.postIds, tag, problems, log);
-  const stages = await attemptStages(env.db, seeded.postIds, tweets);
+  const { tweets, attemptMs, stages } = await verifyPublished(env, name, seeded.postIds, tag, problems, log);
   if (stages) log(`${name}: p50 / p99 ms per stage: claim to admitted ${stages.claimToAdmitted.join(' / ')}, admitted to the network ${stages.admittedToNetwork.join(' / ')}, network to recorded ${stages.networkToRecorded.join(' / ')}`);
   const last = Math.max(dueAt.getTime(), ...tweets.map((t) => Date.parse(t.createdAt)));
   const elapsedSec = (last - dueAt.getTime()) / 1000;

@@ -110,7 +110,7 @@ export async function waitForTargets(env: Pick<Env, 'db'>, name: string, postIds
  */
 export async function verifyPublished(
   env: Pick<Env, 'db'> & { x: Pick<XEmulator, 'tweets'> }, name: string, postIds: number[], tag: string, problems: string[], log: (line: string) => void,
-): Promise<{ tweets: XTweet[]; attemptMs: Float64Array }> {
+): Promise<{ tweets: XTweet[]; attemptMs: Float64Array; stages: Stages | undefined }> {
   const { rows: targets } = await env.db.query<{ id: number; status: string; platform_post_id: string | null; attempt_count: number; attempts: number; error: string | null }>(
     `SELECT t.id, t.status, t.platform_post_id, t.attempt_count, t.error,
             (SELECT count(*)::int FROM attempts a WHERE a.target_id = t.id AND a.outcome = 'published') AS attempts
@@ -136,13 +136,28 @@ export async function verifyPublished(
   const retried = targets.filter((t) => t.attempt_count !== 1 || t.attempts !== 1);
   if (retried.length) problems.push(`${name}: ${retried.length} targets took other than one attempt (e.g. #${retried[0]!.id}: ${retried[0]!.attempt_count})`);
   if (problems.length === before) log(`${name}: verified ${targets.length} targets published, ${tweets.length} tweets, one attempt each`);
-  const { rows: attempts } = await env.db.query<{ ms: number }>(
-    `SELECT extract(epoch FROM a.finished_at - a.started_at)::float8 * 1000 AS ms
+  // One read of the attempts serves both the attempt times and their stages (attemptStages).
+  const { rows: attempts } = await env.db.query<AttemptTimes>(
+    `SELECT t.platform_post_id AS tweet, a.outcome, a.started_at AS started, a.finished_at AS finished,
+            extract(epoch FROM a.finished_at - a.started_at)::float8 * 1000 AS ms,
+            (SELECT min(q.at) FROM account_admissions q WHERE q.target_id = t.id) AS admitted
        FROM attempts a JOIN targets t ON t.id = a.target_id
       WHERE t.post_id = ANY($1::bigint[]) AND a.finished_at IS NOT NULL`,
     [postIds],
   );
-  return { tweets, attemptMs: Float64Array.from(attempts.map((a) => a.ms)).sort() };
+  const attemptMs = Float64Array.from(attempts.map((a) => a.ms)).sort();
+  return { tweets, attemptMs, stages: attemptStages(attempts, tweets) };
+}
+
+/** A finished attempt's timestamps (each its statement's transaction start), with its target's tweet. */
+interface AttemptTimes {
+  tweet: string | null;
+  outcome: string;
+  started: Date;
+  admitted: Date | null;
+  finished: Date;
+  /** finished - started, to the microsecond. */
+  ms: number;
 }
 
 /** Where a destination's time went between its claim and its recorded outcome, per stage: p50 and p99 in ms. */
@@ -156,26 +171,19 @@ export interface Stages {
 }
 
 /**
- * The stages of `postIds`' attempts, from the database's timestamps (each is its statement's
- * transaction start: the claim, the admission, the outcome) and the emulator's creation time of each
- * tweet (same machine, same clock). Undefined when no target was admitted (quotas off).
+ * The stages of the published attempts, from the database's timestamps (the claim, the admission, the
+ * outcome) and the emulator's creation time of each tweet (same machine, same clock). Undefined when
+ * no target was admitted (quotas off).
  */
-export async function attemptStages(db: Pick<Env, 'db'>['db'], postIds: number[], tweets: XTweet[]): Promise<Stages | undefined> {
-  const { rows } = await db.query<{ tweet: string; started: Date; admitted: Date | null; finished: Date }>(
-    `SELECT t.platform_post_id AS tweet, a.started_at AS started, a.finished_at AS finished,
-            (SELECT min(q.at) FROM account_admissions q WHERE q.target_id = t.id) AS admitted
-       FROM targets t JOIN attempts a ON a.target_id = t.id AND a.outcome = 'published'
-      WHERE t.post_id = ANY($1::bigint[])`,
-    [postIds],
-  );
+function attemptStages(attempts: AttemptTimes[], tweets: XTweet[]): Stages | undefined {
   const createdAt = new Map(tweets.map((t) => [t.id, Date.parse(t.createdAt)]));
   const stages = { claimToAdmitted: [] as number[], admittedToNetwork: [] as number[], networkToRecorded: [] as number[] };
-  for (const row of rows) {
-    const tweeted = createdAt.get(row.tweet);
-    if (tweeted === undefined || !row.admitted) continue;
-    stages.claimToAdmitted.push(row.admitted.getTime() - row.started.getTime());
-    stages.admittedToNetwork.push(tweeted - row.admitted.getTime());
-    stages.networkToRecorded.push(row.finished.getTime() - tweeted);
+  for (const attempt of attempts) {
+    const tweeted = attempt.tweet === null ? undefined : createdAt.get(attempt.tweet);
+    if (attempt.outcome !== 'published' || tweeted === undefined || !attempt.admitted) continue;
+    stages.claimToAdmitted.push(attempt.admitted.getTime() - attempt.started.getTime());
+    stages.admittedToNetwork.push(tweeted - attempt.admitted.getTime());
+    stages.networkToRecorded.push(attempt.finished.getTime() - tweeted);
   }
   if (!stages.claimToAdmitted.length) return undefined;
   const p50p99 = (values: number[]): [number, number] => {
@@ -184,4 +192,3 @@ export async function attemptStages(db: Pick<Env, 'db'>['db'], postIds: number[]
   };
   return { claimToAdmitted: p50p99(stages.claimToAdmitted), admittedToNetwork: p50p99(stages.admittedToNetwork), networkToRecorded: p50p99(stages.networkToRecorded) };
 }
-

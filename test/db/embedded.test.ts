@@ -14,9 +14,15 @@ import { freePort, startEmbeddedPostgres } from '../../src/db/embedded.ts';
 
 let dataDir: string;
 
+/** A new data directory; run as root, PostgreSQL runs as `postgres`, which must enter it. */
+async function freshDataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'crier-embedded-'));
+  await chmod(dir, 0o711);
+  return dir;
+}
+
 before(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'crier-embedded-'));
-  await chmod(dataDir, 0o711); // run as root, PostgreSQL runs as `postgres`, which must enter it
+  dataDir = await freshDataDir();
 });
 after(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -63,8 +69,7 @@ test('a server that stops while starting is reported with the FATAL line Postgre
 test('a port taken every time is reported, not tried forever', async () => {
   // The configuration is whole again; only the ports fail.
   await rm(dataDir, { recursive: true, force: true });
-  dataDir = await mkdtemp(path.join(tmpdir(), 'crier-embedded-'));
-  await chmod(dataDir, 0o711);
+  dataDir = await freshDataDir();
   const taken = await takenPort();
   let chosen = 0;
   try {
