@@ -14,7 +14,7 @@ import type { Db } from '../src/db/pool.ts';
 import { NETWORK_LIST } from '../src/networks/registry.ts';
 import { createOrg } from '../src/orgs/orgs.ts';
 import { postWhere, type PostFilter } from '../src/posts/totals.ts';
-import { cpuSeconds } from './proc.ts';
+import { backendCpu, backendCpuUsed } from './proc.ts';
 
 export type ListShapeName = 'spread' | 'one_day' | 'hot_account' | 'one_tenant';
 export const LIST_SHAPES: readonly ListShapeName[] = ['spread', 'one_day', 'hot_account', 'one_tenant'];
@@ -164,13 +164,15 @@ export async function countStar(db: Db, shape: ListShape, query: Record<string, 
 }
 
 /**
- * CPU seconds used so far by the PostgreSQL backends of the bench database (the API's connections),
- * read from /proc: what a figure costs the database per request, however busy the machine is.
+ * Starts counting the CPU of the PostgreSQL backends whose application_name is `appName` (the API's
+ * connections), read from /proc: what a figure costs the database per request, however busy the
+ * machine is. The returned function gives the CPU seconds they used since, backend by backend (one
+ * opened meanwhile counts from zero): summing whatever backends the database had at each end would
+ * count the bench's own connection closing on idle as negative CPU.
  */
-export async function databaseCpuSeconds(db: pg.Pool): Promise<number> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-  const seconds = await Promise.all(rows.map(({ pid }) => cpuSeconds(pid).catch(() => 0)));
-  return seconds.reduce((a, b) => a + b, 0);
+export async function databaseCpuSince(db: pg.Pool, appName: string): Promise<() => Promise<number>> {
+  const before = await backendCpu(db, [appName]);
+  return async () => backendCpuUsed(before, await backendCpu(db, [appName])) ?? Number.NaN;
 }
 
 /** The 1, 5 and 15 minute load averages, as `uptime` prints them: how busy the shared machine was. */

@@ -78,7 +78,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 export interface Measurement extends LoadResult {
-  /** CPU seconds that `otherCpu` (e.g. the database's backends) reported over the measured run. */
+  /** CPU seconds that `otherCpu` (e.g. the API's database backends) counted over the measured run. */
   otherCpuSeconds?: number;
   /** Peak RSS of the server process during the measured run (after the warm-up), in MB. */
   peakRssMb: number;
@@ -94,18 +94,20 @@ let warnedCumulativeRss = false;
 /**
  * A warm-up run (results dropped: JIT, connection pools and PostgreSQL caches fill up there), then
  * the measured run, with the server's peak RSS reset in between so it covers the measured run only.
+ * `otherCpu`, when given, starts counting other processes' CPU at the start of the measured run and
+ * returns what reads the seconds they used since.
  */
-export async function measure(serverPid: number, spec: LoadSpec, warmupSec: number, otherCpu?: () => Promise<number>): Promise<Measurement> {
+export async function measure(serverPid: number, spec: LoadSpec, warmupSec: number, otherCpu?: () => Promise<() => Promise<number>>): Promise<Measurement> {
   if (warmupSec > 0) await runLoad({ ...spec, durationSec: warmupSec });
   if (!(await resetPeakRss(serverPid)) && !warnedCumulativeRss) {
     warnedCumulativeRss = true;
     process.stderr.write('note: cannot reset VmHWM here; peak RSS figures are peaks since the process started\n');
   }
   const cpuBefore = await cpuSeconds(serverPid);
-  const otherBefore = await otherCpu?.();
+  const otherUsed = await otherCpu?.();
   const t0 = performance.now();
   const result = await runLoad(spec);
   const serverCpuPct = ((await cpuSeconds(serverPid)) - cpuBefore) / ((performance.now() - t0) / 1000) * 100;
-  const otherCpuSeconds = otherBefore === undefined ? undefined : (await otherCpu!()) - otherBefore;
+  const otherCpuSeconds = await otherUsed?.();
   return { ...result, peakRssMb: await peakRssMb(serverPid), serverCpuPct, otherCpuSeconds };
 }

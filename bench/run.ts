@@ -27,7 +27,7 @@ import { measureBareFastify, measureRawInserts } from './ceilings.ts';
 import { measure, type LoadSpec, type Measurement } from './load.ts';
 import { machineBusyShare, spawnNode, waitForHttp } from './proc.ts';
 import { createFixture } from './seed.ts';
-import { countStar, databaseCpuSeconds, listFigures, loadAverage, seedListShapes, type ListShape } from './lists.ts';
+import { countStar, databaseCpuSince, listFigures, loadAverage, seedListShapes, type ListShape } from './lists.ts';
 import { round } from './stats.ts';
 
 const started = performance.now();
@@ -55,6 +55,8 @@ const POOL_SIZE = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZ
  */
 const GOAL_CREATE = { ratio: 1, p99Ms: 20 };
 const GOAL_CREATE_VARIANT_RATIO = 0.7;
+/** The application_name of the API's database connections. */
+const API_APP_NAME = `crier-bench-api-${process.pid}`;
 /** The issue's goal for every list figure: p99 under 20 ms at 20 connections, over 1,000,000 posts. */
 const GOAL_LIST_P99_MS = 20;
 
@@ -168,9 +170,12 @@ async function main(): Promise<void> {
   if (shapes.length) log(`seeded ${shapes.length} list shapes of ${listPosts} posts in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   const port = await freePort();
+  // Its connections carry their own application_name: the list figures read their backends' CPU.
+  const apiDatabaseUrl = new URL(databaseUrl);
+  apiDatabaseUrl.searchParams.set('application_name', API_APP_NAME);
   const api = spawnNode('crier', path.join(repoRoot, 'bin', 'crier.js'), ['api'], {
     ...process.env,
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: apiDatabaseUrl.toString(),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -195,7 +200,7 @@ async function main(): Promise<void> {
       const listPath = `/v1/posts?${new URLSearchParams(query)}`;
       await checkTotal(name, apiUrl + listPath, headers, db, shape, query);
       const spec: LoadSpec = { ...base, headers, durationSec: listDurationSec, method: 'GET', path: listPath };
-      const m = await measure(api.pid, spec, profile.listWarmupSec, () => databaseCpuSeconds(db));
+      const m = await measure(api.pid, spec, profile.listWarmupSec, () => databaseCpuSince(db, API_APP_NAME));
       await checkResponses(name, m, spec);
       emit(name, m, bareGetCeiling);
       const perRequestUs = (cpuSeconds: number) => cpuSeconds / m.responses * 1e6;
