@@ -1,4 +1,5 @@
-// `npm run bench:scale` (full, a few minutes) / `npm run bench:scale -- --smoke` (under a minute, for CI).
+// `npm run bench:scale` (full, a few minutes) / `npm run bench:scale -- --smoke` (under a minute, for CI);
+// `-- --only creates` or `-- --only scale` runs one part.
 //
 // Scale-out: does Crier's throughput grow with its processes, and what does a create cost? Crier is
 // started as deployed (`crier api`, `crier worker` child processes); the load comes from several
@@ -50,7 +51,12 @@ import { startEmulators, userRecorder, type Emulators } from './emulators.ts';
 import { startGenerators, type LoadOutcome } from './generators.ts';
 
 const started = performance.now();
-const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, apis: { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { smoke: { type: 'boolean', default: false }, apis: { type: 'string' }, only: { type: 'string' } } });
+/** `--only scale` or `--only creates`: one part of the run (both by default). */
+const PARTS = ['scale', 'creates'] as const;
+const only = flags.only === undefined ? [...PARTS] : flags.only.split(',');
+for (const part of only) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only takes ${PARTS.join(', ')} (comma-separated), got ${JSON.stringify(part)}`);
+const wanted = (part: (typeof PARTS)[number]) => only.includes(part);
 const profile = flags.smoke
   ? { name: 'smoke', sets: [[1, 1], [2, 2]] as const, runs: 1, scaleSec: 4, createSec: 3, warmupSec: 1, idleSec: 3, backlog: 20_000 }
   : { name: 'full', sets: [[1, 1], [2, 2], [4, 4]] as const, runs: 2, scaleSec: 10, createSec: 10, warmupSec: 2, idleSec: 10, backlog: 200_000 };
@@ -90,6 +96,12 @@ interface Figure {
   api_us_per_create: number;
   worker_us_per_create: number;
   db_us_per_create: number | null;
+  /**
+   * Posts created per transaction that wrote (all writers: in the scale figures the workers' too).
+   * A create's CPU falls steeply with it: each statement and commit costs about the same for one
+   * post as for ten.
+   */
+  posts_per_write_tx: number | null;
   /** Share of the lock samples in which some backend waited on a heavyweight (row or relation) lock. */
   row_lock_share: number;
   connections: number;
@@ -140,7 +152,7 @@ async function main(): Promise<void> {
   const secretKey = randomBytes(32);
   const recorder = userRecorder();
   const fixture = await createXFixture(db, createSecretBox(secretKey), recorder, ACCOUNTS);
-  const maxWorkers = Math.max(...profile.sets.map(([, w]) => w));
+  const maxWorkers = wanted('scale') ? Math.max(...profile.sets.map(([, w]) => w)) : 0;
   const emulators = await startEmulators(maxWorkers, recorder.users, log);
   cleanups.push({ label: 'stop X emulators', run: () => emulators.stop() });
   log(`X emulators on ${emulators.urls.join(', ')}`);
@@ -163,8 +175,14 @@ async function main(): Promise<void> {
   await seedDuePosts(db, fixture, { count: profile.backlog, tag: 'backlog', when: { daysAhead: [30, 60] }, keepIds: false });
   await steadyStatistics(db, true);
   // Alternated (1+1, 2+2, 4+4, then again in a full run): load from outside that comes and goes weighs on all.
-  for (let run = 1; run <= profile.runs; run++) for (const [apis, workers] of profile.sets) await scaleFigure(env, apis, workers, run);
-  judgeScale();
+  if (wanted('scale')) {
+    for (let run = 1; run <= profile.runs; run++) for (const [apis, workers] of profile.sets) await scaleFigure(env, apis, workers, run);
+    judgeScale();
+  }
+  if (!wanted('creates')) {
+    judgeGenerators();
+    return;
+  }
 
   // Creates last: no worker runs after them to publish what they leave due.
   log(`ceiling: raw insert transactions (${CONNECTIONS_PER_API} loops, pool ${POOL_SIZE})`);
@@ -252,19 +270,31 @@ async function measuredWindow(env: Env, set: Awaited<ReturnType<typeof startProc
   const others0 = await Promise.all(otherPids.map((pid) => cpuSeconds(pid)));
   const t0 = performance.now();
   const locks = startLockSampler(env.db);
+  const xids0 = await nextTransactionId(env.db);
   const outcome = await load();
+  const writeTransactions = (await nextTransactionId(env.db)) - xids0;
   const usage = await set.sample();
   const others1 = await Promise.all(otherPids.map((pid) => cpuSeconds(pid)));
   const otherCpuPct = others1.map((c, i) => ((c - others0[i]!) / ((performance.now() - t0) / 1000)) * 100);
   const waits = await locks.stop();
-  return { outcome, usage, otherCpuPct, waits };
+  return { outcome, usage, otherCpuPct, waits, writeTransactions };
+}
+
+/**
+ * The next transaction id, without taking one: the difference over a window is the number of
+ * transactions that wrote (a read-only statement takes none), cluster-wide. Over a creates figure,
+ * creates per write transaction is how many posts a group commit gathered.
+ */
+async function nextTransactionId(db: Db): Promise<number> {
+  const { rows } = await db.query<{ xid: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xid');
+  return Number(rows[0]!.xid);
 }
 
 function describe(
   name: string, outcome: LoadOutcome, measured: Awaited<ReturnType<typeof measuredWindow>>,
   extra: { published: number | null; loadAverage: string; connections: number; emulatorLabel?: string },
 ): Figure {
-  const { usage, otherCpuPct, waits } = measured;
+  const { usage, otherCpuPct, waits, writeTransactions } = measured;
   const perCreateUs = (pct: number) => (pct / 100) * usage.elapsedSec / outcome.responses * 1e6;
   const rolePct = (role: string) => usage.processes.filter((p) => p.label.startsWith(role)).reduce((a, p) => a + p.cpuPct, 0);
   const processes: ProcessCpu[] = [
@@ -277,6 +307,7 @@ function describe(
     p50_ms: round(percentile(outcome.latencies, 0.5), 2), p99_ms: round(percentile(outcome.latencies, 0.99), 2), processes,
     db_cpu_pct: usage.dbCpuPct === null ? null : round(usage.dbCpuPct, 0),
     api_us_per_create: round(perCreateUs(rolePct('api')), 0), worker_us_per_create: round(perCreateUs(rolePct('worker')), 0), db_us_per_create: usage.dbCpuPct === null ? null : round(perCreateUs(usage.dbCpuPct), 0),
+    posts_per_write_tx: writeTransactions > 0 ? round(outcome.responses / writeTransactions, 2) : null,
     connections: extra.connections, load_average: extra.loadAverage, lock_samples: waits.samples, lock_waits: waits.top.filter((w, i) => i < 8 || w.wait.startsWith('Lock:')), row_lock_share: waits.heavyweightShare,
   };
 }
@@ -383,11 +414,12 @@ function printTables(): void {
     for (const g of goals) lines.push(`| ${g.goal} | ${g.value} | ${g.target} | ${g.verdict} |`);
   }
   if (figures.length) {
-    lines.push('', '| figure | creates/s | published/s | create p50 / p99 ms | CPU % of one core per process | PostgreSQL CPU % | CPU µs per post²: API + worker + PostgreSQL | load average before |',
-      '|---|---:|---:|---|---|---:|---|---|');
+    lines.push('', '| figure | creates/s | published/s | create p50 / p99 ms | CPU % of one core per process | PostgreSQL CPU % | CPU µs per post²: API + worker + PostgreSQL | posts per write transaction³ | load average before |',
+      '|---|---:|---:|---|---|---:|---|---:|---|');
     for (const f of figures) {
       lines.push(`| ${f.figure} | ${f.creates_per_s.toFixed(0)} | ${f.published_per_s?.toFixed(0) ?? '—'} | ${f.p50_ms} / ${f.p99_ms} | ` +
-        `${f.processes.map((p) => `${p.label} ${p.cpu_pct}`).join(', ')} | ${f.db_cpu_pct ?? '—'} | ${f.api_us_per_create} + ${f.worker_us_per_create} + ${f.db_us_per_create ?? '?'} | ${f.load_average} |`);
+        `${f.processes.map((p) => `${p.label} ${p.cpu_pct}`).join(', ')} | ${f.db_cpu_pct ?? '—'} | ${f.api_us_per_create} + ${f.worker_us_per_create} + ${f.db_us_per_create ?? '?'} | ` +
+        `${f.posts_per_write_tx ?? '—'} | ${f.load_average} |`);
     }
   }
   if (idle) {
@@ -406,7 +438,8 @@ function printTables(): void {
       lines.push(`| ${f.figure} (${f.lock_samples} samples) | ${(f.row_lock_share * 100).toFixed(1)}% | ${waits} |`);
     }
     lines.push('', '¹ pg_stat_activity sampled every 20 ms: the share of samples in which a backend waited (Lock: a heavyweight row or relation lock; LWLock: a shared-memory one, e.g. WALWrite, the commit\'s WAL flush) in that statement.',
-      '² creates: the API processes and their backends per create; scale figures: every process of the figure per post created and published (the workers\' backends with PostgreSQL\'s).');
+      '² creates: the API processes and their backends per create; scale figures: every process of the figure per post created and published (the workers\' backends with PostgreSQL\'s).',
+      '³ posts created over the transactions that wrote in the window (the difference of the next transaction id; the workers\' claims, steps and outcomes count in the scale figures): how many posts a group commit gathered.');
   }
   process.stdout.write(lines.join('\n') + '\n');
 }
