@@ -17,17 +17,18 @@ export interface HttpLoadShape {
 
 export interface BareCeilings {
   get: Measurement;
-  post: Measurement;
+  /** Measured when a POST body is given (the create figures' ceiling). */
+  post?: Measurement;
 }
 
 /**
- * Runs bench/bare-server.ts in a child process and loads GET /bare and POST /bare with the same
- * connections, duration, headers and body size as the Crier figures.
+ * Runs bench/bare-server.ts in a child process and loads GET /bare (and POST /bare, given a body) with
+ * the same connections, duration, headers and body size as the Crier figures.
  */
 export async function measureBareFastify(
   repoRoot: string,
   shape: HttpLoadShape,
-  request: { headers: Record<string, string>; postBody: string },
+  request: { headers: Record<string, string>; postBody?: string },
 ): Promise<BareCeilings> {
   const port = await freePort();
   const server = spawnNode('bare', path.join(repoRoot, 'bench', 'bare-server.ts'), [], { ...process.env, PORT: String(port) }, repoRoot);
@@ -36,6 +37,7 @@ export async function measureBareFastify(
     await waitForHttp(`${url}/bare`);
     const base = { url, connections: shape.connections, durationSec: shape.durationSec, headers: request.headers };
     const get = await measure(server.pid, { ...base, method: 'GET', path: '/bare' }, shape.warmupSec);
+    if (request.postBody === undefined) return { get };
     const post = await measure(server.pid, { ...base, method: 'POST', path: '/bare', body: request.postBody }, shape.warmupSec);
     return { get, post };
   } finally {

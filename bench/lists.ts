@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import type pg from 'pg';
 import { encodeId } from '../src/core/ids.ts';
-import type { Db } from '../src/db/pool.ts';
+import { createPool, type Db } from '../src/db/pool.ts';
 import { NETWORK_LIST } from '../src/networks/registry.ts';
 import { createOrg } from '../src/orgs/orgs.ts';
 import { postWhere, type PostFilter } from '../src/posts/totals.ts';
@@ -39,13 +39,14 @@ export interface ListShape {
 }
 
 /**
- * An org with 50 accounts and `count` posts of the given shape, written in one statement
- * (generate_series feeding data-modifying CTEs). Creation times are spread evenly over the shape's
- * span, in id order, with odd milliseconds. One post in four is scheduled up to 3 days after its
- * creation (pending and queued when still ahead, else published); one in three targets two accounts
- * (in hot_account, one in three of the hot account's posts).
+ * An org with 50 accounts and `count` posts of the given shape, written in `chunks` statements at
+ * once (each generate_series feeding data-modifying CTEs, over its own run of the posts). Creation
+ * times are spread evenly over the shape's span, in id order within a chunk, with odd milliseconds.
+ * One post in four is scheduled up to 3 days after its creation (pending and queued when still ahead,
+ * else published); one in three targets two accounts (in hot_account, one in three of the hot
+ * account's posts).
  */
-export async function seedListShape(db: Db, name: ListShapeName, count: number): Promise<ListShape> {
+export async function seedListShape(db: Db, name: ListShapeName, count: number, chunks = 1): Promise<ListShape> {
   const { orgId, apiKey } = await createOrg(db, `bench lists ${name}`);
   const tenantOf = (i: number) => (name === 'one_tenant' ? 'tenant-0' : `tenant-${i % TENANTS}`);
   const { rows: accountRows } = await db.query<{ id: number }>(
@@ -63,11 +64,11 @@ export async function seedListShape(db: Db, name: ListShapeName, count: number):
   // the next; for hot_account, account 0 and one of the others on nine posts in ten, else one of the others.
   const first = name === 'hot_account' ? `CASE WHEN n.id % 10 <> 0 THEN 0 ELSE 1 + n.id % 49 END` : `n.id % ${ACCOUNTS}`;
   const second = name === 'hot_account' ? `CASE WHEN n.id % 10 <> 0 THEN 1 + (n.id * 7) % 49 END` : `(n.id + 1) % ${ACCOUNTS}`;
-  const { rows } = await db.query<{ posts: number; targets: number }>(
+  const seedChunk = (lo: number, hi: number) => db.query<{ posts: number; targets: number }>(
     `WITH s AS (
        SELECT i, to_timestamp(($3::float8 + ($4::float8 - $3::float8) * i / $2::int) / 1000) AS created,
               CASE WHEN i % 4 = 0 THEN (i % 72) * interval '1 hour' + (i % 997) * interval '1 second' END AS delay
-         FROM generate_series(1, $2::int) AS i
+         FROM generate_series($6::int, $7::int) AS i
      ), p AS (
        INSERT INTO posts (org_id, scheduled_at, published_at, queued, created_at)
        SELECT $1, created + delay,
@@ -91,27 +92,38 @@ export async function seedListShape(db: Db, name: ListShapeName, count: number):
        RETURNING 1
      )
      SELECT (SELECT count(*)::int FROM p) AS posts, (SELECT count(*)::int FROM t) AS targets`,
-    [orgId, count, from, to, accounts],
+    [orgId, count, from, to, accounts, lo, hi],
   );
-  return { name, orgId, apiKey, accounts, tenantId: tenantOf(0), posts: rows[0]!.posts, targets: rows[0]!.targets, from: new Date(from), to: new Date(to) };
+  const bounds = Array.from({ length: chunks }, (_, k) => [Math.floor((count * k) / chunks) + 1, Math.floor((count * (k + 1)) / chunks)] as const);
+  const written = await Promise.all(bounds.map(([lo, hi]) => seedChunk(lo, hi)));
+  const sum = (pick: (row: { posts: number; targets: number }) => number) => written.reduce((a, { rows }) => a + pick(rows[0]!), 0);
+  return { name, orgId, apiKey, accounts, tenantId: tenantOf(0), posts: sum((r) => r.posts), targets: sum((r) => r.targets), from: new Date(from), to: new Date(to) };
 }
 
 /**
  * Seeds every shape, then settles the tables as a live system's autovacuum would within a minute or
  * so: statistics for the planner, and the visibility map (index-only scans skip the heap).
+ *
+ * The shapes at once, each its own organization (no row in common), each in as many statements at
+ * once as the cores allow: a shape of 1,000,000 posts in one statement took ~3.5 minutes on one
+ * core, and on the lent 16-core machine the lists did not fit the 600 s of a command (bench/many-cores.sh).
+ * The tables are vacuumed side by side for the same reason.
  */
-export async function seedListShapes(db: Db, count: number, log: (line: string) => void): Promise<ListShape[]> {
-  // The shapes at once, each its own organization (no row in common) on its own connection: one
-  // shape of 1,000,000 posts is one statement of ~3.5 minutes on one core, and a machine of many
-  // cores should not take four times that (bench/many-cores.sh has 600 s for everything).
-  const shapes = await Promise.all(LIST_SHAPES.map(async (name) => {
-    const started = performance.now();
-    const shape = await seedListShape(db, name, count);
-    log(`lists: seeded ${name}: ${shape.posts} posts, ${shape.targets} targets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return shape;
-  }));
-  await db.query('VACUUM ANALYZE posts, containers, targets, social_accounts, post_counts');
-  return shapes;
+export async function seedListShapes(databaseUrl: string, count: number, log: (line: string) => void): Promise<ListShape[]> {
+  const chunks = Math.max(1, Math.floor(os.availableParallelism() / LIST_SHAPES.length));
+  const pool = createPool(databaseUrl, LIST_SHAPES.length * chunks);
+  try {
+    const shapes = await Promise.all(LIST_SHAPES.map(async (name) => {
+      const started = performance.now();
+      const shape = await seedListShape(pool, name, count, chunks);
+      log(`lists: seeded ${name}: ${shape.posts} posts, ${shape.targets} targets in ${chunks} statements, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return shape;
+    }));
+    await Promise.all(['posts', 'containers', 'targets', 'social_accounts', 'post_counts'].map((table) => pool.query(`VACUUM ANALYZE ${table}`)));
+    return shapes;
+  } finally {
+    await pool.end();
+  }
 }
 
 /**
