@@ -3,8 +3,9 @@
 # cores"), in one command that fits the lent machine's 600 s: the lists over four shapes of 1,000,000
 # posts (bench --only lists, 2 s per figure; the one goal not yet measured there, so first), then
 # scale-out and the cost of a create (bench:scale, full), one and two workers against the emulator's
-# ceiling (bench:publish --only drain, full) and the idle footprint (bench:footprint --smoke: RSS on
-# this core count). On 16 cores (2026-11-29) the last three took 230 + 37 + 29 s, and the lists ran out
+# ceiling (bench:publish --only drain, full), the idle footprint (bench:footprint --smoke: RSS on
+# this core count) and what a create batch of 1, 3 and 10 posts costs PostgreSQL (bench:batches,
+# ~30 s). On 16 cores (2026-11-29) the last three took 230 + 37 + 29 s, and the lists ran out
 # of the 251 s left to them: their ceilings, then the seeding, one statement of ~3.5 minutes per
 # shape. The lists now seed each shape in as many statements at once as the cores allow (4 on 16
 # cores) and skip the creates' ceilings; the 400 s they are given is from before that.
@@ -32,9 +33,9 @@ if [ "${1:-}" = "--bundle" ]; then
 fi
 smoke=false
 if [ "${1:-}" = "--smoke" ]; then smoke=true; shift; fi
-# The benches to run, by name (lists scale publish footprint; default all): a second device command
+# The benches to run, by name (lists scale publish footprint batches; default all): a second device command
 # can take what the first had no time for.
-wanted=" ${*:-lists scale publish footprint} "
+wanted=" ${*:-lists scale publish footprint batches} "
 out=${OUT:-$PWD/many-cores-out}
 mkdir -p "$out"
 budget=${MANY_CORES_BUDGET_S:-560}
@@ -73,11 +74,13 @@ if $smoke; then
   run scale 60 node bench/scale/run.ts --smoke
   run publish 40 node bench/publishing/run.ts --smoke --only drain
   run footprint 40 node bench/footprint.ts --smoke
+  run batches 20 node bench/create-batches.ts --smoke
 else
   run lists 400 env BENCH_LIST_SECONDS=2 node bench/run.ts --only lists
   run scale 240 node bench/scale/run.ts
   run publish 70 node bench/publishing/run.ts --only drain
   run footprint 45 node bench/footprint.ts --smoke
+  run batches 45 node bench/create-batches.ts
 fi
 echo "total $(($(date +%s) - started)) s" >>"$summary"
 cat "$summary"
