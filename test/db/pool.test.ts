@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { createPool, type Db } from '../../src/db/pool.ts';
+import { createPool, prepared, type Db } from '../../src/db/pool.ts';
 import { createTestDatabase } from '../helpers/harness.ts';
 
 let databaseUrl: string;
@@ -52,4 +52,14 @@ test('a plain connection to the same server would compile the statement, where t
   } finally {
     await client.end();
   }
+});
+
+test('a statement keeps its prepared name, however many other texts come between', async () => {
+  const text = 'SELECT $1::int + 1 AS n';
+  const first = prepared(text);
+  assert.notEqual(prepared('SELECT $1::int + 2 AS n').name, first.name, 'another text, another name');
+  for (let i = 0; i < 2_500; i++) prepared(`SELECT ${i}`);
+  assert.deepEqual(prepared(text), first, 'the same name after the names kept started over');
+  const { rows } = await db.query<{ n: number }>({ ...prepared(text), values: [41] });
+  assert.equal(rows[0]!.n, 42);
 });
