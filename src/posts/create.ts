@@ -2,7 +2,8 @@
 // Idempotency-Keys, resolves its accounts and inserts its posts with their containers, media and
 // targets, each step one statement for the whole batch, and each request gets its own answer (a bad
 // request is a 4xx for that request alone). A request without a key has its accounts resolved before
-// it joins a batch (accounts.ts, batched too), while the batch before it is being written. The
+// it joins a batch (accounts.ts, batched too), while the batch before it is being written; a batch
+// about to start waits a few milliseconds for the requests resolving theirs (AWAIT_RESOLVING_MS). The
 // targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
 // is always queued — there is no separate job that could fail to be queued after the post was
 // stored. Drafts are written with nothing due, and so are posts waiting for approval.
@@ -75,14 +76,29 @@ export interface CreatedBody {
  * batches, 10 posts 3.8 ms alone). Again after the plan fixes of migration 014, on a quieter machine:
  * 1 slot 3,103–3,475/s, 2 slots 2,479, 3 slots 2,144.
  */
-export function createPostWriter(db: Db, quotas: AccountQuotas = NETWORK_QUOTAS): { submit(submission: CreateSubmission): Promise<CreateOutcome> } {
+export function createPostWriter(db: Db, quotas: AccountQuotas = NETWORK_QUOTAS): {
+  submit(submission: CreateSubmission): Promise<CreateOutcome>;
+  /** A create without a key is resolving its accounts: the next batch waits for it (AWAIT_RESOLVING_MS). */
+  expect(): () => void;
+} {
   // Requests with a key in batches of their own: a batch of requests without one stays a single
   // statement, with no transaction to open, whatever else arrives.
   const write = (session: BatchSession, submissions: CreateSubmission[]) => writeCreates(session, submissions, quotas);
-  const plain = groupCommit(db, write, { slots: 1, maxBatch: 100 });
+  const plain = groupCommit(db, write, { slots: 1, maxBatch: 100, awaitExpectedMs: AWAIT_RESOLVING_MS });
   const keyed = groupCommit(db, write, { slots: 1, maxBatch: 100 });
-  return { submit: (submission) => (submission.key === undefined ? plain : keyed).submit(submission) };
+  return { submit: (submission) => (submission.key === undefined ? plain : keyed).submit(submission), expect: () => plain.expect() };
 }
+
+/**
+ * How long a batch of creates without a key waits, at most, for the requests already resolving their
+ * accounts when it is about to start (the route announces each: expect()). A batch is one statement
+ * and one commit whatever it holds (~640 µs of PostgreSQL plus ~115 per post, bench:batches), and as
+ * processes are added each one's batches shrink (bench:scale prints posts per write transaction).
+ * Measured with `bench:scale` on 2 cores, the whole bench twice each way, alternated (2026-11-30; the
+ * second pair's figures, the first's agreeing): posts per write transaction 3.8-3.9 -> 5.1-5.3 at 1 API + 1 worker, creates 1,120-1,217 -> 1,409-1,677/s,
+ * CPU per post 1,103-1,237 -> 804-984 µs, create p99 43-47 -> 28-31 ms; at 2 + 2 and 4 + 4 likewise.
+ */
+const AWAIT_RESOLVING_MS = 5;
 
 /** The networks' own per-account quotas (their `limits.accountQuota`), which a queue slot respects. */
 const NETWORK_QUOTAS: AccountQuotas = Object.fromEntries(NETWORKS.flatMap((id) => {

@@ -85,3 +85,65 @@ test('flushed() resolves once everything submitted so far is answered', async ()
   await flushing;
   assert.deepEqual(answered, [10, 20, 30]);
 });
+
+test('awaitExpectedMs: a batch about to start waits for the items announced, and they go with it', async () => {
+  const r = recorder();
+  const queue = new BatchQueue(r.run, { slots: 1, maxBatch: 100, awaitExpectedMs: 1_000 });
+  const arriving = [queue.expect(), queue.expect()];
+  const started = performance.now();
+  const first = queue.submit(1);
+  assert.deepEqual(r.batches, [], 'the first item waits for the two announced');
+  setTimeout(() => {
+    arriving[0]!();
+    void queue.submit(2);
+  }, 10);
+  setTimeout(() => {
+    arriving[1]!();
+    void queue.submit(3);
+  }, 20);
+  assert.equal(await first, 10);
+  assert.deepEqual(r.batches, [[1, 2, 3]], 'one batch for the three');
+  assert.ok(performance.now() - started < 500, 'it left as the last announced came, not at the limit');
+});
+
+test('awaitExpectedMs: an announced item given up ends the wait; one never settled waits out the limit only', async () => {
+  const r = recorder();
+  const queue = new BatchQueue(r.run, { slots: 1, maxBatch: 100, awaitExpectedMs: 60 });
+  const givenUp = queue.expect();
+  const t0 = performance.now();
+  const first = queue.submit(1);
+  setTimeout(givenUp, 5);
+  await first;
+  assert.ok(performance.now() - t0 < 50, `the wait ended when the item was given up (${(performance.now() - t0).toFixed(0)} ms)`);
+  queue.expect(); // never submitted nor given up
+  const t1 = performance.now();
+  assert.equal(await queue.submit(2), 20);
+  const waited = performance.now() - t1;
+  assert.ok(waited >= 55 && waited < 1_000, `waited the limit and no more (${waited.toFixed(0)} ms)`);
+  assert.deepEqual(r.batches, [[1], [2]]);
+});
+
+test('awaitExpectedMs: items announced after a batch began waiting are not waited for', async () => {
+  const r = recorder();
+  const queue = new BatchQueue(r.run, { slots: 1, maxBatch: 100, awaitExpectedMs: 1_000 });
+  const early = queue.expect();
+  const t0 = performance.now();
+  const first = queue.submit(1);
+  setTimeout(() => {
+    queue.expect(); // a later one, still resolving when the early one arrives
+    early();
+    void queue.submit(2);
+  }, 10);
+  await first;
+  assert.ok(performance.now() - t0 < 500, 'the batch left once the items announced before it had come');
+  assert.deepEqual(r.batches, [[1, 2]]);
+});
+
+test('without awaitExpectedMs, announcing changes nothing: an idle queue still starts at once', async () => {
+  const r = recorder();
+  const queue = new BatchQueue(r.run, { slots: 1, maxBatch: 100 });
+  queue.expect();
+  const first = queue.submit(1);
+  assert.deepEqual(r.batches, [[1]]);
+  assert.equal(await first, 10);
+});

@@ -71,9 +71,15 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { orgId } = request.owner;
       let accounts: ResolvedAccount[] | undefined;
       if (key === undefined && parsed.ok) {
-        accounts = await accountResolver.submit({ orgId, entries: parsed.request.accounts });
-        const problem = accountProblem(parsed.request, accounts);
-        if (problem) throw problem;
+        // Announced to the writer: a batch about to start waits for this one instead of leaving it for the next commit.
+        const arriving = postWriter.expect();
+        try {
+          accounts = await accountResolver.submit({ orgId, entries: parsed.request.accounts });
+          const problem = accountProblem(parsed.request, accounts);
+          if (problem) throw problem;
+        } finally {
+          arriving();
+        }
       }
       const result = await postWriter.submit({ orgId, key, body: request.body, parsed, now, accounts, requireApproval: request.owner.requireApproval });
       if (result.dueAt !== undefined) ctx.waker.wake(result.dueAt);
