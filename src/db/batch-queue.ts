@@ -2,9 +2,10 @@
 // trip (or one transaction) for many. An idle queue adds no delay unless told to linger: a request
 // that finds a slot free goes at once, alone; only requests that arrive while every slot is busy
 // wait, and they leave together. A caller may also announce requests on their way (expect()): a
-// batch about to start waits a little for those, never for ones not yet announced. The one group-commit primitive of Crier: the creates' transactions
-// (group-commit.ts), the API-key lookup of every request, the publishing worker's steps, outcomes and
-// quota admissions (publishing/durable-writes.ts), the webhook deliverer's attempt results.
+// batch about to start waits a little for those, never for ones not yet announced. The one
+// group-commit primitive of Crier: the creates' transactions (group-commit.ts), the API-key lookup
+// of every request, the publishing worker's steps, outcomes and quota admissions
+// (publishing/durable-writes.ts), the webhook deliverer's attempt results.
 //
 // What a failed batch means is the caller's `run`: it answers each item (a create's own 4xx), or
 // retries until written (a worker's write that its lease depends on), or gives up and logs.

@@ -95,8 +95,9 @@ export function createPostWriter(db: Db, quotas: AccountQuotas = NETWORK_QUOTAS)
  * and one commit whatever it holds (~640 µs of PostgreSQL plus ~115 per post, bench:batches), and as
  * processes are added each one's batches shrink (bench:scale prints posts per write transaction).
  * Measured with `bench:scale` on 2 cores, the whole bench twice each way, alternated (2026-11-30; the
- * second pair's figures, the first's agreeing): posts per write transaction 3.8-3.9 -> 5.1-5.3 at 1 API + 1 worker, creates 1,120-1,217 -> 1,409-1,677/s,
- * CPU per post 1,103-1,237 -> 804-984 µs, create p99 43-47 -> 28-31 ms; at 2 + 2 and 4 + 4 likewise.
+ * second pair's figures, the first's agreeing): at 1 API + 1 worker, posts per write transaction
+ * 3.8-3.9 -> 5.1-5.3, creates 1,120-1,217 -> 1,409-1,677/s, CPU per post 1,103-1,237 -> 804-984 µs,
+ * create p99 43-47 -> 28-31 ms; at 2 + 2 and 4 + 4 likewise (docs/benchmarks.md).
  */
 const AWAIT_RESOLVING_MS = 5;
 
