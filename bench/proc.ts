@@ -77,9 +77,9 @@ export async function resetPeakRss(pid: number): Promise<boolean> {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in seconds. */
-export async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (user + system) a process has used so far, in seconds; of one of its threads with `thread` (its main thread: the pid). */
+export async function cpuSeconds(pid: number, thread?: number): Promise<number> {
+  const stat = await readFile(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   // Fields after the command name, which is in parentheses and may itself contain spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))

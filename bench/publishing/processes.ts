@@ -17,8 +17,13 @@ export interface CrierProcess extends Child {
 }
 
 export interface Usage {
-  /** Per process, in start order: peak RSS (MB) and CPU used since `mark()` (% of one core). */
-  processes: { label: string; peakRssMb: number; cpuPct: number }[];
+  /**
+   * Per process, in start order: peak RSS (MB), CPU used since `mark()` (% of one core), and
+   * `loopSaturatedPct`: the share of 50 ms windows in which its main thread (the event loop) was on
+   * the CPU at least 90% of the time — a process whose average leaves room can still be full in
+   * bursts, and then everything it waits for waits behind its own work.
+   */
+  processes: { label: string; peakRssMb: number; cpuPct: number; loopSaturatedPct?: number }[];
   /** PostgreSQL backends serving these processes, % of one core; null when PostgreSQL is not on this machine. */
   dbCpuPct: number | null;
   /** Seconds from `mark()` to `sample()`: what the percentages are of. */
@@ -67,6 +72,7 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
   let cpuBefore: number[] = [];
   let backendsBefore: Map<number, number> | null = null;
   let markedAt = performance.now();
+  let loops: LoopWatch | undefined;
   const appNames = processes.map((p) => p.appName);
   return {
     processes,
@@ -79,10 +85,14 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
       }
       cpuBefore = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
       backendsBefore = await backendCpu(options.db, appNames);
+      loops?.stop();
+      loops = watchLoops(processes.map((c) => c.pid));
       markedAt = performance.now();
     },
     async sample() {
       const elapsedSec = (performance.now() - markedAt) / 1000;
+      const saturated = loops?.stop();
+      loops = undefined;
       const cpu = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
       const backends = await backendCpu(options.db, appNames);
       const used = backendCpuUsed(backendsBefore, backends);
@@ -91,10 +101,61 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
       return {
         dbCpuPct,
         elapsedSec,
-        processes: processes.map((c, i) => ({ label: c.label, peakRssMb: rss[i]!, cpuPct: ((cpu[i]! - (cpuBefore[i] ?? 0)) / elapsedSec) * 100 })),
+        processes: processes.map((c, i) => ({
+          label: c.label, peakRssMb: rss[i]!, cpuPct: ((cpu[i]! - (cpuBefore[i] ?? 0)) / elapsedSec) * 100,
+          ...(saturated?.[i] === undefined ? {} : { loopSaturatedPct: saturated[i] }),
+        })),
       };
     },
-    stop,
+    async stop() {
+      loops?.stop();
+      await stop();
+    },
+  };
+}
+
+interface LoopWatch {
+  /** Per process: % of the windows its main thread was saturated; undefined where none was read. */
+  stop(): (number | undefined)[];
+}
+
+/** A window of the busy sampler; its CPU is read in clock ticks (10 ms), so a window holds 5. */
+const LOOP_WINDOW_MS = 50;
+
+/** Samples each process's main thread (/proc/<pid>/task/<pid>/stat) every LOOP_WINDOW_MS. */
+function watchLoops(pids: number[]): LoopWatch {
+  const last: (number | undefined)[] = pids.map(() => undefined);
+  const windows = pids.map(() => 0);
+  const full = pids.map(() => 0);
+  let lastAt = 0;
+  let reading = false;
+  const read = async () => {
+    if (reading) return; // a late read is a longer window: skip rather than pile up
+    reading = true;
+    try {
+      const now = await Promise.all(pids.map((pid) => cpuSeconds(pid, pid).catch(() => undefined)));
+      // This process's own delays lengthen a window: judged against the time it really lasted.
+      const at = performance.now();
+      const windowSec = (at - lastAt) / 1000;
+      lastAt = at;
+      now.forEach((seconds, i) => {
+        if (seconds !== undefined && last[i] !== undefined) {
+          windows[i]! += 1;
+          if (seconds - last[i]! >= 0.9 * windowSec) full[i]! += 1;
+        }
+        last[i] = seconds;
+      });
+    } finally {
+      reading = false;
+    }
+  };
+  const timer = setInterval(() => void read(), LOOP_WINDOW_MS);
+  void read();
+  return {
+    stop() {
+      clearInterval(timer);
+      return windows.map((n, i) => (n ? (full[i]! / n) * 100 : undefined));
+    },
   };
 }
 

@@ -8,7 +8,10 @@
 //  1. publish.drain.workers_N: N due targets drained by 1 and 2 worker processes, targets/s, against
 //     the emulator's own ceiling (a plain loop of POST /2/tweets at the workers' total concurrency).
 //     Goal: >= 80% of the ceiling. Beside it, where a destination's time went (p50 / p99 ms): claim to
-//     quota admission, admission to the emulator's tweet, tweet to the recorded outcome.
+//     quota admission, admission to the emulator's tweet, tweet to the recorded outcome; and what
+//     could hold a destination besides Crier's own stages: this process's event-loop delay (the
+//     emulator's, for the drain and for its ceiling) and, per Crier process, the share of 50 ms
+//     windows in which its event loop was saturated (a worker busy in bursts delays every stage).
 //  2. publish.under_load: an API process creating posts as fast as 20 connections can, one worker
 //     publishing them; the due backlog is sampled throughout. Goal: it does not grow.
 //  3. schedule.single: posts scheduled one at a time among a pending backlog (1,000,000 in the full
@@ -29,7 +32,7 @@ import { createCleanups, runBenchmark } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startXEmulator, type XEmulator } from '../../emulators/x/server.ts';
@@ -121,7 +124,10 @@ function judge(goal: Goal): void {
 
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 const usageSummary = (u: Usage) => ({
-  processes: u.processes.map((p) => ({ label: p.label, cpu_pct: round(p.cpuPct, 0), peak_rss_mb: round(p.peakRssMb, 1) })),
+  processes: u.processes.map((p) => ({
+    label: p.label, cpu_pct: round(p.cpuPct, 0), peak_rss_mb: round(p.peakRssMb, 1),
+    ...(p.loopSaturatedPct === undefined ? {} : { loop_saturated_pct: round(p.loopSaturatedPct, 0) }),
+  })),
   db_cpu_pct: u.dbCpuPct === null ? null : round(u.dbCpuPct, 0),
 });
 
@@ -200,6 +206,24 @@ function cpuPct(before: NodeJS.CpuUsage, t0: number): number {
   return ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100;
 }
 
+/**
+ * The event-loop delay of this process (the X emulator, the ceiling's loops, the drain's polling)
+ * over what `run` does: p50 / p99 / max in ms. A delay there is time every tweet waits before the
+ * emulator answers, for the drain and its ceiling alike; it says whether a figure was the emulator's
+ * process, not Crier's (on 16 cores the one-worker drain held each destination ~100 ms while
+ * neither the worker nor PostgreSQL was busy).
+ */
+async function withLoopDelay<T>(run: () => Promise<T>): Promise<{ result: T; loopDelayMs: [number, number, number] }> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  try {
+    const result = await run();
+    return { result, loopDelayMs: [histogram.percentile(50), histogram.percentile(99), histogram.max].map((ns) => round(ns / 1e6, 1)) as [number, number, number] };
+  } finally {
+    histogram.disable();
+  }
+}
+
 // ---- ceilings: the emulator alone ----------------------------------------------------------------
 
 async function ceilingFigure(env: Env, workers: number, when: string): Promise<number> {
@@ -208,14 +232,17 @@ async function ceilingFigure(env: Env, workers: number, when: string): Promise<n
   log(`${name}: POST /2/tweets directly, ${concurrency} concurrent loops`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const c = await measureEmulatorCeiling(env.x.url, env.fixture.accounts, {
+  const { result: c, loopDelayMs } = await withLoopDelay(() => measureEmulatorCeiling(env.x.url, env.fixture.accounts, {
     concurrency,
     tweets: Math.max(profile.drain, MIN_CEILING_TWEETS),
     warmup: 500,
     tag: `ceiling-c${concurrency}`,
-  });
+  }));
   if (c.failures) problems.push(`${name}: ${c.failures} posts refused by the emulator (first: ${c.firstFailure})`);
-  emit({ figure: name, tweets: c.tweets, tweets_per_s: round(c.tweetsPerSec, 1), p50_ms: round(c.p50_ms, 2), p99_ms: round(c.p99_ms, 2), bench_cpu_pct: round(cpuPct(cpu0, t0), 0) });
+  emit({
+    figure: name, tweets: c.tweets, tweets_per_s: round(c.tweetsPerSec, 1), p50_ms: round(c.p50_ms, 2), p99_ms: round(c.p99_ms, 2), bench_cpu_pct: round(cpuPct(cpu0, t0), 0),
+    bench_loop_delay_p50_p99_max_ms: loopDelayMs,
+  });
   return c.tweetsPerSec;
 }
 
@@ -239,6 +266,7 @@ async function drainFigure(env: Env, workerCount: number, before: number, ceilin
       figure: name, targets: profile.drain, targets_per_s: round(result.rate, 1), elapsed_s: round(result.elapsedSec, 2),
       attempt_p50_ms: result.attemptP50, attempt_p99_ms: result.attemptP99,
       ...(result.stages ? { stages_p50_p99_ms: { claim_to_admitted: result.stages.claimToAdmitted, admitted_to_network: result.stages.admittedToNetwork, network_to_recorded: result.stages.networkToRecorded } } : {}),
+      bench_loop_delay_p50_p99_max_ms: result.loopDelayMs,
       ...usageSummary(result.usage),
       ceiling: `ceiling.emulator.c${workerCount * CONCURRENCY} (mean of before and after)`, ceiling_value: round(ceiling, 1), ratio: round(ratio, 4),
     });
@@ -258,9 +286,10 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
   await set.mark();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await waitForTargets(env, name, seeded.postIds, log);
+  const { loopDelayMs } = await withLoopDelay(() => waitForTargets(env, name, seeded.postIds, log));
   const usage = await set.sample();
   const benchCpu = cpuPct(cpu0, t0);
+  log(`${name}: this process's event-loop delay (the emulator's) p50 / p99 / max ms: ${loopDelayMs.join(' / ')}`);
   const { tweets, attemptMs, stages } = await verifyPublished(env, name, seeded.postIds, tag, problems, log);
   if (stages) log(`${name}: p50 / p99 ms per stage: claim to admitted ${stages.claimToAdmitted.join(' / ')}, admitted to the network ${stages.admittedToNetwork.join(' / ')}, network to recorded ${stages.networkToRecorded.join(' / ')}`);
   const last = Math.max(dueAt.getTime(), ...tweets.map((t) => Date.parse(t.createdAt)));
@@ -271,6 +300,7 @@ async function drain(env: Env, name: string, count: number, tag: string, set: Pr
     attemptP50: round(percentile(attemptMs, 0.5), 2),
     attemptP99: round(percentile(attemptMs, 0.99), 2),
     stages,
+    loopDelayMs,
     usage: { ...usage, processes: [...usage.processes, { label: 'bench (emulator)', peakRssMb: Number.NaN, cpuPct: benchCpu }] },
   };
 }
@@ -429,10 +459,10 @@ function printTables(): void {
   }
   const usage = figures.filter((f) => Array.isArray(f.processes));
   if (usage.length) {
-    lines.push('', '| figure | CPU % of one core per process (peak RSS MB) | PostgreSQL CPU %¹ |', '|---|---|---:|');
+    lines.push('', '| figure | CPU % of one core per process (peak RSS MB) [event loop saturated²] | PostgreSQL CPU %¹ |', '|---|---|---:|');
     for (const f of usage) {
-      const procs = (f.processes as { label: string; cpu_pct: number; peak_rss_mb: number }[])
-        .map((p) => `${p.label} ${p.cpu_pct}${Number.isNaN(p.peak_rss_mb) || p.peak_rss_mb === null ? '' : ` (${p.peak_rss_mb})`}`).join(', ');
+      const procs = (f.processes as { label: string; cpu_pct: number; peak_rss_mb: number; loop_saturated_pct?: number }[])
+        .map((p) => `${p.label} ${p.cpu_pct}${Number.isNaN(p.peak_rss_mb) || p.peak_rss_mb === null ? '' : ` (${p.peak_rss_mb})`}${p.loop_saturated_pct === undefined ? '' : ` [${p.loop_saturated_pct}%]`}`).join(', ');
       lines.push(`| ${f.figure} | ${procs} | ${f.db_cpu_pct ?? '—'} |`);
     }
   }
@@ -440,6 +470,7 @@ function printTables(): void {
     lines.push(
       '',
       '¹ PostgreSQL backends serving the figure\'s Crier processes (matched by application_name), % of one core.',
+      '² the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the time (/proc, in 10 ms ticks).',
     );
     process.stdout.write(lines.join('\n') + '\n');
   }
