@@ -82,7 +82,8 @@ const log = (line: string) => process.stderr.write(`bench:scale: ${line}\n`);
 
 // ---- results ---------------------------------------------------------------------------------
 
-interface ProcessCpu { label: string; cpu_pct: number }
+/** `loop_saturated_pct` (Crier's processes): the share of 50 ms windows its event loop was full (bench/publishing/processes.ts). */
+interface ProcessCpu { label: string; cpu_pct: number; loop_saturated_pct?: number }
 
 interface Figure {
   figure: string;
@@ -298,7 +299,7 @@ function describe(
   const perCreateUs = (pct: number) => (pct / 100) * usage.elapsedSec / outcome.responses * 1e6;
   const rolePct = (role: string) => usage.processes.filter((p) => p.label.startsWith(role)).reduce((a, p) => a + p.cpuPct, 0);
   const processes: ProcessCpu[] = [
-    ...usage.processes.map((p) => ({ label: p.label, cpu_pct: round(p.cpuPct, 0) })),
+    ...usage.processes.map((p) => ({ label: p.label, cpu_pct: round(p.cpuPct, 0), ...(p.loopSaturatedPct === undefined ? {} : { loop_saturated_pct: round(p.loopSaturatedPct, 0) }) })),
     ...otherCpuPct.map((pct, i) => ({ label: `${extra.emulatorLabel}${i + 1}`, cpu_pct: round(pct, 0) })),
     ...outcome.generatorCpuPct.map((pct, i) => ({ label: `generator${i + 1}`, cpu_pct: round(pct, 0) })),
   ];
@@ -414,11 +415,11 @@ function printTables(): void {
     for (const g of goals) lines.push(`| ${g.goal} | ${g.value} | ${g.target} | ${g.verdict} |`);
   }
   if (figures.length) {
-    lines.push('', '| figure | creates/s | published/s | create p50 / p99 ms | CPU % of one core per process | PostgreSQL CPU % | CPU µs per post²: API + worker + PostgreSQL | posts per write transaction³ | load average before |',
+    lines.push('', '| figure | creates/s | published/s | create p50 / p99 ms | CPU % of one core per process [event loop saturated⁴] | PostgreSQL CPU % | CPU µs per post²: API + worker + PostgreSQL | posts per write transaction³ | load average before |',
       '|---|---:|---:|---|---|---:|---|---:|---|');
     for (const f of figures) {
       lines.push(`| ${f.figure} | ${f.creates_per_s.toFixed(0)} | ${f.published_per_s?.toFixed(0) ?? '—'} | ${f.p50_ms} / ${f.p99_ms} | ` +
-        `${f.processes.map((p) => `${p.label} ${p.cpu_pct}`).join(', ')} | ${f.db_cpu_pct ?? '—'} | ${f.api_us_per_create} + ${f.worker_us_per_create} + ${f.db_us_per_create ?? '?'} | ` +
+        `${f.processes.map((p) => `${p.label} ${p.cpu_pct}${p.loop_saturated_pct === undefined ? '' : ` [${p.loop_saturated_pct}%]`}`).join(', ')} | ${f.db_cpu_pct ?? '—'} | ${f.api_us_per_create} + ${f.worker_us_per_create} + ${f.db_us_per_create ?? '?'} | ` +
         `${f.posts_per_write_tx ?? '—'} | ${f.load_average} |`);
     }
   }
@@ -439,7 +440,8 @@ function printTables(): void {
     }
     lines.push('', '¹ pg_stat_activity sampled every 20 ms: the share of samples in which a backend waited (Lock: a heavyweight row or relation lock; LWLock: a shared-memory one, e.g. WALWrite, the commit\'s WAL flush) in that statement.',
       '² creates: the API processes and their backends per create; scale figures: every process of the figure per post created and published (the workers\' backends with PostgreSQL\'s).',
-      '³ posts created over the transactions that wrote in the window (the difference of the next transaction id; the workers\' claims, steps and outcomes count in the scale figures): how many posts a group commit gathered.');
+      '³ posts created over the transactions that wrote in the window (the difference of the next transaction id; the workers\' claims, steps and outcomes count in the scale figures): how many posts a group commit gathered.',
+      '⁴ the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the window (/proc, 10 ms ticks): an event loop full in bursts delays everything it serves, whatever its average.');
   }
   process.stdout.write(lines.join('\n') + '\n');
 }
