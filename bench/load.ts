@@ -1,7 +1,7 @@
 // A thin wrapper over autocannon: one HTTP load run in, the few numbers the bench reports out.
 import autocannon, { type Request } from 'autocannon';
 import { performance } from 'node:perf_hooks';
-import { cpuSeconds, peakRssMb, resetPeakRss } from './proc.ts';
+import { cpuSeconds, peakRssMb, resetPeakRss, watchEventLoops } from './proc.ts';
 import { percentile } from './stats.ts';
 
 export interface LoadSpec {
@@ -87,6 +87,8 @@ export interface Measurement extends LoadResult {
    * single JavaScript thread is the bottleneck; well below, it is waiting (database, network).
    */
   serverCpuPct: number;
+  /** The share of 50 ms windows in which the server's event loop was saturated (proc.ts watchEventLoops); undefined where unread. */
+  serverLoopSaturatedPct?: number;
 }
 
 let warnedCumulativeRss = false;
@@ -106,8 +108,15 @@ export async function measure(serverPid: number, spec: LoadSpec, warmupSec: numb
   const cpuBefore = await cpuSeconds(serverPid);
   const otherUsed = await otherCpu?.();
   const t0 = performance.now();
-  const result = await runLoad(spec);
+  const loops = watchEventLoops([serverPid]);
+  let serverLoopSaturatedPct: number | undefined;
+  let result: LoadResult;
+  try {
+    result = await runLoad(spec);
+  } finally {
+    serverLoopSaturatedPct = loops.stop()[0];
+  }
   const serverCpuPct = ((await cpuSeconds(serverPid)) - cpuBefore) / ((performance.now() - t0) / 1000) * 100;
   const otherCpuSeconds = await otherUsed?.();
-  return { ...result, peakRssMb: await peakRssMb(serverPid), serverCpuPct, otherCpuSeconds };
+  return { ...result, peakRssMb: await peakRssMb(serverPid), serverCpuPct, serverLoopSaturatedPct, otherCpuSeconds };
 }

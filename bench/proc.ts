@@ -132,3 +132,53 @@ export function backendCpuUsed(before: Map<number, number> | null, after: Map<nu
   for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
   return used;
 }
+
+export interface LoopWatch {
+  /** Per process: % of the windows its main thread was saturated; undefined where none was read. */
+  stop(): (number | undefined)[];
+}
+
+/** A window of the busy sampler; its CPU is read in clock ticks (10 ms), so a window holds 5. */
+const LOOP_WINDOW_MS = 50;
+
+/**
+ * Samples each process's main thread (/proc/<pid>/task/<pid>/stat) every LOOP_WINDOW_MS until
+ * stopped: per process, the share of windows in which it was on the CPU at least 90% of the window.
+ * A process whose average CPU leaves room can still have its event loop full in bursts, and then
+ * everything it serves waits behind its own work.
+ */
+export function watchEventLoops(pids: number[]): LoopWatch {
+  const last: (number | undefined)[] = pids.map(() => undefined);
+  const windows = pids.map(() => 0);
+  const full = pids.map(() => 0);
+  let lastAt = 0;
+  let reading = false;
+  const read = async () => {
+    if (reading) return; // a late read is a longer window: skip rather than pile up
+    reading = true;
+    try {
+      const now = await Promise.all(pids.map((pid) => cpuSeconds(pid, pid).catch(() => undefined)));
+      // This process's own delays lengthen a window: judged against the time it really lasted.
+      const at = performance.now();
+      const windowSec = (at - lastAt) / 1000;
+      lastAt = at;
+      now.forEach((seconds, i) => {
+        if (seconds !== undefined && last[i] !== undefined) {
+          windows[i]! += 1;
+          if (seconds - last[i]! >= 0.9 * windowSec) full[i]! += 1;
+        }
+        last[i] = seconds;
+      });
+    } finally {
+      reading = false;
+    }
+  };
+  const timer = setInterval(() => void read(), LOOP_WINDOW_MS);
+  void read();
+  return {
+    stop() {
+      clearInterval(timer);
+      return windows.map((n, i) => (n ? (full[i]! / n) * 100 : undefined));
+    },
+  };
+}

@@ -79,7 +79,7 @@ interface Figure {
 const figures: Figure[] = [];
 const problems: string[] = [];
 /** CPU µs per request of each list figure: the API process, and the database's backends. */
-const cpuPerRequest = new Map<string, { api: number; db: number }>();
+const cpuPerRequest = new Map<string, { api: number; db: number; apiLoopSaturatedPct?: number }>();
 /** The machine's load averages when the list figures started and ended (it is shared). */
 const listLoad: string[] = [];
 /** Each list figure's total beside count(*) of the same filter, checked before it was loaded. */
@@ -106,7 +106,8 @@ function emit(name: string, m: { rps: number; p50_ms: number; p99_ms: number; pe
  */
 async function checkResponses(name: string, m: Measurement, spec: LoadSpec): Promise<void> {
   const codes = Object.entries(m.statusCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
-  log(`${name}: ${m.responses} responses (${codes}); server CPU ${m.serverCpuPct.toFixed(0)}% of one core`);
+  const saturated = m.serverLoopSaturatedPct === undefined ? '' : `, its event loop saturated in ${m.serverLoopSaturatedPct.toFixed(0)}% of 50 ms windows`;
+  log(`${name}: ${m.responses} responses (${codes}); server CPU ${m.serverCpuPct.toFixed(0)}% of one core${saturated}`);
   if (m.non2xx === 0 && m.errors === 0) return;
   problems.push(`${name}: ${m.non2xx} non-2xx responses, ${m.errors} connection errors/timeouts (status codes ${codes})`);
   try {
@@ -202,7 +203,7 @@ async function main(): Promise<void> {
       await checkResponses(name, m, spec);
       emit(name, m, bareGetCeiling);
       const perRequestUs = (cpuSeconds: number) => cpuSeconds / m.responses * 1e6;
-      cpuPerRequest.set(name, { api: perRequestUs((m.serverCpuPct / 100) * listDurationSec), db: perRequestUs(m.otherCpuSeconds ?? Number.NaN) });
+      cpuPerRequest.set(name, { api: perRequestUs((m.serverCpuPct / 100) * listDurationSec), db: perRequestUs(m.otherCpuSeconds ?? Number.NaN), apiLoopSaturatedPct: m.serverLoopSaturatedPct });
     }
   }
   if (shapes.length) listLoad.push(loadAverage());
@@ -292,7 +293,8 @@ function printTable(): void {
     const cpu = cpuPerRequest.get(f.figure);
     return `- ${f.figure}: p99 ${f.p99_ms.toFixed(2)} ms (goal < ${GOAL_LIST_P99_MS} ms) at ${f.rps.toFixed(0)} req/s, `
       + `${((f.ratio ?? 0) * 100).toFixed(1)}% of the bare route's ${f.ceiling_value?.toFixed(0)} req/s; `
-      + `CPU per request: API ${cpu?.api.toFixed(0)} µs + PostgreSQL ${cpu?.db.toFixed(0)} µs; `
+      + `CPU per request: API ${cpu?.api.toFixed(0)} µs + PostgreSQL ${cpu?.db.toFixed(0)} µs`
+      + `${cpu?.apiLoopSaturatedPct === undefined ? '' : ` (API event loop saturated in ${cpu.apiLoopSaturatedPct.toFixed(0)}% of 50 ms windows)`}; `
       + `total ${check?.total} ${exact ? '=' : '≠'} count(*) ${check?.count}: ${f.p99_ms < GOAL_LIST_P99_MS && exact ? 'PASS' : 'MISS'}`;
   });
   if (goals.length) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/db/embedded.ts';
 import type { Db } from '../../src/db/pool.ts';
-import { backendCpu, backendCpuUsed, cpuSeconds, peakRssMb, resetPeakRss, spawnNode, waitForHttp, type Child } from '../proc.ts';
+import { backendCpu, backendCpuUsed, cpuSeconds, peakRssMb, resetPeakRss, spawnNode, waitForHttp, watchEventLoops, type Child, type LoopWatch } from '../proc.ts';
 
 export interface CrierProcess extends Child {
   label: string;
@@ -86,7 +86,7 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
       cpuBefore = await Promise.all(processes.map((c) => cpuSeconds(c.pid)));
       backendsBefore = await backendCpu(options.db, appNames);
       loops?.stop();
-      loops = watchLoops(processes.map((c) => c.pid));
+      loops = watchEventLoops(processes.map((c) => c.pid));
       markedAt = performance.now();
     },
     async sample() {
@@ -110,51 +110,6 @@ export async function startProcesses(options: StartOptions): Promise<ProcessSet>
     async stop() {
       loops?.stop();
       await stop();
-    },
-  };
-}
-
-interface LoopWatch {
-  /** Per process: % of the windows its main thread was saturated; undefined where none was read. */
-  stop(): (number | undefined)[];
-}
-
-/** A window of the busy sampler; its CPU is read in clock ticks (10 ms), so a window holds 5. */
-const LOOP_WINDOW_MS = 50;
-
-/** Samples each process's main thread (/proc/<pid>/task/<pid>/stat) every LOOP_WINDOW_MS. */
-function watchLoops(pids: number[]): LoopWatch {
-  const last: (number | undefined)[] = pids.map(() => undefined);
-  const windows = pids.map(() => 0);
-  const full = pids.map(() => 0);
-  let lastAt = 0;
-  let reading = false;
-  const read = async () => {
-    if (reading) return; // a late read is a longer window: skip rather than pile up
-    reading = true;
-    try {
-      const now = await Promise.all(pids.map((pid) => cpuSeconds(pid, pid).catch(() => undefined)));
-      // This process's own delays lengthen a window: judged against the time it really lasted.
-      const at = performance.now();
-      const windowSec = (at - lastAt) / 1000;
-      lastAt = at;
-      now.forEach((seconds, i) => {
-        if (seconds !== undefined && last[i] !== undefined) {
-          windows[i]! += 1;
-          if (seconds - last[i]! >= 0.9 * windowSec) full[i]! += 1;
-        }
-        last[i] = seconds;
-      });
-    } finally {
-      reading = false;
-    }
-  };
-  const timer = setInterval(() => void read(), LOOP_WINDOW_MS);
-  void read();
-  return {
-    stop() {
-      clearInterval(timer);
-      return windows.map((n, i) => (n ? (full[i]! / n) * 100 : undefined));
     },
   };
 }
