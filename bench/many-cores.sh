@@ -3,7 +3,7 @@
 # cores"), in one command that fits the lent machine's 600 s: the lists over four shapes of 1,000,000
 # posts (bench --only lists, 2 s per figure; the one goal not yet measured there, so first), then
 # scale-out and the cost of a create (bench:scale, full), one and two workers against the emulator's
-# ceiling (bench:publish --only drain, full), the idle footprint (bench:footprint --smoke: RSS on
+# ceiling (bench:publish --only drain, full; publish512: again with twice the places), the idle footprint (bench:footprint --smoke: RSS on
 # this core count) and what a create batch of 1, 3 and 10 posts costs PostgreSQL (bench:batches,
 # ~30 s). On 16 cores (2026-11-29) the last three took 230 + 37 + 29 s, and the lists ran out
 # of the 251 s left to them: their ceilings, then the seeding, one statement of ~3.5 minutes per
@@ -33,9 +33,10 @@ if [ "${1:-}" = "--bundle" ]; then
 fi
 smoke=false
 if [ "${1:-}" = "--smoke" ]; then smoke=true; shift; fi
-# The benches to run, by name (lists scale publish footprint batches; default all): a second device command
-# can take what the first had no time for.
-wanted=" ${*:-lists scale publish footprint batches} "
+# The benches to run, by name (lists scale publish publish512 footprint batches; default all): a second
+# device command can take what the first had no time for. publish512 is the drain again with twice the
+# destinations a worker holds (CRIER_PUBLISH_CONCURRENCY=512): whether the places bound one worker.
+wanted=" ${*:-lists scale publish publish512 footprint batches} "
 out=${OUT:-$PWD/many-cores-out}
 mkdir -p "$out"
 budget=${MANY_CORES_BUDGET_S:-560}
@@ -66,7 +67,8 @@ run() {
   local rc=$?
   echo "$name: exit $rc in $(($(date +%s) - t0)) s: $*" >>"$summary"
   # The verdicts, so that summary.txt alone says what passed.
-  grep -hE 'PASS|MISS|needs ≥' "$out/$name.log" 2>/dev/null | grep -v '^{' | head -60 >>"$summary"
+  # And what says whose time a drain was (the stages, the emulator's event loop, the saturated loops).
+  grep -hE 'PASS|MISS|needs ≥|per stage|event-loop delay|^\| publish' "$out/$name.log" 2>/dev/null | grep -v '^{' | head -60 >>"$summary"
 }
 
 if $smoke; then
@@ -79,6 +81,7 @@ else
   run lists 400 env BENCH_LIST_SECONDS=2 node bench/run.ts --only lists
   run scale 240 node bench/scale/run.ts
   run publish 70 node bench/publishing/run.ts --only drain
+  run publish512 70 env CRIER_PUBLISH_CONCURRENCY=512 node bench/publishing/run.ts --only drain
   run footprint 45 node bench/footprint.ts --smoke
   run batches 45 node bench/create-batches.ts
 fi
