@@ -77,9 +77,9 @@ export async function resetPeakRss(pid: number): Promise<boolean> {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in seconds; of one of its threads with `thread` (its main thread: the pid). */
-export async function cpuSeconds(pid: number, thread?: number): Promise<number> {
-  const stat = await readFile(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+/** CPU time (user + system) a process has used so far, in seconds. */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name, which is in parentheses and may itself contain spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
@@ -138,11 +138,21 @@ export interface LoopWatch {
   stop(): (number | undefined)[];
 }
 
-/** A window of the busy sampler; its CPU is read in clock ticks (10 ms), so a window holds 5. */
+/** A window of the busy sampler. */
 const LOOP_WINDOW_MS = 50;
 
 /**
- * Samples each process's main thread (/proc/<pid>/task/<pid>/stat) every LOOP_WINDOW_MS until
+ * CPU time of a process's main thread (its event loop) so far, in seconds: the first field of
+ * /proc/<pid>/task/<pid>/schedstat, in nanoseconds (its stat's ticks of 10 ms would put a window of
+ * 50 ms anywhere between 40 and 60 ms for a thread busy throughout).
+ */
+async function mainThreadCpuSeconds(pid: number): Promise<number> {
+  const schedstat = await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
+  return Number(schedstat.split(' ')[0]) / 1e9;
+}
+
+/**
+ * Samples each process's main thread (mainThreadCpuSeconds) every LOOP_WINDOW_MS until
  * stopped: per process, the share of windows in which it was on the CPU at least 90% of the window.
  * A process whose average CPU leaves room can still have its event loop full in bursts, and then
  * everything it serves waits behind its own work.
@@ -157,7 +167,7 @@ export function watchEventLoops(pids: number[]): LoopWatch {
     if (reading) return; // a late read is a longer window: skip rather than pile up
     reading = true;
     try {
-      const now = await Promise.all(pids.map((pid) => cpuSeconds(pid, pid).catch(() => undefined)));
+      const now = await Promise.all(pids.map((pid) => mainThreadCpuSeconds(pid).catch(() => undefined)));
       // This process's own delays lengthen a window: judged against the time it really lasted.
       const at = performance.now();
       const windowSec = (at - lastAt) / 1000;

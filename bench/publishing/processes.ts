@@ -20,7 +20,7 @@ export interface Usage {
   /**
    * Per process, in start order: peak RSS (MB), CPU used since `mark()` (% of one core), and
    * `loopSaturatedPct`: the share of 50 ms windows in which its main thread (the event loop) was on
-   * the CPU at least 90% of the time — a process whose average leaves room can still be full in
+   * the CPU at least 90% of the time (bench/proc.ts watchEventLoops) — a process whose average leaves room can still be full in
    * bursts, and then everything it waits for waits behind its own work.
    */
   processes: { label: string; peakRssMb: number; cpuPct: number; loopSaturatedPct?: number }[];

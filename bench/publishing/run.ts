@@ -470,7 +470,7 @@ function printTables(): void {
     lines.push(
       '',
       '¹ PostgreSQL backends serving the figure\'s Crier processes (matched by application_name), % of one core.',
-      '² the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the time (/proc, in 10 ms ticks).',
+      '² the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the time (/proc/<pid>/task/<pid>/schedstat).',
     );
     process.stdout.write(lines.join('\n') + '\n');
   }

@@ -441,7 +441,7 @@ function printTables(): void {
     lines.push('', '¹ pg_stat_activity sampled every 20 ms: the share of samples in which a backend waited (Lock: a heavyweight row or relation lock; LWLock: a shared-memory one, e.g. WALWrite, the commit\'s WAL flush) in that statement.',
       '² creates: the API processes and their backends per create; scale figures: every process of the figure per post created and published (the workers\' backends with PostgreSQL\'s).',
       '³ posts created over the transactions that wrote in the window (the difference of the next transaction id; the workers\' claims, steps and outcomes count in the scale figures): how many posts a group commit gathered.',
-      '⁴ the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the window (/proc, 10 ms ticks): an event loop full in bursts delays everything it serves, whatever its average.');
+      '⁴ the share of 50 ms windows in which the process\'s main thread was on the CPU at least 90% of the window (/proc/<pid>/task/<pid>/schedstat): an event loop full in bursts delays everything it serves, whatever its average.');
   }
   process.stdout.write(lines.join('\n') + '\n');
 }
