@@ -1,9 +1,11 @@
 // POST /v1/posts. Concurrent creates share transactions (db/group-commit.ts): a batch claims its
 // Idempotency-Keys, resolves its accounts and inserts its posts with their containers, media and
 // targets, each step one statement for the whole batch, and each request gets its own answer (a bad
-// request is a 4xx for that request alone). A request without a key has its accounts resolved before
+// request is a 4xx for that request alone). A request from the API has its accounts resolved before
 // it joins a batch (accounts.ts, batched too), while the batch before it is being written; a batch
-// about to start waits a few milliseconds for the requests resolving theirs (AWAIT_RESOLVING_MS). The
+// about to start waits a few milliseconds for the requests resolving theirs (AWAIT_RESOLVING_MS). A
+// request with a key is judged on its accounts only once its key is claimed: a replay does not
+// depend on them, and a 409 or 422 comes before any 400 of the body. The
 // targets are the publishing queue: they are written due (at scheduledAt, or now), so a stored post
 // is always queued — there is no separate job that could fail to be queued after the post was
 // stored. Drafts are written with nothing due, and so are posts waiting for approval.
@@ -74,19 +76,22 @@ export interface CreatedBody {
  * 1,470–1,751, 4 slots 1,447–1,661, 8 slots 1,139, 20 slots 628 — concurrent batches of the same
  * organization's posts slow each other's statements down (3 posts took 4–7 ms beside three other
  * batches, 10 posts 3.8 ms alone). Again after the plan fixes of migration 014, on a quieter machine:
- * 1 slot 3,103–3,475/s, 2 slots 2,479, 3 slots 2,144.
+ * 1 slot 3,103–3,475/s, 2 slots 2,479, 3 slots 2,144. Requests with a key, 2026-11-30 on 2 cores: 1
+ * slot 1,964/s, 2 slots 1,959 (storing the responses and the commit took 40–70% longer beside the
+ * other batch).
  */
 export function createPostWriter(db: Db, quotas: AccountQuotas = NETWORK_QUOTAS): {
   submit(submission: CreateSubmission): Promise<CreateOutcome>;
-  /** A create without a key is resolving its accounts: the next batch waits for it (AWAIT_RESOLVING_MS). */
-  expect(): () => void;
+  /** A create (with this key, or none) is resolving its accounts: the next batch of its kind waits for it (AWAIT_RESOLVING_MS). */
+  expect(key: string | undefined): () => void;
 } {
   // Requests with a key in batches of their own: a batch of requests without one stays a single
   // statement, with no transaction to open, whatever else arrives.
   const write = (session: BatchSession, submissions: CreateSubmission[]) => writeCreates(session, submissions, quotas);
   const plain = groupCommit(db, write, { slots: 1, maxBatch: 100, awaitExpectedMs: AWAIT_RESOLVING_MS });
-  const keyed = groupCommit(db, write, { slots: 1, maxBatch: 100 });
-  return { submit: (submission) => (submission.key === undefined ? plain : keyed).submit(submission), expect: () => plain.expect() };
+  const keyed = groupCommit(db, write, { slots: 1, maxBatch: 100, awaitExpectedMs: AWAIT_RESOLVING_MS });
+  const queueOf = (key: string | undefined) => (key === undefined ? plain : keyed);
+  return { submit: (submission) => queueOf(submission.key).submit(submission), expect: (key) => queueOf(key).expect() };
 }
 
 /**

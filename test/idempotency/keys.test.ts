@@ -102,6 +102,33 @@ describe('Idempotency-Key', () => {
     assert.equal((await create(key, { accounts: [x.id], content: 'busy' })).status, 200);
   });
 
+  test('the key is judged before the accounts: a busy key with an unknown account is a 409, a stored one replays', async () => {
+    const key = randomUUID();
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idempotency:${org.orgId}:POST /v1/posts:${key}`]);
+    try {
+      const res = await create(key, { accounts: ['idem_nobody'], content: 'unknown account' });
+      assert.equal(res.status, 409);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const refused = await create(key, { accounts: ['idem_nobody'], content: 'unknown account' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, 'no_account_resolved');
+    const body = { accounts: ['idem_renamed'], content: 'renamed later' };
+    const renamed = await server.addAccount(org, 'bluesky', 'idem_renamed');
+    const first = await create(key, body);
+    assert.equal(first.status, 200);
+    await server.db.query("UPDATE social_accounts SET username = 'idem_renamed_2' WHERE id = $1", [renamed.rawId]);
+    const replay = await create(key, body);
+    assert.equal(replay.status, 200);
+    assert.equal(replay.headers.get('idempotency-replayed'), 'true');
+    assert.deepEqual(replay.body, first.body);
+  });
+
   test('a record older than 24 hours is forgotten', async () => {
     const key = randomUUID();
     const first = await create(key, { accounts: [x.id], content: 'old' });

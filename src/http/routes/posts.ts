@@ -70,12 +70,12 @@ export function postsRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (!parsed.ok && key === undefined) throw validationError(parsed.details);
       const { orgId } = request.owner;
       let accounts: ResolvedAccount[] | undefined;
-      if (key === undefined && parsed.ok) {
+      if (parsed.ok) {
         // Announced to the writer: a batch about to start waits for this one instead of leaving it for the next commit.
-        const arriving = postWriter.expect();
+        const arriving = postWriter.expect(key);
         try {
           accounts = await accountResolver.submit({ orgId, entries: parsed.request.accounts });
-          const problem = accountProblem(parsed.request, accounts);
+          const problem = key === undefined ? accountProblem(parsed.request, accounts) : undefined;
           if (problem) throw problem;
         } finally {
           arriving();
