@@ -94,18 +94,26 @@ export function claimError(claim: Exclude<KeyClaim, { kind: 'claimed' }>): Reque
 /**
  * Stores the 2xx responses of claimed keys, in the transaction that did the work (one statement for
  * the batch). Only 2xx responses are stored: a rejected request did nothing, so retrying it with the
- * same key re-evaluates it. An expired record for the same key may remain until the cleanup job runs.
+ * same key re-evaluates it. An expired record for the same key may remain until the cleanup job runs,
+ * and is replaced.
+ *
+ * A live record is never replaced: the claim reads with the snapshot its statement took before the
+ * lock, so a request that committed the same key in between holds no lock any more and is not seen —
+ * the claim says `claimed` and the work is done a second time. That work must not commit: this
+ * throws `KeyCommittedMeanwhile`, a 409 like any busy key, and the caller's transaction rolls back
+ * (a batch of creates then runs each request alone, and this one replays the stored response).
  */
 export async function storeIdempotentResponses(tx: Queryable, endpoint: string, entries: { request: KeyedRequest; response: StoredResponse }[]): Promise<void> {
   const stored = entries.filter((e) => e.response.status >= 200 && e.response.status < 300);
   if (stored.length === 0) return;
-  await tx.query({
+  const { rowCount } = await tx.query({
     ...prepared(`INSERT INTO idempotency_keys (org_id, endpoint, key, fingerprint, response_status, response_body, response_headers)
       SELECT r.org_id, $1, r.key, r.fingerprint, r.status, r.body::jsonb, r.headers::jsonb
         FROM unnest($2::bigint[], $3::text[], $4::bytea[], $5::int[], $6::text[], $7::text[]) AS r(org_id, key, fingerprint, status, body, headers)
       ON CONFLICT (org_id, endpoint, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
         response_status = EXCLUDED.response_status, response_body = EXCLUDED.response_body,
-        response_headers = EXCLUDED.response_headers, created_at = now()`),
+        response_headers = EXCLUDED.response_headers, created_at = now()
+        WHERE idempotency_keys.created_at <= now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`),
     values: [
       endpoint,
       stored.map((e) => e.request.orgId),
@@ -116,6 +124,17 @@ export async function storeIdempotentResponses(tx: Queryable, endpoint: string, 
       stored.map((e) => JSON.stringify(e.response.headers)),
     ],
   });
+  if (rowCount !== stored.length) throw new KeyCommittedMeanwhile();
+}
+
+/** A key's response was committed by another request after this one's claim read (see storeIdempotentResponses). */
+export class KeyCommittedMeanwhile extends RequestError {
+  constructor() {
+    super(409, 'A request with this Idempotency-Key has just completed; retry after the Retry-After interval to receive its response', {
+      code: 'idempotency_in_progress',
+      headers: { 'retry-after': '1' },
+    });
+  }
 }
 
 /** SHA-256 of the body in canonical form (object keys sorted), so key order does not matter. */

@@ -4,6 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { countRows, startTestServer, type TestAccount, type TestOrg, type TestServer } from '../helpers/harness.ts';
+import { claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses } from '../../src/idempotency/keys.ts';
+import { createPostWriter, type CreateSubmission } from '../../src/posts/create.ts';
+import { parseCreateBody } from '../../src/posts/validate.ts';
+import { STRICT_FETCH_POLICY } from '../../src/validation/fetched-url.ts';
+import type { Db } from '../../src/db/pool.ts';
 
 let server: TestServer;
 let org: TestOrg;
@@ -158,5 +163,105 @@ describe('Idempotency-Key', () => {
     assert.equal(await countRows(server.db, 'posts', org.orgId), postsBefore + 1);
     const due = await server.db.query('SELECT count(*)::int AS n FROM targets WHERE due_at IS NOT NULL AND post_id = (SELECT max(id) FROM posts WHERE org_id = $1)', [org.orgId]);
     assert.equal(due.rows[0].n, 1, 'its one target is queued once');
+  });
+
+  // The claim takes the key's lock and reads its stored response in one statement, whose snapshot is
+  // taken before the lock: a request that commits the key in between has released its lock and is not
+  // seen, and the claim says "claimed". That window is microseconds wide, so these tests write what the
+  // other request's commit writes (its stored response, from another session) right after the claim,
+  // and show that the second piece of work cannot commit.
+  describe('a key whose response is committed after the claim read it', () => {
+    const storeFirstResponse = async (key: string, body: unknown, response: unknown) => {
+      await server.db.query(
+        `INSERT INTO idempotency_keys (org_id, endpoint, key, fingerprint, response_status, response_body, response_headers)
+         VALUES ($1, 'POST /v1/posts', $2, $3, 200, $4, '{}')`,
+        [org.orgId, key, fingerprintOf(body), JSON.stringify(response)],
+      );
+    };
+
+    test('storing over the live response is refused with 409 and Retry-After: the first response stays', async () => {
+      const key = randomUUID();
+      const body = { accounts: [x.id], content: 'committed meanwhile' };
+      const tx = await server.db.connect();
+      try {
+        await tx.query('BEGIN');
+        const request = { orgId: org.orgId, key, fingerprint: fingerprintOf(body) };
+        const [claim] = await claimIdempotencyKeys(tx, 'POST /v1/posts', [request]);
+        assert.equal(claim!.kind, 'claimed');
+        await storeFirstResponse(key, body, { success: true, first: true });
+        await assert.rejects(
+          storeIdempotentResponses(tx, 'POST /v1/posts', [{ request, response: { status: 200, body: { success: true, second: true }, headers: {} } }]),
+          (error: { status?: number; code?: string; headers?: Record<string, string> }) =>
+            error.status === 409 && error.code === 'idempotency_in_progress' && error.headers?.['retry-after'] === '1',
+        );
+        await tx.query('ROLLBACK');
+      } finally {
+        tx.release();
+      }
+      const { rows } = await server.db.query('SELECT response_body FROM idempotency_keys WHERE key = $1', [key]);
+      assert.deepEqual(rows.map((r) => r.response_body), [{ success: true, first: true }]);
+    });
+
+    test('an expired response is replaced', async () => {
+      const key = randomUUID();
+      const body = { accounts: [x.id], content: 'expired meanwhile' };
+      await storeFirstResponse(key, body, { success: true, old: true });
+      await server.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1", [key]);
+      const request = { orgId: org.orgId, key, fingerprint: fingerprintOf(body) };
+      await storeIdempotentResponses(server.db, 'POST /v1/posts', [{ request, response: { status: 200, body: { success: true, new: true }, headers: {} } }]);
+      const { rows } = await server.db.query('SELECT response_body FROM idempotency_keys WHERE key = $1', [key]);
+      assert.deepEqual(rows[0].response_body, { success: true, new: true });
+    });
+
+    test('in a batch of creates: the batch rolls back, the raced request replays the first response, the other is created once', async () => {
+      const raced = randomUUID();
+      const fresh = randomUUID();
+      const racedBody = { accounts: [x.id], content: 'raced in a batch' };
+      const freshBody = { accounts: [x.id], content: 'fresh in that batch' };
+      const firstResponse = { success: true, post: { id: 'first' } };
+      let committed = false;
+      // A pool whose first batch has the raced key's response committed right after its claim.
+      const racing = {
+        connect: async () => {
+          const client = await server.db.connect();
+          const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+          (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+            const result = await query(...args);
+            const text = typeof args[0] === 'object' ? (args[0] as { text?: string }).text : args[0];
+            if (!committed && typeof text === 'string' && text.includes('pg_try_advisory_xact_lock')) {
+              committed = true;
+              await storeFirstResponse(raced, racedBody, firstResponse);
+            }
+            return result;
+          };
+          const release = client.release.bind(client);
+          client.release = (error?: Error | boolean) => {
+            (client as unknown as { query: unknown }).query = query;
+            return release(error);
+          };
+          return client;
+        },
+      } as unknown as Db;
+      const writer = createPostWriter(racing);
+      const submission = (key: string, body: unknown): CreateSubmission => {
+        const now = new Date();
+        return { orgId: org.orgId, key, body, parsed: parseCreateBody(body, now, STRICT_FETCH_POLICY), now };
+      };
+      const postsBefore = await countRows(server.db, 'posts', org.orgId);
+      // Announced, the second request joins the first one's batch (its start waits for it).
+      const arriving = writer.expect(fresh);
+      const racedOutcome = writer.submit(submission(raced, racedBody));
+      arriving();
+      const freshOutcome = writer.submit(submission(fresh, freshBody));
+      const [racedDone, freshDone] = await Promise.all([racedOutcome, freshOutcome]);
+      assert.ok(committed);
+      assert.equal(racedDone.replayed, true);
+      assert.deepEqual(racedDone.body, firstResponse);
+      assert.equal(freshDone.replayed, false);
+      assert.equal(freshDone.status, 200);
+      assert.equal(await countRows(server.db, 'posts', org.orgId), postsBefore + 1, 'only the fresh request wrote a post');
+      const stored = await server.db.query<{ key: string; body: unknown }>('SELECT key, response_body AS body FROM idempotency_keys WHERE key = ANY($1)', [[raced, fresh]]);
+      assert.deepEqual(new Map(stored.rows.map((r) => [r.key, r.body])), new Map<string, unknown>([[raced, firstResponse], [fresh, freshDone.body]]));
+    });
   });
 });
