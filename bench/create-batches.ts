@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   const client = await db.connect();
   cleanups.push({ label: 'release the connection', run: async () => client.release() });
   const { rows: [backend] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const session: BatchSession = { client, begin: async () => void (await client.query('BEGIN')) };
+  // Its batches never open a transaction (no keys, no queue slots, no approval).
+  const session: BatchSession = { client, begin: async () => void (await client.query('BEGIN')), open: false };
   const write = (size: number) => writeBatch(session, fixture, size);
 
   for (let written = 0; written < profile.backlog; written += 50) await write(50);

@@ -19,6 +19,8 @@ export interface BatchSession {
   client: Tx;
   /** Opens the batch's transaction (committed once `write` returns). */
   begin(): Promise<void>;
+  /** Whether begin() was called: without it each statement is its own transaction. */
+  readonly open: boolean;
 }
 
 export type BatchWrite<I, R> = (session: BatchSession, items: I[]) => Promise<Settled<R>[]>;
@@ -51,6 +53,9 @@ async function runBatch<I, R>(db: Db, write: BatchWrite<I, R>, items: I[]): Prom
     async begin() {
       await client.query('BEGIN');
       open = true;
+    },
+    get open() {
+      return open;
     },
   };
   let results: Settled<R>[];

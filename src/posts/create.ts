@@ -26,7 +26,8 @@ import { type Db, type Queryable, type Tx, prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import {
-  claimError, claimIdempotencyKeys, fingerprintOf, storeIdempotentResponses, type KeyedRequest, type StoredResponse,
+  KeyCommittedMeanwhile, allStored, claimBatch, claimError, claimsCte, fingerprintOf, isKeyCommittedMeanwhile, storedCte,
+  type ClaimBatch, type ClaimRow, type KeyClaim, type StoredResponse,
 } from '../idempotency/keys.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
 import { needsApproval } from '../orgs/settings.ts';
@@ -118,88 +119,74 @@ export function asksNextFreeSlot(body: unknown): boolean {
 }
 
 /**
- * One batch: an outcome or an error per submission. Without Idempotency-Keys or queue slots the
- * batch's one write is a single statement (its own transaction); keys are held, and slots locked, by a
- * transaction until their responses are stored with the posts.
+ * One batch: an outcome or an error per submission. Its posts are written by one statement, which is
+ * its own transaction unless a post takes a queue slot (the slots' locks) or waits for approval (its
+ * event): then the batch opens one.
+ *
+ * Idempotency-Keys are claimed by that same statement, which writes only the posts whose key it
+ * claimed and stores their responses with them (spec rule 6): their responses are made first, from
+ * ids reserved for them (reserveIds). A key held by a concurrent request is a 409, a stored response
+ * is replayed (or a 422 for another body), whatever the body holds; a claimed key gets its request's
+ * own answer, the 400 of its body or accounts included. Queue slots are given before the keys are
+ * claimed: a request whose key turns out held or stored writes nothing, but a later request of the
+ * same batch on the same account may take the slot after the one it would have taken.
  */
 export async function writeCreates(session: BatchSession, submissions: CreateSubmission[], quotas: AccountQuotas = NETWORK_QUOTAS): Promise<Settled<CreateOutcome>[]> {
   const tx = session.client;
-  const open = submissions.some((s) => s.key !== undefined || asksNextFreeSlot(s.body));
-  if (open) await session.begin();
-  const results: Settled<CreateOutcome>[] = new Array(submissions.length);
-  const pending = new Map<number, { submission: CreateSubmission; keyed?: KeyedRequest }>();
-  submissions.forEach((submission, i) => pending.set(i, { submission }));
-
-  await claimKeys(tx, submissions, pending, results);
-
-  const valid: { index: number; request: CreateRequest }[] = [];
-  for (const [index, { submission }] of pending) {
-    if (submission.parsed.ok) valid.push({ index, request: submission.parsed.request });
-    else settle(index, { ok: false, error: validationError(submission.parsed.details) });
+  const verdicts = await judge(tx, submissions);
+  const slotted = verdicts.flatMap((v) => (isPost(v) && asksNextFreeSlot(submissions[v.index]!.body) ? [v] : []));
+  if (slotted.length) {
+    await session.begin();
+    for (const [index, error] of await assignSlots(tx, slotted, submissions, quotas)) verdicts[index] = error;
   }
-
-  const unresolved = valid.filter(({ index }) => !submissions[index]!.accounts);
-  const resolved = unresolved.length
-    ? await resolveAccounts(tx, unresolved.map(({ index, request }) => ({ orgId: submissions[index]!.orgId, entries: request.accounts })))
-    : [];
-  const resolvedHere = new Map(unresolved.map(({ index }, i) => [index, resolved[i]!]));
-  const ready: NewPost[] = [];
-  valid.forEach(({ index, request }) => {
-    const accounts = submissions[index]!.accounts ?? resolvedHere.get(index)!;
-    const problem = accountProblem(request, accounts);
-    if (problem) settle(index, { ok: false, error: problem });
-    else ready.push({ index, orgId: submissions[index]!.orgId, request, accounts });
-  });
-
-  const refused = await assignSlots(tx, ready.filter((post) => asksNextFreeSlot(submissions[post.index]!.body)), submissions, quotas);
-  for (const [index, error] of refused) settle(index, { ok: false, error });
-  if (refused.size) ready.splice(0, ready.length, ...ready.filter((post) => !refused.has(post.index)));
-
-  for (const post of ready) post.pending = !post.request.isDraft && needsApproval(submissions[post.index]!.requireApproval === true, post.accounts);
+  const posts = verdicts.filter(isPost);
+  for (const post of posts) post.pending = !post.request.isDraft && needsApproval(submissions[post.index]!.requireApproval === true, post.accounts);
   // Posts and their events are written together: the batch's transaction is opened for them.
-  if (!open && ready.some((post) => post.pending)) await session.begin();
-  const stored = ready.length ? await insertPosts(tx, ready) : [];
-  await emitEvents(tx, ready.flatMap((post, i) => (post.pending ? [approvalRequested(post, stored[i]!.postId)] : [])));
-  const toStore: { request: KeyedRequest; response: StoredResponse }[] = [];
-  ready.forEach((post, i) => {
-    const outcome = createdOutcome(post, stored[i]!, submissions[post.index]!.now);
-    const keyed = pending.get(post.index)!.keyed;
-    if (keyed) toStore.push({ request: keyed, response: outcome });
-    settle(post.index, { ok: true, value: outcome });
-  });
-  await storeIdempotentResponses(tx, ENDPOINT, toStore);
-  return results;
+  if (!slotted.length && posts.some((post) => post.pending)) await session.begin();
 
-  function settle(index: number, result: Settled<CreateOutcome>): void {
-    results[index] = result;
-    pending.delete(index);
+  const keyed = submissions.flatMap((s, index) => (s.key === undefined ? [] : [{ index, request: { orgId: s.orgId, key: s.key, fingerprint: fingerprintOf(s.body) } }]));
+  const claims = keyed.length ? claimBatch(keyed.map((k) => k.request)) : undefined;
+  let written: WrittenPosts;
+  try {
+    written = await insertPosts(tx, posts, submissions, claims && { batch: claims, keyOf: new Map(keyed.map((k, i) => [k.index, i])) });
+  } catch (error) {
+    if (!isKeyCommittedMeanwhile(error)) throw error;
+    // Nothing was written. Alone, the request replays the response committed meanwhile; in a batch,
+    // each request goes again alone (group commit).
+    if (submissions.length > 1) throw error;
+    if (session.open) throw new KeyCommittedMeanwhile();
+    return [{ ok: false, error: new KeyCommittedMeanwhile() }];
   }
+  await emitEvents(tx, posts.flatMap((post) => (post.pending && written.stored.has(post.index) ? [approvalRequested(post, written.stored.get(post.index)!.postId)] : [])));
+
+  const claimOf = new Map(keyed.map((k, i) => [k.index, written.claims[i]!]));
+  return submissions.map((submission, index): Settled<CreateOutcome> => {
+    const claim = claimOf.get(index);
+    if (claim && claim.kind !== 'claimed') {
+      const error = claimError(claim);
+      return error ? { ok: false, error } : { ok: true, value: { ...(claim as { response: StoredResponse }).response, replayed: true, dueAt: undefined } };
+    }
+    const verdict = verdicts[index]!;
+    if (!isPost(verdict)) return { ok: false, error: verdict };
+    return { ok: true, value: written.outcomes.get(index)! };
+  });
 }
 
-/**
- * Spec rule 6: a key held by a concurrent request is a 409, a stored response is replayed (or a 422
- * for another body) before the body is even looked at; a claimed key lets its request run.
- */
-async function claimKeys(
-  tx: Tx,
-  submissions: CreateSubmission[],
-  pending: Map<number, { submission: CreateSubmission; keyed?: KeyedRequest }>,
-  results: Settled<CreateOutcome>[],
-): Promise<void> {
-  const keyed = submissions.flatMap((s, index) => (s.key === undefined ? [] : [{ index, request: { orgId: s.orgId, key: s.key, fingerprint: fingerprintOf(s.body) } }]));
-  if (keyed.length === 0) return;
-  const claims = await claimIdempotencyKeys(tx, ENDPOINT, keyed.map((k) => k.request));
-  keyed.forEach(({ index, request }, i) => {
-    const claim = claims[i]!;
-    if (claim.kind === 'claimed') {
-      pending.get(index)!.keyed = request;
-      return;
-    }
-    const error = claimError(claim);
-    if (error) results[index] = { ok: false, error };
-    else if (claim.kind === 'stored') results[index] = { ok: true, value: { ...claim.response, replayed: true, dueAt: undefined } };
-    pending.delete(index);
+/** Each request's post to write, or its 400 (rules 1-3, the platform rules, the body's own). */
+async function judge(tx: Queryable, submissions: CreateSubmission[]): Promise<(NewPost | RequestError)[]> {
+  const unresolved = submissions.flatMap((s, index) => (s.parsed.ok && !s.accounts ? [{ index, orgId: s.orgId, entries: s.parsed.request.accounts }] : []));
+  const resolved = unresolved.length ? await resolveAccounts(tx, unresolved) : [];
+  const resolvedHere = new Map(unresolved.map(({ index }, i) => [index, resolved[i]!]));
+  return submissions.map((submission, index) => {
+    if (!submission.parsed.ok) return validationError(submission.parsed.details);
+    const { request } = submission.parsed;
+    const accounts = submission.accounts ?? resolvedHere.get(index)!;
+    return accountProblem(request, accounts) ?? { index, orgId: submission.orgId, request, accounts };
   });
+}
+
+function isPost(verdict: NewPost | RequestError): verdict is NewPost {
+  return !(verdict instanceof RequestError);
 }
 
 /**
@@ -311,48 +298,130 @@ function createdOutcome(post: NewPost, stored: StoredPost, now: Date): CreateOut
 
 const PENDING_WARNING = 'The organization requires approval: the post waits, pending_approval, until a key with the approver or admin role approves it (POST /v1/posts/:id/approve); nothing is queued before that';
 
+/** What a batch's write did: each written post's stored form and outcome, by submission index; the key claims, in order. */
+interface WrittenPosts {
+  stored: Map<number, StoredPost>;
+  outcomes: Map<number, CreateOutcome>;
+  claims: KeyClaim[];
+}
+
+/** The batch's Idempotency-Keys, claimed by the write itself (idempotency/keys.ts claimsCte). */
+interface WriteKeys {
+  batch: ClaimBatch;
+  /** Submission index -> the request's place in the claim batch. */
+  keyOf: Map<number, number>;
+}
+
+/** The ids of a batch's rows, in order: [post id, created_at], [post id, container id], [container id, media id]. */
+interface RowIds {
+  posts: [number, string][];
+  containers: [number, number][];
+  media: [number, number][];
+}
+
 /**
  * One statement writes every post of the batch with its containers, media and targets. Post ids
  * are taken from the posts' sequence first, so each child row knows its post without a join on
  * content. A queued post's targets are due at scheduledAt, or now (a past scheduledAt publishes now).
+ *
+ * With keys, the same statement claims them first and writes only the posts whose key it claimed,
+ * with their responses (storedCte). Those responses are made before the statement, from ids and a
+ * created_at reserved for the posts (reserveIds), which the statement writes.
  */
-async function insertPosts(tx: Tx, posts: NewPost[]): Promise<StoredPost[]> {
-  const input = posts.map(({ orgId, request, accounts, pending }) => ({
-    org_id: orgId,
-    is_draft: request.isDraft,
-    scheduled_at: request.scheduledAt,
-    network_options: Object.keys(request.blocks).length ? request.blocks : null,
-    process_media: request.processMedia,
-    queued: !request.isDraft && !pending,
-    approval: pending ? 'pending' : null,
-    containers: request.containers.map((c, position) => ({ position, content: c.content })),
-    media: request.containers.flatMap((c, container) =>
-      c.media.map((m, position) => ({ container, position, url: m.url, filename: m.filename, alt: m.altText ?? null })),
-    ),
-    accounts: accounts.map((a) => a.id),
-  }));
-  // The ids come back as three JSON arrays, the contents are the request's own: returning each post's
-  // containers as JSON built by correlated subqueries over the CTEs made the statement 10 times slower.
-  const { rows } = await tx.query<{ posts: [number, string][]; containers: [number, number][]; media: [number, number][] | null }>({
-    ...prepared(`WITH x AS MATERIALIZED (
-       SELECT j.ord, nextval(pg_get_serial_sequence('posts', 'id')) AS id, x.org_id, x.is_draft, x.scheduled_at,
-              x.network_options, x.process_media, x.queued, x.approval, x.containers, x.media, x.accounts
+async function insertPosts(tx: Tx, posts: NewPost[], submissions: CreateSubmission[], keys: WriteKeys | undefined): Promise<WrittenPosts> {
+  if (!keys && posts.length === 0) return { stored: new Map(), outcomes: new Map(), claims: [] };
+  const claimOrd = (post: NewPost) => {
+    const at = keys?.keyOf.get(post.index);
+    return at === undefined ? undefined : keys!.batch.ords[at]!;
+  };
+  // A key repeated in the batch is busy (claimBatch): its post is not written.
+  const toWrite = posts.filter((post) => claimOrd(post) !== null);
+  const reserved = keys && toWrite.length ? await reserveIds(tx, toWrite) : undefined;
+  const made = new Map<number, { stored: StoredPost; outcome: CreateOutcome }>();
+  if (reserved) {
+    storedPosts(toWrite, reserved).forEach((stored, i) => {
+      const post = toWrite[i]!;
+      made.set(post.index, { stored, outcome: createdOutcome(post, stored, submissions[post.index]!.now) });
+    });
+  }
+  const input = toWrite.map((post, i) => {
+    const { index, orgId, request, accounts, pending } = post;
+    const { stored: ids, outcome } = made.get(index) ?? {};
+    const claim = claimOrd(post);
+    return {
+      id: ids?.postId ?? null,
+      created_at: reserved ? reserved.posts[i]![1] : null,
+      org_id: orgId,
+      is_draft: request.isDraft,
+      scheduled_at: request.scheduledAt,
+      network_options: Object.keys(request.blocks).length ? request.blocks : null,
+      process_media: request.processMedia,
+      queued: !request.isDraft && !pending,
+      approval: pending ? 'pending' : null,
+      containers: request.containers.map((c, position) => ({ id: ids?.containers[position]!.id ?? null, position, content: c.content })),
+      media: request.containers.flatMap((c, container) =>
+        c.media.map((m, position) => ({ id: ids?.containers[container]!.media[position]!.id ?? null, container, position, url: m.url, filename: m.filename, alt: m.altText ?? null })),
+      ),
+      accounts: accounts.map((a) => a.id),
+      ...(claim === undefined ? {} : {
+        claim,
+        key: submissions[index]!.key,
+        fingerprint: keys!.batch.values[2][claim - 1]!.toString('hex'),
+        status: outcome!.status,
+        response: outcome!.body,
+        headers: outcome!.headers,
+      }),
+    };
+  });
+  const { rows: [row] } = await tx.query<Partial<RowIds> & { claims: ClaimRow[] | null }>({
+    ...prepared(insertPostsSql(keys !== undefined)),
+    values: keys ? [JSON.stringify(input), ENDPOINT, ...keys.batch.values] : [JSON.stringify(input)],
+  });
+  const written: RowIds = { posts: row!.posts ?? [], containers: row!.containers ?? [], media: row!.media ?? [] };
+  const claims = keys ? keys.batch.read(row!.claims ?? []) : [];
+  const writtenPosts = toWrite.filter((post) => claimOrd(post) === undefined || claims[keys!.keyOf.get(post.index)!]!.kind === 'claimed');
+  if (written.posts.length !== writtenPosts.length) throw new Error(`insertPosts: ${written.posts.length} posts written for ${writtenPosts.length}`);
+  const result: WrittenPosts = { stored: new Map(), outcomes: new Map(), claims };
+  const stored = reserved ? writtenPosts.map((post) => made.get(post.index)!.stored) : storedPosts(writtenPosts, written);
+  writtenPosts.forEach((post, i) => {
+    if (written.posts[i]![0] !== stored[i]!.postId) throw new Error(`insertPosts: post ${written.posts[i]![0]} written for ${stored[i]!.postId}`);
+    result.stored.set(post.index, stored[i]!);
+    result.outcomes.set(post.index, made.get(post.index)?.outcome ?? createdOutcome(post, stored[i]!, submissions[post.index]!.now));
+  });
+  return result;
+}
+
+/**
+ * The statement of insertPosts. $1: the posts (JSON); with keys, $2 the endpoint and $3-$5 the claim
+ * batch (claimsCte). A post with a `claim` is written only when its key was claimed, and its response
+ * stored; the statement fails (isKeyCommittedMeanwhile) rather than store over a response committed
+ * meanwhile. The ids come back as three JSON arrays, the contents are the request's own: returning
+ * each post's containers as JSON built by correlated subqueries over the CTEs made the statement 10
+ * times slower.
+ */
+function insertPostsSql(keyed: boolean): string {
+  return `WITH ${keyed ? `${claimsCte('$2', '$3', '$4', '$5')},` : ''} x AS MATERIALIZED (
+       SELECT j.ord, coalesce(x.id, nextval(pg_get_serial_sequence('posts', 'id'))) AS id, coalesce(x.created_at, now()) AS created_at,
+              x.org_id, x.is_draft, x.scheduled_at, x.network_options, x.process_media, x.queued, x.approval, x.containers, x.media, x.accounts,
+              x.claim, x.key, x.fingerprint, x.status, x.response, x.headers
          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS j(post, ord),
-              jsonb_to_record(j.post) AS x(org_id bigint, is_draft boolean, scheduled_at timestamptz, network_options jsonb,
-                                           process_media boolean, queued boolean, approval text, containers jsonb, media jsonb, accounts jsonb)
+              jsonb_to_record(j.post) AS x(id bigint, created_at timestamptz, org_id bigint, is_draft boolean, scheduled_at timestamptz, network_options jsonb,
+                                           process_media boolean, queued boolean, approval text, containers jsonb, media jsonb, accounts jsonb,
+                                           claim bigint, key text, fingerprint text, status int, response jsonb, headers jsonb)
+        ${keyed ? 'WHERE x.claim IS NULL OR EXISTS (SELECT 1 FROM claims k WHERE k.ord = x.claim AND k.ok AND NOT k.stored)' : ''}
      ), p AS (
-       INSERT INTO posts (id, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval) OVERRIDING SYSTEM VALUE
-       SELECT id, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval FROM x ORDER BY ord
+       INSERT INTO posts (id, created_at, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval) OVERRIDING SYSTEM VALUE
+       SELECT id, created_at, org_id, is_draft, scheduled_at, network_options, process_media, queued, approval FROM x ORDER BY ord
        RETURNING id, created_at
      ), c AS (
-       INSERT INTO containers (org_id, post_id, position, content)
-       SELECT x.org_id, x.id, c.position, c.content
-         FROM x, jsonb_to_recordset(x.containers) AS c(position int, content text) ORDER BY x.ord, c.position
+       INSERT INTO containers (id, org_id, post_id, position, content) OVERRIDING SYSTEM VALUE
+       SELECT coalesce(c.id, nextval(pg_get_serial_sequence('containers', 'id'))), x.org_id, x.id, c.position, c.content
+         FROM x, jsonb_to_recordset(x.containers) AS c(id bigint, position int, content text) ORDER BY x.ord, c.position
        RETURNING id, post_id, position, content
      ), m AS (
-       INSERT INTO container_media (org_id, container_id, position, url, filename, alt_text)
-       SELECT x.org_id, c.id, m.position, m.url, m.filename, m.alt
-         FROM x CROSS JOIN LATERAL jsonb_to_recordset(x.media) AS m(container int, position int, url text, filename text, alt text)
+       INSERT INTO container_media (id, org_id, container_id, position, url, filename, alt_text) OVERRIDING SYSTEM VALUE
+       SELECT coalesce(m.id, nextval(pg_get_serial_sequence('container_media', 'id'))), x.org_id, c.id, m.position, m.url, m.filename, m.alt
+         FROM x CROSS JOIN LATERAL jsonb_to_recordset(x.media) AS m(id bigint, container int, position int, url text, filename text, alt text)
          JOIN c ON c.post_id = x.id AND c.position = m.container
         ORDER BY x.ord, m.container, m.position
        RETURNING id, container_id, position, url, filename, alt_text
@@ -361,26 +430,57 @@ async function insertPosts(tx: Tx, posts: NewPost[]): Promise<StoredPost[]> {
        SELECT x.org_id, x.id, a.account_id::bigint, CASE WHEN x.queued THEN coalesce(x.scheduled_at, now()) END,
               CASE WHEN x.approval = 'pending' THEN 'pending_approval' ELSE 'pending' END
          FROM x, jsonb_array_elements_text(x.accounts) WITH ORDINALITY AS a(account_id, position) ORDER BY x.ord, a.position
-     )
+     )${keyed ? `, ${storedCte(`(SELECT x.org_id, x.key, decode(x.fingerprint, 'hex') AS fingerprint, x.status, x.response AS body, x.headers FROM x WHERE x.claim IS NOT NULL)`, '$2')}` : ''}
      SELECT (SELECT json_agg(json_build_array(p.id, p.created_at) ORDER BY x.ord) FROM x JOIN p ON p.id = x.id) AS posts,
             (SELECT json_agg(json_build_array(c.post_id, c.id) ORDER BY c.post_id, c.position) FROM c) AS containers,
-            (SELECT json_agg(json_build_array(m.container_id, m.id) ORDER BY m.container_id, m.position) FROM m) AS media`),
-    values: [JSON.stringify(input)],
+            (SELECT json_agg(json_build_array(m.container_id, m.id) ORDER BY m.container_id, m.position) FROM m) AS media,
+            ${keyed ? `(SELECT json_agg(k ORDER BY k.ord) FROM claims k) AS claims, ${allStored('(SELECT count(*) FROM x WHERE x.claim IS NOT NULL)')} AS all_stored` : 'NULL AS claims'}`;
+}
+
+/**
+ * Reserves the ids of the posts' rows, and their created_at (this statement's time), from the
+ * tables' own sequences: what a write that must know them first (its responses stored with it) writes.
+ */
+async function reserveIds(tx: Queryable, posts: NewPost[]): Promise<RowIds> {
+  const containers = posts.flatMap((post) => post.request.containers);
+  const media = containers.reduce((n, container) => n + container.media.length, 0);
+  const { rows: [row] } = await tx.query<{ ids: { created_at: string; posts: number[]; containers: number[]; media: number[] } }>({
+    ...prepared(`SELECT json_build_object('created_at', now(),
+        'posts', ARRAY(SELECT nextval(pg_get_serial_sequence('posts', 'id')) FROM generate_series(1, $1)),
+        'containers', ARRAY(SELECT nextval(pg_get_serial_sequence('containers', 'id')) FROM generate_series(1, $2)),
+        'media', ARRAY(SELECT nextval(pg_get_serial_sequence('container_media', 'id')) FROM generate_series(1, $3))) AS ids`),
+    values: [posts.length, containers.length, media],
   });
-  const written = rows[0]!;
-  if (written.posts.length !== posts.length) throw new Error(`insertPosts: ${written.posts.length} posts written for ${posts.length}`);
-  const containerIds = groupIds(written.containers);
-  const mediaIds = groupIds(written.media ?? []);
+  const { ids } = row!;
+  const out: RowIds = { posts: [], containers: [], media: [] };
+  let nextContainer = 0;
+  let nextMedia = 0;
+  posts.forEach((post, i) => {
+    const postId = ids.posts[i]!;
+    out.posts.push([postId, ids.created_at]);
+    for (const container of post.request.containers) {
+      const containerId = ids.containers[nextContainer++]!;
+      out.containers.push([postId, containerId]);
+      for (let n = 0; n < container.media.length; n++) out.media.push([containerId, ids.media[nextMedia++]!]);
+    }
+  });
+  return out;
+}
+
+/** The posts as stored, from their rows' ids (RowIds, in the posts' order). */
+function storedPosts(posts: NewPost[], ids: RowIds): StoredPost[] {
+  const containerIds = groupIds(ids.containers);
+  const mediaIds = groupIds(ids.media);
   return posts.map(({ request }, i) => {
-    const [postId, createdAt] = written.posts[i]!;
-    const ids = containerIds.get(postId)!;
+    const [postId, createdAt] = ids.posts[i]!;
+    const ofPost = containerIds.get(postId)!;
     return {
       postId,
       createdAt: new Date(createdAt),
       containers: request.containers.map((container, position) => ({
-        id: ids[position]!,
+        id: ofPost[position]!,
         content: container.content,
-        media: container.media.map((m, n) => ({ id: mediaIds.get(ids[position]!)![n]!, url: m.url, filename: m.filename, altText: m.altText ?? null })),
+        media: container.media.map((m, n) => ({ id: mediaIds.get(ofPost[position]!)![n]!, url: m.url, filename: m.filename, altText: m.altText ?? null })),
       })),
     };
   });

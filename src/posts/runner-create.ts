@@ -22,7 +22,7 @@ export async function createPostInTransaction(tx: Tx, orgId: number, body: Recor
   if (org!.subscription_status !== 'active') {
     return { ok: false, reason: `The organization's subscription is ${org!.subscription_status}; no post is created until it is active again` };
   }
-  const session = { client: tx, begin: async () => {} }; // the transaction is open already
+  const session = { client: tx, begin: async () => {}, open: true }; // the transaction is open already
   const [result] = await writeCreates(session, [{ orgId, key: undefined, body, parsed: parseCreateBody(body, now, fetch), now, requireApproval: org!.require_approval }]);
   if (!result!.ok) {
     const error = result!.error as RequestError;

@@ -171,6 +171,13 @@ describe('Idempotency-Key', () => {
   // other request's commit writes (its stored response, from another session) right after the claim,
   // and show that the second piece of work cannot commit.
   describe('a key whose response is committed after the claim read it', () => {
+    const waitUntil = async (done: () => Promise<boolean>) => {
+      for (let i = 0; i < 500; i++) {
+        if (await done()) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('the write never waited for the other transaction');
+    };
     const storeFirstResponse = async (key: string, body: unknown, response: unknown) => {
       await server.db.query(
         `INSERT INTO idempotency_keys (org_id, endpoint, key, fingerprint, response_status, response_body, response_headers)
@@ -213,26 +220,42 @@ describe('Idempotency-Key', () => {
       assert.deepEqual(rows[0].response_body, { success: true, new: true });
     });
 
-    test('in a batch of creates: the batch rolls back, the raced request replays the first response, the other is created once', async () => {
+    test('in a batch of creates: the write fails, the raced request replays the first response, the other is created once', async () => {
       const raced = randomUUID();
       const fresh = randomUUID();
       const racedBody = { accounts: [x.id], content: 'raced in a batch' };
       const freshBody = { accounts: [x.id], content: 'fresh in that batch' };
       const firstResponse = { success: true, post: { id: 'first' } };
       let committed = false;
-      // A pool whose first batch has the raced key's response committed right after its claim.
+      // The batch's write claims its keys and stores their responses in one statement. Here the other
+      // request's transaction has stored the raced key's response, not yet committed, when the write
+      // starts, and commits once the write waits for it: after the write's snapshot, as in the race.
       const racing = {
         connect: async () => {
           const client = await server.db.connect();
           const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
           (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
-            const result = await query(...args);
             const text = typeof args[0] === 'object' ? (args[0] as { text?: string }).text : args[0];
-            if (!committed && typeof text === 'string' && text.includes('pg_try_advisory_xact_lock')) {
-              committed = true;
-              await storeFirstResponse(raced, racedBody, firstResponse);
+            if (committed || typeof text !== 'string' || !text.includes('pg_try_advisory_xact_lock')) return query(...args);
+            committed = true;
+            const other = new pg.Client({ connectionString: server.databaseUrl });
+            await other.connect();
+            try {
+              await other.query('BEGIN');
+              await other.query(
+                `INSERT INTO idempotency_keys (org_id, endpoint, key, fingerprint, response_status, response_body, response_headers)
+                 VALUES ($1, 'POST /v1/posts', $2, $3, 200, $4, '{}')`,
+                [org.orgId, raced, fingerprintOf(racedBody), JSON.stringify(firstResponse)],
+              );
+              const { rows: [{ pid }] } = await query('SELECT pg_backend_pid() AS pid') as { rows: { pid: number }[] };
+              const write = query(...args);
+              write.catch(() => {});
+              await waitUntil(async () => (await server.db.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [pid])).rowCount === 1);
+              await other.query('COMMIT');
+              return await write;
+            } finally {
+              await other.end();
             }
-            return result;
           };
           const release = client.release.bind(client);
           client.release = (error?: Error | boolean) => {
