@@ -24,6 +24,20 @@ after(() => server.close());
 const create = (key: string | undefined, body: unknown, apiKey = org.key) =>
   server.request('POST', '/v1/posts', { key: apiKey, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
 
+/** Runs `work` while another session holds the advisory lock a request with this key would hold. */
+async function whileKeyHeld(key: string, work: () => Promise<void>): Promise<void> {
+  const holder = new pg.Client({ connectionString: server.databaseUrl });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idempotency:${org.orgId}:POST /v1/posts:${key}`]);
+  try {
+    await work();
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
+}
+
 describe('Idempotency-Key', () => {
   test('a retry with the same key and body replays the response and creates nothing', async () => {
     const key = randomUUID();
@@ -90,36 +104,20 @@ describe('Idempotency-Key', () => {
 
   test('while the first request holds the key, a duplicate gets 409 with Retry-After', async () => {
     const key = randomUUID();
-    // Hold the same advisory lock the first request would hold, from another session.
-    const holder = new pg.Client({ connectionString: server.databaseUrl });
-    await holder.connect();
-    await holder.query('BEGIN');
-    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idempotency:${org.orgId}:POST /v1/posts:${key}`]);
-    try {
+    await whileKeyHeld(key, async () => {
       const res = await create(key, { accounts: [x.id], content: 'busy' });
       assert.equal(res.status, 409);
       assert.equal(res.headers.get('retry-after'), '1');
       assert.equal(res.body.success, false);
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
+    });
     assert.equal((await create(key, { accounts: [x.id], content: 'busy' })).status, 200);
   });
 
   test('the key is judged before the accounts: a busy key with an unknown account is a 409, a stored one replays', async () => {
     const key = randomUUID();
-    const holder = new pg.Client({ connectionString: server.databaseUrl });
-    await holder.connect();
-    await holder.query('BEGIN');
-    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`idempotency:${org.orgId}:POST /v1/posts:${key}`]);
-    try {
-      const res = await create(key, { accounts: ['idem_nobody'], content: 'unknown account' });
-      assert.equal(res.status, 409);
-    } finally {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    }
+    await whileKeyHeld(key, async () => {
+      assert.equal((await create(key, { accounts: ['idem_nobody'], content: 'unknown account' })).status, 409);
+    });
     const refused = await create(key, { accounts: ['idem_nobody'], content: 'unknown account' });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.code, 'no_account_resolved');
