@@ -1,7 +1,9 @@
-// `crier api` killed (SIGKILL) while creates with Idempotency-Keys are in flight, as the SDK and CLI
-// send them: every client retries with the same key against a new API process. Each key ends with
-// exactly one post, and every answer for a key names that post: a create the dead process had
-// committed is replayed, one it had not is made by the retry.
+// Creates with Idempotency-Keys, as the SDK and CLI send them, across real `crier api` processes:
+// - one killed (SIGKILL) while creates are in flight, every client retrying with the same key against
+//   a new process: each key ends with exactly one post, and every answer for a key names that post (a
+//   create the dead process had committed is replayed, one it had not is made by the retry);
+// - two running at once, each sent every key at the same moment: one of them makes the post, the other
+//   replays it (after a 409 while the first holds the key), never a second post.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -115,18 +117,60 @@ test('killed mid-stream: every retried key has exactly one post, and every answe
   const lostKeys = [...firstAnswers].filter(([, a]) => a === 'lost').map(([i]) => i);
   t.diagnostic(`${lostKeys.length} creates lost with the process: ${lostKeys.filter((i) => retried.get(i)!.replayed).length} had been committed (replayed), the others made by the retry`);
   const { rows } = await server.db.query<{ content: string; posts: number }>(
-    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id WHERE p.org_id = $1 GROUP BY c.content`,
+    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id
+      WHERE p.org_id = $1 AND c.content LIKE 'crash create %' GROUP BY c.content`,
     [org.orgId],
   );
   assert.equal(rows.length, CREATES, 'a post for every key');
   assert.deepEqual(rows.filter((r) => r.posts !== 1), [], 'no key has two posts');
   const stored = await server.db.query<{ key: string; post: string }>(
-    `SELECT key, response_body->'post'->>'id' AS post FROM idempotency_keys WHERE org_id = $1 AND endpoint = 'POST /v1/posts'`,
-    [org.orgId],
+    `SELECT key, response_body->'post'->>'id' AS post FROM idempotency_keys WHERE org_id = $1 AND endpoint = 'POST /v1/posts' AND key = ANY($2)`,
+    [org.orgId, keys],
   );
   assert.equal(stored.rowCount, CREATES);
   const storedPost = new Map(stored.rows.map((r) => [r.key, r.post]));
   for (let i = 0; i < CREATES; i++) assert.equal(retried.get(i)!.postId, storedPost.get(keys[i]!), `key ${i}: the answer names the stored post`);
-  const targets = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM targets WHERE org_id = $1', [org.orgId]);
+  const targets = await server.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM targets t JOIN containers c ON c.post_id = t.post_id WHERE t.org_id = $1 AND c.content LIKE 'crash create %'`,
+    [org.orgId],
+  );
   assert.equal(targets.rows[0]!.n, CREATES, 'one destination per post');
+});
+
+test('two processes sent the same keys at once: one post per key, made by one request and replayed to the other', { timeout: 120_000 }, async (t) => {
+  const keys = Array.from({ length: CREATES }, () => randomUUID());
+  const contentOf = (i: number) => `raced create ${i}`;
+  const [a, b] = await Promise.all([startApi(), startApi()]);
+  let busy = 0;
+  const until200 = async (url: string, i: number): Promise<Answer> => {
+    for (;;) {
+      const answer = await create(url, keys[i]!, contentOf(i));
+      if (answer.status !== 409) return answer;
+      busy++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const answers: [Answer, Answer][] = new Array(CREATES);
+  let next = 0;
+  const client = async () => {
+    while (next < CREATES) {
+      const i = next++;
+      answers[i] = await Promise.all([until200(a.url, i), until200(b.url, i)]);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS / 2 }, client));
+  t.diagnostic(`${busy} answers were 409 (the other process held the key) and were retried`);
+  answers.forEach(([fromA, fromB], i) => {
+    assert.equal(fromA.status, 200, `key ${i} on the first process`);
+    assert.equal(fromB.status, 200, `key ${i} on the second process`);
+    assert.equal(fromA.postId, fromB.postId, `key ${i}: both answers name one post`);
+    assert.equal(Number(fromA.replayed) + Number(fromB.replayed), 1, `key ${i}: one made it, the other replayed it`);
+  });
+  const { rows } = await server.db.query<{ content: string; posts: number }>(
+    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id
+      WHERE p.org_id = $1 AND c.content LIKE 'raced create %' GROUP BY c.content`,
+    [org.orgId],
+  );
+  assert.equal(rows.length, CREATES, 'a post for every key');
+  assert.deepEqual(rows.filter((r) => r.posts !== 1), [], 'no key has two posts');
 });
