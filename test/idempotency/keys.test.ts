@@ -168,6 +168,50 @@ describe('Idempotency-Key', () => {
   // seen, and the claim says "claimed". That window is microseconds wide, so these tests write what the
   // other request's commit writes (its stored response, from another session) right after the claim,
   // and show that the second piece of work cannot commit.
+  test('one batch of keyed creates: each request gets its own answer, the key judged first', async () => {
+    const stored = randomUUID();
+    const storedBody = { accounts: [x.id], content: 'stored before the batch' };
+    const first = await create(stored, storedBody);
+    assert.equal(first.status, 200);
+    const reused = randomUUID();
+    assert.equal((await create(reused, { accounts: [x.id], content: 'one body' })).status, 200);
+    const repeated = randomUUID();
+    const requests: [string, unknown][] = [
+      [randomUUID(), { accounts: [x.id], content: 'a new post' }],
+      [randomUUID(), { accounts: [x.id] }],
+      [randomUUID(), { accounts: ['idem_nobody'], content: 'no such account' }],
+      [repeated, { accounts: [x.id], content: 'first of a repeated key' }],
+      [repeated, { accounts: [x.id], content: 'first of a repeated key' }],
+      [stored, storedBody],
+      [reused, { accounts: [x.id], content: 'another body' }],
+      [randomUUID(), { accounts: [x.id], content: 'another new post' }],
+    ];
+    const postsBefore = await countRows(server.db, 'posts', org.orgId);
+    const writer = createPostWriter(server.db);
+    // All announced first: the batch waits for them and holds all eight.
+    const arriving = requests.map(([key]) => writer.expect(key));
+    const answers = requests.map(([key, body], i) => {
+      const now = new Date();
+      const answer = writer.submit({ orgId: org.orgId, key, body, parsed: parseCreateBody(body, now, STRICT_FETCH_POLICY), now });
+      arriving[i]!();
+      return answer.then((value) => ({ ok: true as const, value }), (error: { status: number; code?: string }) => ({ ok: false as const, error }));
+    });
+    const settled = await Promise.all(answers);
+    const summary = settled.map((s) => (s.ok ? `${s.value.status}${s.value.replayed ? ' replayed' : ''}` : `${s.error.status} ${s.error.code}`));
+    assert.deepEqual(summary, [
+      '200', '400 validation_error', '400 no_account_resolved', '200', '409 idempotency_in_progress', '200 replayed', '422 idempotency_key_reuse', '200',
+    ]);
+    const made = settled.flatMap((s) => (s.ok && !s.value.replayed ? [(s.value.body as { post: { id: string } }).post.id] : []));
+    assert.equal(new Set(made).size, 3);
+    assert.deepEqual(settled[5]!.ok && settled[5]!.value.body, first.body);
+    assert.equal(await countRows(server.db, 'posts', org.orgId), postsBefore + 3, 'the three new posts, nothing else');
+    const keys = await server.db.query<{ post: string }>(
+      "SELECT response_body->'post'->>'id' AS post FROM idempotency_keys WHERE key = ANY($1) ORDER BY 1",
+      [[requests[0]![0], requests[1]![0], requests[2]![0], repeated, requests[7]![0]]],
+    );
+    assert.deepEqual(keys.rows.map((r) => r.post), [...made].sort(), 'the new posts\' responses stored, the 400s not');
+  });
+
   describe('a key whose response is committed after the claim read it', () => {
     const waitUntil = async (done: () => Promise<boolean>) => {
       for (let i = 0; i < 500; i++) {
