@@ -1,6 +1,8 @@
 // Idempotency-Key (spec rule 6, docs/design.md §8): per (org, endpoint, key), the first request's response is
 // stored in the same transaction that did the work, under a transaction-scoped advisory lock. Keys
-// are claimed and stored a batch at a time: creates share transactions (db/group-commit.ts).
+// are claimed and stored a batch at a time: a batch of creates (db/group-commit.ts) claims its keys,
+// writes its posts and stores their responses in one statement (posts/create.ts, from the CTEs here);
+// a bulk import claims and stores with the functions here, around its own write.
 // A concurrent duplicate finds the lock taken (409 + Retry-After); a later one gets the stored
 // response (Idempotency-Replayed: true); the same key with another body is a 422.
 import { createHash } from 'node:crypto';
