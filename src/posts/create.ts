@@ -26,7 +26,7 @@ import { type Db, type Queryable, type Tx, prepared } from '../db/pool.ts';
 import { groupCommit, type BatchSession, type Settled } from '../db/group-commit.ts';
 import { RequestError, validationError, type FieldIssue } from '../core/errors.ts';
 import {
-  KeyCommittedMeanwhile, allStored, claimBatch, claimError, claimsCte, fingerprintOf, isKeyCommittedMeanwhile, storedCte,
+  KeyCommittedMeanwhile, allStored, claimBatch, claimError, claimIdempotencyKeys, claimsCte, fingerprintOf, isKeyCommittedMeanwhile, storedCte,
   type ClaimBatch, type ClaimRow, type KeyClaim, type StoredResponse,
 } from '../idempotency/keys.ts';
 import { resolveAccounts, type ResolvedAccount } from './accounts.ts';
@@ -151,25 +151,31 @@ export async function writeCreates(session: BatchSession, submissions: CreateSub
     written = await insertPosts(tx, posts, submissions, claims && { batch: claims, keyOf: new Map(keyed.map((k, i) => [k.index, i])) });
   } catch (error) {
     if (!isKeyCommittedMeanwhile(error)) throw error;
-    // Nothing was written. Alone, the request replays the response committed meanwhile; in a batch,
-    // each request goes again alone (group commit).
+    // Nothing was written. In a batch, each request goes again alone (group commit); alone, the
+    // request reads the response committed meanwhile, as its retry would, and replays it. In an open
+    // transaction (aborted now) it is a 409.
     if (submissions.length > 1) throw error;
     if (session.open) throw new KeyCommittedMeanwhile();
-    return [{ ok: false, error: new KeyCommittedMeanwhile() }];
+    const [claim] = await claimIdempotencyKeys(tx, ENDPOINT, [keyed[0]!.request]);
+    return [claim!.kind === 'stored' ? claimAnswer(claim!) : { ok: false, error: new KeyCommittedMeanwhile() }];
   }
   await emitEvents(tx, posts.flatMap((post) => (post.pending && written.stored.has(post.index) ? [approvalRequested(post, written.stored.get(post.index)!.postId)] : [])));
 
   const claimOf = new Map(keyed.map((k, i) => [k.index, written.claims[i]!]));
   return submissions.map((submission, index): Settled<CreateOutcome> => {
     const claim = claimOf.get(index);
-    if (claim && claim.kind !== 'claimed') {
-      const error = claimError(claim);
-      return error ? { ok: false, error } : { ok: true, value: { ...(claim as { response: StoredResponse }).response, replayed: true, dueAt: undefined } };
-    }
+    if (claim && claim.kind !== 'claimed') return claimAnswer(claim);
     const verdict = verdicts[index]!;
     if (!isPost(verdict)) return { ok: false, error: verdict };
     return { ok: true, value: written.outcomes.get(index)! };
   });
+}
+
+/** A request's answer when its key was not claimed: 409 while held, the stored response replayed, or 422 for another body. */
+function claimAnswer(claim: Exclude<KeyClaim, { kind: 'claimed' }>): Settled<CreateOutcome> {
+  const error = claimError(claim);
+  if (error) return { ok: false, error };
+  return { ok: true, value: { ...(claim as Extract<KeyClaim, { kind: 'stored' }>).response, replayed: true, dueAt: undefined } };
 }
 
 /** Each request's post to write, or its 400 (rules 1-3, the platform rules, the body's own). */

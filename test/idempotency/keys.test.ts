@@ -262,24 +262,21 @@ describe('Idempotency-Key', () => {
       assert.deepEqual(rows[0].response_body, { success: true, new: true });
     });
 
-    test('in a batch of creates: the write fails, the raced request replays the first response, the other is created once', async () => {
-      const raced = randomUUID();
-      const fresh = randomUUID();
-      const racedBody = { accounts: [x.id], content: 'raced in a batch' };
-      const freshBody = { accounts: [x.id], content: 'fresh in that batch' };
-      const firstResponse = { success: true, post: { id: 'first' } };
-      let committed = false;
-      // The batch's write claims its keys and stores their responses in one statement. Here the other
-      // request's transaction has stored the raced key's response, not yet committed, when the write
-      // starts, and commits once the write waits for it: after the write's snapshot, as in the race.
+    /**
+     * A writer whose first write is raced: the other request's transaction has stored `key`'s response,
+     * not yet committed, when the write (which claims the keys and stores the responses in one
+     * statement) starts, and commits once the write waits for it, i.e. after the write's snapshot.
+     */
+    const racingWriter = (key: string, body: unknown, response: unknown) => {
+      const race = { ran: false };
       const racing = {
         connect: async () => {
           const client = await server.db.connect();
           const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
           (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
             const text = typeof args[0] === 'object' ? (args[0] as { text?: string }).text : args[0];
-            if (committed || typeof text !== 'string' || !text.includes('pg_try_advisory_xact_lock')) return query(...args);
-            committed = true;
+            if (race.ran || typeof text !== 'string' || !text.includes('INSERT INTO posts')) return query(...args);
+            race.ran = true;
             const other = new pg.Client({ connectionString: server.databaseUrl });
             await other.connect();
             try {
@@ -287,7 +284,7 @@ describe('Idempotency-Key', () => {
               await other.query(
                 `INSERT INTO idempotency_keys (org_id, endpoint, key, fingerprint, response_status, response_body, response_headers)
                  VALUES ($1, 'POST /v1/posts', $2, $3, 200, $4, '{}')`,
-                [org.orgId, raced, fingerprintOf(racedBody), JSON.stringify(firstResponse)],
+                [org.orgId, key, fingerprintOf(body), JSON.stringify(response)],
               );
               const { rows: [{ pid }] } = await query('SELECT pg_backend_pid() AS pid') as { rows: { pid: number }[] };
               const write = query(...args);
@@ -307,11 +304,20 @@ describe('Idempotency-Key', () => {
           return client;
         },
       } as unknown as Db;
-      const writer = createPostWriter(racing);
-      const submission = (key: string, body: unknown): CreateSubmission => {
-        const now = new Date();
-        return { orgId: org.orgId, key, body, parsed: parseCreateBody(body, now, STRICT_FETCH_POLICY), now };
-      };
+      return { writer: createPostWriter(racing), race };
+    };
+    const submission = (key: string, body: unknown): CreateSubmission => {
+      const now = new Date();
+      return { orgId: org.orgId, key, body, parsed: parseCreateBody(body, now, STRICT_FETCH_POLICY), now };
+    };
+
+    test('in a batch of creates: the write fails, the raced request replays the first response, the other is created once', async () => {
+      const raced = randomUUID();
+      const fresh = randomUUID();
+      const racedBody = { accounts: [x.id], content: 'raced in a batch' };
+      const freshBody = { accounts: [x.id], content: 'fresh in that batch' };
+      const firstResponse = { success: true, post: { id: 'first' } };
+      const { writer, race } = racingWriter(raced, racedBody, firstResponse);
       const postsBefore = await countRows(server.db, 'posts', org.orgId);
       // Announced, the second request joins the first one's batch (its start waits for it).
       const arriving = writer.expect(fresh);
@@ -319,7 +325,7 @@ describe('Idempotency-Key', () => {
       arriving();
       const freshOutcome = writer.submit(submission(fresh, freshBody));
       const [racedDone, freshDone] = await Promise.all([racedOutcome, freshOutcome]);
-      assert.ok(committed);
+      assert.ok(race.ran);
       assert.equal(racedDone.replayed, true);
       assert.deepEqual(racedDone.body, firstResponse);
       assert.equal(freshDone.replayed, false);
@@ -327,6 +333,19 @@ describe('Idempotency-Key', () => {
       assert.equal(await countRows(server.db, 'posts', org.orgId), postsBefore + 1, 'only the fresh request wrote a post');
       const stored = await server.db.query<{ key: string; body: unknown }>('SELECT key, response_body AS body FROM idempotency_keys WHERE key = ANY($1)', [[raced, fresh]]);
       assert.deepEqual(new Map(stored.rows.map((r) => [r.key, r.body])), new Map<string, unknown>([[raced, firstResponse], [fresh, freshDone.body]]));
+    });
+
+    test('a request alone: its write fails, and it replays the first response', async () => {
+      const raced = randomUUID();
+      const body = { accounts: [x.id], content: 'raced alone' };
+      const firstResponse = { success: true, post: { id: 'first alone' } };
+      const { writer, race } = racingWriter(raced, body, firstResponse);
+      const postsBefore = await countRows(server.db, 'posts', org.orgId);
+      const outcome = await writer.submit(submission(raced, body));
+      assert.ok(race.ran);
+      assert.equal(outcome.replayed, true);
+      assert.deepEqual(outcome.body, firstResponse);
+      assert.equal(await countRows(server.db, 'posts', org.orgId), postsBefore, 'no post written');
     });
   });
 });
