@@ -61,6 +61,27 @@ async function create(url: string, key: string, content: string): Promise<Answer
   return { status: res.status, postId: body.post?.id, replayed: res.headers.get('idempotency-replayed') === 'true' };
 }
 
+/** Sends a create until it is answered otherwise than 409 (another request holds its key), as a retrying client does; `onBusy` counts the 409s. */
+async function createUntilSettled(url: string, key: string, content: string, onBusy = () => {}): Promise<Answer> {
+  for (;;) {
+    const answer = await create(url, key, content);
+    if (answer.status !== 409) return answer;
+    onBusy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every key's content (`<prefix> <i>`) has exactly one post. */
+async function assertOnePostPerKey(prefix: string): Promise<void> {
+  const { rows } = await server.db.query<{ content: string; posts: number }>(
+    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id
+      WHERE p.org_id = $1 AND c.content LIKE $2 || ' %' GROUP BY c.content`,
+    [org.orgId, prefix],
+  );
+  assert.equal(rows.length, CREATES, 'a post for every key');
+  assert.deepEqual(rows.filter((r) => r.posts !== 1), [], 'no key has two posts');
+}
+
 test('killed mid-stream: every retried key has exactly one post, and every answer names it', { timeout: 120_000 }, async (t) => {
   const keys = Array.from({ length: CREATES }, () => randomUUID());
   const contentOf = (i: number) => `crash create ${i}`;
@@ -93,14 +114,7 @@ test('killed mid-stream: every retried key has exactly one post, and every answe
   const retry = async () => {
     while (next < CREATES) {
       const i = next++;
-      for (;;) {
-        const answer = await create(second.url, keys[i]!, contentOf(i));
-        if (answer.status !== 409) {
-          retried.set(i, answer);
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      retried.set(i, await createUntilSettled(second.url, keys[i]!, contentOf(i)));
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, retry));
@@ -116,13 +130,7 @@ test('killed mid-stream: every retried key has exactly one post, and every answe
   }
   const lostKeys = [...firstAnswers].filter(([, a]) => a === 'lost').map(([i]) => i);
   t.diagnostic(`${lostKeys.length} creates lost with the process: ${lostKeys.filter((i) => retried.get(i)!.replayed).length} had been committed (replayed), the others made by the retry`);
-  const { rows } = await server.db.query<{ content: string; posts: number }>(
-    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id
-      WHERE p.org_id = $1 AND c.content LIKE 'crash create %' GROUP BY c.content`,
-    [org.orgId],
-  );
-  assert.equal(rows.length, CREATES, 'a post for every key');
-  assert.deepEqual(rows.filter((r) => r.posts !== 1), [], 'no key has two posts');
+  await assertOnePostPerKey('crash create');
   const stored = await server.db.query<{ key: string; post: string }>(
     `SELECT key, response_body->'post'->>'id' AS post FROM idempotency_keys WHERE org_id = $1 AND endpoint = 'POST /v1/posts' AND key = ANY($2)`,
     [org.orgId, keys],
@@ -142,14 +150,7 @@ test('two processes sent the same keys at once: one post per key, made by one re
   const contentOf = (i: number) => `raced create ${i}`;
   const [a, b] = await Promise.all([startApi(), startApi()]);
   let busy = 0;
-  const until200 = async (url: string, i: number): Promise<Answer> => {
-    for (;;) {
-      const answer = await create(url, keys[i]!, contentOf(i));
-      if (answer.status !== 409) return answer;
-      busy++;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const until200 = (url: string, i: number) => createUntilSettled(url, keys[i]!, contentOf(i), () => busy++);
   const answers: [Answer, Answer][] = new Array(CREATES);
   let next = 0;
   const client = async () => {
@@ -166,11 +167,5 @@ test('two processes sent the same keys at once: one post per key, made by one re
     assert.equal(fromA.postId, fromB.postId, `key ${i}: both answers name one post`);
     assert.equal(Number(fromA.replayed) + Number(fromB.replayed), 1, `key ${i}: one made it, the other replayed it`);
   });
-  const { rows } = await server.db.query<{ content: string; posts: number }>(
-    `SELECT c.content, count(*)::int AS posts FROM posts p JOIN containers c ON c.post_id = p.id
-      WHERE p.org_id = $1 AND c.content LIKE 'raced create %' GROUP BY c.content`,
-    [org.orgId],
-  );
-  assert.equal(rows.length, CREATES, 'a post for every key');
-  assert.deepEqual(rows.filter((r) => r.posts !== 1), [], 'no key has two posts');
+  await assertOnePostPerKey('raced create');
 });
